@@ -1,0 +1,305 @@
+/*
+ * data.c - element kinds, random inputs, poison, buffer diffs.
+ *
+ * The module owns: the size and OpenCL C name of each element kind, the
+ * splitmix64 generator, filling buffers with deterministic random values or
+ * a poison pattern, and comparing an expected buffer with a produced one.
+ *
+ * Conventions beyond nplus1rt.h:
+ *   - Random integers are clipped to what the kind holds: char [0, 128)
+ *     or [-128, 128), uchar [0, 256); wider kinds use [0, 1024) or
+ *     [-512, 512) as the header says. Unsigned kinds ignore signed_range.
+ *   - Random floats are exact multiples of a power of two (2^-11 for half,
+ *     2^-24 for float, 2^-53 for double), so every kind holds them exactly.
+ *   - Poison: integers are 0xA5 bytes; floats are quiet NaNs whose low bytes
+ *     are 0xA5 (half 0x7EA5, float 0x7FE5A5A5, double 0x7FFCA5A5A5A5A5A5).
+ *     Since NaN equals NaN in a diff, a poisoned element only mismatches a
+ *     written one.
+ *   - ULPs are counted in the element's own format (a half's ULP is a
+ *     half's), on the sign-magnitude bits mapped to a monotonic integer
+ *     line, so +0 and -0 are 0 ULPs apart. An infinity equals only the same
+ *     infinity, however large ulp_tol is.
+ *   - Mismatch values: integers and floats converted to double (halves
+ *     decoded exactly); a u64 is stored as its bit pattern (memcpy into the
+ *     double) so the caller can recover it without rounding.
+ */
+#include "nplus1rt.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- element kinds ----------------------------------------------------- */
+
+size_t nplus1rt_elem_size(nplus1rt_elem e)
+{
+    switch (e) {
+    case NPLUS1RT_I8: case NPLUS1RT_U8: return 1;
+    case NPLUS1RT_I16: case NPLUS1RT_U16: case NPLUS1RT_F16: return 2;
+    case NPLUS1RT_I32: case NPLUS1RT_U32: case NPLUS1RT_F32: return 4;
+    case NPLUS1RT_I64: case NPLUS1RT_U64: case NPLUS1RT_F64: return 8;
+    }
+    return 0;
+}
+
+const char *nplus1rt_elem_name(nplus1rt_elem e)
+{
+    switch (e) {
+    case NPLUS1RT_I8: return "char";
+    case NPLUS1RT_U8: return "uchar";
+    case NPLUS1RT_I16: return "short";
+    case NPLUS1RT_U16: return "ushort";
+    case NPLUS1RT_I32: return "int";
+    case NPLUS1RT_U32: return "uint";
+    case NPLUS1RT_I64: return "long";
+    case NPLUS1RT_U64: return "ulong";
+    case NPLUS1RT_F16: return "half";
+    case NPLUS1RT_F32: return "float";
+    case NPLUS1RT_F64: return "double";
+    }
+    return "unknown";
+}
+
+static int is_float(nplus1rt_elem e)
+{
+    return e == NPLUS1RT_F16 || e == NPLUS1RT_F32 || e == NPLUS1RT_F64;
+}
+
+static int is_signed_int(nplus1rt_elem e)
+{
+    return e == NPLUS1RT_I8 || e == NPLUS1RT_I16 || e == NPLUS1RT_I32 || e == NPLUS1RT_I64;
+}
+
+/* ---- raw element access ------------------------------------------------ */
+
+static uint64_t load_bits(const unsigned char *p, size_t size)
+{
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64 = 0;
+    switch (size) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    case 8: memcpy(&u64, p, 8); return u64;
+    }
+    return 0;
+}
+
+/* Stores the low size bytes of bits (two's complement for signed values). */
+static void store_bits(unsigned char *p, size_t size, uint64_t bits)
+{
+    uint8_t u8 = (uint8_t)bits;
+    uint16_t u16 = (uint16_t)bits;
+    uint32_t u32 = (uint32_t)bits;
+    switch (size) {
+    case 1: memcpy(p, &u8, 1); break;
+    case 2: memcpy(p, &u16, 2); break;
+    case 4: memcpy(p, &u32, 4); break;
+    case 8: memcpy(p, &bits, 8); break;
+    }
+}
+
+/* ---- half precision ---------------------------------------------------- */
+
+static float half_to_float(uint16_t h)
+{
+    int exponent = (h >> 10) & 0x1f;
+    int mantissa = h & 0x3ff;
+    float magnitude;
+    if (exponent == 0)
+        magnitude = ldexpf((float)mantissa, -24);
+    else if (exponent == 31)
+        magnitude = mantissa ? NAN : INFINITY;
+    else
+        magnitude = ldexpf((float)(mantissa | 0x400), exponent - 25);
+    return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+/* Round to nearest even, as the default rounding mode of OpenCL C. */
+static uint16_t half_from_float(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+    uint32_t abs = x & 0x7fffffffu;
+    if (abs > 0x7f800000u)
+        return sign | 0x7e00;                 /* NaN */
+    if (abs >= 0x477ff000u)
+        return sign | 0x7c00;                 /* >= 65520 rounds to infinity */
+    if (abs < 0x38800000u)                    /* below 2^-14: subnormal half */
+        return sign | (uint16_t)lrintf(fabsf(f) * 16777216.0f);
+    uint32_t h = ((abs >> 23) - 127 + 15) << 10 | (abs & 0x7fffffu) >> 13;
+    uint32_t rest = abs & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+        h++;                                  /* a carry into the exponent is right */
+    return sign | (uint16_t)h;
+}
+
+/* ---- random inputs ----------------------------------------------------- */
+
+uint64_t nplus1rt_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* How many distinct integers a random element may take (a power of two). */
+static uint64_t int_span(nplus1rt_elem e, int signed_range)
+{
+    uint64_t span = 1024;
+    if (nplus1rt_elem_size(e) == 1)
+        span = is_signed_int(e) ? (signed_range ? 256 : 128) : 256;
+    return span;
+}
+
+static uint64_t random_int_bits(nplus1rt_elem e, int signed_range, uint64_t *state)
+{
+    uint64_t span = int_span(e, signed_range);
+    uint64_t r = nplus1rt_rand(state) >> 32; /* the high bits are the better ones */
+    if (is_signed_int(e) && signed_range)
+        return (uint64_t)((int64_t)(r % span) - (int64_t)(span / 2));
+    return r % span;
+}
+
+static uint64_t random_float_bits(nplus1rt_elem e, int signed_range, uint64_t *state)
+{
+    uint64_t r = nplus1rt_rand(state);
+    if (e == NPLUS1RT_F64) {
+        double u = (double)(r >> 11) * 0x1p-53;
+        double v = signed_range ? 2.0 * u - 1.0 : u;
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        return bits;
+    }
+    float u = e == NPLUS1RT_F16 ? (float)(r >> 53) * 0x1p-11f : (float)(r >> 40) * 0x1p-24f;
+    float v = signed_range ? 2.0f * u - 1.0f : u;
+    if (e == NPLUS1RT_F16)
+        return half_from_float(v);
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
+void nplus1rt_fill_random(void *buf, size_t count, nplus1rt_elem e,
+                          int signed_range, uint64_t *state)
+{
+    size_t size = nplus1rt_elem_size(e);
+    unsigned char *p = buf;
+    if (!buf || !state || size == 0)
+        return;
+    for (size_t i = 0; i < count; i++, p += size) {
+        uint64_t bits = is_float(e) ? random_float_bits(e, signed_range, state)
+                                    : random_int_bits(e, signed_range, state);
+        store_bits(p, size, bits);
+    }
+}
+
+void nplus1rt_fill_poison(void *buf, size_t count, nplus1rt_elem e)
+{
+    size_t size = nplus1rt_elem_size(e);
+    unsigned char *p = buf;
+    if (!buf || size == 0)
+        return;
+    if (!is_float(e)) {
+        memset(buf, 0xA5, count * size);
+        return;
+    }
+    uint64_t nan = e == NPLUS1RT_F16 ? 0x7EA5u
+                 : e == NPLUS1RT_F32 ? 0x7FE5A5A5u : 0x7FFCA5A5A5A5A5A5ULL;
+    for (size_t i = 0; i < count; i++, p += size)
+        store_bits(p, size, nan);
+}
+
+/* ---- diffs ------------------------------------------------------------- */
+
+/* The layout of one IEEE 754 binary format. */
+typedef struct float_format {
+    unsigned bits;
+    unsigned mantissa_bits;
+} float_format;
+
+static float_format format_of(nplus1rt_elem e)
+{
+    float_format f = { 64, 52 };
+    if (e == NPLUS1RT_F16)
+        f = (float_format){ 16, 10 };
+    else if (e == NPLUS1RT_F32)
+        f = (float_format){ 32, 23 };
+    return f;
+}
+
+/* Maps sign-magnitude bits onto a monotonic unsigned line; -0 and +0 meet. */
+static uint64_t ordered(uint64_t bits, uint64_t sign_mask)
+{
+    uint64_t magnitude = bits & (sign_mask - 1);
+    return (bits & sign_mask) ? sign_mask - magnitude : sign_mask + magnitude;
+}
+
+static int floats_close(uint64_t a, uint64_t b, float_format f, unsigned ulp_tol)
+{
+    uint64_t sign_mask = 1ULL << (f.bits - 1);
+    uint64_t inf = (sign_mask - 1) & ~((1ULL << f.mantissa_bits) - 1);
+    uint64_t abs_a = a & (sign_mask - 1), abs_b = b & (sign_mask - 1);
+    int nan_a = abs_a > inf, nan_b = abs_b > inf;
+    if (nan_a || nan_b)
+        return nan_a && nan_b;
+    if (abs_a == inf || abs_b == inf)
+        return a == b;
+    uint64_t oa = ordered(a, sign_mask), ob = ordered(b, sign_mask);
+    uint64_t distance = oa > ob ? oa - ob : ob - oa;
+    return distance <= ulp_tol;
+}
+
+static int elements_equal(const unsigned char *a, const unsigned char *b,
+                          nplus1rt_elem e, unsigned ulp_tol)
+{
+    size_t size = nplus1rt_elem_size(e);
+    if (!is_float(e))
+        return memcmp(a, b, size) == 0;
+    return floats_close(load_bits(a, size), load_bits(b, size), format_of(e), ulp_tol);
+}
+
+static double as_double(const unsigned char *p, nplus1rt_elem e)
+{
+    uint64_t bits = load_bits(p, nplus1rt_elem_size(e));
+    double d;
+    switch (e) {
+    case NPLUS1RT_I8: return (int8_t)bits;
+    case NPLUS1RT_I16: return (int16_t)bits;
+    case NPLUS1RT_I32: return (int32_t)bits;
+    case NPLUS1RT_I64: return (double)(int64_t)bits;
+    case NPLUS1RT_U8: case NPLUS1RT_U16: case NPLUS1RT_U32: return (double)bits;
+    case NPLUS1RT_F16: return half_to_float((uint16_t)bits);
+    case NPLUS1RT_F32: {
+        float f;
+        memcpy(&f, p, sizeof f);
+        return f;
+    }
+    case NPLUS1RT_U64: case NPLUS1RT_F64:
+        memcpy(&d, &bits, sizeof d); /* u64: its bit pattern, see above */
+        return d;
+    }
+    return 0.0;
+}
+
+size_t nplus1rt_diff(const void *expected, const void *got, size_t count,
+                     nplus1rt_elem e, unsigned ulp_tol,
+                     nplus1rt_mismatch *first, size_t max_report)
+{
+    size_t size = nplus1rt_elem_size(e);
+    if (!expected || !got || size == 0)
+        return count;
+    const unsigned char *x = expected, *y = got;
+    size_t mismatches = 0;
+    for (size_t i = 0; i < count; i++, x += size, y += size) {
+        if (elements_equal(x, y, e, ulp_tol))
+            continue;
+        if (first && mismatches < max_report)
+            first[mismatches] = (nplus1rt_mismatch){ i, as_double(x, e), as_double(y, e) };
+        mismatches++;
+    }
+    return mismatches;
+}

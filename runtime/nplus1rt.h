@@ -1,0 +1,279 @@
+/*
+ * nplus1rt.h - libnplus1rt, the runtime the generated drivers link against.
+ *
+ * The module owns: device selection, program builds (with an in-process
+ * cache and the build log on failure), the generic launcher of a generated
+ * kernel set (classifier passes, buckets, leaf dispatch), random inputs and
+ * buffer diffs for validation, and profiling timers.
+ *
+ * Every function returns its OpenCL status; nothing here prints or exits.
+ * The caller owns what a *_create returns and frees it with *_release.
+ */
+#ifndef NPLUS1RT_H
+#define NPLUS1RT_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPLUS1RT_VERSION "0.1.0"
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* The name of an OpenCL status ("CL_INVALID_VALUE"), or of an nplus1 one. */
+const char *nplus1_strerror(cl_int err);
+
+/* nplus1-specific statuses, outside OpenCL's range. */
+#define NPLUS1_ERR_NO_DEVICE      (-9001) /* no device matches the selection */
+#define NPLUS1_ERR_BUILD          (-9002) /* program build failed; see log */
+#define NPLUS1_ERR_OOM            (-9003) /* host allocation failed */
+#define NPLUS1_ERR_BAD_LAUNCH     (-9004) /* launch description is invalid */
+
+/* ---- device selection -------------------------------------------------- */
+
+typedef struct nplus1rt_device {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_device_type type;
+    char platform_name[256];
+    char device_name[256];
+} nplus1rt_device;
+
+/*
+ * Picks a device. NPLUS1_PLATFORM and NPLUS1_DEVICE select by index
+ * ("0", "1") or by case-insensitive name substring ("pocl", "H100").
+ * Default: the first GPU of any platform, else the first device of a
+ * platform whose name contains "Portable Computing Language" (POCL), else
+ * the first device at all. On failure, errbuf says what was found.
+ */
+cl_int nplus1rt_pick_device(nplus1rt_device *out, char *errbuf, size_t errlen);
+
+/* Creates a context and an in-order queue (profiling on when asked). */
+cl_int nplus1rt_open(const nplus1rt_device *dev, int profiling,
+                     cl_context *ctx, cl_command_queue *queue);
+
+/* ---- program builds ---------------------------------------------------- */
+
+/*
+ * Builds source for dev. Programs are cached in-process, keyed by context,
+ * device, options and source (thread-safe); the returned program is
+ * retained for the caller (clReleaseProgram when done). On a failed build
+ * returns NULL, sets *err = NPLUS1_ERR_BUILD (or the OpenCL status), and
+ * when log is non-NULL stores a malloc'd copy of the build log there.
+ */
+cl_program nplus1rt_build(cl_context ctx, cl_device_id dev, const char *source,
+                          const char *options, char **log, cl_int *err);
+
+/* Drops every cached program (tests; process exit). */
+void nplus1rt_cache_clear(void);
+
+/* ---- element types, random inputs, diffs ------------------------------- */
+
+typedef enum nplus1rt_elem {
+    NPLUS1RT_I8, NPLUS1RT_U8, NPLUS1RT_I16, NPLUS1RT_U16,
+    NPLUS1RT_I32, NPLUS1RT_U32, NPLUS1RT_I64, NPLUS1RT_U64,
+    NPLUS1RT_F16, NPLUS1RT_F32, NPLUS1RT_F64
+} nplus1rt_elem;
+
+size_t nplus1rt_elem_size(nplus1rt_elem e);
+const char *nplus1rt_elem_name(nplus1rt_elem e); /* "int", "float", ... */
+
+/* Deterministic generator (splitmix64); state is the caller's. */
+uint64_t nplus1rt_rand(uint64_t *state);
+
+/*
+ * Fills count scalar elements of kind e: integers uniform in [0, 1024)
+ * (signed kinds in [-512, 512) when signed_range), floats uniform in
+ * [-1, 1) (in [0, 1) unless signed_range).
+ */
+void nplus1rt_fill_random(void *buf, size_t count, nplus1rt_elem e,
+                          int signed_range, uint64_t *state);
+
+/* Fills count elements with a poison pattern (0xA5 bytes; NaN for floats). */
+void nplus1rt_fill_poison(void *buf, size_t count, nplus1rt_elem e);
+
+typedef struct nplus1rt_mismatch {
+    size_t index;          /* element index */
+    double expected, got;  /* values as doubles (bit patterns for u64) */
+} nplus1rt_mismatch;
+
+/*
+ * Compares count elements: integers bitwise, floats within ulp_tol units in
+ * the last place (NaN equals NaN, +0 equals -0). Returns the number of
+ * mismatching elements; the first max_report go to first[].
+ */
+size_t nplus1rt_diff(const void *expected, const void *got, size_t count,
+                     nplus1rt_elem e, unsigned ulp_tol,
+                     nplus1rt_mismatch *first, size_t max_report);
+
+/* ---- timing ------------------------------------------------------------ */
+
+double nplus1rt_now_ms(void);                 /* monotonic wall clock */
+double nplus1rt_event_ms(cl_event ev);        /* end - start, profiling queue */
+double nplus1rt_median(double *v, size_t n);  /* sorts v in place */
+
+/* ---- the generated kernel set ------------------------------------------ */
+
+typedef enum nplus1rt_strategy {
+    NPLUS1RT_ATOMIC = 0,     /* one global atomic per item (the hand-written pattern) */
+    NPLUS1RT_AGGREGATED = 1, /* per-work-group counts, one global atomic per group and leaf */
+    NPLUS1RT_ORDERED = 2     /* per-group counts, a scan, an order-keeping scatter */
+} nplus1rt_strategy;
+
+typedef enum nplus1rt_dispatch {
+    NPLUS1RT_DISPATCH_HOST = 0,  /* read the leaf counts back, launch each non-empty leaf */
+    NPLUS1RT_DISPATCH_FUSED = 1  /* one kernel over the concatenated buckets, no read-back */
+} nplus1rt_dispatch;
+
+typedef enum nplus1rt_arg_kind {
+    NPLUS1RT_ARG_BUFFER = 0,  /* __global / __constant pointer: cl_mem */
+    NPLUS1RT_ARG_VALUE = 1    /* scalar or vector by value */
+} nplus1rt_arg_kind;
+
+/* One parameter of the original kernel, as the manifest describes it. */
+typedef struct nplus1rt_arg {
+    const char *name;
+    const char *type;       /* source spelling without address space, e.g. "const float *" */
+    nplus1rt_arg_kind kind;
+    int writable;           /* buffer the kernel may write (not const, not __constant) */
+    int is_constant;        /* __constant address space */
+    nplus1rt_elem elem;     /* element (buffer) or scalar (value) kind */
+    unsigned lanes;         /* vector lanes, 1 for scalars */
+    size_t size;            /* value size in bytes (VALUE); element size (BUFFER) */
+} nplus1rt_arg;
+
+/* What the tool generated for one kernel; emitted as a const table by the driver. */
+typedef struct nplus1rt_set_desc {
+    const char *kernel;           /* the original kernel's name */
+    const char *source;           /* the generated program */
+    unsigned nargs;
+    const nplus1rt_arg *args;
+    unsigned nleaves;             /* non-empty leaves (kernels) */
+    const char *const *leaf_kernels;
+    const char *count_kernel;     /* classifier, counting pass */
+    const char *scan_kernel;      /* ORDERED only, else NULL */
+    const char *scatter_kernel;   /* classifier, bucket-filling pass */
+    const char *fused_kernel;     /* one kernel running every leaf over its bucket */
+    nplus1rt_strategy strategy;
+    nplus1rt_dispatch dispatch;
+    unsigned wg;                  /* work-group size of the generated kernels */
+    size_t reqd_local[3];         /* original's reqd_work_group_size, zeros if none */
+} nplus1rt_set_desc;
+
+/* One argument value for a launch: exactly what clSetKernelArg takes. */
+typedef struct nplus1rt_argval {
+    size_t size;
+    const void *value;
+} nplus1rt_argval;
+
+typedef struct nplus1rt_set nplus1rt_set;
+
+/*
+ * Builds desc->source for dev (build_options are appended to the tool's
+ * own) and creates the kernels. On failure returns NULL, sets *err, and
+ * when errmsg is non-NULL stores a malloc'd message there (build log
+ * included).
+ */
+nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev,
+                                  const nplus1rt_set_desc *desc,
+                                  const char *build_options, cl_int *err,
+                                  char **errmsg);
+
+/*
+ * Enqueues the set exactly as clEnqueueNDRangeKernel would enqueue the
+ * original kernel: work_dim 1-3, global_offset may be NULL, local_size may
+ * be NULL. args holds desc->nargs values in the original order. Returns
+ * when everything is enqueued (the HOST dispatch waits for the counts).
+ */
+cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_dim,
+                            const size_t *global_offset, const size_t *global_size,
+                            const size_t *local_size, const nplus1rt_argval *args);
+
+/* Overrides the strategy's dispatch for later launches (benchmarks). */
+void nplus1rt_set_dispatch(nplus1rt_set *s, nplus1rt_dispatch d);
+
+/*
+ * Keeps the events of later launches (the queue must have profiling on);
+ * nplus1rt_set_last_kernel_ms sums the last launch's kernel times.
+ */
+void nplus1rt_set_profiling(nplus1rt_set *s, int on);
+double nplus1rt_set_last_kernel_ms(nplus1rt_set *s);
+
+/*
+ * The last launch's bucket sizes, one per non-empty leaf (reads them from
+ * the device if the dispatch did not). Returns CL_SUCCESS or the status.
+ */
+cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n);
+
+/* The last error message (build log, launch problem); never NULL. */
+const char *nplus1rt_set_errmsg(const nplus1rt_set *s);
+
+void nplus1rt_set_release(nplus1rt_set *s);
+
+/*
+ * Which leaf each item went to in the last launch: leaf_of[i] gets the
+ * leaf kernel of linear item i, or -1 (empty leaf). Blocking read.
+ */
+cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n);
+
+/* ---- validation: original vs generated on identical inputs ------------- */
+
+/* Enqueues the generated set (e.g. through a generated driver). */
+typedef cl_int (*nplus1rt_enqueue_fn)(void *ud, cl_command_queue q, cl_uint work_dim,
+                                      const size_t *global_offset, const size_t *global_size,
+                                      const size_t *local_size, const nplus1rt_argval *args);
+
+typedef struct nplus1rt_validate_opts {
+    cl_uint work_dim;
+    size_t global_offset[3], global_size[3], local_size[3];
+    int has_local_size;
+    uint64_t seed;
+    unsigned ulp_tol;              /* float tolerance in ULPs */
+    const size_t *buffer_elems;    /* per argument, 0: prod(offset + size) elements */
+    const void *const *values;     /* per argument, NULL: default value (see docs) */
+    int reps;                      /* timed repetitions (0: none) */
+} nplus1rt_validate_opts;
+
+#define NPLUS1RT_MAX_REPORT 8
+
+typedef struct nplus1rt_validation {
+    unsigned nleaves;
+    size_t leaf_items[64];         /* items in each leaf's bucket */
+    size_t leaf_mismatches[64];
+    size_t empty_items;            /* items whose path does nothing */
+    size_t mismatches;
+    size_t compared;               /* elements compared */
+    struct {
+        unsigned arg;
+        size_t index;              /* element index in the buffer */
+        int leaf;                  /* leaf of the work-item with that linear id, -1 unknown */
+        double expected, got;
+    } first[NPLUS1RT_MAX_REPORT];
+    unsigned nfirst;
+    double original_ms, generated_ms;   /* medians of reps wall times */
+    char message[512];             /* what went wrong when the call fails */
+} nplus1rt_validation;
+
+/*
+ * Runs the original kernel (built from original_source) and the generated
+ * set on identical seeded random inputs, writable buffers poisoned first,
+ * and diffs every writable buffer. When gen is NULL the set is run
+ * directly from desc. Returns CL_SUCCESS when both ran (check
+ * res->mismatches), or the failing status with res->message set.
+ */
+cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                         const nplus1rt_set_desc *desc, const char *original_source,
+                         const char *build_options, nplus1rt_enqueue_fn gen, void *gen_ud,
+                         const nplus1rt_validate_opts *opts, nplus1rt_validation *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,519 @@
+/*
+ * set.c - the generic launcher of a generated kernel set.
+ *
+ * The generated driver describes its kernels with a nplus1rt_set_desc; this
+ * file builds them, owns the bucket buffers (one index array of N entries,
+ * 2 counters per leaf, and per-group counts for the ordered strategy), and
+ * enqueues classifier -> (scan) -> scatter -> leaves exactly like the
+ * original kernel would be enqueued. The launch protocol (hidden kernel
+ * arguments, buffer layout) is the one templates/kernel.cl.tmpl defines.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nplus1rt.h"
+
+#define MAX_EVENTS 80
+
+struct nplus1rt_set {
+    const nplus1rt_set_desc *desc;
+    cl_context ctx;
+    cl_device_id dev;
+    cl_program prog;
+    cl_kernel count, scan, scatter, fused;
+    cl_kernel *leaves;
+    cl_mem ctr;                 /* [0, L): leaf sizes; [L, 2L): fill counters */
+    cl_mem idx;                 /* the buckets, concatenated, leaf after leaf */
+    cl_mem counts;              /* ORDERED: per-group counts, leaf-major */
+    size_t idx_cap, counts_cap;
+    size_t wg;
+    nplus1rt_dispatch dispatch;
+    cl_uint *last_counts;
+    int counts_valid;
+    cl_command_queue last_queue;
+    int profiling;
+    cl_event events[MAX_EVENTS];
+    unsigned nevents;
+    char *errmsg;
+};
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void set_msg(nplus1rt_set *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!m)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(m, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    free(s->errmsg);
+    s->errmsg = m;
+}
+
+const char *nplus1rt_set_errmsg(const nplus1rt_set *s)
+{
+    return s && s->errmsg ? s->errmsg : "no error";
+}
+
+static cl_int fail(nplus1rt_set *s, cl_int err, const char *what)
+{
+    set_msg(s, "%s: %s (%d)", what, nplus1_strerror(err), (int)err);
+    return err;
+}
+
+/* ---- create ---------------------------------------------------------------- */
+
+static cl_kernel make_kernel(nplus1rt_set *s, const char *name, cl_int *err)
+{
+    if (!name)
+        return NULL;
+    cl_kernel k = clCreateKernel(s->prog, name, err);
+    if (*err != CL_SUCCESS)
+        set_msg(s, "kernel '%s' of the generated set: %s", name, nplus1_strerror(*err));
+    return k;
+}
+
+static void release_kernels(nplus1rt_set *s)
+{
+    cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused};
+    for (unsigned i = 0; i < 4; i++)
+        if (*all[i]) {
+            clReleaseKernel(*all[i]);
+            *all[i] = NULL;
+        }
+    for (unsigned l = 0; s->leaves && l < s->desc->nleaves; l++)
+        if (s->leaves[l]) {
+            clReleaseKernel(s->leaves[l]);
+            s->leaves[l] = NULL;
+        }
+    if (s->prog) {
+        clReleaseProgram(s->prog);
+        s->prog = NULL;
+    }
+}
+
+static cl_int build(nplus1rt_set *s, const char *user_options)
+{
+    size_t n = strlen(user_options ? user_options : "") + 64;
+    char *opts = malloc(n);
+    if (!opts)
+        return fail(s, NPLUS1_ERR_OOM, "building the generated set");
+    snprintf(opts, n, "-DNPLUS1_WG=%zu %s", s->wg, user_options ? user_options : "");
+    char *log = NULL;
+    cl_int err;
+    s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
+    free(opts);
+    if (!s->prog) {
+        set_msg(s, "building the n+1 kernel set of '%s' failed (%s):\n%s", s->desc->kernel,
+                nplus1_strerror(err), log ? log : "(no build log)");
+        free(log);
+        return err;
+    }
+    free(log);
+    const nplus1rt_set_desc *d = s->desc;
+    if (!(s->count = make_kernel(s, d->count_kernel, &err)) ||
+        !(s->scatter = make_kernel(s, d->scatter_kernel, &err)) ||
+        !(s->fused = make_kernel(s, d->fused_kernel, &err)))
+        return err;
+    if (d->scan_kernel && !(s->scan = make_kernel(s, d->scan_kernel, &err)))
+        return err;
+    for (unsigned l = 0; l < d->nleaves; l++)
+        if (!(s->leaves[l] = make_kernel(s, d->leaf_kernels[l], &err)))
+            return err;
+    return CL_SUCCESS;
+}
+
+/* The largest work-group size every generated kernel accepts. */
+static size_t kernel_limit(nplus1rt_set *s)
+{
+    size_t limit = s->wg;
+    cl_kernel ks[4] = {s->count, s->scan, s->scatter, s->fused};
+    for (unsigned i = 0; i < 4 + s->desc->nleaves; i++) {
+        cl_kernel k = i < 4 ? ks[i] : s->leaves[i - 4];
+        size_t w = 0;
+        if (k && clGetKernelWorkGroupInfo(k, s->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w,
+                                          NULL) == CL_SUCCESS && w && w < limit)
+            limit = w;
+    }
+    return limit;
+}
+
+nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1rt_set_desc *desc,
+                                  const char *build_options, cl_int *err, char **errmsg)
+{
+    cl_int e = CL_SUCCESS;
+    nplus1rt_set *s = calloc(1, sizeof *s);
+    if (s)
+        s->leaves = calloc(desc->nleaves ? desc->nleaves : 1, sizeof *s->leaves);
+    if (!s || !s->leaves) {
+        free(s);
+        if (err)
+            *err = NPLUS1_ERR_OOM;
+        return NULL;
+    }
+    s->desc = desc;
+    s->ctx = ctx;
+    s->dev = dev;
+    s->dispatch = desc->dispatch;
+    s->wg = desc->wg ? desc->wg : 256;
+    size_t dev_max = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL);
+    while (dev_max && s->wg > dev_max)
+        s->wg /= 2;
+    e = build(s, build_options);
+    if (e == CL_SUCCESS) {
+        size_t limit = kernel_limit(s);
+        if (limit < s->wg) { /* too many registers for this size: rebuild smaller */
+            while (s->wg > limit)
+                s->wg /= 2;
+            release_kernels(s);
+            e = build(s, build_options);
+        }
+    }
+    if (e == CL_SUCCESS) {
+        s->last_counts = calloc(desc->nleaves ? desc->nleaves : 1, sizeof *s->last_counts);
+        s->ctr = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_uint) * (desc->nleaves + 1),
+                                NULL, &e);
+        if (e != CL_SUCCESS)
+            fail(s, e, "allocating the leaf counters");
+        else if (!s->last_counts)
+            e = fail(s, NPLUS1_ERR_OOM, "allocating the leaf counters");
+    }
+    if (err)
+        *err = e;
+    if (e != CL_SUCCESS) {
+        if (errmsg)
+            *errmsg = s->errmsg ? strdup(s->errmsg) : NULL;
+        nplus1rt_set_release(s);
+        return NULL;
+    }
+    return s;
+}
+
+void nplus1rt_set_release(nplus1rt_set *s)
+{
+    if (!s)
+        return;
+    for (unsigned i = 0; i < s->nevents; i++)
+        clReleaseEvent(s->events[i]);
+    release_kernels(s);
+    if (s->ctr)
+        clReleaseMemObject(s->ctr);
+    if (s->idx)
+        clReleaseMemObject(s->idx);
+    if (s->counts)
+        clReleaseMemObject(s->counts);
+    free(s->leaves);
+    free(s->last_counts);
+    free(s->errmsg);
+    free(s);
+}
+
+void nplus1rt_set_dispatch(nplus1rt_set *s, nplus1rt_dispatch d)
+{
+    s->dispatch = d;
+}
+
+/* ---- launch ----------------------------------------------------------------- */
+
+typedef struct launch {
+    cl_uint n, dim;
+    cl_uint4 gsz, goff;
+    size_t groups;
+} launch;
+
+static cl_int check_launch(nplus1rt_set *s, cl_uint dim, const size_t *off, const size_t *gsz,
+                           const size_t *lsz, launch *L)
+{
+    if (dim < 1 || dim > 3)
+        return fail(s, CL_INVALID_WORK_DIMENSION, "work_dim must be 1, 2 or 3");
+    if (!gsz)
+        return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "global_size is NULL");
+    unsigned long long n = 1;
+    size_t local_total = 1;
+    memset(L, 0, sizeof *L);
+    for (cl_uint d = 0; d < 3; d++) {
+        size_t g = d < dim ? gsz[d] : 1, o = d < dim && off ? off[d] : 0;
+        if (g == 0)
+            return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "a global size is 0");
+        if ((unsigned long long)g + o > UINT_MAX)
+            return fail(s, CL_INVALID_GLOBAL_OFFSET, "global offset + size exceeds 2^32");
+        n *= g;
+        L->gsz.s[d] = (cl_uint)g;
+        L->goff.s[d] = (cl_uint)o;
+        if (d < dim && lsz) {
+            if (lsz[d] == 0 || g % lsz[d])
+                return fail(s, CL_INVALID_WORK_GROUP_SIZE,
+                            "global size is not a multiple of the local size");
+            local_total *= lsz[d];
+        }
+        size_t reqd = s->desc->reqd_local[d];
+        if (reqd && d < dim && (!lsz || lsz[d] != reqd))
+            return fail(s, CL_INVALID_WORK_GROUP_SIZE,
+                        "the kernel's reqd_work_group_size does not match local_size");
+    }
+    size_t dev_max = 0;
+    clGetDeviceInfo(s->dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL);
+    if (lsz && dev_max && local_total > dev_max)
+        return fail(s, CL_INVALID_WORK_GROUP_SIZE, "local size exceeds the device's maximum");
+    if (n > UINT_MAX - s->wg)
+        return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "more than 2^32 work-items");
+    L->n = (cl_uint)n;
+    L->dim = dim;
+    L->groups = (n + s->wg - 1) / s->wg;
+    return CL_SUCCESS;
+}
+
+/* Grows *buf to hold at least need entries of 4 bytes. */
+static cl_int ensure(nplus1rt_set *s, cl_mem *buf, size_t *cap, size_t need)
+{
+    if (*buf && *cap >= need)
+        return CL_SUCCESS;
+    if (*buf)
+        clReleaseMemObject(*buf);
+    cl_int err;
+    size_t want = need < 1024 ? 1024 : need;
+    *buf = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want * sizeof(cl_uint), NULL, &err);
+    *cap = err == CL_SUCCESS ? want : 0;
+    if (err != CL_SUCCESS) {
+        *buf = NULL;
+        return fail(s, err, "allocating the bucket buffer");
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int set_user_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval *args)
+{
+    for (unsigned i = 0; i < s->desc->nargs; i++) {
+        cl_int err = clSetKernelArg(k, i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            set_msg(s, "argument %u ('%s') of %s: %s", i, s->desc->args[i].name, s->desc->kernel,
+                    nplus1_strerror(err));
+            return err;
+        }
+    }
+    return CL_SUCCESS;
+}
+
+#define SETARG(k, i, v)                                                   \
+    do {                                                                  \
+        cl_int e_ = clSetKernelArg((k), (i), sizeof(v), &(v));            \
+        if (e_ != CL_SUCCESS)                                             \
+            return fail(s, e_, "setting a hidden argument");              \
+    } while (0)
+
+static cl_event *next_event(nplus1rt_set *s)
+{
+    if (!s->profiling || s->nevents >= MAX_EVENTS)
+        return NULL;
+    return &s->events[s->nevents++];
+}
+
+static cl_int run(nplus1rt_set *s, cl_command_queue q, cl_kernel k, size_t items, const char *what)
+{
+    size_t global = (items + s->wg - 1) / s->wg * s->wg;
+    if (global == 0)
+        return CL_SUCCESS;
+    cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &s->wg, 0, NULL, next_event(s));
+    return err == CL_SUCCESS ? err : fail(s, err, what);
+}
+
+static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                       const nplus1rt_argval *args)
+{
+    cl_uint nl = s->desc->nleaves;
+    cl_int err;
+    cl_mem counts = s->ctr;
+    if (s->desc->strategy == NPLUS1RT_ORDERED) {
+        if ((err = ensure(s, &s->counts, &s->counts_cap, (size_t)nl * L->groups)) != CL_SUCCESS)
+            return err;
+        counts = s->counts;
+    }
+    cl_uint zero = 0;
+    err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0, 2 * sizeof(cl_uint) * nl, 0, NULL,
+                              NULL);
+    if (err != CL_SUCCESS)
+        return fail(s, err, "clearing the leaf counters");
+    cl_kernel ks[2] = {s->count, s->scatter};
+    for (int i = 0; i < 2; i++) {
+        cl_uint a = s->desc->nargs;
+        if ((err = set_user_args(s, ks[i], args)) != CL_SUCCESS)
+            return err;
+        SETARG(ks[i], a, L->n);
+        SETARG(ks[i], a + 1, L->dim);
+        SETARG(ks[i], a + 2, L->gsz);
+        SETARG(ks[i], a + 3, L->goff);
+        SETARG(ks[i], a + 4, s->ctr);
+        SETARG(ks[i], a + 5, counts);
+        if (i == 1)
+            SETARG(ks[i], a + 6, s->idx);
+    }
+    if ((err = run(s, q, s->count, L->n, "classifier (count)")) != CL_SUCCESS)
+        return err;
+    if (s->scan) {
+        cl_uint groups = (cl_uint)L->groups;
+        SETARG(s->scan, 0, groups);
+        SETARG(s->scan, 1, s->counts);
+        SETARG(s->scan, 2, s->ctr);
+        if ((err = run(s, q, s->scan, s->wg, "classifier (scan)")) != CL_SUCCESS)
+            return err;
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                            const nplus1rt_argval *args)
+{
+    cl_uint nl = s->desc->nleaves;
+    cl_event read;
+    cl_int err = clEnqueueReadBuffer(q, s->ctr, CL_FALSE, 0, nl * sizeof(cl_uint), s->last_counts,
+                                      0, NULL, &read);
+    if (err != CL_SUCCESS)
+        return fail(s, err, "reading the leaf counts");
+    err = run(s, q, s->scatter, L->n, "classifier (scatter)");
+    if (err == CL_SUCCESS)
+        err = clFlush(q);
+    cl_int werr = clWaitForEvents(1, &read);
+    clReleaseEvent(read);
+    if (err != CL_SUCCESS)
+        return err;
+    if (werr != CL_SUCCESS)
+        return fail(s, werr, "waiting for the leaf counts");
+    s->counts_valid = 1;
+    cl_uint base = 0;
+    for (cl_uint l = 0; l < nl; l++) {
+        cl_uint count = s->last_counts[l];
+        if (count == 0)
+            continue;
+        cl_kernel k = s->leaves[l];
+        cl_uint a = s->desc->nargs;
+        if ((err = set_user_args(s, k, args)) != CL_SUCCESS)
+            return err;
+        SETARG(k, a, L->dim);
+        SETARG(k, a + 1, L->gsz);
+        SETARG(k, a + 2, L->goff);
+        SETARG(k, a + 3, s->idx);
+        SETARG(k, a + 4, base);
+        SETARG(k, a + 5, count);
+        if ((err = run(s, q, k, count, "leaf kernel")) != CL_SUCCESS)
+            return err;
+        base += count;
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                             const nplus1rt_argval *args)
+{
+    cl_int err = run(s, q, s->scatter, L->n, "classifier (scatter)");
+    if (err != CL_SUCCESS)
+        return err;
+    cl_uint a = s->desc->nargs;
+    if ((err = set_user_args(s, s->fused, args)) != CL_SUCCESS)
+        return err;
+    SETARG(s->fused, a, L->n);
+    SETARG(s->fused, a + 1, L->dim);
+    SETARG(s->fused, a + 2, L->gsz);
+    SETARG(s->fused, a + 3, L->goff);
+    SETARG(s->fused, a + 4, s->idx);
+    SETARG(s->fused, a + 5, s->ctr);
+    s->counts_valid = 0;
+    return run(s, q, s->fused, L->n, "fused leaf kernel");
+}
+
+cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_dim,
+                            const size_t *global_offset, const size_t *global_size,
+                            const size_t *local_size, const nplus1rt_argval *args)
+{
+    if (!s || !q || (!args && s->desc->nargs))
+        return CL_INVALID_VALUE;
+    launch L;
+    cl_int err = check_launch(s, work_dim, global_offset, global_size, local_size, &L);
+    if (err != CL_SUCCESS)
+        return err;
+    if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS)
+        return err;
+    for (unsigned i = 0; i < s->nevents; i++)
+        clReleaseEvent(s->events[i]);
+    s->nevents = 0;
+    s->last_queue = q;
+    s->counts_valid = 0;
+    if ((err = classify(s, q, &L, args)) != CL_SUCCESS)
+        return err;
+    if (s->dispatch == NPLUS1RT_DISPATCH_FUSED)
+        return dispatch_fused(s, q, &L, args);
+    return dispatch_host(s, q, &L, args);
+}
+
+cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
+{
+    if (!s || !counts)
+        return CL_INVALID_VALUE;
+    unsigned nl = s->desc->nleaves;
+    if (!s->counts_valid) {
+        if (!s->last_queue)
+            return fail(s, CL_INVALID_OPERATION, "no launch yet");
+        cl_int err = clEnqueueReadBuffer(s->last_queue, s->ctr, CL_TRUE, 0, nl * sizeof(cl_uint),
+                                         s->last_counts, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return fail(s, err, "reading the leaf counts");
+        s->counts_valid = 1;
+    }
+    for (unsigned i = 0; i < n; i++)
+        counts[i] = i < nl ? s->last_counts[i] : 0;
+    return CL_SUCCESS;
+}
+
+void nplus1rt_set_profiling(nplus1rt_set *s, int on)
+{
+    s->profiling = on;
+}
+
+double nplus1rt_set_last_kernel_ms(nplus1rt_set *s)
+{
+    double total = 0;
+    for (unsigned i = 0; i < s->nevents; i++) {
+        double ms = nplus1rt_event_ms(s->events[i]);
+        if (ms > 0)
+            total += ms;
+    }
+    return total;
+}
+
+cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
+{
+    unsigned nl = s->desc->nleaves;
+    cl_uint counts[64];
+    cl_int err = nplus1rt_set_last_counts(s, counts, nl < 64 ? nl : 64);
+    if (err != CL_SUCCESS)
+        return err;
+    size_t total = 0;
+    for (unsigned l = 0; l < nl && l < 64; l++)
+        total += counts[l];
+    for (size_t i = 0; i < n; i++)
+        leaf_of[i] = -1;
+    if (total == 0)
+        return CL_SUCCESS;
+    cl_uint *idx = malloc(total * sizeof *idx);
+    if (!idx)
+        return fail(s, NPLUS1_ERR_OOM, "reading the buckets");
+    err = clEnqueueReadBuffer(s->last_queue, s->idx, CL_TRUE, 0, total * sizeof *idx, idx, 0, NULL,
+                              NULL);
+    if (err == CL_SUCCESS) {
+        size_t pos = 0;
+        for (unsigned l = 0; l < nl && l < 64; l++)
+            for (cl_uint j = 0; j < counts[l]; j++, pos++)
+                if (idx[pos] < n)
+                    leaf_of[idx[pos]] = (cl_int)l;
+    }
+    free(idx);
+    return err == CL_SUCCESS ? err : fail(s, err, "reading the buckets");
+}

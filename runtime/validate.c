@@ -1,0 +1,317 @@
+/*
+ * validate.c - the differential check: the original kernel and the
+ * generated set run on identical seeded inputs; every writable buffer is
+ * diffed (integers bitwise, floats within a ULP tolerance, NaN-aware) and
+ * each mismatch is attributed to the leaf its work-item went to.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nplus1rt.h"
+
+typedef struct host_arg {
+    void *init;          /* initial contents (buffers) or value (scalars) */
+    size_t bytes;
+    size_t scalars;      /* number of scalar elements in the buffer */
+    void *result;        /* read back after a run (writable buffers) */
+    cl_mem mem;
+    union {
+        cl_long l;
+        cl_double d;
+        unsigned char raw[128];
+    } value;
+} host_arg;
+
+typedef struct vctx {
+    cl_context ctx;
+    cl_device_id dev;
+    cl_command_queue q;
+    const nplus1rt_set_desc *desc;
+    const nplus1rt_validate_opts *o;
+    nplus1rt_validation *res;
+    host_arg *args;
+    nplus1rt_argval *vals;
+    size_t items;
+} vctx;
+
+static cl_int vfail(vctx *v, cl_int err, const char *what)
+{
+    snprintf(v->res->message, sizeof v->res->message, "%s: %s (%d)", what, nplus1_strerror(err),
+             (int)err);
+    return err;
+}
+
+static size_t scalar_size(const nplus1rt_arg *a)
+{
+    return nplus1rt_elem_size(a->elem);
+}
+
+static size_t default_elems(const nplus1rt_validate_opts *o)
+{
+    size_t n = 1;
+    for (cl_uint d = 0; d < o->work_dim; d++)
+        n *= o->global_offset[d] + o->global_size[d];
+    return n;
+}
+
+/* Default scalar values: integers get the item count, floats 0.5. */
+static void default_value(const nplus1rt_arg *a, size_t items, host_arg *h)
+{
+    size_t ss = scalar_size(a), lanes = a->size / (ss ? ss : 1);
+    for (size_t i = 0; i < lanes && (i + 1) * ss <= sizeof h->value.raw; i++) {
+        unsigned char *p = h->value.raw + i * ss;
+        switch (a->elem) {
+        case NPLUS1RT_F32: { float f = 0.5f; memcpy(p, &f, 4); break; }
+        case NPLUS1RT_F64: { double f = 0.5; memcpy(p, &f, 8); break; }
+        case NPLUS1RT_F16: { unsigned short hv = 0x3800; memcpy(p, &hv, 2); break; }
+        default: {
+            unsigned long long n = items;
+            memcpy(p, &n, ss); /* little-endian truncation */
+        }
+        }
+    }
+}
+
+static cl_int prepare_args(vctx *v)
+{
+    const nplus1rt_set_desc *d = v->desc;
+    uint64_t seed = v->o->seed ? v->o->seed : 1;
+    for (unsigned i = 0; i < d->nargs; i++) {
+        const nplus1rt_arg *a = &d->args[i];
+        host_arg *h = &v->args[i];
+        if (a->kind == NPLUS1RT_ARG_VALUE) {
+            if (v->o->values && v->o->values[i])
+                memcpy(h->value.raw, v->o->values[i], a->size < 128 ? a->size : 128);
+            else
+                default_value(a, v->items, h);
+            v->vals[i].size = a->size;
+            v->vals[i].value = h->value.raw;
+            continue;
+        }
+        size_t elems = v->o->buffer_elems && v->o->buffer_elems[i] ? v->o->buffer_elems[i]
+                                                                     : default_elems(v->o);
+        h->bytes = elems * a->size;
+        h->scalars = h->bytes / scalar_size(a);
+        h->init = malloc(h->bytes ? h->bytes : 1);
+        h->result = a->writable ? malloc(h->bytes ? h->bytes : 1) : NULL;
+        if (!h->init || (a->writable && !h->result))
+            return vfail(v, NPLUS1_ERR_OOM, "allocating host buffers");
+        /* inputs and the initial contents of outputs: seeded, identical for both runs */
+        nplus1rt_fill_random(h->init, h->scalars, a->elem, 0, &seed);
+        v->vals[i].size = sizeof(cl_mem);
+        v->vals[i].value = &h->mem;
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int upload(vctx *v)
+{
+    for (unsigned i = 0; i < v->desc->nargs; i++) {
+        host_arg *h = &v->args[i];
+        if (v->desc->args[i].kind != NPLUS1RT_ARG_BUFFER)
+            continue;
+        if (h->mem)
+            clReleaseMemObject(h->mem);
+        cl_int err;
+        h->mem = clCreateBuffer(v->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                h->bytes ? h->bytes : 4, h->init, &err);
+        if (err != CL_SUCCESS) {
+            h->mem = NULL;
+            return vfail(v, err, "creating a device buffer");
+        }
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int download(vctx *v, int into_result)
+{
+    for (unsigned i = 0; i < v->desc->nargs; i++) {
+        host_arg *h = &v->args[i];
+        if (!v->desc->args[i].writable || v->desc->args[i].kind != NPLUS1RT_ARG_BUFFER)
+            continue;
+        void *dst = into_result ? h->result : h->init;
+        cl_int err = clEnqueueReadBuffer(v->q, h->mem, CL_TRUE, 0, h->bytes, dst, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return vfail(v, err, "reading a result buffer");
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int run_original(vctx *v, cl_kernel k)
+{
+    for (unsigned i = 0; i < v->desc->nargs; i++) {
+        cl_int err = clSetKernelArg(k, i, v->vals[i].size, v->vals[i].value);
+        if (err != CL_SUCCESS)
+            return vfail(v, err, "setting an argument of the original kernel");
+    }
+    const nplus1rt_validate_opts *o = v->o;
+    cl_int err = clEnqueueNDRangeKernel(v->q, k, o->work_dim, o->global_offset, o->global_size,
+                                        o->has_local_size ? o->local_size : NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(v->q);
+    return err == CL_SUCCESS ? err : vfail(v, err, "running the original kernel");
+}
+
+static cl_int run_generated(vctx *v, nplus1rt_set *set, nplus1rt_enqueue_fn gen, void *ud)
+{
+    const nplus1rt_validate_opts *o = v->o;
+    const size_t *lsz = o->has_local_size ? o->local_size : NULL;
+    cl_int err = gen ? gen(ud, v->q, o->work_dim, o->global_offset, o->global_size, lsz, v->vals)
+                     : nplus1rt_set_enqueue(set, v->q, o->work_dim, o->global_offset,
+                                            o->global_size, lsz, v->vals);
+    if (err == CL_SUCCESS)
+        err = clFinish(v->q);
+    if (err != CL_SUCCESS && !v->res->message[0])
+        snprintf(v->res->message, sizeof v->res->message, "running the generated set: %s (%s)",
+                 nplus1_strerror(err), set ? nplus1rt_set_errmsg(set) : "");
+    return err;
+}
+
+/* The work-item whose original global id addresses element `index`, or -1. */
+static long item_of_element(const nplus1rt_validate_opts *o, size_t index)
+{
+    size_t rest = index, lin = 0, stride = 1;
+    for (cl_uint d = 0; d < o->work_dim; d++) {
+        size_t extent = o->global_offset[d] + o->global_size[d];
+        size_t c = d + 1 < o->work_dim ? rest % extent : rest;
+        rest = d + 1 < o->work_dim ? rest / extent : 0;
+        if (c < o->global_offset[d] || c - o->global_offset[d] >= o->global_size[d])
+            return -1;
+        lin += (c - o->global_offset[d]) * stride;
+        stride *= o->global_size[d];
+    }
+    return (long)lin;
+}
+
+static void diff_all(vctx *v, const cl_int *leaf_of)
+{
+    nplus1rt_validation *r = v->res;
+    for (unsigned i = 0; i < v->desc->nargs; i++) {
+        const nplus1rt_arg *a = &v->desc->args[i];
+        host_arg *h = &v->args[i];
+        if (!a->writable || a->kind != NPLUS1RT_ARG_BUFFER)
+            continue;
+        size_t lanes = a->size / scalar_size(a);
+        nplus1rt_mismatch mm[256];
+        size_t bad = nplus1rt_diff(h->init, h->result, h->scalars, a->elem, v->o->ulp_tol, mm, 256);
+        r->compared += h->scalars;
+        r->mismatches += bad;
+        for (size_t m = 0; m < bad && m < 256; m++) {
+            long item = item_of_element(v->o, mm[m].index / (lanes ? lanes : 1));
+            int leaf = item >= 0 && (size_t)item < v->items && leaf_of ? leaf_of[item] : -1;
+            if (leaf >= 0 && leaf < 64)
+                r->leaf_mismatches[leaf]++;
+            if (r->nfirst < NPLUS1RT_MAX_REPORT) {
+                r->first[r->nfirst].arg = i;
+                r->first[r->nfirst].index = mm[m].index;
+                r->first[r->nfirst].leaf = leaf;
+                r->first[r->nfirst].expected = mm[m].expected;
+                r->first[r->nfirst].got = mm[m].got;
+                r->nfirst++;
+            }
+        }
+    }
+}
+
+static double time_runs(vctx *v, cl_kernel orig, nplus1rt_set *set, nplus1rt_enqueue_fn gen,
+                        void *ud, int generated)
+{
+    double t[64];
+    int reps = v->o->reps > 64 ? 64 : v->o->reps;
+    for (int i = 0; i < reps; i++) {
+        double t0 = nplus1rt_now_ms();
+        cl_int err = generated ? run_generated(v, set, gen, ud) : run_original(v, orig);
+        if (err != CL_SUCCESS)
+            return -1;
+        t[i] = nplus1rt_now_ms() - t0;
+    }
+    return nplus1rt_median(t, (size_t)reps);
+}
+
+static void free_args(vctx *v)
+{
+    for (unsigned i = 0; v->args && i < v->desc->nargs; i++) {
+        free(v->args[i].init);
+        free(v->args[i].result);
+        if (v->args[i].mem)
+            clReleaseMemObject(v->args[i].mem);
+    }
+    free(v->args);
+    free(v->vals);
+}
+
+cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                         const nplus1rt_set_desc *desc, const char *original_source,
+                         const char *build_options, nplus1rt_enqueue_fn gen, void *gen_ud,
+                         const nplus1rt_validate_opts *opts, nplus1rt_validation *res)
+{
+    memset(res, 0, sizeof *res);
+    res->nleaves = desc->nleaves;
+    vctx v = {ctx, dev, q, desc, opts, res, NULL, NULL, 1};
+    for (cl_uint d = 0; d < opts->work_dim && d < 3; d++)
+        v.items *= opts->global_size[d];
+    v.args = calloc(desc->nargs + 1, sizeof *v.args);
+    v.vals = calloc(desc->nargs + 1, sizeof *v.vals);
+    cl_int err = v.args && v.vals ? prepare_args(&v) : vfail(&v, NPLUS1_ERR_OOM, "allocating");
+    char *log = NULL;
+    cl_program prog = NULL;
+    cl_kernel orig = NULL;
+    nplus1rt_set *set = NULL;
+    cl_int *leaf_of = NULL;
+    if (err == CL_SUCCESS) {
+        prog = nplus1rt_build(ctx, dev, original_source, build_options, &log, &err);
+        if (!prog)
+            snprintf(res->message, sizeof res->message, "building the original kernel: %s\n%s",
+                     nplus1_strerror(err), log ? log : "");
+    }
+    if (err == CL_SUCCESS) {
+        orig = clCreateKernel(prog, desc->kernel, &err);
+        if (err != CL_SUCCESS)
+            vfail(&v, err, "creating the original kernel");
+    }
+    if (err == CL_SUCCESS) {
+        char *msg = NULL;
+        set = nplus1rt_set_create(ctx, dev, desc, build_options, &err, &msg);
+        if (!set)
+            snprintf(res->message, sizeof res->message, "%s", msg ? msg : "creating the set");
+        free(msg);
+    }
+    /* generated first: its results go to result[], the original's to init[] */
+    if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS &&
+        (err = run_generated(&v, set, gen, gen_ud)) == CL_SUCCESS)
+        err = download(&v, 1);
+    if (err == CL_SUCCESS && gen) { /* the driver ran it: classify again for attribution */
+        if ((err = upload(&v)) == CL_SUCCESS)
+            err = run_generated(&v, set, NULL, NULL);
+    }
+    if (err == CL_SUCCESS) {
+        leaf_of = malloc(v.items * sizeof *leaf_of);
+        cl_uint counts[64] = {0};
+        if (leaf_of && nplus1rt_set_item_leaves(set, leaf_of, v.items) == CL_SUCCESS &&
+            nplus1rt_set_last_counts(set, counts, 64) == CL_SUCCESS) {
+            size_t sum = 0;
+            for (unsigned l = 0; l < desc->nleaves && l < 64; l++)
+                sum += res->leaf_items[l] = counts[l];
+            res->empty_items = v.items - sum;
+        }
+    }
+    if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS &&
+        (err = run_original(&v, orig)) == CL_SUCCESS)
+        err = download(&v, 0);
+    if (err == CL_SUCCESS)
+        diff_all(&v, leaf_of);
+    if (err == CL_SUCCESS && opts->reps > 0) {
+        res->original_ms = time_runs(&v, orig, set, gen, gen_ud, 0);
+        res->generated_ms = time_runs(&v, orig, set, gen, gen_ud, 1);
+    }
+    free(leaf_of);
+    free(log);
+    nplus1rt_set_release(set);
+    if (orig)
+        clReleaseKernel(orig);
+    if (prog)
+        clReleaseProgram(prog);
+    free_args(&v);
+    return err;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The main job, from a fresh clone: install what is missing, build, transform
+# the bundled sample, build both versions on POCL, validate, and print the
+# leaves with their bucket counts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+./scripts/build.sh
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/build/pocl-cache}
+echo "== nplus1gen samples/oneKernel.cl -o out/oneKernel --report"
+./build/tool/nplus1gen samples/oneKernel.cl -o out/oneKernel --report
+echo "== generated driver vs original kernel on $(./build/samples/oneKernel_demo 2>&1 | head -0; echo POCL)"
+./build/samples/oneKernel_demo samples/oneKernel.cl 65536 3

@@ -1,0 +1,28 @@
+# lit configuration for nplus1gen's golden tests. Each test file carries its
+# own RUN: and CHECK: lines. Comment lines (// ...) are stripped before the
+# output is fed to FileCheck where a test compares text containing its own
+# CHECK lines, so a CHECK line cannot match itself.
+import os
+import lit.formats
+
+config.name = "nplus1gen"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cl", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.excludes = ["inputs"]
+if lit_config.params.get("exec_root"):
+    config.test_exec_root = lit_config.params.get("exec_root")
+
+params = lit_config.params
+nplus1gen = params.get("nplus1gen")
+filecheck = params.get("filecheck", "FileCheck")
+samples = params.get("samples")
+if not nplus1gen:
+    lit_config.fatal("pass --param nplus1gen=/path/to/nplus1gen")
+config.substitutions.append(("%nplus1gen", nplus1gen))
+config.substitutions.append(("%FileCheck", filecheck + " --dump-input=fail"))
+config.substitutions.append(("%samples", samples))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
+# strip // comment lines (the test's own RUN/CHECK lines) from generated text
+config.substitutions.append(("%strip", "grep -v '^ *//'"))
+config.environment["POCL_CACHE_DIR"] = os.environ.get("POCL_CACHE_DIR", "/tmp/nplus1-pocl-cache")

@@ -1,0 +1,150 @@
+/*
+ * test_analyze - unit tests of condition-tree extraction and planning:
+ * each case parses a small kernel and checks the shape of its tree, its
+ * leaves (and which are empty), its slice, or that it is refused.
+ */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "plan.h"
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+    failures += !ok;
+}
+
+typedef struct result {
+    int rc;              /* 0 ok, else refused */
+    unsigned leaves, kernels, slice, decisions;
+    unsigned errors;
+    char first_leaf_condition[256];
+} result;
+
+static result run(const char *src)
+{
+    result r;
+    memset(&r, 0, sizeof r);
+    char path[] = "/tmp/nplus1_test_XXXXXX.cl";
+    int fd = mkstemps(path, 3);
+    if (fd < 0 || write(fd, src, strlen(src)) != (ssize_t)strlen(src)) {
+        r.rc = -1;
+        return r;
+    }
+    close(fd);
+    diag_sink d;
+    diag_init(&d);
+    d.quiet = 1;
+    parse_options po = {0};
+    parse_result pr;
+    analysis an;
+    plan pl;
+    memset(&an, 0, sizeof an);
+    memset(&pl, 0, sizeof pl);
+    r.rc = parse_input(&pr, path, &po, &d);
+    if (r.rc == 0) {
+        r.rc = analyze_tu(&an, &pr, NULL, 0, &d);
+        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256};
+        r.rc |= plan_build(&pl, &an, &opt, &d);
+        if (pl.nkernels) {
+            r.leaves = pl.kernels[0].nleaves;
+            r.kernels = pl.kernels[0].nkernels;
+            r.slice = pl.kernels[0].nslice;
+            if (r.leaves)
+                snprintf(r.first_leaf_condition, sizeof r.first_leaf_condition, "%s",
+                         pl.kernels[0].leaves[0].condition);
+        }
+    }
+    r.errors = d.errors;
+    plan_free(&pl);
+    analyze_free(&an);
+    parse_free(&pr);
+    unlink(path);
+    return r;
+}
+
+int main(void)
+{
+    result r = run("__kernel void k(__global const int *a, __global float *o) {\n"
+                   "  int g = get_global_id(0); int v = a[g]; float unused = 2.0f;\n"
+                   "  if (v > 0) { if (v > 5) o[g] = 1; else o[g] = 2; } else o[g] += 3;\n}\n");
+    check(r.rc == 0 && r.leaves == 3 && r.kernels == 3,
+          "a nested if inside an if/else gives three leaves, all with kernels");
+    check(r.slice == 2, "the slice keeps the two statements the conditions need, not the unused one");
+    check(!strcmp(r.first_leaf_condition, "(v > 0) && (v > 5)"),
+          "a leaf's condition path is the conjunction of the source conditions");
+
+    r = run("__kernel void k(__global const float *a, __global float *o, int n) {\n"
+            "  int g = get_global_id(0);\n  if (g >= n) return;\n"
+            "  if (a[g] > 0.5f) o[g] = 1; else o[g] = 2;\n}\n");
+    check(r.rc == 0 && r.leaves == 3 && r.kernels == 2,
+          "an early-return guard is a leaf with no kernel and no bucket");
+
+    r = run("__kernel void k(__global const int *m, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  switch (m[g] & 3) {\n"
+            "  case 0: o[g] = 10; break;\n  case 1: o[g] = 11;\n  case 2: o[g] += 12; break;\n"
+            "  default: o[g] = 13;\n  }\n}\n");
+    check(r.rc == 0 && r.leaves == 4 && r.kernels == 4,
+          "a switch gives one leaf per case entry, fall-through and default included");
+
+    r = run("__kernel void k(__global const int *m, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  switch (m[g]) {\n  case 0: case 1: o[g] = 1; break;\n"
+            "  case 7: o[g] = 2; break;\n  }\n}\n");
+    check(r.rc == 0 && r.leaves == 3 && r.kernels == 2,
+          "grouped case labels share a leaf; a switch without default gets an empty leaf");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  if (a[g] == 0) o[g] = 0;\n"
+            "  else if (a[g] == 1) o[g] = 1;\n  else if (a[g] == 2) o[g] = 4;\n  else o[g] = 9;\n}\n");
+    check(r.rc == 0 && r.leaves == 4 && r.kernels == 4, "an else-if chain of four gives four leaves");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  if (a[g] > 3) o[g] = 1;\n  o[g] += 1;\n}\n");
+    check(r.rc == 0 && r.leaves == 2 && r.kernels == 2,
+          "an if without else gives two leaves when the epilogue writes memory");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  if (a[g] > 3) o[g] = 1;\n}\n");
+    check(r.rc == 0 && r.leaves == 2 && r.kernels == 1,
+          "an if without else and no epilogue leaves the fall-through path empty");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  if (a[g] > 3) o[g] = 1; else o[g] = 2;\n"
+            "  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n");
+    check(r.rc != 0 && r.errors >= 1, "a kernel with a barrier is refused");
+
+    r = run("__kernel void k(__global int *a, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  if (a[g]++ > 3) o[g] = 1; else o[g] = 2;\n}\n");
+    check(r.rc != 0, "a condition with a side effect is refused");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); int s = 0;\n"
+            "  for (int i = 0; i < 4; i++) { s += a[g + i]; o[g] = s; }\n"
+            "  if (s > 3) o[g] = 1; else o[g] = 2;\n}\n");
+    check(r.rc != 0, "a slice statement that writes memory is refused");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  o[g] = 0;\n  if (a[g] > 3) o[g] = 1; else o[g] = 2;\n}\n");
+    check(r.rc != 0, "a condition reading memory after a store (possible alias) is refused");
+
+    r = run("__kernel void k(__global const int * restrict a, __global int * restrict o) {\n"
+            "  int g = get_global_id(0);\n  o[g] = 0;\n  if (a[g] > 3) o[g] = 1; else o[g] = 2;\n}\n");
+    check(r.rc == 0, "the same read through a restrict pointer is accepted");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); o[g] = a[g];\n}\n");
+    check(r.rc != 0, "a file whose only kernel has no decision is refused");
+
+    r = run("int f(int x) { return x * 2; }\n__kernel void k(__global const int *a, __global int *o) {\n"
+            "  __local int t[4];\n  int g = get_global_id(0);\n  if (a[g]) o[g] = f(1); else o[g] = 2;\n}\n");
+    check(r.rc != 0, "a __local variable is refused");
+
+    printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
+    return failures != 0;
+}

@@ -1,0 +1,166 @@
+/*
+ * analyze.h - the analyze stage: per kernel, the condition tree (decisions,
+ * their branches, the statements around them), the effects of every
+ * statement, and the legality verdict. Pure data out; problems go through
+ * the diagnostics module.
+ */
+#ifndef NPLUS1_ANALYZE_H
+#define NPLUS1_ANALYZE_H
+
+#include <clang-c/Index.h>
+
+#include "parse.h"
+
+/* Effects of a statement or expression (bits). */
+enum {
+    EFF_MEM_WRITE = 1u << 0,   /* store through a pointer, vstore, write_image */
+    EFF_ATOMIC = 1u << 1,      /* atomic_* / atom_* */
+    EFF_PRINTF = 1u << 2,
+    EFF_BARRIER = 1u << 3,     /* barrier, work_group_barrier, *mem_fence */
+    EFF_LOCAL_MEM = 1u << 4,   /* __local variable */
+    EFF_LOCAL_ID = 1u << 5,    /* get_local_id, get_group_id, ... */
+    EFF_GROUP_FN = 1u << 6,    /* work_group_*, sub_group_*, async copies */
+    EFF_MEM_READ = 1u << 7,    /* load through a pointer (not __constant/restrict) */
+    EFF_LOCAL_WRITE = 1u << 8, /* assigns a local variable */
+    EFF_WORKITEM = 1u << 9,    /* get_global_id/size/offset, get_work_dim */
+    EFF_UNSUPPORTED = 1u << 10,/* goto, recursion, ... */
+    EFF_COUNT = 11
+};
+#define EFF_OBSERVABLE (EFF_MEM_WRITE | EFF_ATOMIC | EFF_PRINTF)
+#define EFF_FORBIDDEN (EFF_BARRIER | EFF_LOCAL_MEM | EFF_LOCAL_ID | EFF_GROUP_FN | EFF_UNSUPPORTED)
+
+/* A half-open byte range [begin, end) in one loaded file. */
+typedef struct src_range {
+    unsigned file;
+    unsigned begin, end;
+    unsigned line;        /* line of begin */
+    unsigned end_line;
+} src_range;
+
+/* Where one effect was first seen, and through which call (helpers). */
+typedef struct effect_site {
+    CXCursor at;          /* the offending construct */
+    CXCursor via;         /* call in the analysed code that leads there, or null */
+} effect_site;
+
+typedef struct effects {
+    unsigned bits;
+    effect_site site[EFF_COUNT];
+    CXCursor *reads;      /* local variables and parameters read (decl cursors) */
+    unsigned nreads, capreads;
+    CXCursor *writes;     /* local variables written or declared */
+    unsigned nwrites, capwrites;
+    CXCursor hidden_exit; /* a return/break/continue nested inside, or null */
+    double cost;          /* rough operation count */
+} effects;
+
+typedef enum item_kind { ITEM_STMT, ITEM_DECISION, ITEM_RETURN, ITEM_BREAK } item_kind;
+
+struct decision;
+
+typedef struct seq_item {
+    item_kind kind;
+    CXCursor cursor;
+    src_range range;          /* includes the trailing ';' */
+    struct decision *decision;
+    effects fx;
+    int in_slice;             /* plan: the classifier needs this statement */
+} seq_item;
+
+typedef struct seq {
+    seq_item *items;
+    unsigned n;
+} seq;
+
+typedef enum branch_kind {
+    BR_IF, BR_ELSE, BR_IMPLICIT_ELSE, BR_CASE, BR_DEFAULT, BR_IMPLICIT_DEFAULT
+} branch_kind;
+
+typedef struct branch {
+    branch_kind kind;
+    src_range cond;          /* BR_IF: the condition, inside the parentheses */
+    CXCursor cond_cursor;
+    src_range body;          /* BR_IF / BR_ELSE: the statement */
+    seq seq;                 /* what runs when the branch is taken */
+    long long *values;       /* BR_CASE: the case values of this entry */
+    unsigned nvalues;
+} branch;
+
+typedef enum decision_kind { DEC_IF, DEC_SWITCH } decision_kind;
+
+typedef struct decision {
+    decision_kind kind;
+    CXCursor cursor;
+    src_range range;
+    src_range cond;           /* DEC_SWITCH: the controlling expression */
+    CXCursor cond_cursor;
+    effects cond_fx;          /* all conditions together */
+    branch *branches;
+    unsigned nbranches;
+    seq body;                 /* DEC_SWITCH: the body's statements, flattened */
+    long long default_value;  /* DEC_SWITCH: a value no case matches */
+    int has_default_value;
+} decision;
+
+typedef struct kernel_param {
+    char *name;
+    char *decl_text;          /* as written: "__global const float *restrict x" */
+    char *type_text;          /* canonical, no address space: "const float *" */
+    char *host_type;          /* "cl_mem", "cl_int", "cl_float4", ... */
+    int is_pointer;
+    int is_constant_space;    /* __constant */
+    int writable;
+    int elem;                 /* nplus1rt_elem of the element or scalar */
+    unsigned lanes;
+    unsigned size;            /* value size, or element size for pointers */
+    int is_restrict;
+} kernel_param;
+
+typedef struct kernel_info {
+    char *name;
+    CXCursor cursor;
+    src_range range;          /* the whole function */
+    src_range body;           /* the compound statement */
+    kernel_param *params;
+    unsigned nparams;
+    seq top;
+    unsigned reqd_wg[3];      /* reqd_work_group_size, zeros if none */
+    char *attr_text;          /* attributes to keep on the classifier, or "" */
+    int has_decision;
+    int legal;                /* no errors reported for this kernel */
+} kernel_info;
+
+/* A helper function that (transitively) calls a work-item builtin. */
+typedef struct wi_helper {
+    char *name;
+    CXCursor cursor;
+    src_range range;          /* the definition */
+    unsigned name_begin, name_end;   /* the name in the text */
+    unsigned lparen;          /* offset of '(' of the parameter list */
+    unsigned nparams;
+} wi_helper;
+
+typedef struct analysis {
+    parse_result *pr;
+    kernel_info *kernels;
+    unsigned nkernels, capkernels;
+    wi_helper *helpers;
+    unsigned nhelpers, caphelpers;
+    char **skipped;           /* kernels left alone: no decision (default selection) */
+    unsigned nskipped, capskipped;
+    void *summaries;          /* private: memoised helper-function effects */
+} analysis;
+
+/*
+ * Finds the kernels named in want (all when nwant is 0), builds each one's
+ * condition tree and decides legality. Returns 0 when every selected
+ * kernel can be transformed, 1 otherwise (diagnostics reported).
+ */
+int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
+               diag_sink *diag);
+void analyze_free(analysis *an);
+
+/* The text of r (not NUL-terminated). */
+const char *range_text(const analysis *an, src_range r, size_t *len);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * diag.h - diagnostics in clang's form:
+ *
+ *   file:line:col: error: message [nplus1-rule]
+ *       source line
+ *       ^
+ *
+ * The module owns the output stream for diagnostics and the error count.
+ * Stages report through it; nothing else prints diagnostics.
+ */
+#ifndef NPLUS1_DIAG_H
+#define NPLUS1_DIAG_H
+
+#include <stddef.h>
+
+typedef enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } diag_level;
+
+/* A resolved location: path, 1-based line and column, and the file text. */
+typedef struct diag_loc {
+    const char *path;        /* NULL: no location */
+    unsigned line, col;
+    const char *text;        /* the whole file, for the source line; may be NULL */
+    size_t text_len;
+} diag_loc;
+
+typedef struct diag_sink {
+    unsigned errors, warnings;
+    int color;                /* reserved: plain text for now */
+    int quiet;                /* count but do not print (fuzzing) */
+} diag_sink;
+
+void diag_init(diag_sink *d);
+
+/* Reports one diagnostic; rule may be NULL (no [rule] suffix). */
+void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
+                 const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Prints a line that clang already formatted ("file:l:c: error: ..."). */
+void diag_report_raw(diag_sink *d, diag_level level, const char *formatted,
+                     const diag_loc *loc);
+
+#endif

@@ -1,0 +1,752 @@
+/*
+ * emit.c - the generated texts.
+ *
+ * Leaf kernels are the kernel's own body text with edits: each decision on
+ * the leaf's path is replaced by the branch the path takes (a switch keeps
+ * its cases and gets a constant controlling value). The classifier is the
+ * condition tree itself, walked path by path, with only the slice's
+ * statements kept. Work-item builtins are remapped by macros in the
+ * prelude, so user macros and helpers see the original ids too.
+ */
+#include "emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "template.h"
+#include "util.h"
+
+#ifndef NPLUS1_VERSION
+#define NPLUS1_VERSION "0.0.0"
+#endif
+
+typedef struct emitter {
+    const plan *pl;
+    const analysis *an;
+    const emit_options *opt;
+    tmpl_file kt, dh, dc, mf;
+    char *err;
+    size_t errlen;
+    int failed;
+    char wg[16];
+} emitter;
+
+static void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
+                   const tmpl_var *vars, unsigned nvars)
+{
+    if (e->failed)
+        return;
+    if (tmpl_expand(out, t, frag, vars, nvars, e->err, e->errlen) != 0)
+        e->failed = 1;
+}
+
+#define NV(a) (sizeof(a) / sizeof *(a))
+
+/* ---- original source, user headers inlined ---------------------------- */
+
+typedef struct inclusion {
+    unsigned includer, offset, included;
+} inclusion;
+
+typedef struct inclusions {
+    const analysis *an;
+    inclusion *v;
+    unsigned n, cap;
+} inclusions;
+
+static void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len,
+                         CXClientData data)
+{
+    inclusions *inc = data;
+    if (len == 0 || clang_Location_isInSystemHeader(stack[0]))
+        return;
+    CXFile from;
+    unsigned off;
+    clang_getExpansionLocation(stack[0], &from, NULL, NULL, &off);
+    parse_result *pr = inc->an->pr;
+    int a = parse_file_index(pr, from), b = parse_file_index(pr, included);
+    if (a < 0 || b < 0)
+        return;
+    inclusion i = {(unsigned)a, off, (unsigned)b};
+    VEC_PUSH(inc->v, inc->n, inc->cap, i);
+}
+
+static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth)
+{
+    const src_file *f = &inc->an->pr->files[file];
+    unsigned pos = 0;
+    for (unsigned i = 0; i < inc->n; i++) {
+        const inclusion *in = &inc->v[i];
+        if (in->includer != file || in->offset < pos || in->offset > f->len || depth > 64)
+            continue;
+        unsigned ls = in->offset, le = in->offset;
+        while (ls > 0 && f->text[ls - 1] != '\n')
+            ls--;
+        while (le < f->len && f->text[le] != '\n')
+            le++;
+        sb_putn(sb, f->text + pos, ls - pos);
+        sb_printf(sb, "/* nplus1gen: %.*s */\n", (int)(le - ls), f->text + ls);
+        emit_file_inlined(sb, inc, in->included, depth + 1);
+        if (sb->len && sb->data[sb->len - 1] != '\n')
+            sb_putc(sb, '\n');
+        sb_printf(sb, "/* nplus1gen: end of %s */", inc->an->pr->files[in->included].path);
+        pos = le;
+    }
+    sb_putn(sb, f->text + pos, f->len - pos);
+    if (sb->len && sb->data[sb->len - 1] != '\n')
+        sb_putc(sb, '\n');
+}
+
+/* ---- text edits ---------------------------------------------------------- */
+
+typedef struct edit {
+    unsigned begin, end;
+    char *text;
+} edit;
+
+typedef struct edits {
+    edit *v;
+    unsigned n, cap;
+} edits;
+
+static void add_edit(edits *es, unsigned begin, unsigned end, const char *text)
+{
+    edit e = {begin, end, xstrdup(text)};
+    VEC_PUSH(es->v, es->n, es->cap, e);
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+    const edit *x = a, *y = b;
+    return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+static void edits_free(edits *es)
+{
+    for (unsigned i = 0; i < es->n; i++)
+        free(es->v[i].text);
+    free(es->v);
+}
+
+/* Appends text[begin, end) with the edits applied. */
+static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+{
+    qsort(es->v, es->n, sizeof *es->v, edit_cmp);
+    unsigned pos = begin;
+    for (unsigned i = 0; i < es->n; i++) {
+        const edit *e = &es->v[i];
+        if (e->begin < pos || e->end > end)
+            continue; /* overlapping edits cannot happen; stay safe */
+        sb_putn(sb, text + pos, e->begin - pos);
+        sb_puts(sb, e->text);
+        pos = e->end;
+    }
+    sb_putn(sb, text + pos, end - pos);
+}
+
+/* ---- helpers that see the original ids -------------------------------- */
+
+static unsigned matching_paren(const src_file *f, unsigned open)
+{
+    int depth = 0;
+    for (unsigned i = open; i < f->len; i++) {
+        if (f->text[i] == '(')
+            depth++;
+        else if (f->text[i] == ')' && --depth == 0)
+            return i;
+    }
+    return open;
+}
+
+static void helper_signature_edits(const wi_helper *h, const src_file *f, edits *es)
+{
+    char name[300];
+    snprintf(name, sizeof name, "%s__nplus1", h->name);
+    add_edit(es, h->name_begin, h->name_end, name);
+    if (h->nparams == 0)
+        add_edit(es, h->lparen + 1, matching_paren(f, h->lparen), "const nplus1_wi_t nplus1_wi");
+    else
+        add_edit(es, h->lparen + 1, h->lparen + 1, "const nplus1_wi_t nplus1_wi, ");
+}
+
+static void emit_helpers(emitter *e, strbuf *sb)
+{
+    const analysis *an = e->an;
+    if (!an->nhelpers)
+        return;
+    sb_puts(sb, "\n/* Helpers that call work-item builtins, taking the original ids. */\n");
+    for (unsigned i = 0; i < an->nhelpers; i++) {
+        tmpl_var v[] = {{"NAME", an->helpers[i].name}};
+        expand(e, sb, &e->kt, an->helpers[i].nparams ? "helper-macro" : "helper-macro-noargs", v,
+               NV(v));
+    }
+    for (unsigned i = 0; i < an->nhelpers; i++) { /* prototypes: any order of use works */
+        const wi_helper *h = &an->helpers[i];
+        const src_file *f = &an->pr->files[h->range.file];
+        edits es = {0};
+        helper_signature_edits(h, f, &es);
+        put_edited(sb, f->text, h->range.begin, matching_paren(f, h->lparen) + 1, &es);
+        sb_puts(sb, ";\n");
+        edits_free(&es);
+    }
+    for (unsigned i = 0; i < an->nhelpers; i++) {
+        const wi_helper *h = &an->helpers[i];
+        const src_file *f = &an->pr->files[h->range.file];
+        edits es = {0};
+        helper_signature_edits(h, f, &es);
+        put_edited(sb, f->text, h->range.begin, h->range.end, &es);
+        sb_puts(sb, "\n");
+        edits_free(&es);
+    }
+}
+
+/* ---- the classifier ----------------------------------------------------- */
+
+typedef struct classify_emitter {
+    emitter *e;
+    const kernel_plan *kp;
+    strbuf *sb;
+    unsigned depth;
+    unsigned path;
+} classify_emitter;
+
+static void indent(classify_emitter *c)
+{
+    for (unsigned i = 0; i < c->depth + 1; i++)
+        sb_puts(c->sb, "    ");
+}
+
+static void put_range(strbuf *sb, const analysis *an, src_range r)
+{
+    size_t len;
+    const char *t = range_text(an, r, &len);
+    sb_putn(sb, t, len);
+}
+
+static void ce_stmt(void *ud, const seq_item *it)
+{
+    classify_emitter *c = ud;
+    if (!it->in_slice)
+        return;
+    indent(c);
+    put_range(c->sb, c->e->an, it->range);
+    sb_putc(c->sb, '\n');
+}
+
+static void ce_decision_begin(void *ud, const decision *d)
+{
+    classify_emitter *c = ud;
+    if (d->kind != DEC_SWITCH)
+        return;
+    indent(c);
+    sb_puts(c->sb, "switch (");
+    put_range(c->sb, c->e->an, d->cond);
+    sb_puts(c->sb, ") {\n");
+    c->depth++;
+}
+
+static void ce_branch_begin(void *ud, const decision *d, unsigned b)
+{
+    classify_emitter *c = ud;
+    const branch *br = &d->branches[b];
+    indent(c);
+    switch (br->kind) {
+    case BR_IF:
+        sb_puts(c->sb, b == 0 ? "if (" : "else if (");
+        put_range(c->sb, c->e->an, br->cond);
+        sb_puts(c->sb, ") {\n");
+        break;
+    case BR_ELSE:
+    case BR_IMPLICIT_ELSE:
+        sb_puts(c->sb, "else {\n");
+        break;
+    case BR_CASE:
+    case BR_DEFAULT:
+        for (unsigned i = 0; i < br->nvalues; i++)
+            sb_printf(c->sb, "case %lld: ", br->values[i]);
+        sb_puts(c->sb, br->kind == BR_DEFAULT ? "default: {\n" : "{\n");
+        break;
+    case BR_IMPLICIT_DEFAULT:
+        sb_puts(c->sb, "default: {\n");
+        break;
+    }
+    c->depth++;
+}
+
+static void ce_branch_end(void *ud, const decision *d, unsigned b)
+{
+    (void)d;
+    (void)b;
+    classify_emitter *c = ud;
+    c->depth--;
+    indent(c);
+    sb_puts(c->sb, "}\n");
+}
+
+static void ce_decision_end(void *ud, const decision *d)
+{
+    classify_emitter *c = ud;
+    if (d->kind != DEC_SWITCH)
+        return;
+    c->depth--;
+    indent(c);
+    sb_puts(c->sb, "}\n");
+}
+
+static void ce_path_end(void *ud, const choice *path, unsigned npath, int returned, unsigned fx,
+                        double cost)
+{
+    (void)path, (void)npath, (void)returned, (void)fx, (void)cost;
+    classify_emitter *c = ud;
+    const leaf *lf = &c->kp->leaves[c->path++];
+    indent(c);
+    if (lf->kernel < 0)
+        sb_puts(c->sb, "return -1; /* nothing to do */\n");
+    else
+        sb_printf(c->sb, "return %d;\n", lf->kernel);
+}
+
+static char *classifier_body(emitter *e, const kernel_plan *kp)
+{
+    strbuf sb;
+    sb_init(&sb);
+    classify_emitter c = {e, kp, &sb, 0, 0};
+    walk_visitor v = {ce_stmt, ce_decision_begin, ce_branch_begin, ce_branch_end,
+                      ce_decision_end, ce_path_end, &c};
+    walk_tree(&kp->k->top, &v);
+    sb_puts(&sb, "    return -1;");
+    return sb_steal(&sb);
+}
+
+/* ---- leaf bodies --------------------------------------------------------- */
+
+static void path_edits(const leaf *lf, edits *es)
+{
+    for (unsigned i = 0; i < lf->npath; i++) {
+        const decision *d = lf->path[i].d;
+        const branch *br = &d->branches[lf->path[i].branch];
+        char buf[96];
+        if (d->kind == DEC_SWITCH) {
+            long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
+            snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
+            add_edit(es, d->cond.begin, d->cond.end, buf);
+        } else if (br->kind == BR_IMPLICIT_ELSE) {
+            snprintf(buf, sizeof buf, "{ /* nplus1: no branch of the if at line %u */ }",
+                     d->range.line);
+            add_edit(es, d->range.begin, d->range.end, buf);
+        } else {
+            snprintf(buf, sizeof buf, "{ /* nplus1: branch %u of the if at line %u */ ",
+                     lf->path[i].branch, d->range.line);
+            add_edit(es, d->range.begin, br->body.begin, buf);
+            add_edit(es, br->body.end, d->range.end, " }");
+        }
+    }
+}
+
+static char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
+{
+    const kernel_info *k = kp->k;
+    const src_file *f = &e->an->pr->files[k->body.file];
+    edits es = {0};
+    path_edits(lf, &es);
+    strbuf sb;
+    sb_init(&sb);
+    put_edited(&sb, f->text, k->body.begin, k->body.end, &es);
+    edits_free(&es);
+    return sb_steal(&sb);
+}
+
+/* Comment-safe copy of a condition (no "*" "/" sequence). */
+static char *comment_safe(const char *s)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (; *s; s++) {
+        if (*s == '\n' || *s == '\r')
+            sb_putc(&sb, ' ');
+        else if (s[0] == '*' && s[1] == '/')
+            sb_puts(&sb, "* ");
+        else
+            sb_putc(&sb, *s);
+    }
+    return sb_steal(&sb);
+}
+
+/* ---- one kernel's set ---------------------------------------------------- */
+
+static char *join_params(const kernel_info *k, int names)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        if (i)
+            sb_puts(&sb, ", ");
+        sb_puts(&sb, names ? k->params[i].name : k->params[i].decl_text);
+    }
+    return sb_steal(&sb);
+}
+
+static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
+{
+    const kernel_info *k = kp->k;
+    char nleaves[16], leafno[16], lines[48];
+    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+    char *params = join_params(k, 0), *args = join_params(k, 1);
+    const char *strat = strategy_name(e->pl->opt.strategy);
+    tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
+    expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
+    char *body = classifier_body(e, kp);
+    tmpl_var cv[] = {{"K", k->name}, {"PARAMS", params}, {"BODY", body}};
+    expand(e, sb, &e->kt, "classify", cv, NV(cv));
+    free(body);
+    strbuf cases;
+    sb_init(&cases);
+    for (unsigned l = 0; l < kp->nleaves; l++) {
+        const leaf *lf = &kp->leaves[l];
+        if (lf->kernel < 0)
+            continue;
+        snprintf(leafno, sizeof leafno, "%d", lf->kernel);
+        snprintf(lines, sizeof lines, "%u-%u", lf->line_begin, lf->line_end);
+        char *lb = leaf_body(e, kp, lf), *cond = comment_safe(lf->condition);
+        tmpl_var lv[] = {{"K", k->name},   {"LEAF", leafno}, {"CONDITION", cond},
+                         {"LINES", lines}, {"PARAMS", params}, {"BODY", lb}, {"ARGS", args}};
+        expand(e, sb, &e->kt, "leaf-body", lv, NV(lv));
+        sb_putc(sb, '\n');
+        expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
+        expand(e, &cases, &e->kt, "fused-case", lv, NV(lv));
+        free(lb);
+        free(cond);
+    }
+    static const char *suffix[] = {"atomic", "aggregated", "ordered"};
+    char frag[64];
+    tmpl_var sv[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"PARAMS", params}, {"ARGS", args}};
+    strbuf count, scatter;
+    sb_init(&count);
+    sb_init(&scatter);
+    snprintf(frag, sizeof frag, "count-%s", suffix[e->pl->opt.strategy]);
+    expand(e, &count, &e->kt, frag, sv, NV(sv));
+    snprintf(frag, sizeof frag, "scatter-%s", suffix[e->pl->opt.strategy]);
+    expand(e, &scatter, &e->kt, frag, sv, NV(sv));
+    if (count.len && count.data[count.len - 1] == '\n')
+        count.data[--count.len] = '\0';
+    if (scatter.len && scatter.data[scatter.len - 1] == '\n')
+        scatter.data[--scatter.len] = '\0';
+    if (cases.len && cases.data[cases.len - 1] == '\n')
+        cases.data[--cases.len] = '\0';
+    tmpl_var kv[] = {{"K", k->name},       {"NLEAVES", nleaves},
+                     {"PARAMS", params},   {"ARGS", args},
+                     {"COUNT_BODY", count.data ? count.data : ""},
+                     {"SCATTER_BODY", scatter.data ? scatter.data : ""},
+                     {"CASES", cases.data ? cases.data : ""}};
+    expand(e, sb, &e->kt, "count", kv, NV(kv));
+    if (e->pl->opt.strategy == STRATEGY_ORDERED)
+        expand(e, sb, &e->kt, "scan", kv, NV(kv));
+    expand(e, sb, &e->kt, "scatter", kv, NV(kv));
+    expand(e, sb, &e->kt, "fused", kv, NV(kv));
+    sb_free(&count);
+    sb_free(&scatter);
+    sb_free(&cases);
+    free(params);
+    free(args);
+}
+
+static char *kernel_file(emitter *e, inclusions *inc)
+{
+    strbuf sb;
+    sb_init(&sb);
+    const emit_options *o = e->opt;
+    tmpl_var hv[] = {{"STEM", o->stem}, {"VERSION", NPLUS1_VERSION}, {"INPUT", o->input},
+                     {"WG", e->wg}};
+    expand(e, &sb, &e->kt, "file-header", hv, NV(hv));
+    for (unsigned i = 0; i < o->ndefines; i++) {
+        char name[256];
+        const char *eq = strchr(o->defines[i], '=');
+        size_t n = eq ? (size_t)(eq - o->defines[i]) : strlen(o->defines[i]);
+        snprintf(name, sizeof name, "%.*s", (int)n, o->defines[i]);
+        tmpl_var dv[] = {{"NAME", name}, {"VALUE", eq ? eq + 1 : "1"}};
+        expand(e, &sb, &e->kt, "define", dv, NV(dv));
+    }
+    expand(e, &sb, &e->kt, "original-begin", hv, NV(hv));
+    emit_file_inlined(&sb, inc, 0, 0);
+    expand(e, &sb, &e->kt, "original-end", hv, NV(hv));
+    expand(e, &sb, &e->kt, "prelude", hv, NV(hv));
+    emit_helpers(e, &sb);
+    for (unsigned i = 0; i < e->pl->nkernels; i++)
+        emit_kernel_set(e, &sb, &e->pl->kernels[i]);
+    expand(e, &sb, &e->kt, "file-end", hv, NV(hv));
+    return sb_steal(&sb);
+}
+
+/* ---- driver -------------------------------------------------------------- */
+
+static const char *elem_enum(int elem)
+{
+    static const char *names[] = {"NPLUS1RT_I8",  "NPLUS1RT_U8",  "NPLUS1RT_I16", "NPLUS1RT_U16",
+                                  "NPLUS1RT_I32", "NPLUS1RT_U32", "NPLUS1RT_I64", "NPLUS1RT_U64",
+                                  "NPLUS1RT_F16", "NPLUS1RT_F32", "NPLUS1RT_F64"};
+    return names[elem];
+}
+
+static char *kernel_list(const plan *pl)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < pl->nkernels; i++)
+        sb_printf(&sb, "%s%s", i ? ", " : "", pl->kernels[i].k->name);
+    return sb_steal(&sb);
+}
+
+static char *c_params(const kernel_info *k)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < k->nparams; i++)
+        sb_printf(&sb, ",\n                          %s %s", k->params[i].host_type,
+                  k->params[i].name);
+    return sb_steal(&sb);
+}
+
+static char *driver_h(emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    char guard[300];
+    snprintf(guard, sizeof guard, "NPLUS1_%s_H", e->opt->stem);
+    for (char *p = guard; *p; p++)
+        *p = (*p >= 'a' && *p <= 'z') ? (char)(*p - 32)
+                                     : ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '_');
+    char *kernels = kernel_list(e->pl);
+    tmpl_var hv[] = {{"STEM", e->opt->stem}, {"VERSION", NPLUS1_VERSION},
+                     {"INPUT", e->opt->input}, {"KERNELS", kernels}, {"GUARD", guard}};
+    expand(e, &sb, &e->dh, "header-begin", hv, NV(hv));
+    for (unsigned i = 0; i < e->pl->nkernels; i++) {
+        const kernel_plan *kp = &e->pl->kernels[i];
+        char nleaves[16];
+        snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+        char *params = c_params(kp->k);
+        tmpl_var kv[] = {{"K", kp->k->name}, {"NLEAVES", nleaves},
+                         {"STRATEGY", strategy_name(e->pl->opt.strategy)}, {"PARAMS", params}};
+        expand(e, &sb, &e->dh, "header-kernel", kv, NV(kv));
+        free(params);
+    }
+    expand(e, &sb, &e->dh, "header-end", hv, NV(hv));
+    free(kernels);
+    return sb_steal(&sb);
+}
+
+static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
+{
+    const kernel_info *k = kp->k;
+    strbuf args, leaves, conds, vals;
+    sb_init(&args);
+    sb_init(&leaves);
+    sb_init(&conds);
+    sb_init(&vals);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const kernel_param *p = &k->params[i];
+        sb_printf(&args, "    {\"%s\", \"", p->name);
+        sb_put_c_string(&args, p->type_text, strlen(p->type_text));
+        sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n",
+                  p->is_pointer ? "NPLUS1RT_ARG_BUFFER" : "NPLUS1RT_ARG_VALUE", p->writable,
+                  p->is_constant_space, elem_enum(p->elem), p->lanes, p->size);
+        sb_printf(&vals, "        {sizeof %s, &%s},\n", p->name, p->name);
+    }
+    if (!k->nparams) {
+        sb_puts(&args, "    {\"\", \"\", NPLUS1RT_ARG_VALUE, 0, 0, NPLUS1RT_U8, 0, 0},\n");
+        sb_puts(&vals, "        {0, NULL},\n");
+    }
+    for (unsigned l = 0; l < kp->nleaves; l++) {
+        const leaf *lf = &kp->leaves[l];
+        if (lf->kernel < 0)
+            continue;
+        sb_printf(&leaves, "    \"%s__nplus1_leaf%d\",\n", k->name, lf->kernel);
+        sb_puts(&conds, "    \"");
+        sb_put_c_string(&conds, lf->condition, strlen(lf->condition));
+        sb_puts(&conds, "\",\n");
+    }
+    for (strbuf *b = &args; b; b = b == &args ? &leaves : b == &leaves ? &conds : b == &conds ? &vals : NULL)
+        if (b->len && b->data[b->len - 1] == '\n')
+            b->data[--b->len] = '\0';
+    char nargs[16], narr[16], nleaves[16], reqd[64];
+    snprintf(nargs, sizeof nargs, "%u", k->nparams);
+    snprintf(narr, sizeof narr, "%u", k->nparams ? k->nparams : 1);
+    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+    snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
+    static const char *strat[] = {"NPLUS1RT_ATOMIC", "NPLUS1RT_AGGREGATED", "NPLUS1RT_ORDERED"};
+    char scan[300];
+    if (e->pl->opt.strategy == STRATEGY_ORDERED)
+        snprintf(scan, sizeof scan, "\"%s__nplus1_scan\"", k->name);
+    else
+        snprintf(scan, sizeof scan, "NULL");
+    char *params = c_params(k);
+    tmpl_var kv[] = {{"K", k->name},
+                     {"ARGS", args.data ? args.data : ""},
+                     {"LEAVES", leaves.data ? leaves.data : ""},
+                     {"CONDITIONS", conds.data ? conds.data : ""},
+                     {"NARGS", nargs},
+                     {"NARGS_ARRAY", narr},
+                     {"NLEAVES", nleaves},
+                     {"SCAN", scan},
+                     {"STRATEGY", strat[e->pl->opt.strategy]},
+                     {"DISPATCH", e->pl->opt.dispatch == DISPATCH_FUSED ? "NPLUS1RT_DISPATCH_FUSED"
+                                                                         : "NPLUS1RT_DISPATCH_HOST"},
+                     {"WG", e->wg},
+                     {"REQD", reqd},
+                     {"PARAMS", params},
+                     {"ARGVALS", vals.data ? vals.data : ""}};
+    expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
+    free(params);
+    sb_free(&args);
+    sb_free(&leaves);
+    sb_free(&conds);
+    sb_free(&vals);
+}
+
+static char *driver_c(emitter *e, const char *source)
+{
+    strbuf sb, src;
+    sb_init(&sb);
+    sb_init(&src);
+    sb_put_c_string(&src, source, strlen(source));
+    tmpl_var hv[] = {{"STEM", e->opt->stem}, {"VERSION", NPLUS1_VERSION},
+                     {"INPUT", e->opt->input}, {"SOURCE", src.data ? src.data : ""}};
+    expand(e, &sb, &e->dc, "source-begin", hv, NV(hv));
+    for (unsigned i = 0; i < e->pl->nkernels; i++)
+        driver_kernel(e, &sb, &e->pl->kernels[i]);
+    sb_free(&src);
+    return sb_steal(&sb);
+}
+
+/* ---- manifest ------------------------------------------------------------ */
+
+static char *json_escape(const char *s)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_put_json_string(&sb, s, strlen(s));
+    return sb_steal(&sb);
+}
+
+static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
+{
+    const kernel_info *k = kp->k;
+    char nslice[16], ccost[32], ck[512];
+    snprintf(nslice, sizeof nslice, "%u", kp->nslice);
+    snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
+    if (e->pl->opt.strategy == STRATEGY_ORDERED)
+        snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scan\", \"%s__nplus1_scatter\"",
+                 k->name, k->name, k->name);
+    else
+        snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scatter\"", k->name, k->name);
+    tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
+                     {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
+                     {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
+                     {"COMMA", last ? "" : ","}};
+    expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const kernel_param *p = &k->params[i];
+        char *type = json_escape(p->type_text);
+        const char *space = !p->is_pointer ? "private" : p->is_constant_space ? "constant" : "global";
+        const char *access = !p->is_pointer ? "value" : p->writable ? "read_write" : "read_only";
+        tmpl_var av[] = {{"NAME", p->name}, {"TYPE", type}, {"SPACE", space},
+                         {"ACCESS", access}, {"HOST", p->host_type},
+                         {"COMMA", i + 1 == k->nparams ? "" : ","}};
+        expand(e, sb, &e->mf, "arg", av, NV(av));
+        free(type);
+    }
+    expand(e, sb, &e->mf, "leaves-begin", kv, NV(kv));
+    for (unsigned l = 0; l < kp->nleaves; l++) {
+        const leaf *lf = &kp->leaves[l];
+        char id[16], kern[300], lb[16], le[16], cost[32];
+        snprintf(id, sizeof id, "%u", l);
+        if (lf->kernel >= 0)
+            snprintf(kern, sizeof kern, "\"%s__nplus1_leaf%d\"", k->name, lf->kernel);
+        else
+            snprintf(kern, sizeof kern, "null");
+        snprintf(lb, sizeof lb, "%u", lf->line_begin);
+        snprintf(le, sizeof le, "%u", lf->line_end);
+        snprintf(cost, sizeof cost, "%.0f", lf->cost);
+        char *cond = json_escape(lf->condition);
+        char *file = json_escape(e->an->pr->files[k->body.file].path);
+        tmpl_var lv[] = {{"ID", id}, {"KERNEL", kern}, {"EMPTY", lf->kernel < 0 ? "true" : "false"},
+                         {"CONDITION", cond}, {"FILE", file}, {"LB", lb}, {"LE", le},
+                         {"RET", lf->returned ? "true" : "false"}, {"COST", cost},
+                         {"COMMA", l + 1 == kp->nleaves ? "" : ","}};
+        expand(e, sb, &e->mf, "leaf", lv, NV(lv));
+        free(cond);
+        free(file);
+    }
+    expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
+}
+
+static char *manifest(emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    char *input = json_escape(e->opt->input);
+    tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
+                     {"WG", e->wg}};
+    expand(e, &sb, &e->mf, "begin", hv, NV(hv));
+    for (unsigned i = 0; i < e->pl->nkernels; i++)
+        manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);
+    expand(e, &sb, &e->mf, "end", hv, NV(hv));
+    free(input);
+    return sb_steal(&sb);
+}
+
+/* ---- entry --------------------------------------------------------------- */
+
+static int load_templates(emitter *e)
+{
+    const char *dir = e->opt->template_dir;
+    return tmpl_load(&e->kt, "kernel.cl", dir, e->err, e->errlen) ||
+           tmpl_load(&e->dh, "driver.h", dir, e->err, e->errlen) ||
+           tmpl_load(&e->dc, "driver.c", dir, e->err, e->errlen) ||
+           tmpl_load(&e->mf, "manifest.json", dir, e->err, e->errlen);
+}
+
+int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    emitter e;
+    memset(&e, 0, sizeof e);
+    e.pl = pl;
+    e.an = pl->an;
+    e.opt = opt;
+    e.err = err;
+    e.errlen = errlen;
+    snprintf(e.wg, sizeof e.wg, "%u", pl->opt.wg);
+    int rc = -1;
+    if (load_templates(&e) == 0) {
+        inclusions inc = {pl->an, NULL, 0, 0};
+        clang_getInclusions(pl->an->pr->tu, inclusion_cb, &inc);
+        out->kernel_file = kernel_file(&e, &inc);
+        out->driver_h = driver_h(&e);
+        out->driver_c = driver_c(&e, out->kernel_file);
+        out->manifest = manifest(&e);
+        out->deps = xcalloc(inc.n + 1, sizeof *out->deps);
+        out->deps[out->ndeps++] = xstrdup(pl->an->pr->files[0].path);
+        for (unsigned i = 0; i < inc.n; i++)
+            out->deps[out->ndeps++] = xstrdup(pl->an->pr->files[inc.v[i].included].path);
+        free(inc.v);
+        rc = e.failed ? -1 : 0;
+    }
+    tmpl_free(&e.kt);
+    tmpl_free(&e.dh);
+    tmpl_free(&e.dc);
+    tmpl_free(&e.mf);
+    return rc;
+}
+
+void emit_output_free(emit_output *out)
+{
+    free(out->kernel_file);
+    free(out->driver_h);
+    free(out->driver_c);
+    free(out->manifest);
+    for (unsigned i = 0; i < out->ndeps; i++)
+        free(out->deps[i]);
+    free(out->deps);
+    memset(out, 0, sizeof *out);
+}

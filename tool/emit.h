@@ -1,0 +1,33 @@
+/*
+ * emit.h - the emit stage: fills the templates from the plan and returns
+ * the generated texts (kernel file, driver header and source, manifest).
+ * Writes nothing to disk; main.c does that atomically.
+ */
+#ifndef NPLUS1_EMIT_H
+#define NPLUS1_EMIT_H
+
+#include "plan.h"
+
+typedef struct emit_options {
+    const char *input;        /* the path as given on the command line */
+    const char *stem;         /* output file stem */
+    const char *template_dir; /* NULL: embedded templates */
+    const char **defines;     /* -D values, embedded in the kernel file */
+    unsigned ndefines;
+} emit_options;
+
+typedef struct emit_output {
+    char *kernel_file;        /* <stem>.nplus1.cl */
+    char *driver_h;           /* <stem>_nplus1.h */
+    char *driver_c;           /* <stem>_nplus1.c */
+    char *manifest;           /* <stem>.nplus1.json */
+    char **deps;              /* every source file read (for --depfile) */
+    unsigned ndeps;
+} emit_output;
+
+/* Returns 0, or -1 with a message in err (an internal error). */
+int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *err,
+             size_t errlen);
+void emit_output_free(emit_output *out);
+
+#endif

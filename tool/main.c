@@ -1,0 +1,413 @@
+/*
+ * main.c - the nplus1gen command line: options, the pipeline
+ * (parse -> analyze -> plan -> emit), --report / --check output, and the
+ * atomic write of the output directory.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "diag.h"
+#include "emit.h"
+#include "parse.h"
+#include "plan.h"
+#include "report.h"
+#include "util.h"
+
+#ifndef NPLUS1_VERSION
+#define NPLUS1_VERSION "0.0.0"
+#endif
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
+
+typedef struct cli {
+    const char *input;
+    const char *outdir;
+    const char *depfile;
+    const char *template_dir;
+    const char *stem;
+    const char **kernels;
+    unsigned nkernels;
+    const char **defines;
+    unsigned ndefines;
+    const char **includes;
+    unsigned nincludes;
+    const char *cl_std;
+    plan_options plan;
+    int report, check, quiet;
+} cli;
+
+static void usage(FILE *f)
+{
+    fputs("usage: nplus1gen INPUT.cl -o OUTDIR [options]\n"
+          "       nplus1gen INPUT.cl --check | --report [options]\n"
+          "\n"
+          "Rewrites each branchy OpenCL C kernel of INPUT.cl into the n+1 kernels pattern:\n"
+          "a classifier that buckets work-items by the leaf of the condition tree they\n"
+          "take, and one branch-free kernel per leaf. Writes into OUTDIR:\n"
+          "  <stem>.nplus1.cl     classifier and leaf kernels (original source kept)\n"
+          "  <stem>_nplus1.h/.c   host driver: nplus1_<K>_create/_enqueue/_release\n"
+          "  <stem>.nplus1.json   manifest: arguments, leaves, strategy\n"
+          "\n"
+          "options:\n"
+          "  -o, --output DIR       output directory (created if missing; replaced atomically)\n"
+          "  -k, --kernel NAME      transform kernel NAME (repeatable; default: every kernel\n"
+          "                         with a decision)\n"
+          "  -D NAME[=VALUE]        define a macro (also embedded in the generated file)\n"
+          "  -I DIR                 add an include directory\n"
+          "  --cl-std VERSION       OpenCL C version to parse as (default CL1.2)\n"
+          "  --strategy NAME        bucket compaction: ordered (default), aggregated, atomic\n"
+          "  --dispatch NAME        leaf launch: host (read counts back; default) or fused\n"
+          "                         (one kernel over all buckets, no read-back)\n"
+          "  --wg N                 work-group size of the generated kernels (default 256)\n"
+          "  --stem NAME            output file stem (default: input file name without .cl)\n"
+          "  --report               print the condition tree, leaves, slice, costs and plan\n"
+          "  --check                analyse only: print the verdict per kernel, write nothing\n"
+          "  --depfile FILE         write a make-style dependency file (for CMake/ninja)\n"
+          "  -T, --template-dir DIR use the templates in DIR instead of the built-in ones\n"
+          "  -q, --quiet            no progress output\n"
+          "  --version              print the version\n"
+          "  -h, --help             print this help\n"
+          "\n"
+          "exit status: 0 success, 1 the input cannot be transformed (diagnostics say why),\n"
+          "2 usage error, 3 internal error. See docs/cli.md and docs/legality.md.\n",
+          f);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "nplus1gen: error: ");
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'nplus1gen --help' for more information.\n", stderr);
+    return EXIT_USAGE;
+}
+
+static void push_arg(const char ***v, unsigned *n, const char *s)
+{
+    *v = xrealloc((void *)*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = s;
+}
+
+/* Option value: "--opt=value", "--opt value", "-Dvalue" or "-D value". */
+static const char *take_value(int argc, char **argv, int *i, const char *arg, size_t optlen)
+{
+    if (arg[optlen] == '=')
+        return arg + optlen + 1;
+    if (arg[optlen] != '\0')
+        return arg[1] != '-' ? arg + optlen : NULL;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int parse_strategy(const char *s, strategy *out)
+{
+    if (!strcmp(s, "atomic"))
+        *out = STRATEGY_ATOMIC;
+    else if (!strcmp(s, "aggregated"))
+        *out = STRATEGY_AGGREGATED;
+    else if (!strcmp(s, "ordered"))
+        *out = STRATEGY_ORDERED;
+    else
+        return -1;
+    return 0;
+}
+
+static int match(const char *arg, const char *shrt, const char *lng, size_t *len)
+{
+    size_t n;
+    if (shrt && !strncmp(arg, shrt, n = strlen(shrt)) && (arg[n] == '\0' || shrt[1] == 'D' ||
+                                                         shrt[1] == 'I' || shrt[1] == 'k' ||
+                                                         shrt[1] == 'o' || shrt[1] == 'T')) {
+        *len = n;
+        return 1;
+    }
+    if (lng && !strncmp(arg, lng, n = strlen(lng)) && (arg[n] == '\0' || arg[n] == '=')) {
+        *len = n;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_cli(cli *c, int argc, char **argv)
+{
+    memset(c, 0, sizeof *c);
+    c->plan.strategy = STRATEGY_ORDERED;
+    c->plan.dispatch = DISPATCH_HOST;
+    c->plan.wg = 256;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        size_t n;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(EXIT_OK);
+        } else if (!strcmp(a, "--version")) {
+            printf("nplus1gen %s (libclang 14, OpenCL C 1.2)\n", NPLUS1_VERSION);
+            exit(EXIT_OK);
+        } else if (!strcmp(a, "--report")) {
+            c->report = 1;
+        } else if (!strcmp(a, "--check")) {
+            c->check = 1;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            c->quiet = 1;
+        } else if (match(a, "-o", "--output", &n)) {
+            if (!(c->outdir = take_value(argc, argv, &i, a, n)))
+                return usage_error("option '%s' needs a directory", a);
+        } else if (match(a, "-k", "--kernel", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)))
+                return usage_error("option '%s' needs a kernel name", a);
+            push_arg(&c->kernels, &c->nkernels, v);
+        } else if (match(a, "-D", NULL, &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)) || !*v || *v == '=')
+                return usage_error("option '%s' needs NAME or NAME=VALUE", a);
+            push_arg(&c->defines, &c->ndefines, v);
+        } else if (match(a, "-I", NULL, &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)))
+                return usage_error("option '%s' needs a directory", a);
+            push_arg(&c->includes, &c->nincludes, v);
+        } else if (match(a, NULL, "--cl-std", &n)) {
+            if (!(c->cl_std = take_value(argc, argv, &i, a, n)))
+                return usage_error("option '%s' needs a version such as CL1.2", a);
+        } else if (match(a, NULL, "--strategy", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)) || parse_strategy(v, &c->plan.strategy))
+                return usage_error("--strategy takes ordered, aggregated or atomic (got '%s')",
+                                   v ? v : "");
+        } else if (match(a, NULL, "--dispatch", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)) ||
+                (strcmp(v, "host") && strcmp(v, "fused")))
+                return usage_error("--dispatch takes host or fused (got '%s')", v ? v : "");
+            c->plan.dispatch = !strcmp(v, "fused") ? DISPATCH_FUSED : DISPATCH_HOST;
+        } else if (match(a, NULL, "--wg", &n)) {
+            char *end;
+            v = take_value(argc, argv, &i, a, n);
+            unsigned long wg = v ? strtoul(v, &end, 10) : 0;
+            if (!v || *end || wg < 1 || wg > 256 || (wg & (wg - 1)))
+                return usage_error("--wg takes a power of two from 1 to 256 (got '%s')",
+                                   v ? v : "");
+            c->plan.wg = (unsigned)wg;
+        } else if (match(a, NULL, "--stem", &n)) {
+            if (!(c->stem = take_value(argc, argv, &i, a, n)) || !*c->stem ||
+                strchr(c->stem, '/'))
+                return usage_error("--stem needs a file name without '/' (got '%s')",
+                                   c->stem ? c->stem : "");
+        } else if (match(a, NULL, "--depfile", &n)) {
+            if (!(c->depfile = take_value(argc, argv, &i, a, n)))
+                return usage_error("option '%s' needs a file name", a);
+        } else if (match(a, "-T", "--template-dir", &n)) {
+            if (!(c->template_dir = take_value(argc, argv, &i, a, n)))
+                return usage_error("option '%s' needs a directory", a);
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else if (c->input) {
+            return usage_error("more than one input file ('%s')", a);
+        } else {
+            c->input = a;
+        }
+    }
+    if (!c->input)
+        return usage_error("%s", "no input file");
+    if (!c->outdir && !c->check && !c->report)
+        return usage_error("%s", "no output directory: give -o DIR (or --check / --report)");
+    return EXIT_OK;
+}
+
+/* The stem: the input's file name without its directory and .cl. */
+static char *default_stem(const char *input)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t n = strlen(base);
+    if (n > 3 && !strcmp(base + n - 3, ".cl"))
+        n -= 3;
+    char *s = xstrndup(base, n);
+    for (char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            *p = '_';
+    return s;
+}
+
+/* ---- atomic output --------------------------------------------------------- */
+
+typedef struct out_file {
+    const char *name;
+    const char *text;
+    char *final, *tmp;
+} out_file;
+
+static int make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+        struct stat st;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+            return 0;
+        errno = ENOTDIR;
+    }
+    return -1;
+}
+
+static int write_all(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t n = strlen(text);
+    int bad = fwrite(text, 1, n, f) != n;
+    bad |= fclose(f) != 0;
+    return bad ? -1 : 0;
+}
+
+/*
+ * Writes every file to a temporary name in dir, then renames them all:
+ * a failure before the renames leaves dir as it was.
+ */
+static int write_outputs(const char *dir, out_file *files, unsigned n)
+{
+    if (make_dir(dir) != 0) {
+        fprintf(stderr, "nplus1gen: error: cannot create output directory '%s': %s\n", dir,
+                strerror(errno));
+        return EXIT_INPUT;
+    }
+    int rc = EXIT_OK;
+    unsigned written = 0;
+    for (; written < n; written++) {
+        out_file *f = &files[written];
+        strbuf p;
+        sb_init(&p);
+        sb_printf(&p, "%s/%s", dir, f->name);
+        f->final = sb_steal(&p);
+        sb_printf(&p, "%s/.%s.tmp%ld", dir, f->name, (long)getpid());
+        f->tmp = sb_steal(&p);
+        if (write_all(f->tmp, f->text) != 0) {
+            fprintf(stderr, "nplus1gen: error: cannot write '%s': %s\n", f->tmp, strerror(errno));
+            unlink(f->tmp);
+            rc = EXIT_INPUT;
+            break;
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (rc == EXIT_OK && rename(files[i].tmp, files[i].final) != 0) {
+            fprintf(stderr, "nplus1gen: error: cannot rename to '%s': %s\n", files[i].final,
+                    strerror(errno));
+            rc = EXIT_INPUT;
+        }
+        if (rc != EXIT_OK && i < written)
+            unlink(files[i].tmp);
+        free(files[i].final);
+        free(files[i].tmp);
+    }
+    return rc;
+}
+
+static char *depfile_text(const cli *c, const emit_output *out, const char *stem)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s/%s.nplus1.cl %s/%s_nplus1.h %s/%s_nplus1.c %s/%s.nplus1.json:", c->outdir,
+              stem, c->outdir, stem, c->outdir, stem, c->outdir, stem);
+    for (unsigned i = 0; i < out->ndeps; i++) {
+        sb_puts(&sb, " \\\n  ");
+        for (const char *p = out->deps[i]; *p; p++) {
+            if (*p == ' ' || *p == '#' || *p == '$')
+                sb_putc(&sb, *p == '$' ? '$' : '\\');
+            sb_putc(&sb, *p);
+        }
+    }
+    sb_putc(&sb, '\n');
+    return sb_steal(&sb);
+}
+
+static int write_depfile(const char *path, const char *text)
+{
+    strbuf tmp;
+    sb_init(&tmp);
+    sb_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
+    int ok = write_all(tmp.data, text) == 0 && rename(tmp.data, path) == 0;
+    if (!ok) {
+        fprintf(stderr, "nplus1gen: error: cannot write depfile '%s': %s\n", path, strerror(errno));
+        unlink(tmp.data);
+    }
+    sb_free(&tmp);
+    return ok ? EXIT_OK : EXIT_INPUT;
+}
+
+static int generate(const cli *c, const plan *pl)
+{
+    char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
+    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines};
+    emit_output out;
+    char err[512] = "";
+    if (emit_all(pl, &eo, &out, err, sizeof err) != 0) {
+        fprintf(stderr, "nplus1gen: internal error: %s\n", err);
+        emit_output_free(&out);
+        free(stem);
+        return EXIT_INTERNAL;
+    }
+    strbuf names[4];
+    const char *fmt[4] = {"%s.nplus1.cl", "%s_nplus1.h", "%s_nplus1.c", "%s.nplus1.json"};
+    const char *texts[4] = {out.kernel_file, out.driver_h, out.driver_c, out.manifest};
+    out_file files[4];
+    for (int i = 0; i < 4; i++) {
+        sb_init(&names[i]);
+        sb_printf(&names[i], fmt[i], stem);
+        files[i] = (out_file){names[i].data, texts[i], NULL, NULL};
+    }
+    int rc = write_outputs(c->outdir, files, 4);
+    if (rc == EXIT_OK && c->depfile) {
+        char *dep = depfile_text(c, &out, stem);
+        rc = write_depfile(c->depfile, dep);
+        free(dep);
+    }
+    if (rc == EXIT_OK && !c->quiet) {
+        for (unsigned i = 0; i < pl->nkernels; i++)
+            fprintf(stderr, "nplus1gen: %s: %u leaf kernels (%u paths), strategy %s\n",
+                    pl->kernels[i].k->name, pl->kernels[i].nkernels, pl->kernels[i].nleaves,
+                    strategy_name(pl->opt.strategy));
+        fprintf(stderr, "nplus1gen: wrote %s/%s.nplus1.cl, %s_nplus1.h, %s_nplus1.c, %s.nplus1.json\n",
+                c->outdir, stem, stem, stem, stem);
+    }
+    for (int i = 0; i < 4; i++)
+        sb_free(&names[i]);
+    emit_output_free(&out);
+    free(stem);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+    int rc = parse_cli(&c, argc, argv);
+    if (rc != EXIT_OK)
+        return rc;
+    diag_sink diag;
+    diag_init(&diag);
+    parse_options po = {c.cl_std, c.defines, c.ndefines, c.includes, c.nincludes};
+    parse_result pr;
+    analysis an;
+    plan pl;
+    memset(&an, 0, sizeof an);
+    memset(&pl, 0, sizeof pl);
+    rc = parse_input(&pr, c.input, &po, &diag);
+    if (rc == EXIT_OK) {
+        int bad = analyze_tu(&an, &pr, c.kernels, c.nkernels, &diag);
+        bad |= plan_build(&pl, &an, &c.plan, &diag);
+        if (c.report || c.check)
+            report_print(stdout, &an, &pl, c.report);
+        rc = bad ? EXIT_INPUT : EXIT_OK;
+        if (rc == EXIT_OK && c.outdir && !c.check)
+            rc = generate(&c, &pl);
+    }
+    if (rc == EXIT_INPUT && diag.errors)
+        fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
+                diag.errors == 1 ? "" : "s");
+    plan_free(&pl);
+    analyze_free(&an);
+    parse_free(&pr);
+    free(c.kernels);
+    free(c.defines);
+    free(c.includes);
+    return rc;
+}

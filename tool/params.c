@@ -1,0 +1,168 @@
+/*
+ * params.c - a kernel's parameters as the host sees them: cl_mem for
+ * __global/__constant pointers, the cl_ host type for scalars and vectors,
+ * and the element kind the runtime fills and diffs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "util.h"
+
+/* Mirrors nplus1rt_elem in runtime/nplus1rt.h (same order). */
+enum { E_I8, E_U8, E_I16, E_U16, E_I32, E_U32, E_I64, E_U64, E_F16, E_F32, E_F64 };
+
+typedef struct scalar_kind {
+    enum CXTypeKind kind;
+    int elem;
+    unsigned size;
+    const char *host;
+} scalar_kind;
+
+static const scalar_kind scalars[] = {
+    {CXType_Char_S, E_I8, 1, "cl_char"},    {CXType_SChar, E_I8, 1, "cl_char"},
+    {CXType_Char_U, E_U8, 1, "cl_uchar"},   {CXType_UChar, E_U8, 1, "cl_uchar"},
+    {CXType_Short, E_I16, 2, "cl_short"},   {CXType_UShort, E_U16, 2, "cl_ushort"},
+    {CXType_Int, E_I32, 4, "cl_int"},       {CXType_UInt, E_U32, 4, "cl_uint"},
+    {CXType_Long, E_I64, 8, "cl_long"},     {CXType_ULong, E_U64, 8, "cl_ulong"},
+    {CXType_Half, E_F16, 2, "cl_half"},     {CXType_Float, E_F32, 4, "cl_float"},
+    {CXType_Double, E_F64, 8, "cl_double"},
+};
+
+static const scalar_kind *find_scalar(enum CXTypeKind k)
+{
+    for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++)
+        if (scalars[i].kind == k)
+            return &scalars[i];
+    return NULL;
+}
+
+static void report(diag_sink *diag, analysis *an, CXCursor at, const char *fmt, const char *a,
+                   const char *b)
+{
+    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    diag_report(diag, DIAG_ERROR, &loc, "nplus1-unsupported-arg", "%s", msg);
+}
+
+/* Fills elem/lanes/size/host type from a value type; 0 on success. */
+static int describe_value(CXType t, kernel_param *p, int for_host)
+{
+    t = clang_getCanonicalType(t);
+    unsigned lanes = 1;
+    if (t.kind == CXType_Vector || t.kind == CXType_ExtVector) {
+        lanes = (unsigned)clang_getNumElements(t);
+        t = clang_getCanonicalType(clang_getElementType(t));
+    }
+    const scalar_kind *s = find_scalar(t.kind);
+    if (!s)
+        return -1;
+    p->elem = s->elem;
+    p->lanes = lanes;
+    p->size = s->size * (lanes == 3 ? 4 : lanes);
+    if (for_host) {
+        char buf[32];
+        if (lanes == 1)
+            snprintf(buf, sizeof buf, "%s", s->host);
+        else
+            snprintf(buf, sizeof buf, "%s%u", s->host, lanes);
+        p->host_type = xstrdup(buf);
+    }
+    return 0;
+}
+
+static char *type_spelling(CXType t)
+{
+    CXString s = clang_getTypeSpelling(t);
+    char *d = xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return d;
+}
+
+/* Removes OpenCL address-space words from a type spelling. */
+static void strip_address_space(char *s)
+{
+    static const char *words[] = {"__global ", "__constant ", "__private ", "__generic ",
+                                  "__local ", "__private", NULL};
+    for (int i = 0; words[i]; i++) {
+        char *p;
+        size_t n = strlen(words[i]);
+        while ((p = strstr(s, words[i])) != NULL)
+            memmove(p, p + n, strlen(p + n) + 1);
+    }
+}
+
+static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *diag)
+{
+    CXString nm = clang_getCursorSpelling(c);
+    p->name = xstrdup(clang_getCString(nm));
+    clang_disposeString(nm);
+    src_range r;
+    CXSourceRange ext = clang_getCursorExtent(c);
+    src_pos b, e;
+    if (parse_resolve(an->pr, clang_getRangeStart(ext), &b) == 0 &&
+        parse_resolve(an->pr, clang_getRangeEnd(ext), &e) == 0 && b.file == e.file &&
+        e.offset >= b.offset) {
+        r.file = b.file;
+        r.begin = b.offset;
+        r.end = e.offset;
+        size_t len;
+        const char *t = range_text(an, r, &len);
+        p->decl_text = xstrndup(t, len);
+    }
+    CXType t = clang_getCursorType(c);
+    p->is_restrict = clang_isRestrictQualifiedType(t);
+    CXType canon = clang_getCanonicalType(t);
+    p->type_text = type_spelling(canon);
+    strip_address_space(p->type_text);
+    if (!p->name[0] || !p->decl_text) {
+        report(diag, an, c, "kernel parameters must be named and written in the kernel's file%s%s",
+               "", "");
+        return 1;
+    }
+    if (canon.kind == CXType_Pointer) {
+        CXType pointee = clang_getPointeeType(canon);
+        char *ps = type_spelling(pointee);
+        p->is_pointer = 1;
+        p->is_constant_space = strstr(ps, "__constant") != NULL;
+        p->writable = !p->is_constant_space && !clang_isConstQualifiedType(pointee);
+        p->host_type = xstrdup("cl_mem");
+        free(ps);
+        if (describe_value(pointee, p, 0) != 0) {
+            long long sz = clang_Type_getSizeOf(pointee);
+            if (sz <= 0) {
+                report(diag, an, c, "parameter '%s' points to a type of unknown size%s",
+                       p->name, "");
+                return 1;
+            }
+            p->elem = E_U8; /* structs: compared byte for byte */
+            p->lanes = (unsigned)sz;
+            p->size = (unsigned)sz;
+        }
+        return 0;
+    }
+    if (describe_value(t, p, 1) != 0) {
+        report(diag, an, c, "parameter '%s' has type '%s': only buffers, scalars and vectors "
+                            "are supported",
+               p->name, p->type_text);
+        return 1;
+    }
+    return 0;
+}
+
+int analyze_params(analysis *an, kernel_info *k, diag_sink *diag);
+
+int analyze_params(analysis *an, kernel_info *k, diag_sink *diag)
+{
+    int n = clang_Cursor_getNumArguments(k->cursor);
+    int errors = 0;
+    k->params = xcalloc((size_t)(n > 0 ? n : 1), sizeof *k->params);
+    for (int i = 0; i < n; i++) {
+        errors += describe_param(an, clang_Cursor_getArgument(k->cursor, (unsigned)i),
+                                 &k->params[i], diag);
+        k->nparams++;
+    }
+    return errors;
+}

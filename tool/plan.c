@@ -1,0 +1,505 @@
+/*
+ * plan.c - leaves, slice, costs, and the slice-dependent legality rules.
+ *
+ * Paths are enumerated by walking the condition tree with a stack of
+ * continuations: when a branch ends without returning, the statements
+ * after its decision run next (a `break` in a switch case skips to after
+ * the switch). Every complete path is one leaf.
+ */
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char *strategy_name(strategy s)
+{
+    static const char *names[] = {"atomic", "aggregated", "ordered"};
+    return names[s];
+}
+
+const char *dispatch_name(dispatch d)
+{
+    return d == DISPATCH_FUSED ? "fused" : "host";
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+typedef struct frame {
+    const seq_item *items;
+    unsigned n, next;
+    int is_switch;
+} frame;
+
+typedef struct walker {
+    const walk_visitor *v;
+    frame stack[256];
+    unsigned depth;
+    choice path[256];
+    unsigned npath;
+    unsigned paths;
+} walker;
+
+static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i, unsigned fx,
+                       double cost);
+
+static void end_path(walker *w, int returned, unsigned fx, double cost)
+{
+    w->paths++;
+    if (w->v->path_end)
+        w->v->path_end(w->v->ud, w->path, w->npath, returned, fx, cost);
+}
+
+/* Continues with the statements after the innermost open decision. */
+static void continue_after(walker *w, unsigned fx, double cost)
+{
+    if (w->depth == 0) {
+        end_path(w, 0, fx, cost);
+        return;
+    }
+    frame f = w->stack[--w->depth];
+    walk_items(w, f.items, f.n, f.next, fx, cost);
+    w->stack[w->depth++] = f;
+}
+
+/* A break: leave the innermost switch. */
+static void break_out(walker *w, unsigned fx, double cost)
+{
+    unsigned saved = w->depth;
+    frame kept[256];
+    memcpy(kept, w->stack, saved * sizeof *kept);
+    while (w->depth > 0 && !w->stack[w->depth - 1].is_switch)
+        w->depth--;
+    if (w->depth == 0) { /* break outside a switch decision: ends the path */
+        end_path(w, 1, fx, cost);
+    } else {
+        continue_after(w, fx, cost);
+    }
+    w->depth = saved;
+    memcpy(w->stack, kept, saved * sizeof *kept);
+}
+
+static void walk_decision(walker *w, const seq_item *items, unsigned n, unsigned i,
+                          unsigned fx, double cost)
+{
+    const decision *d = items[i].decision;
+    if (w->v->decision_begin)
+        w->v->decision_begin(w->v->ud, d);
+    fx |= d->cond_fx.bits;
+    cost += d->cond_fx.cost;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        if (w->depth >= 255 || w->npath >= 255)
+            break;
+        if (w->v->branch_begin)
+            w->v->branch_begin(w->v->ud, d, b);
+        w->path[w->npath++] = (choice){d, b};
+        w->stack[w->depth++] = (frame){items, n, i + 1, d->kind == DEC_SWITCH};
+        const seq *s = &d->branches[b].seq;
+        walk_items(w, s->items, s->n, 0, fx, cost);
+        w->depth--;
+        w->npath--;
+        if (w->v->branch_end)
+            w->v->branch_end(w->v->ud, d, b);
+    }
+    if (w->v->decision_end)
+        w->v->decision_end(w->v->ud, d);
+}
+
+static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i, unsigned fx,
+                       double cost)
+{
+    for (; i < n; i++) {
+        const seq_item *it = &items[i];
+        switch (it->kind) {
+        case ITEM_STMT:
+            if (w->v->stmt)
+                w->v->stmt(w->v->ud, it);
+            fx |= it->fx.bits;
+            cost += it->fx.cost;
+            break;
+        case ITEM_RETURN:
+            end_path(w, 1, fx | it->fx.bits, cost);
+            return;
+        case ITEM_BREAK:
+            break_out(w, fx, cost);
+            return;
+        case ITEM_DECISION:
+            walk_decision(w, items, n, i, fx, cost);
+            return;
+        }
+    }
+    continue_after(w, fx, cost);
+}
+
+unsigned walk_tree(const seq *top, const walk_visitor *v)
+{
+    walker *w = xcalloc(1, sizeof *w);
+    w->v = v;
+    walk_items(w, top->items, top->n, 0, 0, 0.0);
+    unsigned paths = w->paths;
+    free(w);
+    return paths;
+}
+
+/* ---- every item and decision of a tree -------------------------------- */
+
+typedef struct tree_lists {
+    seq_item **items;      /* plain statements */
+    unsigned nitems, capitems;
+    decision **decisions;
+    unsigned ndecisions, capdecisions;
+} tree_lists;
+
+static void collect_seq(tree_lists *t, const seq *s);
+
+static void collect_decision(tree_lists *t, decision *d)
+{
+    VEC_PUSH(t->decisions, t->ndecisions, t->capdecisions, d);
+    if (d->kind == DEC_SWITCH) {
+        collect_seq(t, &d->body);
+        return;
+    }
+    for (unsigned b = 0; b < d->nbranches; b++)
+        collect_seq(t, &d->branches[b].seq);
+}
+
+static void collect_seq(tree_lists *t, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        seq_item *it = &s->items[i];
+        if (it->kind == ITEM_STMT)
+            VEC_PUSH(t->items, t->nitems, t->capitems, it);
+        else if (it->kind == ITEM_DECISION && it->decision)
+            collect_decision(t, it->decision);
+    }
+}
+
+/* ---- slice and slice rules -------------------------------------------- */
+
+typedef struct var_set {
+    CXCursor *v;
+    unsigned n, cap;
+} var_set;
+
+static int var_in(const var_set *s, CXCursor c)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (clang_equalCursors(s->v[i], c))
+            return 1;
+    return 0;
+}
+
+static int var_add(var_set *s, CXCursor c)
+{
+    if (var_in(s, c))
+        return 0;
+    VEC_PUSH(s->v, s->n, s->cap, c);
+    return 1;
+}
+
+static void report_at(analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
+                      const char *rule, const char *msg)
+{
+    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
+    diag_report(diag, lvl, &loc, rule, "%s", msg);
+}
+
+static CXCursor first_site(const effects *fx, unsigned mask, CXCursor fallback, CXCursor *via)
+{
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        if ((fx->bits & mask & (1u << i)) && !clang_Cursor_isNull(fx->site[i].at)) {
+            *via = fx->site[i].via;
+            return fx->site[i].at;
+        }
+    *via = clang_getNullCursor();
+    return fallback;
+}
+
+static void note_via(analysis *an, diag_sink *diag, CXCursor via)
+{
+    if (clang_Cursor_isNull(via))
+        return;
+    report_at(an, diag, DIAG_NOTE, via, NULL, "reached through this call");
+}
+
+static int check_conditions(analysis *an, const tree_lists *t, diag_sink *diag)
+{
+    int errors = 0;
+    for (unsigned i = 0; i < t->ndecisions; i++) {
+        const decision *d = t->decisions[i];
+        unsigned bad = d->cond_fx.bits & (EFF_OBSERVABLE | EFF_LOCAL_WRITE);
+        if (!bad)
+            continue;
+        CXCursor via;
+        CXCursor at = first_site(&d->cond_fx, bad, d->cursor, &via);
+        report_at(an, diag, DIAG_ERROR, at, "nplus1-side-effect",
+                  "this condition has a side effect (it writes a variable or memory, or calls "
+                  "something that does)");
+        note_via(an, diag, via);
+        report_at(an, diag, DIAG_NOTE, d->cursor, NULL,
+                  "the classifier evaluates the condition and the leaf kernels do not, so the "
+                  "side effect would happen in the wrong kernel; compute the value in a "
+                  "statement before the decision");
+        errors++;
+    }
+    return errors;
+}
+
+static unsigned max_decision_begin(const tree_lists *t)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < t->ndecisions; i++)
+        if (t->decisions[i]->range.begin > m)
+            m = t->decisions[i]->range.begin;
+    return m;
+}
+
+/* Marks the statements the conditions need, transitively; returns the count. */
+static unsigned compute_slice(const tree_lists *t, unsigned horizon)
+{
+    var_set needed = {0};
+    for (unsigned i = 0; i < t->ndecisions; i++)
+        for (unsigned r = 0; r < t->decisions[i]->cond_fx.nreads; r++)
+            var_add(&needed, t->decisions[i]->cond_fx.reads[r]);
+    unsigned count = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (unsigned i = 0; i < t->nitems; i++) {
+            seq_item *it = t->items[i];
+            if (it->in_slice || it->range.end > horizon)
+                continue;
+            int hit = 0;
+            for (unsigned w = 0; w < it->fx.nwrites && !hit; w++)
+                hit = var_in(&needed, it->fx.writes[w]);
+            if (!hit)
+                continue;
+            it->in_slice = 1;
+            count++;
+            changed = 1;
+            for (unsigned r = 0; r < it->fx.nreads; r++)
+                var_add(&needed, it->fx.reads[r]);
+        }
+    }
+    free(needed.v);
+    return count;
+}
+
+static int check_slice(analysis *an, const tree_lists *t, unsigned horizon, diag_sink *diag)
+{
+    int errors = 0;
+    for (unsigned i = 0; i < t->nitems; i++) {
+        const seq_item *it = t->items[i];
+        if (it->range.end > horizon)
+            continue;
+        if (!clang_Cursor_isNull(it->fx.hidden_exit)) {
+            report_at(an, diag, DIAG_ERROR, it->fx.hidden_exit, "nplus1-hidden-return",
+                      "a return or break inside this statement comes before a decision");
+            report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
+                      "the classifier cannot tell which items leave early here; write the early "
+                      "exit as a top-level guard 'if (...) return;'");
+            errors++;
+        }
+        if (!it->in_slice || !(it->fx.bits & EFF_OBSERVABLE))
+            continue;
+        CXCursor via;
+        CXCursor at = first_site(&it->fx, EFF_OBSERVABLE, it->cursor, &via);
+        report_at(an, diag, DIAG_ERROR, at, "nplus1-side-effect",
+                  "a condition depends on a statement with a side effect");
+        note_via(an, diag, via);
+        report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
+                  "the classifier must run this statement to evaluate a condition, and it would "
+                  "repeat its writes; move the side effect after the decision");
+        errors++;
+    }
+    return errors;
+}
+
+/* A condition (or its slice) must not read memory that earlier code wrote. */
+static int check_memory_order(analysis *an, const tree_lists *t, unsigned horizon,
+                              diag_sink *diag)
+{
+    const seq_item *first_write = NULL;
+    for (unsigned i = 0; i < t->nitems; i++) {
+        const seq_item *it = t->items[i];
+        if (it->range.end <= horizon && (it->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)) &&
+            (!first_write || it->range.begin < first_write->range.begin))
+            first_write = it;
+    }
+    if (!first_write)
+        return 0;
+    unsigned w = first_write->range.begin;
+    CXCursor read = clang_getNullCursor();
+    for (unsigned i = 0; i < t->nitems && clang_Cursor_isNull(read); i++) {
+        const seq_item *it = t->items[i];
+        if (it->in_slice && (it->fx.bits & EFF_MEM_READ) && it->range.begin > w)
+            read = it->fx.site[7].at;
+    }
+    for (unsigned i = 0; i < t->ndecisions && clang_Cursor_isNull(read); i++) {
+        const decision *d = t->decisions[i];
+        if ((d->cond_fx.bits & EFF_MEM_READ) && d->range.begin > w)
+            read = d->cond_fx.site[7].at;
+    }
+    if (clang_Cursor_isNull(read))
+        return 0;
+    report_at(an, diag, DIAG_ERROR, read, "nplus1-memory-order",
+              "a condition reads memory after the kernel wrote memory");
+    CXCursor via;
+    CXCursor at = first_site(&first_write->fx, EFF_MEM_WRITE | EFF_ATOMIC, first_write->cursor,
+                             &via);
+    report_at(an, diag, DIAG_NOTE, at, NULL,
+              "this write runs before the condition; the classifier runs before any leaf kernel "
+              "and would read the old value (declare the read pointer 'restrict' or "
+              "'__constant' if it never aliases the written one)");
+    return 1;
+}
+
+/* ---- leaves ------------------------------------------------------------ */
+
+static void append_condition(strbuf *sb, analysis *an, const choice *c)
+{
+    const decision *d = c->d;
+    const branch *br = &d->branches[c->branch];
+    size_t len;
+    if (sb->len)
+        sb_puts(sb, " && ");
+    if (d->kind == DEC_SWITCH) {
+        const char *t = range_text(an, d->cond, &len);
+        sb_printf(sb, "(%.*s) ", (int)len, t);
+        if (br->kind == BR_CASE && br->nvalues == 1) {
+            sb_printf(sb, "== %lld", br->values[0]);
+        } else if (br->kind == BR_CASE) {
+            sb_puts(sb, "in {");
+            for (unsigned i = 0; i < br->nvalues; i++)
+                sb_printf(sb, "%s%lld", i ? ", " : "", br->values[i]);
+            sb_puts(sb, "}");
+        } else {
+            sb_puts(sb, "matches no case");
+        }
+        return;
+    }
+    int first = 1;
+    for (unsigned b = 0; b < c->branch; b++) {
+        const char *t = range_text(an, d->branches[b].cond, &len);
+        sb_printf(sb, "%s!(%.*s)", first ? "" : " && ", (int)len, t);
+        first = 0;
+    }
+    if (br->kind == BR_IF) {
+        const char *t = range_text(an, br->cond, &len);
+        sb_printf(sb, "%s(%.*s)", first ? "" : " && ", (int)len, t);
+    }
+}
+
+typedef struct leaf_collector {
+    kernel_plan *kp;
+    analysis *an;
+} leaf_collector;
+
+static void on_path_end(void *ud, const choice *path, unsigned npath, int returned, unsigned fx,
+                        double cost)
+{
+    leaf_collector *lc = ud;
+    kernel_plan *kp = lc->kp;
+    if (kp->nleaves >= PLAN_MAX_LEAVES + 1)
+        return;
+    leaf lf;
+    memset(&lf, 0, sizeof lf);
+    lf.path = xmalloc((npath ? npath : 1) * sizeof *lf.path);
+    memcpy(lf.path, path, npath * sizeof *path);
+    lf.npath = npath;
+    lf.returned = returned;
+    lf.fx = fx;
+    lf.cost = cost;
+    lf.empty = !(fx & EFF_OBSERVABLE);
+    lf.kernel = lf.empty ? -1 : (int)kp->nkernels++;
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < npath; i++)
+        append_condition(&sb, lc->an, &path[i]);
+    lf.condition = sb.len ? sb_steal(&sb) : xstrdup("(always)");
+    sb_free(&sb);
+    if (npath) {
+        const branch *br = &path[npath - 1].d->branches[path[npath - 1].branch];
+        const decision *d = path[npath - 1].d;
+        lf.line_begin = br->kind == BR_IMPLICIT_ELSE || br->kind == BR_IMPLICIT_DEFAULT
+                            ? d->range.end_line
+                            : (d->kind == DEC_IF ? br->body.line
+                                                 : (br->seq.n ? br->seq.items[0].range.line
+                                                              : d->range.end_line));
+        lf.line_end = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.end_line
+                                                                : d->range.end_line;
+    }
+    VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
+}
+
+static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
+{
+    analysis *an = pl->an;
+    tree_lists t = {0};
+    collect_seq(&t, &k->top);
+    int errors = check_conditions(an, &t, diag);
+    unsigned horizon = max_decision_begin(&t);
+    kernel_plan kp;
+    memset(&kp, 0, sizeof kp);
+    kp.k = k;
+    kp.nslice = compute_slice(&t, horizon);
+    errors += check_slice(an, &t, horizon, diag);
+    errors += check_memory_order(an, &t, horizon, diag);
+    for (unsigned i = 0; i < t.nitems; i++)
+        if (t.items[i]->in_slice)
+            kp.classifier_cost += t.items[i]->fx.cost;
+    for (unsigned i = 0; i < t.ndecisions; i++)
+        kp.classifier_cost += t.decisions[i]->cond_fx.cost;
+    free(t.items);
+    free(t.decisions);
+    leaf_collector lc = {&kp, an};
+    walk_visitor v = {0};
+    v.path_end = on_path_end;
+    v.ud = &lc;
+    unsigned paths = walk_tree(&k->top, &v);
+    if (paths > PLAN_MAX_LEAVES) {
+        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
+                    "kernel '%s' has %u paths through its decisions; at most %d leaves are "
+                    "supported",
+                    k->name, paths, PLAN_MAX_LEAVES);
+        errors++;
+    } else if (kp.nkernels == 0) {
+        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+        diag_report(diag, DIAG_ERROR, &loc, "nplus1-no-decision",
+                    "kernel '%s' has no leaf that does anything observable", k->name);
+        errors++;
+    }
+    pl->kernels[pl->nkernels++] = kp; /* room for every kernel was made by plan_build */
+    return errors;
+}
+
+int plan_build(plan *pl, analysis *an, const plan_options *opt, diag_sink *diag)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->an = an;
+    pl->opt = *opt;
+    pl->kernels = xcalloc(an->nkernels ? an->nkernels : 1, sizeof *pl->kernels);
+    int errors = 0;
+    for (unsigned i = 0; i < an->nkernels; i++) {
+        kernel_info *k = &an->kernels[i];
+        if (!k->legal || !k->has_decision)
+            continue;
+        errors += plan_kernel(pl, k, diag);
+    }
+    return errors ? 1 : 0;
+}
+
+void plan_free(plan *pl)
+{
+    for (unsigned i = 0; i < pl->nkernels; i++) {
+        for (unsigned l = 0; l < pl->kernels[i].nleaves; l++) {
+            free(pl->kernels[i].leaves[l].path);
+            free(pl->kernels[i].leaves[l].condition);
+        }
+        free(pl->kernels[i].leaves);
+    }
+    free(pl->kernels);
+    memset(pl, 0, sizeof *pl);
+}

@@ -1,0 +1,82 @@
+/*
+ * plan.h - the plan stage: the leaves of each kernel's condition tree (one
+ * per path), which are empty, the classifier's backward slice, each leaf's
+ * cost estimate, and the compaction strategy and dispatch. Also decides
+ * the legality rules that depend on the slice.
+ */
+#ifndef NPLUS1_PLAN_H
+#define NPLUS1_PLAN_H
+
+#include "analyze.h"
+#include "diag.h"
+
+#define PLAN_MAX_LEAVES 64
+
+typedef enum strategy { STRATEGY_ATOMIC, STRATEGY_AGGREGATED, STRATEGY_ORDERED } strategy;
+typedef enum dispatch { DISPATCH_HOST, DISPATCH_FUSED } dispatch;
+
+typedef struct choice {
+    const decision *d;
+    unsigned branch;
+} choice;
+
+typedef struct leaf {
+    choice *path;
+    unsigned npath;
+    int returned;          /* the path ends in a return */
+    int empty;             /* nothing observable happens: no kernel, no bucket */
+    int kernel;            /* index of its leaf kernel, -1 when empty */
+    unsigned fx;           /* effects along the path */
+    double cost;           /* rough operation count along the path */
+    char *condition;       /* the condition path as source text */
+    unsigned line_begin, line_end;
+} leaf;
+
+typedef struct kernel_plan {
+    kernel_info *k;
+    leaf *leaves;
+    unsigned nleaves, capleaves;
+    unsigned nkernels;     /* non-empty leaves */
+    unsigned nslice;       /* statements in the classifier's slice */
+    double classifier_cost;
+} kernel_plan;
+
+typedef struct plan_options {
+    strategy strategy;
+    dispatch dispatch;
+    unsigned wg;           /* work-group size of the generated kernels */
+} plan_options;
+
+typedef struct plan {
+    analysis *an;
+    kernel_plan *kernels;  /* one per transformable kernel with a decision */
+    unsigned nkernels;
+    plan_options opt;
+} plan;
+
+/* The callbacks of a walk over every path of a condition tree. */
+typedef struct walk_visitor {
+    void (*stmt)(void *ud, const seq_item *it);
+    void (*decision_begin)(void *ud, const decision *d);
+    void (*branch_begin)(void *ud, const decision *d, unsigned b);
+    void (*branch_end)(void *ud, const decision *d, unsigned b);
+    void (*decision_end)(void *ud, const decision *d);
+    void (*path_end)(void *ud, const choice *path, unsigned npath, int returned,
+                     unsigned fx, double cost);
+    void *ud;
+} walk_visitor;
+
+/* Walks every path of top in order; returns the number of paths. */
+unsigned walk_tree(const seq *top, const walk_visitor *v);
+
+/*
+ * Plans every legal kernel with a decision. Returns 0, or 1 when a kernel
+ * breaks a slice rule (diagnostics reported).
+ */
+int plan_build(plan *pl, analysis *an, const plan_options *opt, diag_sink *diag);
+void plan_free(plan *pl);
+
+const char *strategy_name(strategy s);
+const char *dispatch_name(dispatch d);
+
+#endif

@@ -1,0 +1,157 @@
+/* report.c - human-readable verdicts and condition trees. */
+#include "report.h"
+
+#include <string.h>
+
+static void put_text(FILE *f, const analysis *an, src_range r, size_t max)
+{
+    size_t len;
+    const char *t = range_text(an, r, &len);
+    size_t n = 0;
+    for (size_t i = 0; i < len && n < max; i++, n++) {
+        char ch = t[i];
+        if (ch == '\n' || ch == '\t' || ch == '\r') {
+            fputc(' ', f);
+            while (i + 1 < len && (t[i + 1] == ' ' || t[i + 1] == '\n' || t[i + 1] == '\t'))
+                i++;
+        } else {
+            fputc(ch, f);
+        }
+    }
+    if (n < len && n >= max)
+        fputs("...", f);
+}
+
+static void print_seq(FILE *f, const analysis *an, const seq *s, int depth);
+
+static void print_decision(FILE *f, const analysis *an, const decision *d, int depth)
+{
+    if (d->kind == DEC_SWITCH) {
+        fprintf(f, "%*sswitch (", depth * 2, "");
+        put_text(f, an, d->cond, 60);
+        fprintf(f, ")  [line %u]\n", d->range.line);
+    }
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const branch *br = &d->branches[b];
+        int ind = depth * 2 + (d->kind == DEC_SWITCH ? 2 : 0);
+        switch (br->kind) {
+        case BR_IF:
+            fprintf(f, "%*s%s (", ind, "", b == 0 ? "if" : "else if");
+            put_text(f, an, br->cond, 60);
+            fprintf(f, ")  [line %u]\n", br->cond.line);
+            break;
+        case BR_ELSE:
+            fprintf(f, "%*selse  [line %u]\n", ind, "", br->body.line);
+            break;
+        case BR_IMPLICIT_ELSE:
+            fprintf(f, "%*s(no else: falls through)\n", ind, "");
+            break;
+        case BR_CASE:
+        case BR_DEFAULT:
+            fprintf(f, "%*s", ind, "");
+            for (unsigned i = 0; i < br->nvalues; i++)
+                fprintf(f, "case %lld: ", br->values[i]);
+            fprintf(f, "%s\n", br->kind == BR_DEFAULT ? "default:" : "");
+            break;
+        case BR_IMPLICIT_DEFAULT:
+            fprintf(f, "%*s(no default: falls through)\n", ind, "");
+            break;
+        }
+        if (d->kind == DEC_IF)
+            print_seq(f, an, &br->seq, ind / 2 + 1);
+    }
+    if (d->kind == DEC_SWITCH)
+        print_seq(f, an, &d->body, depth + 2);
+}
+
+static void print_seq(FILE *f, const analysis *an, const seq *s, int depth)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        if (it->kind == ITEM_DECISION && it->decision)
+            print_decision(f, an, it->decision, depth);
+        else if (it->kind == ITEM_RETURN)
+            fprintf(f, "%*sreturn  [line %u]\n", depth * 2, "", it->range.line);
+        else if (it->kind == ITEM_BREAK)
+            fprintf(f, "%*sbreak  [line %u]\n", depth * 2, "", it->range.line);
+    }
+}
+
+static void print_slice(FILE *f, const analysis *an, const seq *s, int *any)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        if (it->kind == ITEM_STMT && it->in_slice) {
+            fprintf(f, "    line %u: ", it->range.line);
+            put_text(f, an, it->range, 70);
+            fputc('\n', f);
+            *any = 1;
+        }
+        if (it->kind != ITEM_DECISION || !it->decision)
+            continue;
+        const decision *d = it->decision;
+        if (d->kind == DEC_SWITCH)
+            print_slice(f, an, &d->body, any);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                print_slice(f, an, &d->branches[b].seq, any);
+    }
+}
+
+static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
+{
+    for (unsigned i = 0; i < pl->nkernels; i++)
+        if (pl->kernels[i].k == k)
+            return &pl->kernels[i];
+    return NULL;
+}
+
+static int plan_ok(const kernel_plan *kp)
+{
+    return kp && kp->nkernels > 0 && kp->nleaves <= PLAN_MAX_LEAVES;
+}
+
+static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kernel_info *k,
+                         int full)
+{
+    const kernel_plan *kp = plan_of(pl, k);
+    if (!k->legal || !plan_ok(kp)) {
+        fprintf(f, "kernel %s: refused (see the diagnostics)\n", k->name);
+        return;
+    }
+    fprintf(f, "kernel %s: can be split: %u leaves, %u leaf kernels, classifier slice of %u "
+               "statements, strategy %s, dispatch %s\n",
+            k->name, kp->nleaves, kp->nkernels, kp->nslice, strategy_name(pl->opt.strategy),
+            dispatch_name(pl->opt.dispatch));
+    if (!full)
+        return;
+    fputs("  condition tree:\n", f);
+    print_seq(f, an, &k->top, 2);
+    fputs("  leaves:\n", f);
+    for (unsigned l = 0; l < kp->nleaves; l++) {
+        const leaf *lf = &kp->leaves[l];
+        if (lf->kernel >= 0)
+            fprintf(f, "    leaf %u -> %s__nplus1_leaf%d  lines %u-%u  cost ~%.0f%s\n", l, k->name,
+                    lf->kernel, lf->line_begin, lf->line_end, lf->cost,
+                    lf->returned ? "  (returns)" : "");
+        else
+            fprintf(f, "    leaf %u -> empty (no kernel, no bucket)  lines %u-%u\n", l,
+                    lf->line_begin, lf->line_end);
+        fprintf(f, "      when %s\n", lf->condition);
+    }
+    fprintf(f, "  classifier slice (cost ~%.0f per item):\n", kp->classifier_cost);
+    int any = 0;
+    print_slice(f, an, &k->top, &any);
+    if (!any)
+        fputs("    (nothing: the conditions read only parameters and ids)\n", f);
+    fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
+            kp->nkernels, pl->opt.wg);
+}
+
+void report_print(FILE *f, const analysis *an, const plan *pl, int full)
+{
+    for (unsigned i = 0; i < an->nkernels; i++)
+        print_kernel(f, an, pl, &an->kernels[i], full);
+    for (unsigned i = 0; i < an->nskipped; i++)
+        fprintf(f, "kernel %s: skipped (no decision to split)\n", an->skipped[i]);
+}
