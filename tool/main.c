@@ -17,6 +17,7 @@
 #include "plan.h"
 #include "report.h"
 #include "util.h"
+#include "validate_cmd.h"
 
 #ifndef NPLUS1_VERSION
 #define NPLUS1_VERSION "0.0.0"
@@ -39,6 +40,8 @@ typedef struct cli {
     const char *cl_std;
     plan_options plan;
     int report, check, quiet;
+    int validate;
+    validate_options vopt;
 } cli;
 
 static void usage(FILE *f)
@@ -70,6 +73,21 @@ static void usage(FILE *f)
           "  --depfile FILE         write a make-style dependency file (for CMake/ninja)\n"
           "  -T, --template-dir DIR use the templates in DIR instead of the built-in ones\n"
           "  -q, --quiet            no progress output\n"
+          "\n"
+          "validation (build both versions on a device, run them on identical random\n"
+          "inputs, diff every writable buffer; exit 0 only when all match):\n"
+          "  --validate             transform in memory and validate (no -o needed)\n"
+          "  --global N[,H[,D]]     global size (default 65536); sets the dimensions\n"
+          "  --local N[,H[,D]]      local size (default: none, as NULL in clEnqueueNDRange)\n"
+          "  --offset N[,H[,D]]     global offset\n"
+          "  --arg NAME=VALUE       a scalar argument (vectors: 1,2,3,4; default: integers\n"
+          "                         get the number of work-items, floats 0.5)\n"
+          "  --arg NAME=size:N      a buffer of N elements (default: one per work-item)\n"
+          "  --seed S               random-input seed (default 1)\n"
+          "  --ulp N                float tolerance in units in the last place (default 4)\n"
+          "  --reps N               also time both versions, median of N runs\n"
+          "  --device NAME|INDEX    OpenCL device (default: first GPU, else POCL); also\n"
+          "                         NPLUS1_PLATFORM / NPLUS1_DEVICE in the environment\n"
           "  --version              print the version\n"
           "  -h, --help             print this help\n"
           "\n"
@@ -139,6 +157,12 @@ static int parse_cli(cli *c, int argc, char **argv)
     c->plan.strategy = STRATEGY_ORDERED;
     c->plan.dispatch = DISPATCH_HOST;
     c->plan.wg = 256;
+    c->vopt.dim = 1;
+    c->vopt.global[0] = 65536;
+    c->vopt.global[1] = c->vopt.global[2] = 1;
+    c->vopt.local[0] = c->vopt.local[1] = c->vopt.local[2] = 1;
+    c->vopt.seed = 1;
+    c->vopt.ulp = 4;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         size_t n;
@@ -200,6 +224,44 @@ static int parse_cli(cli *c, int argc, char **argv)
         } else if (match(a, "-T", "--template-dir", &n)) {
             if (!(c->template_dir = take_value(argc, argv, &i, a, n)))
                 return usage_error("option '%s' needs a directory", a);
+        } else if (!strcmp(a, "--validate")) {
+            c->validate = 1;
+        } else if (match(a, NULL, "--global", &n) || match(a, NULL, "--local", &n) ||
+                   match(a, NULL, "--offset", &n)) {
+            v = take_value(argc, argv, &i, a, n);
+            size_t dims[3] = {1, 1, 1};
+            unsigned nd = v ? parse_dims(v, dims) : 0;
+            int zero_ok = a[2] == 'o';
+            if (!nd || (!zero_ok && (!dims[0] || (nd > 1 && !dims[1]) || (nd > 2 && !dims[2]))))
+                return usage_error("%s takes N, N,H or N,H,D (positive integers)", a);
+            size_t *dst = a[2] == 'g' ? c->vopt.global : a[2] == 'l' ? c->vopt.local : c->vopt.offset;
+            for (unsigned d = 0; d < 3; d++)
+                dst[d] = d < nd ? dims[d] : (a[2] == 'o' ? 0 : 1);
+            if (a[2] == 'g')
+                c->vopt.dim = nd;
+            if (a[2] == 'l')
+                c->vopt.has_local = (int)nd;
+        } else if (match(a, NULL, "--arg", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)))
+                return usage_error("%s", "--arg needs NAME=VALUE or NAME=size:N");
+            push_arg(&c->vopt.args, &c->vopt.nargs, v);
+        } else if (match(a, NULL, "--seed", &n) || match(a, NULL, "--ulp", &n) ||
+                   match(a, NULL, "--reps", &n)) {
+            char *end;
+            v = take_value(argc, argv, &i, a, n);
+            unsigned long long x = v ? strtoull(v, &end, 10) : 0;
+            if (!v || !*v || *end || *v == '-')
+                return usage_error("%s needs a non-negative integer", a);
+            if (a[2] == 's')
+                c->vopt.seed = x;
+            else if (a[2] == 'u')
+                c->vopt.ulp = (unsigned)x;
+            else
+                c->vopt.reps = x > 64 ? 64 : (int)x;
+        } else if (match(a, NULL, "--device", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)))
+                return usage_error("%s", "--device needs a name or an index");
+            setenv("NPLUS1_DEVICE", v, 1);
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
         } else if (c->input) {
@@ -210,7 +272,9 @@ static int parse_cli(cli *c, int argc, char **argv)
     }
     if (!c->input)
         return usage_error("%s", "no input file");
-    if (!c->outdir && !c->check && !c->report)
+    if (c->validate && c->vopt.has_local && (unsigned)c->vopt.has_local != c->vopt.dim)
+        return usage_error("%s", "--local must have as many dimensions as --global");
+    if (!c->outdir && !c->check && !c->report && !c->validate)
         return usage_error("%s", "no output directory: give -o DIR (or --check / --report)");
     return EXIT_OK;
 }
@@ -334,6 +398,30 @@ static int write_depfile(const char *path, const char *text)
     return ok ? EXIT_OK : EXIT_INPUT;
 }
 
+static int validate(cli *c, const plan *pl)
+{
+    char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
+    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines};
+    emit_output out;
+    char err[512] = "";
+    int rc = EXIT_INTERNAL;
+    if (emit_all(pl, &eo, &out, err, sizeof err) != 0) {
+        fprintf(stderr, "nplus1gen: internal error: %s\n", err);
+    } else {
+        c->vopt.input = c->input;
+        c->vopt.defines = c->defines;
+        c->vopt.ndefines = c->ndefines;
+        c->vopt.includes = c->includes;
+        c->vopt.nincludes = c->nincludes;
+        c->vopt.quiet = c->quiet;
+        fflush(stdout);
+        rc = validate_run(pl, &out, &c->vopt);
+    }
+    emit_output_free(&out);
+    free(stem);
+    return rc;
+}
+
 static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
@@ -399,6 +487,8 @@ int main(int argc, char **argv)
         rc = bad ? EXIT_INPUT : EXIT_OK;
         if (rc == EXIT_OK && c.outdir && !c.check)
             rc = generate(&c, &pl);
+        if (rc == EXIT_OK && c.validate && !c.check)
+            rc = validate(&c, &pl);
     }
     if (rc == EXIT_INPUT && diag.errors)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
@@ -409,5 +499,6 @@ int main(int argc, char **argv)
     free(c.kernels);
     free(c.defines);
     free(c.includes);
+    free(c.vopt.args);
     return rc;
 }

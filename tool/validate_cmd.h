@@ -1,0 +1,35 @@
+/*
+ * validate_cmd.h - `nplus1gen --validate`: transform in memory, build the
+ * original and the generated set on a device, run both on identical
+ * seeded inputs, diff every writable buffer, report per leaf.
+ */
+#ifndef NPLUS1_VALIDATE_CMD_H
+#define NPLUS1_VALIDATE_CMD_H
+
+#include "emit.h"
+#include "plan.h"
+
+typedef struct validate_options {
+    unsigned dim;
+    size_t global[3], local[3], offset[3];
+    int has_local;
+    unsigned long long seed;
+    unsigned ulp;
+    int reps;
+    const char **args;        /* "name=value" or "name=size:N" */
+    unsigned nargs;
+    const char **defines;     /* -D, passed to the original's build */
+    unsigned ndefines;
+    const char **includes;    /* -I */
+    unsigned nincludes;
+    const char *input;
+    int quiet;
+} validate_options;
+
+/* Parses "N[,H[,D]]" into sizes; returns the dimension count or 0. */
+unsigned parse_dims(const char *s, size_t out[3]);
+
+/* Returns 0 when every kernel matches, 1 on a mismatch, 3 when it cannot run. */
+int validate_run(const plan *pl, const emit_output *out, const validate_options *o);
+
+#endif
