@@ -205,6 +205,8 @@ void nplus1rt_set_dispatch(nplus1rt_set *s, nplus1rt_dispatch d);
  */
 void nplus1rt_set_profiling(nplus1rt_set *s, int on);
 double nplus1rt_set_last_kernel_ms(nplus1rt_set *s);
+/* The last launch's kernel times in enqueue order (count, [scan], scatter, leaves). */
+unsigned nplus1rt_set_last_kernel_times(nplus1rt_set *s, double *ms, unsigned max);
 
 /*
  * The last launch's bucket sizes, one per non-empty leaf (reads them from

@@ -28,7 +28,8 @@ struct nplus1rt_set {
     cl_mem ctr;                 /* [0, L): leaf sizes; [L, 2L): fill counters */
     cl_mem idx;                 /* the buckets, concatenated, leaf after leaf */
     cl_mem counts;              /* ORDERED: per-group counts, leaf-major */
-    size_t idx_cap, counts_cap;
+    cl_mem leafid;              /* one byte per item: its leaf (255: none) */
+    size_t idx_cap, counts_cap, leafid_cap;
     size_t wg;
     nplus1rt_dispatch dispatch;
     cl_uint *last_counts;
@@ -211,6 +212,8 @@ void nplus1rt_set_release(nplus1rt_set *s)
         clReleaseMemObject(s->idx);
     if (s->counts)
         clReleaseMemObject(s->counts);
+    if (s->leafid)
+        clReleaseMemObject(s->leafid);
     free(s->leaves);
     free(s->last_counts);
     free(s->errmsg);
@@ -342,20 +345,21 @@ static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
                               NULL);
     if (err != CL_SUCCESS)
         return fail(s, err, "clearing the leaf counters");
-    cl_kernel ks[2] = {s->count, s->scatter};
-    for (int i = 0; i < 2; i++) {
-        cl_uint a = s->desc->nargs;
-        if ((err = set_user_args(s, ks[i], args)) != CL_SUCCESS)
-            return err;
-        SETARG(ks[i], a, L->n);
-        SETARG(ks[i], a + 1, L->dim);
-        SETARG(ks[i], a + 2, L->gsz);
-        SETARG(ks[i], a + 3, L->goff);
-        SETARG(ks[i], a + 4, s->ctr);
-        SETARG(ks[i], a + 5, counts);
-        if (i == 1)
-            SETARG(ks[i], a + 6, s->idx);
-    }
+    cl_uint a = s->desc->nargs;
+    if ((err = set_user_args(s, s->count, args)) != CL_SUCCESS)
+        return err;
+    SETARG(s->count, a, L->n);
+    SETARG(s->count, a + 1, L->dim);
+    SETARG(s->count, a + 2, L->gsz);
+    SETARG(s->count, a + 3, L->goff);
+    SETARG(s->count, a + 4, s->ctr);
+    SETARG(s->count, a + 5, counts);
+    SETARG(s->count, a + 6, s->leafid);
+    SETARG(s->scatter, 0, L->n);
+    SETARG(s->scatter, 1, s->ctr);
+    SETARG(s->scatter, 2, counts);
+    SETARG(s->scatter, 3, s->idx);
+    SETARG(s->scatter, 4, s->leafid);
     if ((err = run(s, q, s->count, L->n, "classifier (count)")) != CL_SUCCESS)
         return err;
     if (s->scan) {
@@ -439,7 +443,8 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     cl_int err = check_launch(s, work_dim, global_offset, global_size, local_size, &L);
     if (err != CL_SUCCESS)
         return err;
-    if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS)
+    if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS ||
+        (err = ensure(s, &s->leafid, &s->leafid_cap, (L.n + 3) / 4)) != CL_SUCCESS)
         return err;
     for (unsigned i = 0; i < s->nevents; i++)
         clReleaseEvent(s->events[i]);
@@ -475,6 +480,14 @@ cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
 void nplus1rt_set_profiling(nplus1rt_set *s, int on)
 {
     s->profiling = on;
+}
+
+unsigned nplus1rt_set_last_kernel_times(nplus1rt_set *s, double *ms, unsigned max)
+{
+    unsigned n = s->nevents < max ? s->nevents : max;
+    for (unsigned i = 0; i < n; i++)
+        ms[i] = nplus1rt_event_ms(s->events[i]);
+    return n;
 }
 
 double nplus1rt_set_last_kernel_ms(nplus1rt_set *s)

@@ -1,0 +1,369 @@
+/*
+ * nplus1bench - side-by-side timing of the original kernel, the original on
+ * input pre-sorted by leaf (the divergence-free floor), and every strategy
+ * and dispatch of the generated set, in one run on one device.
+ *
+ * The kernel is samples/oneKernel.cl (3 leaves; ITERS iterations of
+ * transcendental math per leaf). The generated sets are read from DIR:
+ * oneKernel_atomic.nplus1.cl, oneKernel_aggregated.nplus1.cl,
+ * oneKernel_ordered.nplus1.cl (bench/CMakeLists.txt generates them).
+ *
+ * usage: nplus1bench --dir DIR [--n N] [--iters 8,64,256] [--modes random,skewed,coherent]
+ *                    [--reps R] [--csv FILE]
+ * Prints a table of medians; "x" is the original's time over the variant's
+ * (higher is faster), measured in the same run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nplus1rt.h"
+
+#define MAXV 12
+
+typedef struct variant {
+    const char *name;
+    int strategy;      /* -1: the original kernel */
+    int dispatch;
+    int sorted;        /* the oracle: original on sorted input */
+    int is_auto;
+} variant;
+
+static const variant variants[] = {
+    {"original", -1, 0, 0, 0},
+    {"oracle", -1, 0, 1, 0},
+    {"atomic/host", NPLUS1RT_ATOMIC, NPLUS1RT_DISPATCH_HOST, 0, 0},
+    {"aggregated/host", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_HOST, 0, 0},
+    {"aggregated/fused", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
+    {"ordered/host", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_HOST, 0, 0},
+    {"ordered/fused", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
+};
+#define NVARIANTS (sizeof variants / sizeof *variants)
+
+static const char *strategy_names[] = {"atomic", "aggregated", "ordered"};
+
+typedef struct bench {
+    cl_context ctx;
+    cl_device_id dev;
+    cl_command_queue q;
+    char *sources[3];
+    nplus1rt_arg args[3];
+    const char *leaf_names[3];
+    char leafbuf[3][64];
+    size_t n;
+    int reps;
+    FILE *csv;
+    char device[256];
+} bench;
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void die(const char *what, cl_int err)
+{
+    fprintf(stderr, "nplus1bench: %s: %s (%d)\n", what, nplus1_strerror(err), (int)err);
+    exit(1);
+}
+
+static unsigned rng_state = 12345;
+static unsigned rnd(void)
+{
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return rng_state >> 8;
+}
+
+/* Leaf b of item i for a mode: random 1/3 each, skewed 90/5/5, coherent runs of 4096. */
+static int leaf_for(const char *mode, size_t i)
+{
+    if (!strcmp(mode, "coherent"))
+        return (int)((i / 4096) % 3);
+    if (!strcmp(mode, "skewed"))
+        return (rnd() % 100) < 90 ? 2 : (int)(rnd() % 2);
+    return (int)(rnd() % 3);
+}
+
+typedef struct inputs {
+    cl_mem ia, fa, sia, sfa, out;
+    float *init, *expect, *got;
+} inputs;
+
+static void make_inputs(bench *b, const char *mode, inputs *in)
+{
+    size_t n = b->n;
+    int *ia = malloc(n * sizeof *ia), *sia = malloc(n * sizeof *sia);
+    float *fa = malloc(n * sizeof *fa), *sfa = malloc(n * sizeof *sfa);
+    in->init = malloc(n * sizeof(float));
+    in->expect = malloc(n * sizeof(float));
+    in->got = malloc(n * sizeof(float));
+    rng_state = 12345;
+    for (size_t i = 0; i < n; i++) {
+        int leaf = leaf_for(mode, i);
+        ia[i] = (int)(rnd() % 1000) * 3 + leaf;
+        fa[i] = (float)(rnd() % 10000) / 10000.0f;
+        in->init[i] = 1.0f;
+    }
+    size_t pos = 0;
+    for (int leaf = 0; leaf < 3; leaf++) /* stable sort by leaf: the oracle's input */
+        for (size_t i = 0; i < n; i++)
+            if (ia[i] % 3 == leaf) {
+                sia[pos] = ia[i];
+                sfa[pos++] = fa[i];
+            }
+    cl_int err;
+    cl_mem_flags ro = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    in->ia = clCreateBuffer(b->ctx, ro, n * 4, ia, &err);
+    if (err == CL_SUCCESS)
+        in->fa = clCreateBuffer(b->ctx, ro, n * 4, fa, &err);
+    if (err == CL_SUCCESS)
+        in->sia = clCreateBuffer(b->ctx, ro, n * 4, sia, &err);
+    if (err == CL_SUCCESS)
+        in->sfa = clCreateBuffer(b->ctx, ro, n * 4, sfa, &err);
+    if (err == CL_SUCCESS)
+        in->out = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &err);
+    if (err != CL_SUCCESS)
+        die("allocating buffers", err);
+    free(ia);
+    free(fa);
+    free(sia);
+    free(sfa);
+}
+
+static void free_inputs(inputs *in)
+{
+    cl_mem m[5] = {in->ia, in->fa, in->sia, in->sfa, in->out};
+    for (int i = 0; i < 5; i++)
+        clReleaseMemObject(m[i]);
+    free(in->init);
+    free(in->expect);
+    free(in->got);
+}
+
+static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch)
+{
+    static char names[4][64];
+    snprintf(names[0], sizeof names[0], "oneKernel__nplus1_count");
+    snprintf(names[1], sizeof names[1], "oneKernel__nplus1_scan");
+    snprintf(names[2], sizeof names[2], "oneKernel__nplus1_scatter");
+    snprintf(names[3], sizeof names[3], "oneKernel__nplus1_fused");
+    nplus1rt_set_desc d = {"oneKernel", b->sources[strategy], 3, b->args, 3, b->leaf_names,
+                           names[0], strategy == NPLUS1RT_ORDERED ? names[1] : NULL, names[2],
+                           names[3], (nplus1rt_strategy)strategy, (nplus1rt_dispatch)dispatch,
+                           getenv("NPLUS1_BENCH_WG") ? (unsigned)atoi(getenv("NPLUS1_BENCH_WG")) : 256, {0, 0, 0}};
+    return d;
+}
+
+typedef struct timing {
+    double wall, kernel;
+    size_t mismatches;
+} timing;
+
+static timing run_variant(bench *b, const variant *v, inputs *in, const char *opts)
+{
+    timing t = {0, 0, 0};
+    cl_int err;
+    cl_kernel orig = NULL;
+    nplus1rt_set *set = NULL;
+    nplus1rt_set_desc d;
+    if (v->strategy < 0) {
+        char *log = NULL;
+        cl_program p = nplus1rt_build(b->ctx, b->dev, b->sources[0], opts, &log, &err);
+        if (!p) {
+            fprintf(stderr, "%s\n", log ? log : "");
+            die("building the original", err);
+        }
+        orig = clCreateKernel(p, "oneKernel", &err);
+        clReleaseProgram(p);
+        if (err != CL_SUCCESS)
+            die("creating the original kernel", err);
+        cl_mem a0 = v->sorted ? in->sia : in->ia, a1 = v->sorted ? in->sfa : in->fa;
+        clSetKernelArg(orig, 0, sizeof a0, &a0);
+        clSetKernelArg(orig, 1, sizeof a1, &a1);
+        clSetKernelArg(orig, 2, sizeof in->out, &in->out);
+    } else {
+        d = desc_for(b, v->strategy, v->dispatch);
+        char *msg = NULL;
+        set = nplus1rt_set_create(b->ctx, b->dev, &d, opts, &err, &msg);
+        if (!set) {
+            fprintf(stderr, "%s\n", msg ? msg : "");
+            die("creating the set", err);
+        }
+        nplus1rt_set_profiling(set, 1);
+    }
+    double walls[64], kernels[64];
+    int reps = b->reps > 63 ? 63 : b->reps;
+    for (int r = 0; r <= reps; r++) {
+        err = clEnqueueWriteBuffer(b->q, in->out, CL_TRUE, 0, b->n * 4, in->init, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            die("resetting the output", err);
+        cl_event ev = NULL;
+        double t0 = nplus1rt_now_ms();
+        if (orig) {
+            err = clEnqueueNDRangeKernel(b->q, orig, 1, NULL, &b->n, NULL, 0, NULL, &ev);
+        } else {
+            nplus1rt_argval av[3] = {{sizeof(cl_mem), &in->ia}, {sizeof(cl_mem), &in->fa},
+                                     {sizeof(cl_mem), &in->out}};
+            err = nplus1rt_set_enqueue(set, b->q, 1, NULL, &b->n, NULL, av);
+        }
+        if (err == CL_SUCCESS)
+            err = clFinish(b->q);
+        if (err != CL_SUCCESS)
+            die(v->name, err);
+        double t1 = nplus1rt_now_ms();
+        double k = orig ? nplus1rt_event_ms(ev) : nplus1rt_set_last_kernel_ms(set);
+        if (ev)
+            clReleaseEvent(ev);
+        if (r == 0) { /* first run: check the result, not timed (warm-up) */
+            float *dst = v->strategy < 0 && !v->sorted ? in->expect : in->got;
+            clEnqueueReadBuffer(b->q, in->out, CL_TRUE, 0, b->n * 4, dst, 0, NULL, NULL);
+            if (!(v->strategy < 0))
+                t.mismatches = nplus1rt_diff(in->expect, in->got, b->n, NPLUS1RT_F32, 4, NULL, 0);
+            continue;
+        }
+        walls[r - 1] = t1 - t0;
+        kernels[r - 1] = k;
+        if (set && r == reps && getenv("NPLUS1_BENCH_BREAKDOWN")) {
+            double ks[16];
+            unsigned nk = nplus1rt_set_last_kernel_times(set, ks, 16);
+            printf("      %s kernels (ms):", v->name);
+            for (unsigned i = 0; i < nk; i++)
+                printf(" %.3f", ks[i]);
+            printf("\n");
+        }
+    }
+    t.wall = nplus1rt_median(walls, (size_t)reps);
+    t.kernel = nplus1rt_median(kernels, (size_t)reps);
+    if (orig)
+        clReleaseKernel(orig);
+    nplus1rt_set_release(set);
+    return t;
+}
+
+static void bench_case(bench *b, int iters, const char *mode)
+{
+    char opts[512];
+    const char *extra = getenv("NPLUS1_BENCH_OPTS");
+    snprintf(opts, sizeof opts, "-DITERS=%d %s", iters, extra ? extra : "");
+    inputs in;
+    make_inputs(b, mode, &in);
+    printf("\nN=%zu ITERS=%d input=%s (median of %d; x = original wall / variant wall)\n", b->n,
+           iters, mode, b->reps);
+    printf("  %-18s %10s %10s %8s %s\n", "variant", "wall ms", "kernel ms", "x", "check");
+    double base = 0;
+    for (size_t i = 0; i < NVARIANTS; i++) {
+        const variant *v = &variants[i];
+        timing t = run_variant(b, v, &in, opts);
+        if (i == 0)
+            base = t.wall;
+        printf("  %-18s %10.3f %10.3f %7.2fx %s\n", v->name, t.wall, t.kernel, base / t.wall,
+               v->strategy < 0 ? "" : (t.mismatches ? "MISMATCH" : "ok"));
+        fflush(stdout);
+        if (b->csv)
+            fprintf(b->csv, "\"%s\",%zu,%d,%s,%s,%.4f,%.4f,%.4f,%zu\n", b->device, b->n, iters,
+                    mode, v->name, t.wall, t.kernel, base / t.wall, t.mismatches);
+    }
+    free_inputs(&in);
+}
+
+static void load_sources(bench *b, const char *dir)
+{
+    for (int s = 0; s < 3; s++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/oneKernel_%s.nplus1.cl", dir, strategy_names[s]);
+        if (!(b->sources[s] = read_all(path))) {
+            fprintf(stderr, "nplus1bench: cannot read %s (generate it with bench/CMakeLists.txt)\n",
+                    path);
+            exit(1);
+        }
+    }
+    nplus1rt_arg a[3] = {{"intArray", "const int *", NPLUS1RT_ARG_BUFFER, 0, 0, NPLUS1RT_I32, 1, 4},
+                         {"floatArray", "const float *", NPLUS1RT_ARG_BUFFER, 0, 0, NPLUS1RT_F32, 1, 4},
+                         {"out", "float *", NPLUS1RT_ARG_BUFFER, 1, 0, NPLUS1RT_F32, 1, 4}};
+    memcpy(b->args, a, sizeof a);
+    for (int l = 0; l < 3; l++) {
+        snprintf(b->leafbuf[l], sizeof b->leafbuf[l], "oneKernel__nplus1_leaf%d", l);
+        b->leaf_names[l] = b->leafbuf[l];
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = NULL, *csv = NULL, *iters = "8,64,256", *modes = "random,skewed,coherent";
+    bench b;
+    memset(&b, 0, sizeof b);
+    b.n = 1 << 22;
+    b.reps = 9;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--dir"))
+            dir = argv[i + 1];
+        else if (!strcmp(argv[i], "--n"))
+            b.n = strtoul(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--iters"))
+            iters = argv[i + 1];
+        else if (!strcmp(argv[i], "--modes"))
+            modes = argv[i + 1];
+        else if (!strcmp(argv[i], "--reps"))
+            b.reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--csv"))
+            csv = argv[i + 1];
+        else {
+            fprintf(stderr, "nplus1bench: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!dir || b.n == 0 || b.reps < 1) {
+        fprintf(stderr, "usage: nplus1bench --dir DIR [--n N] [--iters 8,64,256] "
+                        "[--modes random,skewed,coherent] [--reps R] [--csv FILE]\n");
+        return 2;
+    }
+    load_sources(&b, dir);
+    char err[512];
+    nplus1rt_device dev;
+    if (nplus1rt_pick_device(&dev, err, sizeof err) != CL_SUCCESS) {
+        fprintf(stderr, "nplus1bench: %s\n", err);
+        return 1;
+    }
+    if (nplus1rt_open(&dev, 1, &b.ctx, &b.q) != CL_SUCCESS)
+        return 1;
+    b.dev = dev.device;
+    snprintf(b.device, sizeof b.device, "%s", dev.device_name);
+    printf("device: %s (%s)\n", dev.device_name, dev.platform_name);
+    if (csv && !(b.csv = fopen(csv, "w"))) {
+        perror(csv);
+        return 1;
+    }
+    if (b.csv)
+        fprintf(b.csv, "device,n,iters,input,variant,wall_ms,kernel_ms,speedup,mismatches\n");
+    char *il = strdup(iters);
+    for (char *it = strtok(il, ","); it; it = strtok(NULL, ",")) {
+        char *ml = strdup(modes), *save = NULL;
+        for (char *m = strtok_r(ml, ",", &save); m; m = strtok_r(NULL, ",", &save))
+            bench_case(&b, atoi(it), m);
+        free(ml);
+    }
+    free(il);
+    if (b.csv)
+        fclose(b.csv);
+    for (int s = 0; s < 3; s++)
+        free(b.sources[s]);
+    nplus1rt_cache_clear();
+    clReleaseCommandQueue(b.q);
+    clReleaseContext(b.ctx);
+    return 0;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Generates the benchmark's kernel sets here (where libclang is) into
+# .carry/bench-gen, and copies uthash.h into .carry/include, for a machine
+# that builds only the runtime and the bench (scripts/gpu-bench.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/build.sh >/dev/null
+mkdir -p .carry/bench-gen .carry/include
+for s in atomic aggregated ordered; do
+  ./build/tool/nplus1gen samples/oneKernel.cl -o .carry/bench-gen --stem "oneKernel_$s" --strategy "$s" -q
+done
+cp /usr/include/uthash.h .carry/include/
+echo "bench-gen: kernels in .carry/bench-gen"
