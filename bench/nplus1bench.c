@@ -38,12 +38,15 @@ static const variant variants[] = {
     {"aggregated/fused", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
     {"ordered/host", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_HOST, 0, 0},
     {"ordered/fused", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
+    {"auto (default)", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_AUTO, 0, 1},
 };
 #define NVARIANTS (sizeof variants / sizeof *variants)
 
 static const char *strategy_names[] = {"atomic", "aggregated", "ordered"};
 
 typedef struct bench {
+    char *auto_source;     /* the default (--split auto) set for the current ITERS */
+    nplus1rt_split auto_split;
     cl_context ctx;
     cl_device_id dev;
     cl_command_queue q;
@@ -155,17 +158,19 @@ static void free_inputs(inputs *in)
     free(in->got);
 }
 
-static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch)
+static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch, int is_auto)
 {
     static char names[4][64];
     snprintf(names[0], sizeof names[0], "oneKernel__nplus1_count");
     snprintf(names[1], sizeof names[1], "oneKernel__nplus1_scan");
     snprintf(names[2], sizeof names[2], "oneKernel__nplus1_scatter");
     snprintf(names[3], sizeof names[3], "oneKernel__nplus1_fused");
-    nplus1rt_set_desc d = {"oneKernel", b->sources[strategy], 3, b->args, 3, b->leaf_names,
+    nplus1rt_set_desc d = {"oneKernel", is_auto ? b->auto_source : b->sources[strategy], 3,
+                           b->args, 3, b->leaf_names,
                            names[0], strategy == NPLUS1RT_ORDERED ? names[1] : NULL, names[2],
                            names[3], (nplus1rt_strategy)strategy, (nplus1rt_dispatch)dispatch,
-                           getenv("NPLUS1_BENCH_WG") ? (unsigned)atoi(getenv("NPLUS1_BENCH_WG")) : 256, {0, 0, 0}};
+                           getenv("NPLUS1_BENCH_WG") ? (unsigned)atoi(getenv("NPLUS1_BENCH_WG")) : 256, {0, 0, 0},
+                           is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS};
     return d;
 }
 
@@ -197,7 +202,7 @@ static timing run_variant(bench *b, const variant *v, inputs *in, const char *op
         clSetKernelArg(orig, 1, sizeof a1, &a1);
         clSetKernelArg(orig, 2, sizeof in->out, &in->out);
     } else {
-        d = desc_for(b, v->strategy, v->dispatch);
+        d = desc_for(b, v->strategy, v->dispatch, v->is_auto);
         char *msg = NULL;
         set = nplus1rt_set_create(b->ctx, b->dev, &d, opts, &err, &msg);
         if (!set) {
@@ -255,6 +260,22 @@ static timing run_variant(bench *b, const variant *v, inputs *in, const char *op
     return t;
 }
 
+/* The --split auto set generated for this ITERS, and the split it chose. */
+static void load_auto(bench *b, const char *dir, int iters)
+{
+    char path[4096];
+    free(b->auto_source);
+    snprintf(path, sizeof path, "%s/oneKernel_auto_%d.nplus1.cl", dir, iters);
+    b->auto_source = read_all(path);
+    snprintf(path, sizeof path, "%s/oneKernel_auto_%d.nplus1.json", dir, iters);
+    char *manifest = read_all(path);
+    b->auto_split = !manifest ? NPLUS1RT_SPLIT_ALWAYS
+                    : strstr(manifest, "\"split\": \"never\"") ? NPLUS1RT_SPLIT_NEVER
+                    : strstr(manifest, "\"split\": \"adaptive\"") ? NPLUS1RT_SPLIT_ADAPTIVE
+                                                                 : NPLUS1RT_SPLIT_ALWAYS;
+    free(manifest);
+}
+
 static void bench_case(bench *b, int iters, const char *mode)
 {
     char opts[512];
@@ -268,11 +289,15 @@ static void bench_case(bench *b, int iters, const char *mode)
     double base = 0;
     for (size_t i = 0; i < NVARIANTS; i++) {
         const variant *v = &variants[i];
+        if (v->is_auto && !b->auto_source)
+            continue;
         timing t = run_variant(b, v, &in, opts);
         if (i == 0)
             base = t.wall;
-        printf("  %-18s %10.3f %10.3f %7.2fx %s\n", v->name, t.wall, t.kernel, base / t.wall,
-               v->strategy < 0 ? "" : (t.mismatches ? "MISMATCH" : "ok"));
+        printf("  %-18s %10.3f %10.3f %7.2fx %s%s\n", v->name, t.wall, t.kernel, base / t.wall,
+               v->strategy < 0 ? "" : (t.mismatches ? "MISMATCH" : "ok"),
+               !v->is_auto ? "" : b->auto_split == NPLUS1RT_SPLIT_NEVER ? " (split: never)"
+                                                                         : " (split: adaptive)");
         fflush(stdout);
         if (b->csv)
             fprintf(b->csv, "\"%s\",%zu,%d,%s,%s,%.4f,%.4f,%.4f,%zu\n", b->device, b->n, iters,
@@ -350,9 +375,10 @@ int main(int argc, char **argv)
     }
     if (b.csv)
         fprintf(b.csv, "device,n,iters,input,variant,wall_ms,kernel_ms,speedup,mismatches\n");
-    char *il = strdup(iters);
-    for (char *it = strtok(il, ","); it; it = strtok(NULL, ",")) {
+    char *il = strdup(iters), *isave = NULL;
+    for (char *it = strtok_r(il, ",", &isave); it; it = strtok_r(NULL, ",", &isave)) {
         char *ml = strdup(modes), *save = NULL;
+        load_auto(&b, dir, atoi(it));
         for (char *m = strtok_r(ml, ",", &save); m; m = strtok_r(NULL, ",", &save))
             bench_case(&b, atoi(it), m);
         free(ml);
@@ -362,6 +388,7 @@ int main(int argc, char **argv)
         fclose(b.csv);
     for (int s = 0; s < 3; s++)
         free(b.sources[s]);
+    free(b.auto_source);
     nplus1rt_cache_clear();
     clReleaseCommandQueue(b.q);
     clReleaseContext(b.ctx);

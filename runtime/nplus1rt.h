@@ -129,8 +129,15 @@ typedef enum nplus1rt_strategy {
 
 typedef enum nplus1rt_dispatch {
     NPLUS1RT_DISPATCH_HOST = 0,  /* read the leaf counts back, launch each non-empty leaf */
-    NPLUS1RT_DISPATCH_FUSED = 1  /* one kernel over the concatenated buckets, no read-back */
+    NPLUS1RT_DISPATCH_FUSED = 1, /* one kernel over the concatenated buckets, no read-back */
+    NPLUS1RT_DISPATCH_AUTO = 2   /* FUSED on GPUs, HOST elsewhere (CPUs vectorise leaves apart) */
 } nplus1rt_dispatch;
+
+typedef enum nplus1rt_split {
+    NPLUS1RT_SPLIT_ALWAYS = 0,   /* every launch runs the classifier and the leaves */
+    NPLUS1RT_SPLIT_ADAPTIVE = 1, /* probe divergence; run the original when it is low */
+    NPLUS1RT_SPLIT_NEVER = 2     /* the leaves are too cheap: always the original */
+} nplus1rt_split;
 
 typedef enum nplus1rt_arg_kind {
     NPLUS1RT_ARG_BUFFER = 0,  /* __global / __constant pointer: cl_mem */
@@ -165,6 +172,7 @@ typedef struct nplus1rt_set_desc {
     nplus1rt_dispatch dispatch;
     unsigned wg;                  /* work-group size of the generated kernels */
     size_t reqd_local[3];         /* original's reqd_work_group_size, zeros if none */
+    nplus1rt_split split;         /* when to split (--split) */
 } nplus1rt_set_desc;
 
 /* One argument value for a launch: exactly what clSetKernelArg takes. */
@@ -195,6 +203,16 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev,
 cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_dim,
                             const size_t *global_offset, const size_t *global_size,
                             const size_t *local_size, const nplus1rt_argval *args);
+
+/*
+ * ADAPTIVE split: a probing launch runs the classifier and measures the
+ * share of 32-item chunks that mix leaves; below threshold (default 0.25)
+ * the next period-1 launches (default 16) run the original kernel. Also
+ * NPLUS1_PROBE_PERIOD / NPLUS1_PROBE_THRESHOLD in the environment.
+ */
+void nplus1rt_set_adaptive(nplus1rt_set *s, unsigned period, double threshold);
+/* The last launch: 1 when it ran the original kernel, 0 when it split. */
+int nplus1rt_set_last_ran_original(const nplus1rt_set *s);
 
 /* Overrides the strategy's dispatch for later launches (benchmarks). */
 void nplus1rt_set_dispatch(nplus1rt_set *s, nplus1rt_dispatch d);

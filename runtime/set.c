@@ -24,8 +24,13 @@ struct nplus1rt_set {
     cl_device_id dev;
     cl_program prog;
     cl_kernel count, scan, scatter, fused;
+    cl_kernel original;         /* the user's kernel (ADAPTIVE / NEVER splits) */
     cl_kernel *leaves;
-    cl_mem ctr;                 /* [0, L): leaf sizes; [L, 2L): fill counters */
+    /* Counters, two sets used in turn: [0, L) leaf sizes, [L, 2L) fill
+     * counters, [2L] mixed 32-item chunks. Each scatter zeroes the other set. */
+    cl_mem ctrs[2];
+    cl_mem ctr;                 /* the set this launch uses */
+    int cur, clean[2];
     cl_mem idx;                 /* the buckets, concatenated, leaf after leaf */
     cl_mem counts;              /* ORDERED: per-group counts, leaf-major */
     cl_mem leafid;              /* one byte per item: its leaf (255: none) */
@@ -36,6 +41,10 @@ struct nplus1rt_set {
     int counts_valid;
     cl_command_queue last_queue;
     int profiling;
+    unsigned probe_period, until_probe; /* ADAPTIVE: launches until the next probe */
+    int use_original;                   /* the last probe's verdict */
+    double probe_threshold;
+    int last_original;
     cl_event events[MAX_EVENTS];
     unsigned nevents;
     char *errmsg;
@@ -84,8 +93,8 @@ static cl_kernel make_kernel(nplus1rt_set *s, const char *name, cl_int *err)
 
 static void release_kernels(nplus1rt_set *s)
 {
-    cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused};
-    for (unsigned i = 0; i < 4; i++)
+    cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused, &s->original};
+    for (unsigned i = 0; i < 5; i++)
         if (*all[i]) {
             clReleaseKernel(*all[i]);
             *all[i] = NULL;
@@ -126,6 +135,8 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         return err;
     if (d->scan_kernel && !(s->scan = make_kernel(s, d->scan_kernel, &err)))
         return err;
+    if (d->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
+        return err;
     for (unsigned l = 0; l < d->nleaves; l++)
         if (!(s->leaves[l] = make_kernel(s, d->leaf_kernels[l], &err)))
             return err;
@@ -164,6 +175,11 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     s->ctx = ctx;
     s->dev = dev;
     s->dispatch = desc->dispatch;
+    if (s->dispatch == NPLUS1RT_DISPATCH_AUTO) {
+        cl_device_type type = 0;
+        clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+        s->dispatch = (type & CL_DEVICE_TYPE_GPU) ? NPLUS1RT_DISPATCH_FUSED : NPLUS1RT_DISPATCH_HOST;
+    }
     s->wg = desc->wg ? desc->wg : 256;
     size_t dev_max = 0;
     clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL);
@@ -180,13 +196,17 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
         }
     }
     if (e == CL_SUCCESS) {
-        s->last_counts = calloc(desc->nleaves ? desc->nleaves : 1, sizeof *s->last_counts);
-        s->ctr = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_uint) * (desc->nleaves + 1),
-                                NULL, &e);
+        s->last_counts = calloc(2 * desc->nleaves + 1, sizeof *s->last_counts);
+        for (int i = 0; i < 2 && e == CL_SUCCESS; i++)
+            s->ctrs[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE,
+                                        sizeof(cl_uint) * (2 * desc->nleaves + 1), NULL, &e);
         if (e != CL_SUCCESS)
             fail(s, e, "allocating the leaf counters");
         else if (!s->last_counts)
             e = fail(s, NPLUS1_ERR_OOM, "allocating the leaf counters");
+        const char *period = getenv("NPLUS1_PROBE_PERIOD"), *thr = getenv("NPLUS1_PROBE_THRESHOLD");
+        s->probe_period = period ? (unsigned)atoi(period) : 16;
+        s->probe_threshold = thr ? atof(thr) : 0.25;
     }
     if (err)
         *err = e;
@@ -206,8 +226,9 @@ void nplus1rt_set_release(nplus1rt_set *s)
     for (unsigned i = 0; i < s->nevents; i++)
         clReleaseEvent(s->events[i]);
     release_kernels(s);
-    if (s->ctr)
-        clReleaseMemObject(s->ctr);
+    for (int i = 0; i < 2; i++)
+        if (s->ctrs[i])
+            clReleaseMemObject(s->ctrs[i]);
     if (s->idx)
         clReleaseMemObject(s->idx);
     if (s->counts)
@@ -223,6 +244,18 @@ void nplus1rt_set_release(nplus1rt_set *s)
 void nplus1rt_set_dispatch(nplus1rt_set *s, nplus1rt_dispatch d)
 {
     s->dispatch = d;
+}
+
+void nplus1rt_set_adaptive(nplus1rt_set *s, unsigned period, double threshold)
+{
+    s->probe_period = period;
+    s->probe_threshold = threshold;
+    s->until_probe = 0;
+}
+
+int nplus1rt_set_last_ran_original(const nplus1rt_set *s)
+{
+    return s->last_original;
 }
 
 /* ---- launch ----------------------------------------------------------------- */
@@ -340,11 +373,14 @@ static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
             return err;
         counts = s->counts;
     }
-    cl_uint zero = 0;
-    err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0, 2 * sizeof(cl_uint) * nl, 0, NULL,
-                              NULL);
-    if (err != CL_SUCCESS)
-        return fail(s, err, "clearing the leaf counters");
+    if (!s->clean[s->cur]) {
+        cl_uint zero = 0;
+        err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0, sizeof(cl_uint) * (2 * nl + 1),
+                                  0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return fail(s, err, "clearing the leaf counters");
+    }
+    s->clean[s->cur] = 0;
     cl_uint a = s->desc->nargs;
     if ((err = set_user_args(s, s->count, args)) != CL_SUCCESS)
         return err;
@@ -360,6 +396,7 @@ static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
     SETARG(s->scatter, 2, counts);
     SETARG(s->scatter, 3, s->idx);
     SETARG(s->scatter, 4, s->leafid);
+    SETARG(s->scatter, 5, s->ctrs[!s->cur]);
     if ((err = run(s, q, s->count, L->n, "classifier (count)")) != CL_SUCCESS)
         return err;
     if (s->scan) {
@@ -377,21 +414,28 @@ static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L
                             const nplus1rt_argval *args)
 {
     cl_uint nl = s->desc->nleaves;
-    cl_event read;
-    cl_int err = clEnqueueReadBuffer(q, s->ctr, CL_FALSE, 0, nl * sizeof(cl_uint), s->last_counts,
-                                      0, NULL, &read);
-    if (err != CL_SUCCESS)
-        return fail(s, err, "reading the leaf counts");
-    err = run(s, q, s->scatter, L->n, "classifier (scatter)");
-    if (err == CL_SUCCESS)
-        err = clFlush(q);
-    cl_int werr = clWaitForEvents(1, &read);
-    clReleaseEvent(read);
-    if (err != CL_SUCCESS)
-        return err;
-    if (werr != CL_SUCCESS)
-        return fail(s, werr, "waiting for the leaf counts");
-    s->counts_valid = 1;
+    cl_int err = CL_SUCCESS;
+    if (s->counts_valid) { /* the adaptive probe read them already */
+        err = run(s, q, s->scatter, L->n, "classifier (scatter)");
+        if (err != CL_SUCCESS)
+            return err;
+    } else {
+        cl_event read;
+        err = clEnqueueReadBuffer(q, s->ctr, CL_FALSE, 0, nl * sizeof(cl_uint), s->last_counts, 0,
+                                  NULL, &read);
+        if (err != CL_SUCCESS)
+            return fail(s, err, "reading the leaf counts");
+        err = run(s, q, s->scatter, L->n, "classifier (scatter)");
+        if (err == CL_SUCCESS)
+            err = clFlush(q);
+        cl_int werr = clWaitForEvents(1, &read);
+        clReleaseEvent(read);
+        if (err != CL_SUCCESS)
+            return err;
+        if (werr != CL_SUCCESS)
+            return fail(s, werr, "waiting for the leaf counts");
+        s->counts_valid = 1;
+    }
     cl_uint base = 0;
     for (cl_uint l = 0; l < nl; l++) {
         cl_uint count = s->last_counts[l];
@@ -429,8 +473,33 @@ static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *
     SETARG(s->fused, a + 3, L->goff);
     SETARG(s->fused, a + 4, s->idx);
     SETARG(s->fused, a + 5, s->ctr);
-    s->counts_valid = 0;
     return run(s, q, s->fused, L->n, "fused leaf kernel");
+}
+
+/* The user's kernel, launched exactly as the user asked. */
+static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
+                           const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
+{
+    cl_int err = set_user_args(s, s->original, args);
+    if (err != CL_SUCCESS)
+        return err;
+    s->last_original = 1;
+    err = clEnqueueNDRangeKernel(q, s->original, dim, off, gsz, lsz, 0, NULL, next_event(s));
+    return err == CL_SUCCESS ? err : fail(s, err, "the original kernel");
+}
+
+/* Reads the counters after the counting pass: is divergence below the threshold? */
+static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *low)
+{
+    cl_uint nl = s->desc->nleaves;
+    cl_int err = clEnqueueReadBuffer(q, s->ctr, CL_TRUE, 0, (2 * nl + 1) * sizeof(cl_uint),
+                                     s->last_counts, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return fail(s, err, "reading the divergence probe");
+    s->counts_valid = 1;
+    double chunks = (double)((L->n + 31) / 32);
+    *low = s->last_counts[2 * nl] < s->probe_threshold * chunks;
+    return CL_SUCCESS;
 }
 
 cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_dim,
@@ -451,11 +520,30 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->nevents = 0;
     s->last_queue = q;
     s->counts_valid = 0;
+    s->last_original = 0;
+    int adaptive = s->desc->split == NPLUS1RT_SPLIT_ADAPTIVE;
+    int probing = adaptive && s->until_probe == 0;
+    if (adaptive && !probing)
+        s->until_probe--;
+    if (s->desc->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
+        return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+    s->ctr = s->ctrs[s->cur];
     if ((err = classify(s, q, &L, args)) != CL_SUCCESS)
         return err;
-    if (s->dispatch == NPLUS1RT_DISPATCH_FUSED)
-        return dispatch_fused(s, q, &L, args);
-    return dispatch_host(s, q, &L, args);
+    if (probing) {
+        if ((err = probe(s, q, &L, &s->use_original)) != CL_SUCCESS)
+            return err;
+        s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
+        if (s->use_original)
+            return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+    }
+    err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, &L, args)
+                                                 : dispatch_host(s, q, &L, args);
+    if (err == CL_SUCCESS) { /* the scatter zeroed the other counter set */
+        s->clean[!s->cur] = 1;
+        s->cur = !s->cur;
+    }
+    return err;
 }
 
 cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
@@ -466,6 +554,11 @@ cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
     if (!s->counts_valid) {
         if (!s->last_queue)
             return fail(s, CL_INVALID_OPERATION, "no launch yet");
+        if (s->last_original) { /* no buckets this time */
+            for (unsigned i = 0; i < n; i++)
+                counts[i] = 0;
+            return CL_SUCCESS;
+        }
         cl_int err = clEnqueueReadBuffer(s->last_queue, s->ctr, CL_TRUE, 0, nl * sizeof(cl_uint),
                                          s->last_counts, 0, NULL, NULL);
         if (err != CL_SUCCESS)

@@ -373,6 +373,31 @@ static char *comment_safe(const char *s)
     return sb_steal(&sb);
 }
 
+/* The first leaf of leaf kernel kn. */
+static const leaf *kernel_leaf(const kernel_plan *kp, int kn)
+{
+    for (unsigned l = 0; l < kp->nleaves; l++)
+        if (kp->leaves[l].kernel == kn)
+            return &kp->leaves[l];
+    return &kp->leaves[0];
+}
+
+/* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
+static char *leaf_body_merged(emitter *e, const kernel_plan *kp)
+{
+    const kernel_info *k = kp->k;
+    const src_file *f = &e->an->pr->files[k->body.file];
+    return xstrndup(f->text + k->body.begin, k->body.end - k->body.begin);
+}
+
+static char *merged_condition(const kernel_plan *kp)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "merged: the %u cheap leaves run the original code", kp->nmerged);
+    return sb_steal(&sb);
+}
+
 /* ---- one kernel's set ---------------------------------------------------- */
 
 static char *join_params(const kernel_info *k, int names)
@@ -402,13 +427,14 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     free(body);
     strbuf cases;
     sb_init(&cases);
-    for (unsigned l = 0; l < kp->nleaves; l++) {
-        const leaf *lf = &kp->leaves[l];
-        if (lf->kernel < 0)
-            continue;
-        snprintf(leafno, sizeof leafno, "%d", lf->kernel);
-        snprintf(lines, sizeof lines, "%u-%u", lf->line_begin, lf->line_end);
-        char *lb = leaf_body(e, kp, lf), *cond = comment_safe(lf->condition);
+    for (unsigned kn = 0; kn < kp->nkernels; kn++) {
+        const leaf *lf = kernel_leaf(kp, (int)kn);
+        int merged = (int)kn == kp->merged_kernel;
+        snprintf(leafno, sizeof leafno, "%u", kn);
+        snprintf(lines, sizeof lines, "%u-%u", merged ? k->body.line : lf->line_begin,
+                 merged ? k->body.end_line : lf->line_end);
+        char *lb = merged ? leaf_body_merged(e, kp) : leaf_body(e, kp, lf);
+        char *cond = merged ? merged_condition(kp) : comment_safe(lf->condition);
         tmpl_var lv[] = {{"K", k->name},   {"LEAF", leafno}, {"CONDITION", cond},
                          {"LINES", lines}, {"PARAMS", params}, {"BODY", lb}, {"ARGS", args}};
         expand(e, sb, &e->kt, "leaf-body", lv, NV(lv));
@@ -556,14 +582,14 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
         sb_puts(&args, "    {\"\", \"\", NPLUS1RT_ARG_VALUE, 0, 0, NPLUS1RT_U8, 0, 0},\n");
         sb_puts(&vals, "        {0, NULL},\n");
     }
-    for (unsigned l = 0; l < kp->nleaves; l++) {
-        const leaf *lf = &kp->leaves[l];
-        if (lf->kernel < 0)
-            continue;
-        sb_printf(&leaves, "    \"%s__nplus1_leaf%d\",\n", k->name, lf->kernel);
+    for (unsigned kn = 0; kn < kp->nkernels; kn++) {
+        const leaf *lf = kernel_leaf(kp, (int)kn);
+        char *cond = (int)kn == kp->merged_kernel ? merged_condition(kp) : xstrdup(lf->condition);
+        sb_printf(&leaves, "    \"%s__nplus1_leaf%u\",\n", k->name, kn);
         sb_puts(&conds, "    \"");
-        sb_put_c_string(&conds, lf->condition, strlen(lf->condition));
+        sb_put_c_string(&conds, cond, strlen(cond));
         sb_puts(&conds, "\",\n");
+        free(cond);
     }
     for (strbuf *b = &args; b; b = b == &args ? &leaves : b == &leaves ? &conds : b == &conds ? &vals : NULL)
         if (b->len && b->data[b->len - 1] == '\n')
@@ -589,10 +615,14 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"NLEAVES", nleaves},
                      {"SCAN", scan},
                      {"STRATEGY", strat[e->pl->opt.strategy]},
-                     {"DISPATCH", e->pl->opt.dispatch == DISPATCH_FUSED ? "NPLUS1RT_DISPATCH_FUSED"
+                     {"DISPATCH", e->pl->opt.dispatch == DISPATCH_FUSED  ? "NPLUS1RT_DISPATCH_FUSED"
+                                  : e->pl->opt.dispatch == DISPATCH_AUTO ? "NPLUS1RT_DISPATCH_AUTO"
                                                                          : "NPLUS1RT_DISPATCH_HOST"},
                      {"WG", e->wg},
                      {"REQD", reqd},
+                     {"SPLIT", kp->split == SPLIT_MODE_NEVER      ? "NPLUS1RT_SPLIT_NEVER"
+                               : kp->split == SPLIT_MODE_ADAPTIVE ? "NPLUS1RT_SPLIT_ADAPTIVE"
+                                                                  : "NPLUS1RT_SPLIT_ALWAYS"},
                      {"PARAMS", params},
                      {"ARGVALS", vals.data ? vals.data : ""}};
     expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
@@ -641,6 +671,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scatter\"", k->name, k->name);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
+                     {"SPLIT", split_mode_name(kp->split)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));

@@ -63,9 +63,15 @@ static void usage(FILE *f)
           "  -D NAME[=VALUE]        define a macro (also embedded in the generated file)\n"
           "  -I DIR                 add an include directory\n"
           "  --cl-std VERSION       OpenCL C version to parse as (default CL1.2)\n"
-          "  --strategy NAME        bucket compaction: ordered (default), aggregated, atomic\n"
-          "  --dispatch NAME        leaf launch: host (read counts back; default) or fused\n"
-          "                         (one kernel over all buckets, no read-back)\n"
+          "  --strategy NAME        bucket compaction: aggregated (default), ordered\n"
+          "                         (order-keeping, deterministic), atomic (hand-written)\n"
+          "  --dispatch NAME        leaf launch: auto (default: fused on GPUs, host on CPUs),\n"
+          "                         fused (one kernel over all buckets, no read-back) or\n"
+          "                         host (read the counts back, one kernel per leaf)\n"
+          "  --split auto|always    auto (default): leaves too cheap to pay for the\n"
+          "                         classifier share one kernel running the original code,\n"
+          "                         and the driver runs the original kernel when a probe\n"
+          "                         finds little divergence; always: split every launch\n"
           "  --wg N                 work-group size of the generated kernels (default 256)\n"
           "  --stem NAME            output file stem (default: input file name without .cl)\n"
           "  --report               print the condition tree, leaves, slice, costs and plan\n"
@@ -154,8 +160,8 @@ static int match(const char *arg, const char *shrt, const char *lng, size_t *len
 static int parse_cli(cli *c, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
-    c->plan.strategy = STRATEGY_ORDERED;
-    c->plan.dispatch = DISPATCH_HOST;
+    c->plan.strategy = STRATEGY_AGGREGATED; /* fastest measured: docs/performance.md */
+    c->plan.dispatch = DISPATCH_AUTO;
     c->plan.wg = 256;
     c->vopt.dim = 1;
     c->vopt.global[0] = 65536;
@@ -202,9 +208,16 @@ static int parse_cli(cli *c, int argc, char **argv)
                                    v ? v : "");
         } else if (match(a, NULL, "--dispatch", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) ||
-                (strcmp(v, "host") && strcmp(v, "fused")))
-                return usage_error("--dispatch takes host or fused (got '%s')", v ? v : "");
-            c->plan.dispatch = !strcmp(v, "fused") ? DISPATCH_FUSED : DISPATCH_HOST;
+                (strcmp(v, "host") && strcmp(v, "fused") && strcmp(v, "auto")))
+                return usage_error("--dispatch takes auto, fused or host (got '%s')", v ? v : "");
+            c->plan.dispatch = !strcmp(v, "fused")  ? DISPATCH_FUSED
+                               : !strcmp(v, "auto") ? DISPATCH_AUTO
+                                                    : DISPATCH_HOST;
+        } else if (match(a, NULL, "--split", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)) ||
+                (strcmp(v, "auto") && strcmp(v, "always")))
+                return usage_error("--split takes auto or always (got '%s')", v ? v : "");
+            c->plan.split = !strcmp(v, "always") ? SPLIT_ALWAYS : SPLIT_AUTO;
         } else if (match(a, NULL, "--wg", &n)) {
             char *end;
             v = take_value(argc, argv, &i, a, n);

@@ -22,7 +22,13 @@ const char *strategy_name(strategy s)
 
 const char *dispatch_name(dispatch d)
 {
-    return d == DISPATCH_FUSED ? "fused" : "host";
+    return d == DISPATCH_FUSED ? "fused" : d == DISPATCH_AUTO ? "auto" : "host";
+}
+
+const char *split_mode_name(split_mode m)
+{
+    static const char *names[] = {"always", "adaptive", "never"};
+    return names[m];
 }
 
 /* ---- the walk ---------------------------------------------------------- */
@@ -433,6 +439,43 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
     VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
 }
 
+/*
+ * --split=auto: leaves too cheap to pay for the classifier share one kernel
+ * that runs the original code (their divergence is cheap); when every leaf
+ * is cheap the driver runs the original kernel; otherwise the driver probes
+ * divergence at run time (NPLUS1RT_SPLIT_ADAPTIVE).
+ */
+static void apply_cost_model(const plan *pl, kernel_plan *kp)
+{
+    kp->merged_kernel = -1;
+    kp->split = SPLIT_MODE_ALWAYS;
+    if (pl->opt.split != SPLIT_AUTO || kp->nkernels == 0)
+        return;
+    double cheap_below = PLAN_CHEAP_LEAF;
+    if (16 * kp->classifier_cost > cheap_below)
+        cheap_below = 16 * kp->classifier_cost;
+    unsigned cheap = 0;
+    for (unsigned l = 0; l < kp->nleaves; l++)
+        cheap += kp->leaves[l].kernel >= 0 && kp->leaves[l].cost < cheap_below;
+    if (cheap == kp->nkernels) {
+        kp->split = SPLIT_MODE_NEVER;
+        return;
+    }
+    kp->split = SPLIT_MODE_ADAPTIVE;
+    if (cheap < 2)
+        return;
+    unsigned next = 0;
+    for (unsigned l = 0; l < kp->nleaves; l++)
+        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost >= cheap_below)
+            kp->leaves[l].kernel = (int)next++;
+    kp->merged_kernel = (int)next;
+    for (unsigned l = 0; l < kp->nleaves; l++)
+        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost < cheap_below)
+            kp->leaves[l].kernel = kp->merged_kernel;
+    kp->nmerged = cheap;
+    kp->nkernels = next + 1;
+}
+
 static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
@@ -471,6 +514,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
                     "kernel '%s' has no leaf that does anything observable", k->name);
         errors++;
     }
+    apply_cost_model(pl, &kp);
     pl->kernels[pl->nkernels++] = kp; /* room for every kernel was made by plan_build */
     return errors;
 }

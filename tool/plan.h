@@ -13,7 +13,13 @@
 #define PLAN_MAX_LEAVES 64
 
 typedef enum strategy { STRATEGY_ATOMIC, STRATEGY_AGGREGATED, STRATEGY_ORDERED } strategy;
-typedef enum dispatch { DISPATCH_HOST, DISPATCH_FUSED } dispatch;
+typedef enum dispatch { DISPATCH_HOST, DISPATCH_FUSED, DISPATCH_AUTO } dispatch;
+typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
+/* What the driver does at run time (values of nplus1rt_split). */
+typedef enum split_mode { SPLIT_MODE_ALWAYS = 0, SPLIT_MODE_ADAPTIVE = 1, SPLIT_MODE_NEVER = 2 } split_mode;
+
+/* A leaf costing less than this (rough operations) does not pay for the classifier. */
+#define PLAN_CHEAP_LEAF 512.0
 
 typedef struct choice {
     const decision *d;
@@ -39,12 +45,16 @@ typedef struct kernel_plan {
     unsigned nkernels;     /* non-empty leaves */
     unsigned nslice;       /* statements in the classifier's slice */
     double classifier_cost;
+    split_mode split;      /* run-time policy for the driver */
+    int merged_kernel;     /* kernel running the original code for cheap leaves, or -1 */
+    unsigned nmerged;      /* leaves in it */
 } kernel_plan;
 
 typedef struct plan_options {
     strategy strategy;
     dispatch dispatch;
     unsigned wg;           /* work-group size of the generated kernels */
+    split_policy split;    /* auto: cost model and run-time probe; always: split every launch */
 } plan_options;
 
 typedef struct plan {
@@ -78,5 +88,6 @@ void plan_free(plan *pl);
 
 const char *strategy_name(strategy s);
 const char *dispatch_name(dispatch d);
+const char *split_mode_name(split_mode m);
 
 #endif

@@ -123,6 +123,15 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
                "statements, strategy %s, dispatch %s\n",
             k->name, kp->nleaves, kp->nkernels, kp->nslice, strategy_name(pl->opt.strategy),
             dispatch_name(pl->opt.dispatch));
+    if (kp->split == SPLIT_MODE_NEVER)
+        fprintf(f, "  split: never: every leaf is too cheap to pay for the classifier (cost < %.0f); "
+                   "the driver runs the original kernel\n", PLAN_CHEAP_LEAF);
+    else if (kp->split == SPLIT_MODE_ADAPTIVE)
+        fprintf(f, "  split: adaptive: the driver probes divergence (every 16th launch by default) "
+                   "and runs the original kernel while few 32-item chunks mix leaves\n");
+    if (kp->merged_kernel >= 0)
+        fprintf(f, "  merged: %u cheap leaves share %s__nplus1_leaf%d, which runs the original "
+                   "code\n", kp->nmerged, k->name, kp->merged_kernel);
     if (!full)
         return;
     fputs("  condition tree:\n", f);

@@ -11,7 +11,7 @@
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
  *   value NAME=VALUE | NAME=size:N           (any number)
- *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS
+ *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT
  *   arg NAME PTR WRITABLE CONSTANT ELEM LANES SIZE TYPE...   (in order)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end
@@ -161,9 +161,9 @@ static int setup_values(const job *j, const kdesc *k, values *v)
 
 static int read_kernel_line(kdesc *k, const char *line)
 {
-    unsigned st, disp, wg, r0, r1, r2, nl;
-    if (sscanf(line, "kernel %255s %u %u %u %u %u %u %u", k->name, &st, &disp, &wg, &r0, &r1, &r2,
-               &nl) != 8 || nl > MAX_LEAVES)
+    unsigned st, disp, wg, r0, r1, r2, nl, split;
+    if (sscanf(line, "kernel %255s %u %u %u %u %u %u %u %u", k->name, &st, &disp, &wg, &r0, &r1,
+               &r2, &nl, &split) != 9 || nl > MAX_LEAVES)
         return -1;
     snprintf(k->count, sizeof k->count, "%s__nplus1_count", k->name);
     snprintf(k->scan, sizeof k->scan, "%s__nplus1_scan", k->name);
@@ -177,7 +177,7 @@ static int read_kernel_line(kdesc *k, const char *line)
     nplus1rt_set_desc d = {k->name, NULL, 0, k->args, nl, (const char *const *)k->leaf_names,
                            k->count, st == NPLUS1RT_ORDERED ? k->scan : NULL, k->scatter,
                            k->fused, (nplus1rt_strategy)st, (nplus1rt_dispatch)disp, wg,
-                           {r0, r1, r2}};
+                           {r0, r1, r2}, (nplus1rt_split)split};
     k->d = d;
     return 0;
 }

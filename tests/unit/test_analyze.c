@@ -50,7 +50,7 @@ static result run(const char *src)
     r.rc = parse_input(&pr, path, &po, &d);
     if (r.rc == 0) {
         r.rc = analyze_tu(&an, &pr, NULL, 0, &d);
-        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256};
+        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS};
         r.rc |= plan_build(&pl, &an, &opt, &d);
         if (pl.nkernels) {
             r.leaves = pl.kernels[0].nleaves;
