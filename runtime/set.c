@@ -17,6 +17,7 @@
 #include "nplus1rt.h"
 
 #define MAX_EVENTS 80
+#define NPLUS1_IPT_DEFAULT 8 /* items per work-item in the classifier passes */
 
 struct nplus1rt_set {
     const nplus1rt_set_desc *desc;
@@ -36,6 +37,7 @@ struct nplus1rt_set {
     cl_mem leafid;              /* one byte per item: its leaf (255: none) */
     size_t idx_cap, counts_cap, leafid_cap;
     size_t wg;
+    unsigned ipt;               /* items per work-item in the classifier passes */
     nplus1rt_dispatch dispatch;
     cl_uint *last_counts;
     int counts_valid;
@@ -116,7 +118,8 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     char *opts = malloc(n);
     if (!opts)
         return fail(s, NPLUS1_ERR_OOM, "building the generated set");
-    snprintf(opts, n, "-DNPLUS1_WG=%zu %s", s->wg, user_options ? user_options : "");
+    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u %s", s->wg, s->ipt,
+             user_options ? user_options : "");
     char *log = NULL;
     cl_int err;
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
@@ -181,6 +184,8 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
         s->dispatch = (type & CL_DEVICE_TYPE_GPU) ? NPLUS1RT_DISPATCH_FUSED : NPLUS1RT_DISPATCH_HOST;
     }
     s->wg = desc->wg ? desc->wg : 256;
+    const char *ipt = getenv("NPLUS1_IPT");
+    s->ipt = ipt && atoi(ipt) > 0 && atoi(ipt) <= 64 ? (unsigned)atoi(ipt) : NPLUS1_IPT_DEFAULT;
     size_t dev_max = 0;
     clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL);
     while (dev_max && s->wg > dev_max)
@@ -304,7 +309,7 @@ static cl_int check_launch(nplus1rt_set *s, cl_uint dim, const size_t *off, cons
         return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "more than 2^32 work-items");
     L->n = (cl_uint)n;
     L->dim = dim;
-    L->groups = (n + s->wg - 1) / s->wg;
+    L->groups = (n + s->wg * s->ipt - 1) / (s->wg * s->ipt); /* classifier groups */
     return CL_SUCCESS;
 }
 
@@ -363,7 +368,7 @@ static cl_int run(nplus1rt_set *s, cl_command_queue q, cl_kernel k, size_t items
 }
 
 static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                       const nplus1rt_argval *args)
+                       const nplus1rt_argval *args, cl_uint probing)
 {
     cl_uint nl = s->desc->nleaves;
     cl_int err;
@@ -391,13 +396,14 @@ static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
     SETARG(s->count, a + 4, s->ctr);
     SETARG(s->count, a + 5, counts);
     SETARG(s->count, a + 6, s->leafid);
+    SETARG(s->count, a + 7, probing);
     SETARG(s->scatter, 0, L->n);
     SETARG(s->scatter, 1, s->ctr);
     SETARG(s->scatter, 2, counts);
     SETARG(s->scatter, 3, s->idx);
     SETARG(s->scatter, 4, s->leafid);
     SETARG(s->scatter, 5, s->ctrs[!s->cur]);
-    if ((err = run(s, q, s->count, L->n, "classifier (count)")) != CL_SUCCESS)
+    if ((err = run(s, q, s->count, L->groups * s->wg, "classifier (count)")) != CL_SUCCESS)
         return err;
     if (s->scan) {
         cl_uint groups = (cl_uint)L->groups;
@@ -416,7 +422,7 @@ static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L
     cl_uint nl = s->desc->nleaves;
     cl_int err = CL_SUCCESS;
     if (s->counts_valid) { /* the adaptive probe read them already */
-        err = run(s, q, s->scatter, L->n, "classifier (scatter)");
+        err = run(s, q, s->scatter, L->groups * s->wg, "classifier (scatter)");
         if (err != CL_SUCCESS)
             return err;
     } else {
@@ -425,7 +431,7 @@ static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L
                                   NULL, &read);
         if (err != CL_SUCCESS)
             return fail(s, err, "reading the leaf counts");
-        err = run(s, q, s->scatter, L->n, "classifier (scatter)");
+        err = run(s, q, s->scatter, L->groups * s->wg, "classifier (scatter)");
         if (err == CL_SUCCESS)
             err = clFlush(q);
         cl_int werr = clWaitForEvents(1, &read);
@@ -461,7 +467,7 @@ static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L
 static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *L,
                              const nplus1rt_argval *args)
 {
-    cl_int err = run(s, q, s->scatter, L->n, "classifier (scatter)");
+    cl_int err = run(s, q, s->scatter, L->groups * s->wg, "classifier (scatter)");
     if (err != CL_SUCCESS)
         return err;
     cl_uint a = s->desc->nargs;
@@ -528,7 +534,7 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     if (s->desc->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
         return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
     s->ctr = s->ctrs[s->cur];
-    if ((err = classify(s, q, &L, args)) != CL_SUCCESS)
+    if ((err = classify(s, q, &L, args, (cl_uint)probing)) != CL_SUCCESS)
         return err;
     if (probing) {
         if ((err = probe(s, q, &L, &s->use_original)) != CL_SUCCESS)

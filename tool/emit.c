@@ -447,11 +447,16 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     static const char *suffix[] = {"atomic", "aggregated", "ordered"};
     char frag[64];
     tmpl_var sv[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"PARAMS", params}, {"ARGS", args}};
-    strbuf count, scatter;
+    strbuf count, scatter, flush;
     sb_init(&count);
     sb_init(&scatter);
+    sb_init(&flush);
     snprintf(frag, sizeof frag, "count-%s", suffix[e->pl->opt.strategy]);
     expand(e, &count, &e->kt, frag, sv, NV(sv));
+    snprintf(frag, sizeof frag, "count-flush-%s", suffix[e->pl->opt.strategy]);
+    expand(e, &flush, &e->kt, frag, sv, NV(sv));
+    if (flush.len && flush.data[flush.len - 1] == '\n')
+        flush.data[--flush.len] = '\0';
     snprintf(frag, sizeof frag, "scatter-%s", suffix[e->pl->opt.strategy]);
     expand(e, &scatter, &e->kt, frag, sv, NV(sv));
     if (count.len && count.data[count.len - 1] == '\n')
@@ -463,6 +468,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     tmpl_var kv[] = {{"K", k->name},       {"NLEAVES", nleaves},
                      {"PARAMS", params},   {"ARGS", args},
                      {"COUNT_BODY", count.data ? count.data : ""},
+                     {"COUNT_FLUSH", flush.data ? flush.data : ""},
                      {"SCATTER_BODY", scatter.data ? scatter.data : ""},
                      {"CASES", cases.data ? cases.data : ""}};
     expand(e, sb, &e->kt, "count", kv, NV(kv));
@@ -472,6 +478,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     expand(e, sb, &e->kt, "fused", kv, NV(kv));
     sb_free(&count);
     sb_free(&scatter);
+    sb_free(&flush);
     sb_free(&cases);
     free(params);
     free(args);
