@@ -39,6 +39,7 @@ struct nplus1rt_set {
     size_t wg;
     unsigned ipt;               /* items per work-item in the classifier passes */
     nplus1rt_dispatch dispatch;
+    nplus1rt_split split;       /* desc->split, after the environment and the device */
     cl_uint *last_counts;
     int counts_valid;
     cl_command_queue last_queue;
@@ -138,7 +139,7 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         return err;
     if (d->scan_kernel && !(s->scan = make_kernel(s, d->scan_kernel, &err)))
         return err;
-    if (d->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
+    if (s->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
         return err;
     for (unsigned l = 0; l < d->nleaves; l++)
         if (!(s->leaves[l] = make_kernel(s, d->leaf_kernels[l], &err)))
@@ -161,6 +162,26 @@ static size_t kernel_limit(nplus1rt_set *s)
     return limit;
 }
 
+/*
+ * NPLUS1_SPLIT=always|adaptive|never overrides a generated auto policy. An
+ * ADAPTIVE set on a device that is not a GPU runs the original kernel: a
+ * CPU pays no SIMD-divergence penalty worth a classifier (docs/performance.md),
+ * unless NPLUS1_PROBE_THRESHOLD asks for probing there too.
+ */
+static nplus1rt_split split_policy(nplus1rt_split generated, int gpu)
+{
+    const char *env = generated == NPLUS1RT_SPLIT_ALWAYS ? NULL : getenv("NPLUS1_SPLIT");
+    if (env && !strcmp(env, "always"))
+        return NPLUS1RT_SPLIT_ALWAYS;
+    if (env && !strcmp(env, "never"))
+        return NPLUS1RT_SPLIT_NEVER;
+    if (env && !strcmp(env, "adaptive"))
+        return NPLUS1RT_SPLIT_ADAPTIVE;
+    if (generated == NPLUS1RT_SPLIT_ADAPTIVE && !gpu && !getenv("NPLUS1_PROBE_THRESHOLD"))
+        return NPLUS1RT_SPLIT_NEVER;
+    return generated;
+}
+
 nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1rt_set_desc *desc,
                                   const char *build_options, cl_int *err, char **errmsg)
 {
@@ -177,12 +198,13 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     s->desc = desc;
     s->ctx = ctx;
     s->dev = dev;
+    cl_device_type type = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    int gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
     s->dispatch = desc->dispatch;
-    if (s->dispatch == NPLUS1RT_DISPATCH_AUTO) {
-        cl_device_type type = 0;
-        clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-        s->dispatch = (type & CL_DEVICE_TYPE_GPU) ? NPLUS1RT_DISPATCH_FUSED : NPLUS1RT_DISPATCH_HOST;
-    }
+    if (s->dispatch == NPLUS1RT_DISPATCH_AUTO)
+        s->dispatch = gpu ? NPLUS1RT_DISPATCH_FUSED : NPLUS1RT_DISPATCH_HOST;
+    s->split = split_policy(desc->split, gpu);
     s->wg = desc->wg ? desc->wg : 256;
     const char *ipt = getenv("NPLUS1_IPT");
     s->ipt = ipt && atoi(ipt) > 0 && atoi(ipt) <= 64 ? (unsigned)atoi(ipt) : NPLUS1_IPT_DEFAULT;
@@ -527,11 +549,11 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->last_queue = q;
     s->counts_valid = 0;
     s->last_original = 0;
-    int adaptive = s->desc->split == NPLUS1RT_SPLIT_ADAPTIVE;
+    int adaptive = s->split == NPLUS1RT_SPLIT_ADAPTIVE;
     int probing = adaptive && s->until_probe == 0;
     if (adaptive && !probing)
         s->until_probe--;
-    if (s->desc->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
+    if (s->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
         return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
     s->ctr = s->ctrs[s->cur];
     if ((err = classify(s, q, &L, args, (cl_uint)probing)) != CL_SUCCESS)

@@ -49,6 +49,10 @@ static char *demo_read(const char *path)
 static int demo_run(const demo *d, int reps)
 {
     char err[512];
+    /* The demo is here to show the split kernels at work: on a CPU the auto
+     * policy would run the original kernel (docs/performance.md). */
+    setenv("NPLUS1_SPLIT", "always", 0);
+    printf("split policy: NPLUS1_SPLIT=%s\n", getenv("NPLUS1_SPLIT"));
     nplus1rt_device dev;
     if (nplus1rt_pick_device(&dev, err, sizeof err) != CL_SUCCESS) {
         fprintf(stderr, "demo: no OpenCL device: %s\n", err);

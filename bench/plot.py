@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Turns nplus1bench CSV output into a PNG: speed-up over the original kernel
+per variant, one panel per input distribution, leaf cost (ITERS) on x.
+
+usage: bench/plot.py bench.csv out.png [--title TEXT]
+Needs matplotlib (Debian: apt-get install python3-matplotlib).
+"""
+import csv
+import sys
+from collections import defaultdict
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    src, dst = argv[1], argv[2]
+    title = argv[argv.index("--title") + 1] if "--title" in argv else None
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot.py: matplotlib is missing: apt-get install python3-matplotlib", file=sys.stderr)
+        return 1
+    rows = list(csv.DictReader(open(src, newline="")))
+    if not rows:
+        print("plot.py: %s has no rows" % src, file=sys.stderr)
+        return 1
+    inputs = sorted({r["input"] for r in rows}, key=["random", "skewed", "coherent"].index)
+    series = defaultdict(dict)  # (input, variant) -> {iters: speedup}
+    for r in rows:
+        series[(r["input"], r["variant"])][int(r["iters"])] = float(r["speedup"])
+    variants = []
+    for r in rows:
+        if r["variant"] not in variants and r["variant"] != "original":
+            variants.append(r["variant"])
+    fig, axes = plt.subplots(1, len(inputs), figsize=(5 * len(inputs), 4.2), sharey=True)
+    if len(inputs) == 1:
+        axes = [axes]
+    for ax, inp in zip(axes, inputs):
+        for v in variants:
+            pts = sorted(series[(inp, v)].items())
+            if not pts:
+                continue
+            style = "--" if v == "oracle" else "-"
+            width = 2.5 if v.startswith("auto") else 1.2
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", lw=width, label=v)
+        ax.axhline(1.0, color="gray", lw=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log", base=2)
+        ax.set_title("%s input" % inp)
+        ax.set_xlabel("leaf cost (ITERS)")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("speed-up over the original (x)")
+    axes[-1].legend(fontsize=8, loc="best")
+    fig.suptitle(title or "%s, N=%s" % (rows[0]["device"], rows[0]["n"]))
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+    print("plot.py: wrote %s" % dst)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
