@@ -90,7 +90,8 @@ static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, 
         emit_file_inlined(sb, inc, in->included, depth + 1);
         if (sb->len && sb->data[sb->len - 1] != '\n')
             sb_putc(sb, '\n');
-        sb_printf(sb, "/* nplus1gen: end of %s */", inc->an->pr->files[in->included].path);
+        const char *path = inc->an->pr->files[in->included].path, *base = strrchr(path, '/');
+        sb_printf(sb, "/* nplus1gen: end of %s */", base ? base + 1 : path);
         pos = le;
     }
     sb_putn(sb, f->text + pos, f->len - pos);

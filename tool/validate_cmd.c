@@ -52,6 +52,15 @@ static char *build_options(const validate_options *o)
     sb_init(&sb);
     for (unsigned i = 0; i < o->ndefines; i++)
         sb_printf(&sb, "-D%s ", o->defines[i]);
+    /* the original is built from a string: its own folder goes first, as for #include "x" */
+    char *input = realpath(o->input, NULL);
+    if (input) {
+        char *slash = strrchr(input, '/');
+        if (slash)
+            *slash = '\0';
+        sb_printf(&sb, "-I%s ", input);
+        free(input);
+    }
     for (unsigned i = 0; i < o->nincludes; i++) {
         char *abs = realpath(o->includes[i], NULL);
         sb_printf(&sb, "-I%s ", abs ? abs : o->includes[i]);
