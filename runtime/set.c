@@ -37,6 +37,7 @@ struct nplus1rt_set {
     cl_mem leafid;              /* one byte per item: its leaf (255: none) */
     size_t idx_cap, counts_cap, leafid_cap;
     size_t wg;
+    size_t dev_max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE, read once */
     unsigned ipt;               /* items per work-item in the classifier passes */
     nplus1rt_dispatch dispatch;
     nplus1rt_split split;       /* desc->split, after the environment and the device */
@@ -208,9 +209,8 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     s->wg = desc->wg ? desc->wg : 256;
     const char *ipt = getenv("NPLUS1_IPT");
     s->ipt = ipt && atoi(ipt) > 0 && atoi(ipt) <= 64 ? (unsigned)atoi(ipt) : NPLUS1_IPT_DEFAULT;
-    size_t dev_max = 0;
-    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL);
-    while (dev_max && s->wg > dev_max)
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof s->dev_max_wg, &s->dev_max_wg, NULL);
+    while (s->dev_max_wg && s->wg > s->dev_max_wg)
         s->wg /= 2;
     e = build(s, build_options);
     if (e == CL_SUCCESS) {
@@ -323,9 +323,7 @@ static cl_int check_launch(nplus1rt_set *s, cl_uint dim, const size_t *off, cons
             return fail(s, CL_INVALID_WORK_GROUP_SIZE,
                         "the kernel's reqd_work_group_size does not match local_size");
     }
-    size_t dev_max = 0;
-    clGetDeviceInfo(s->dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL);
-    if (lsz && dev_max && local_total > dev_max)
+    if (lsz && s->dev_max_wg && local_total > s->dev_max_wg)
         return fail(s, CL_INVALID_WORK_GROUP_SIZE, "local size exceeds the device's maximum");
     if (n > UINT_MAX - s->wg)
         return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "more than 2^32 work-items");
@@ -540,9 +538,6 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     cl_int err = check_launch(s, work_dim, global_offset, global_size, local_size, &L);
     if (err != CL_SUCCESS)
         return err;
-    if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS ||
-        (err = ensure(s, &s->leafid, &s->leafid_cap, (L.n + 3) / 4)) != CL_SUCCESS)
-        return err;
     for (unsigned i = 0; i < s->nevents; i++)
         clReleaseEvent(s->events[i]);
     s->nevents = 0;
@@ -555,6 +550,9 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
         s->until_probe--;
     if (s->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
         return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+    if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS ||
+        (err = ensure(s, &s->leafid, &s->leafid_cap, (L.n + 3) / 4)) != CL_SUCCESS)
+        return err;
     s->ctr = s->ctrs[s->cur];
     if ((err = classify(s, q, &L, args, (cl_uint)probing)) != CL_SUCCESS)
         return err;

@@ -19,7 +19,7 @@ typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
 typedef enum split_mode { SPLIT_MODE_ALWAYS = 0, SPLIT_MODE_ADAPTIVE = 1, SPLIT_MODE_NEVER = 2 } split_mode;
 
 /* A leaf costing less than this (rough operations) does not pay for the classifier. */
-#define PLAN_CHEAP_LEAF 512.0
+#define PLAN_CHEAP_LEAF 300.0 /* H100: K=8 (~220) loses, K=16 (~420) wins; docs/performance.md */
 
 typedef struct choice {
     const decision *d;
