@@ -11,7 +11,8 @@
  * usage: nplus1bench --dir DIR [--n N] [--iters 8,64,256] [--modes random,skewed,coherent]
  *                    [--reps R] [--csv FILE]
  * Prints a table of medians; "x" is the original's time over the variant's
- * (higher is faster), measured in the same run.
+ * (higher is faster), measured in the same run, the variants taking turns
+ * launch by launch. The mean includes the adaptive policy's probe launches.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -175,17 +176,24 @@ static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch, int is_a
 }
 
 typedef struct timing {
-    double wall, kernel;
+    double wall, mean, kernel;
     size_t mismatches;
 } timing;
 
-static timing run_variant(bench *b, const variant *v, inputs *in, const char *opts)
+/* One variant being timed: the original kernel or a generated set. */
+typedef struct runner {
+    const variant *v;
+    cl_kernel orig;
+    nplus1rt_set *set;
+    double walls[128], kernels[128];
+    timing t;
+} runner;
+
+static void runner_open(bench *b, runner *r, const variant *v, inputs *in, const char *opts)
 {
-    timing t = {0, 0, 0};
     cl_int err;
-    cl_kernel orig = NULL;
-    nplus1rt_set *set = NULL;
-    nplus1rt_set_desc d;
+    memset(r, 0, sizeof *r);
+    r->v = v;
     if (v->strategy < 0) {
         char *log = NULL;
         cl_program p = nplus1rt_build(b->ctx, b->dev, b->sources[0], opts, &log, &err);
@@ -193,71 +201,80 @@ static timing run_variant(bench *b, const variant *v, inputs *in, const char *op
             fprintf(stderr, "%s\n", log ? log : "");
             die("building the original", err);
         }
-        orig = clCreateKernel(p, "oneKernel", &err);
+        r->orig = clCreateKernel(p, "oneKernel", &err);
         clReleaseProgram(p);
         if (err != CL_SUCCESS)
             die("creating the original kernel", err);
         cl_mem a0 = v->sorted ? in->sia : in->ia, a1 = v->sorted ? in->sfa : in->fa;
-        clSetKernelArg(orig, 0, sizeof a0, &a0);
-        clSetKernelArg(orig, 1, sizeof a1, &a1);
-        clSetKernelArg(orig, 2, sizeof in->out, &in->out);
+        clSetKernelArg(r->orig, 0, sizeof a0, &a0);
+        clSetKernelArg(r->orig, 1, sizeof a1, &a1);
+        clSetKernelArg(r->orig, 2, sizeof in->out, &in->out);
+        return;
+    }
+    nplus1rt_set_desc d = desc_for(b, v->strategy, v->dispatch, v->is_auto);
+    char *msg = NULL;
+    r->set = nplus1rt_set_create(b->ctx, b->dev, &d, opts, &err, &msg);
+    if (!r->set) {
+        fprintf(stderr, "%s\n", msg ? msg : "");
+        die("creating the set", err);
+    }
+    nplus1rt_set_profiling(r->set, 1);
+}
+
+/* Launch rep (0: warm-up and result check, not timed). */
+static void runner_step(bench *b, runner *r, inputs *in, int rep)
+{
+    const variant *v = r->v;
+    cl_int err = clEnqueueWriteBuffer(b->q, in->out, CL_TRUE, 0, b->n * 4, in->init, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        die("resetting the output", err);
+    cl_event ev = NULL;
+    double t0 = nplus1rt_now_ms();
+    if (r->orig) {
+        err = clEnqueueNDRangeKernel(b->q, r->orig, 1, NULL, &b->n, NULL, 0, NULL, &ev);
     } else {
-        d = desc_for(b, v->strategy, v->dispatch, v->is_auto);
-        char *msg = NULL;
-        set = nplus1rt_set_create(b->ctx, b->dev, &d, opts, &err, &msg);
-        if (!set) {
-            fprintf(stderr, "%s\n", msg ? msg : "");
-            die("creating the set", err);
-        }
-        nplus1rt_set_profiling(set, 1);
+        nplus1rt_argval av[3] = {{sizeof(cl_mem), &in->ia}, {sizeof(cl_mem), &in->fa},
+                                 {sizeof(cl_mem), &in->out}};
+        err = nplus1rt_set_enqueue(r->set, b->q, 1, NULL, &b->n, NULL, av);
     }
-    double walls[64], kernels[64];
-    int reps = b->reps > 63 ? 63 : b->reps;
-    for (int r = 0; r <= reps; r++) {
-        err = clEnqueueWriteBuffer(b->q, in->out, CL_TRUE, 0, b->n * 4, in->init, 0, NULL, NULL);
-        if (err != CL_SUCCESS)
-            die("resetting the output", err);
-        cl_event ev = NULL;
-        double t0 = nplus1rt_now_ms();
-        if (orig) {
-            err = clEnqueueNDRangeKernel(b->q, orig, 1, NULL, &b->n, NULL, 0, NULL, &ev);
-        } else {
-            nplus1rt_argval av[3] = {{sizeof(cl_mem), &in->ia}, {sizeof(cl_mem), &in->fa},
-                                     {sizeof(cl_mem), &in->out}};
-            err = nplus1rt_set_enqueue(set, b->q, 1, NULL, &b->n, NULL, av);
-        }
-        if (err == CL_SUCCESS)
-            err = clFinish(b->q);
-        if (err != CL_SUCCESS)
-            die(v->name, err);
-        double t1 = nplus1rt_now_ms();
-        double k = orig ? nplus1rt_event_ms(ev) : nplus1rt_set_last_kernel_ms(set);
-        if (ev)
-            clReleaseEvent(ev);
-        if (r == 0) { /* first run: check the result, not timed (warm-up) */
-            float *dst = v->strategy < 0 && !v->sorted ? in->expect : in->got;
-            clEnqueueReadBuffer(b->q, in->out, CL_TRUE, 0, b->n * 4, dst, 0, NULL, NULL);
-            if (!(v->strategy < 0))
-                t.mismatches = nplus1rt_diff(in->expect, in->got, b->n, NPLUS1RT_F32, 4, NULL, 0);
-            continue;
-        }
-        walls[r - 1] = t1 - t0;
-        kernels[r - 1] = k;
-        if (set && r == reps && getenv("NPLUS1_BENCH_BREAKDOWN")) {
-            double ks[16];
-            unsigned nk = nplus1rt_set_last_kernel_times(set, ks, 16);
-            printf("      %s kernels (ms):", v->name);
-            for (unsigned i = 0; i < nk; i++)
-                printf(" %.3f", ks[i]);
-            printf("\n");
-        }
+    if (err == CL_SUCCESS)
+        err = clFinish(b->q);
+    if (err != CL_SUCCESS)
+        die(v->name, err);
+    double t1 = nplus1rt_now_ms();
+    double k = r->orig ? nplus1rt_event_ms(ev) : nplus1rt_set_last_kernel_ms(r->set);
+    if (ev)
+        clReleaseEvent(ev);
+    if (rep == 0) {
+        float *dst = v->strategy < 0 && !v->sorted ? in->expect : in->got;
+        clEnqueueReadBuffer(b->q, in->out, CL_TRUE, 0, b->n * 4, dst, 0, NULL, NULL);
+        if (v->strategy >= 0)
+            r->t.mismatches = nplus1rt_diff(in->expect, in->got, b->n, NPLUS1RT_F32, 4, NULL, 0);
+        return;
     }
-    t.wall = nplus1rt_median(walls, (size_t)reps);
-    t.kernel = nplus1rt_median(kernels, (size_t)reps);
-    if (orig)
-        clReleaseKernel(orig);
-    nplus1rt_set_release(set);
-    return t;
+    r->walls[rep - 1] = t1 - t0;
+    r->kernels[rep - 1] = k;
+    if (r->set && rep == b->reps && getenv("NPLUS1_BENCH_BREAKDOWN")) {
+        double ks[16];
+        unsigned nk = nplus1rt_set_last_kernel_times(r->set, ks, 16);
+        printf("      %s kernels (ms):", v->name);
+        for (unsigned i = 0; i < nk; i++)
+            printf(" %.3f", ks[i]);
+        printf("\n");
+    }
+}
+
+static void runner_close(bench *b, runner *r)
+{
+    double sum = 0;
+    for (int i = 0; i < b->reps; i++)
+        sum += r->walls[i];
+    r->t.mean = sum / b->reps;
+    r->t.wall = nplus1rt_median(r->walls, (size_t)b->reps);
+    r->t.kernel = nplus1rt_median(r->kernels, (size_t)b->reps);
+    if (r->orig)
+        clReleaseKernel(r->orig);
+    nplus1rt_set_release(r->set);
 }
 
 /* The --split auto set generated for this ITERS, and the split it chose. */
@@ -285,24 +302,35 @@ static void bench_case(bench *b, int iters, const char *mode)
     make_inputs(b, mode, &in);
     printf("\nN=%zu ITERS=%d input=%s (median of %d; x = original wall / variant wall)\n", b->n,
            iters, mode, b->reps);
-    printf("  %-18s %10s %10s %8s %s\n", "variant", "wall ms", "kernel ms", "x", "check");
+    printf("  %-18s %10s %10s %10s %8s %s\n", "variant", "wall ms", "mean ms", "kernel ms", "x",
+           "check");
+    /* variants take turns, launch by launch, so drift hits them all alike */
+    static runner rs[NVARIANTS];
+    size_t nr = 0;
+    for (size_t i = 0; i < NVARIANTS; i++)
+        if (!variants[i].is_auto || b->auto_source)
+            runner_open(b, &rs[nr++], &variants[i], &in, opts);
+    for (int rep = 0; rep <= b->reps; rep++)
+        for (size_t i = 0; i < nr; i++) /* the original first: rep 0 keeps its result */
+            runner_step(b, &rs[i], &in, rep);
     double base = 0;
-    for (size_t i = 0; i < NVARIANTS; i++) {
-        const variant *v = &variants[i];
-        if (v->is_auto && !b->auto_source)
-            continue;
-        timing t = run_variant(b, v, &in, opts);
+    for (size_t i = 0; i < nr; i++) {
+        runner *r = &rs[i];
+        runner_close(b, r);
+        const variant *v = r->v;
         if (i == 0)
-            base = t.wall;
-        printf("  %-18s %10.3f %10.3f %7.2fx %s%s\n", v->name, t.wall, t.kernel, base / t.wall,
-               v->strategy < 0 ? "" : (t.mismatches ? "MISMATCH" : "ok"),
+            base = r->t.wall;
+        printf("  %-18s %10.3f %10.3f %10.3f %7.2fx %s%s\n", v->name, r->t.wall, r->t.mean,
+               r->t.kernel, base / r->t.wall,
+               v->strategy < 0 ? "" : (r->t.mismatches ? "MISMATCH" : "ok"),
                !v->is_auto ? "" : b->auto_split == NPLUS1RT_SPLIT_NEVER ? " (split: never)"
                                                                          : " (split: adaptive)");
-        fflush(stdout);
         if (b->csv)
-            fprintf(b->csv, "\"%s\",%zu,%d,%s,%s,%.4f,%.4f,%.4f,%zu\n", b->device, b->n, iters,
-                    mode, v->name, t.wall, t.kernel, base / t.wall, t.mismatches);
+            fprintf(b->csv, "\"%s\",%zu,%d,%s,%s,%.4f,%.4f,%.4f,%.4f,%zu\n", b->device, b->n,
+                    iters, mode, v->name, r->t.wall, r->t.mean, r->t.kernel, base / r->t.wall,
+                    r->t.mismatches);
     }
+    fflush(stdout);
     free_inputs(&in);
 }
 
@@ -352,6 +380,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (b.reps > 127)
+        b.reps = 127;
     if (!dir || b.n == 0 || b.reps < 1) {
         fprintf(stderr, "usage: nplus1bench --dir DIR [--n N] [--iters 8,64,256] "
                         "[--modes random,skewed,coherent] [--reps R] [--csv FILE]\n");
@@ -374,7 +404,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (b.csv)
-        fprintf(b.csv, "device,n,iters,input,variant,wall_ms,kernel_ms,speedup,mismatches\n");
+        fprintf(b.csv, "device,n,iters,input,variant,wall_ms,mean_wall_ms,kernel_ms,speedup,mismatches\n");
     char *il = strdup(iters), *isave = NULL;
     for (char *it = strtok_r(il, ",", &isave); it; it = strtok_r(NULL, ",", &isave)) {
         char *ml = strdup(modes), *save = NULL;

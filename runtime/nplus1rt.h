@@ -185,7 +185,9 @@ typedef struct nplus1rt_set nplus1rt_set;
 
 /*
  * Builds desc->source for dev (build_options are appended to the tool's
- * own) and creates the kernels. On failure returns NULL, sets *err, and
+ * own) and creates the kernels. The set copies *desc; the strings and
+ * arrays it points to must stay valid while the set lives (a generated
+ * driver's are static). On failure returns NULL, sets *err, and
  * when errmsg is non-NULL stores a malloc'd message there (build log
  * included).
  */

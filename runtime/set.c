@@ -20,7 +20,8 @@
 #define NPLUS1_IPT_DEFAULT 8 /* items per work-item in the classifier passes */
 
 struct nplus1rt_set {
-    const nplus1rt_set_desc *desc;
+    const nplus1rt_set_desc *desc;  /* points to desc_copy */
+    nplus1rt_set_desc desc_copy;
     cl_context ctx;
     cl_device_id dev;
     cl_program prog;
@@ -196,7 +197,9 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
             *err = NPLUS1_ERR_OOM;
         return NULL;
     }
-    s->desc = desc;
+    s->desc_copy = *desc;
+    s->desc = &s->desc_copy;
+    desc = s->desc;
     s->ctx = ctx;
     s->dev = dev;
     cl_device_type type = 0;

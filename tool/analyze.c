@@ -437,8 +437,13 @@ static void scan_call(scan_ctx *sc, CXCursor c)
         merge_call(sc, function_summary(sc->an, def), c);
     } else if (!clang_Cursor_isNull(def) && clang_equalCursors(def, sc->func)) {
         note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
+    } else if (!strcmp(name, "get_global_linear_id")) {
+        /* the generated prelude does not remap it: the leaves would see their own id */
+        note_effect(sc->fx, EFF_UNSUPPORTED | EFF_WORKITEM, c, clang_getNullCursor());
     } else {
         unsigned b = builtin_effects(name);
+        if (b & EFF_ATOMIC)
+            b |= EFF_MEM_WRITE; /* the write is the call's, not its '&p[i]' argument's */
         if (b)
             note_effect(sc->fx, b, c, clang_getNullCursor());
         sc->fx->cost += builtin_cost(name);
@@ -669,6 +674,9 @@ static const effects *function_summary(analysis *an, CXCursor def)
         }
     summary *s = xcalloc(1, sizeof *s);
     s->def = def;
+    s->fx.hidden_exit = clang_getNullCursor(); /* a zeroed CXCursor is not the null cursor */
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        s->fx.site[i].at = s->fx.site[i].via = clang_getNullCursor();
     s->busy = 1;
     s->next = an->summaries;
     an->summaries = s;
@@ -692,6 +700,7 @@ typedef struct build_ctx {
     kernel_info *k;
     diag_sink *diag;
     int errors;
+    int macro_decisions;    /* decisions refused because a macro wrote them */
 } build_ctx;
 
 static void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
@@ -732,6 +741,26 @@ static void push_item(seq *s, unsigned *cap, seq_item it)
     VEC_PUSH(s->items, s->n, *cap, it);
 }
 
+/*
+ * Is the if/switch c written in the source text, keyword first? One that a
+ * macro expands to starts with the macro's name instead. (libclang 14's
+ * clang_getSpellingLocation maps a token of a macro body to the expansion,
+ * so parse_in_macro only sees tokens that came from macro arguments.)
+ */
+static int written_in_place(analysis *an, CXCursor c)
+{
+    const char *kw = clang_getCursorKind(c) == CXCursor_IfStmt ? "if" : "switch";
+    size_t n = strlen(kw);
+    src_range r;
+    if (parse_in_macro(clang_getCursorLocation(c)) || cursor_range(an, c, &r) != 0)
+        return 0;
+    const src_file *f = &an->pr->files[r.file];
+    if (r.begin + n > f->len || strncmp(f->text + r.begin, kw, n) != 0)
+        return 0;
+    return r.begin + n == f->len ||
+           !(isalnum((unsigned char)f->text[r.begin + n]) || f->text[r.begin + n] == '_');
+}
+
 /* Appends the item for one statement (a compound's child, or a branch body). */
 static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
 {
@@ -746,12 +775,13 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
     switch (clang_getCursorKind(c)) {
     case CXCursor_IfStmt:
     case CXCursor_SwitchStmt:
-        if (parse_in_macro(clang_getCursorLocation(c))) {
+        if (!written_in_place(bc->an, c)) {
             report_at(bc, c, "nplus1-macro-decision",
                       "this decision comes from a macro expansion; nplus1gen cannot rewrite it");
             note_at(bc, c, "the leaf kernels are cut from the source text, and a macro body is one "
                            "piece of text: write the if/switch in the kernel, or move it into a "
                            "function");
+            bc->macro_decisions++;
             return;
         }
         it.kind = ITEM_DECISION;
@@ -828,6 +858,12 @@ static int paren_range(build_ctx *bc, CXCursor stmt, CXCursor cond, src_range *r
     return 0;
 }
 
+static void note_parentheses(build_ctx *bc, CXCursor stmt)
+{
+    note_at(bc, stmt, "the classifier copies the condition from between the parentheses in the "
+                      "source text: write them in the kernel, as in 'if (MACRO)'");
+}
+
 static decision *new_decision(decision_kind kind, CXCursor c)
 {
     decision *d = xcalloc(1, sizeof *d);
@@ -862,9 +898,11 @@ static decision *build_if(build_ctx *bc, CXCursor c)
         }
         branch *b = add_branch(d, &cap, BR_IF);
         b->cond_cursor = ch.v[0];
-        if (paren_range(bc, cur, ch.v[0], &b->cond) != 0)
+        if (paren_range(bc, cur, ch.v[0], &b->cond) != 0) {
             report_at(bc, cur, "nplus1-macro-decision",
                       "cannot find the condition of this if in the source text");
+            note_parentheses(bc, cur);
+        }
         effects fx;
         effects_of(bc->an, bc->k->cursor, ch.v[0], &fx);
         merge_effects(&d->cond_fx, &fx);
@@ -879,8 +917,7 @@ static decision *build_if(build_ctx *bc, CXCursor c)
         }
         CXCursor els = ch.v[2];
         free(ch.v);
-        if (clang_getCursorKind(els) == CXCursor_IfStmt &&
-            !parse_in_macro(clang_getCursorLocation(els))) {
+        if (clang_getCursorKind(els) == CXCursor_IfStmt && written_in_place(bc->an, els)) {
             cur = els;
             continue;
         }
@@ -914,23 +951,53 @@ static branch *entry_branch(switch_build *sb, branch_kind kind)
     return b;
 }
 
+/* The integer value of a case label's expression; 0 on success. */
+static int case_value(CXCursor e, long long *v)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *v = clang_EvalResult_getAsLongLong(r);
+    if (r)
+        clang_EvalResult_dispose(r);
+    return ok ? 0 : -1;
+}
+
+#define MAX_CASE_RANGE 256
+
+/* Adds the values of `case A:` or of the GNU range `case A ... B:` to b. */
+static void add_case_values(switch_build *sb, CXCursor c, const cursor_list *ch, branch *b)
+{
+    long long lo, hi;
+    int range = ch->n >= 3; /* LHS, RHS, body */
+    if (case_value(ch->v[0], &lo) != 0 || case_value(ch->v[range ? 1 : 0], &hi) != 0) {
+        report_at(sb->bc, c, "nplus1-unsupported", "cannot evaluate this case value");
+        return;
+    }
+    if (hi < lo)
+        return; /* an empty GNU range matches nothing */
+    if ((unsigned long long)hi - (unsigned long long)lo >= MAX_CASE_RANGE) {
+        report_at(sb->bc, c, "nplus1-unsupported",
+                  "this case range holds %llu values; at most %d are supported",
+                  (unsigned long long)hi - (unsigned long long)lo + 1, MAX_CASE_RANGE);
+        note_at(sb->bc, c, "the classifier lists every value of a range as a case of its own; "
+                           "write a wide range as an if with two comparisons");
+        return;
+    }
+    unsigned n = (unsigned)(hi - lo) + 1;
+    b->values = xrealloc(b->values, (b->nvalues + n) * sizeof *b->values);
+    for (unsigned i = 0; i < n; i++)
+        b->values[b->nvalues++] = lo + (long long)i;
+}
+
 static void flatten_case(switch_build *sb, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt) {
         cursor_list ch = children_of(c);
         branch *b = entry_branch(sb, k == CXCursor_CaseStmt ? BR_CASE : BR_DEFAULT);
-        if (k == CXCursor_CaseStmt && ch.n >= 2) {
-            CXEvalResult r = clang_Cursor_Evaluate(ch.v[0]);
-            if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
-                b->values = xrealloc(b->values, (b->nvalues + 1) * sizeof *b->values);
-                b->values[b->nvalues++] = clang_EvalResult_getAsLongLong(r);
-            } else {
-                report_at(sb->bc, c, "nplus1-unsupported", "cannot evaluate this case value");
-            }
-            if (r)
-                clang_EvalResult_dispose(r);
-        }
+        if (k == CXCursor_CaseStmt && ch.n >= 2)
+            add_case_values(sb, c, &ch, b);
         if (ch.n > 0)
             flatten_case(sb, ch.v[ch.n - 1]);
         free(ch.v);
@@ -969,9 +1036,11 @@ static decision *build_switch(build_ctx *bc, CXCursor c)
         return d;
     }
     d->cond_cursor = ch.v[0];
-    if (paren_range(bc, c, ch.v[0], &d->cond) != 0)
+    if (paren_range(bc, c, ch.v[0], &d->cond) != 0) {
         report_at(bc, c, "nplus1-macro-decision",
                   "cannot find the controlling expression of this switch in the source text");
+        note_parentheses(bc, c);
+    }
     effects_of(bc->an, bc->k->cursor, ch.v[0], &d->cond_fx);
     switch_build sb = {bc, d, 0, 0, 0};
     CXCursor body = ch.v[ch.n - 1];
@@ -1026,6 +1095,94 @@ static const char *why_of(unsigned bit)
     }
 }
 
+/* ---- barriers inside branches ------------------------------------------ */
+
+typedef struct branch_search {
+    CXCursor target;
+    int depth;           /* branch bodies entered on the way down */
+    int found;           /* -1 not yet, else the depth where target was */
+} branch_search;
+
+static void search_branch(branch_search *s, CXCursor c, int depth);
+
+static enum CXChildVisitResult search_branch_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    branch_search *s = data;
+    search_branch(s, c, s->depth);
+    return s->found >= 0 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Looks for s->target under c; the bodies of if/switch/?: count as branches. */
+static void search_branch(branch_search *s, CXCursor c, int depth)
+{
+    if (clang_equalCursors(c, s->target)) {
+        s->found = depth;
+        return;
+    }
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_IfStmt && k != CXCursor_SwitchStmt &&
+        k != CXCursor_ConditionalOperator) {
+        int saved = s->depth;
+        s->depth = depth;
+        clang_visitChildren(c, search_branch_cb, s);
+        s->depth = saved;
+        return;
+    }
+    cursor_list ch = children_of(c); /* child 0 is the condition */
+    for (unsigned i = 0; i < ch.n && s->found < 0; i++)
+        search_branch(s, ch.v[i], i == 0 ? depth : depth + 1);
+    free(ch.v);
+}
+
+static enum CXChildVisitResult find_function_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    branch_search *s = data;
+    if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
+        search_branch(s, c, 0);
+    return s->found >= 0 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Is where (in the kernel or in any helper) inside a branch of its function? */
+static int inside_branch(build_ctx *bc, CXCursor where)
+{
+    branch_search s = {where, 0, -1};
+    clang_visitChildren(clang_getTranslationUnitCursor(bc->an->pr->tu), find_function_cb, &s);
+    return s.found > 0;
+}
+
+/* A barrier that not every work-item reaches is undefined in OpenCL already. */
+static void note_barrier_in_branch(build_ctx *bc, CXCursor at, CXCursor via)
+{
+    char *name = cursor_spelling(at);
+    int group = !strcmp(name, "barrier") || !strcmp(name, "work_group_barrier");
+    int sub = !strcmp(name, "sub_group_barrier");
+    free(name);
+    if (!group && !sub)
+        return;
+    const char *unit = group ? "work-group" : "sub-group";
+    if (inside_branch(bc, at))
+        note_at(bc, at, "this barrier is inside a branch: unless every work-item of the %s takes "
+                        "the same branch, the kernel is already invalid OpenCL (all of them must "
+                        "reach the barrier, or none)", unit);
+    else if (!clang_Cursor_isNull(via) && inside_branch(bc, via))
+        note_at(bc, via, "this call, which reaches a barrier, is inside a branch: unless every "
+                         "work-item of the %s takes the same branch, the kernel is already "
+                         "invalid OpenCL (all of them must reach the barrier, or none)", unit);
+}
+
+/* What an EFF_UNSUPPORTED site is, in words. */
+static const char *unsupported_construct(CXCursor at, const char *name)
+{
+    enum CXCursorKind k = clang_getCursorKind(at);
+    if (k == CXCursor_CallExpr && !strcmp(name, "get_global_linear_id"))
+        return "'get_global_linear_id', which the generated kernels do not remap";
+    if (k == CXCursor_CallExpr || k == CXCursor_FunctionDecl)
+        return "recursion";
+    return "goto or labels";
+}
+
 static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const char *what)
 {
     unsigned i = 0;
@@ -1036,13 +1193,15 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
     char *name = cursor_spelling(at);
     if (bit == EFF_UNSUPPORTED)
         report_at(bc, at, "nplus1-unsupported", "%s cannot be split: it uses %s", what,
-                  clang_getCursorKind(at) == CXCursor_CallExpr ? "recursion" : "goto or labels");
+                  unsupported_construct(at, name));
     else if (bit == EFF_LOCAL_MEM)
         report_at(bc, at, rule_of(bit), "%s uses __local memory ('%s')", what, name);
     else
         report_at(bc, at, rule_of(bit), "%s calls '%s'", what, name);
     free(name);
     note_at(bc, at, "%s", why_of(bit));
+    if (bit == EFF_BARRIER)
+        note_barrier_in_branch(bc, at, s->via);
     if (!clang_Cursor_isNull(s->via)) {
         char *callee = cursor_spelling(s->via);
         note_at(bc, s->via, "reached through this call to '%s'", callee);
@@ -1100,25 +1259,27 @@ static int seq_has_decision(const seq *s)
     return 0;
 }
 
-/* Parses reqd_work_group_size(X, Y, Z) written before the kernel's name. */
-static void read_reqd_wg(analysis *an, kernel_info *k)
+/*
+ * reqd_work_group_size(X, Y, Z) of the kernel, as clang evaluated it: the
+ * declaration printed tersely carries the attribute with its values, also
+ * when they (or the whole attribute) come from macros.
+ */
+static void read_reqd_wg(kernel_info *k)
 {
-    const src_file *f = &an->pr->files[k->range.file];
-    size_t n = k->body.begin - k->range.begin;
-    char *head = xstrndup(f->text + k->range.begin, n);
-    const char *p = strstr(head, "reqd_work_group_size");
-    if (p) {
-        p = strchr(p, '(');
-        unsigned v[3] = {0, 0, 0};
-        if (p && sscanf(p, "(%u , %u , %u )", &v[0], &v[1], &v[2]) == 3)
-            memcpy(k->reqd_wg, v, sizeof v);
-    }
-    free(head);
+    CXPrintingPolicy pol = clang_getCursorPrintingPolicy(k->cursor);
+    clang_PrintingPolicy_setProperty(pol, CXPrintingPolicy_TerseOutput, 1);
+    CXString s = clang_getCursorPrettyPrinted(k->cursor, pol);
+    const char *p = strstr(clang_getCString(s), "reqd_work_group_size(");
+    unsigned v[3] = {0, 0, 0};
+    if (p && sscanf(p, "reqd_work_group_size(%u , %u , %u )", &v[0], &v[1], &v[2]) == 3)
+        memcpy(k->reqd_wg, v, sizeof v);
+    clang_disposeString(s);
+    clang_PrintingPolicy_dispose(pol);
 }
 
 static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
 {
-    build_ctx bc = {an, k, diag, 0};
+    build_ctx bc = {an, k, diag, 0, 0};
     cursor_list ch = children_of(k->cursor);
     CXCursor body = clang_getNullCursor();
     for (unsigned i = 0; i < ch.n; i++)
@@ -1132,13 +1293,13 @@ static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
         k->legal = 0;
         return;
     }
-    read_reqd_wg(an, k);
+    read_reqd_wg(k);
     check_param_types(&bc);
     check_forbidden(&bc);
     unsigned cap = 0;
     build_seq_from(&bc, body, &k->top, &cap);
     k->has_decision = seq_has_decision(&k->top);
-    if (!k->has_decision) {
+    if (!k->has_decision && !bc.macro_decisions) {
         report_at(&bc, k->cursor, "nplus1-no-decision",
                   "kernel '%s' has no decision (a top-level if or switch) to split", k->name);
         note_at(&bc, k->cursor, "without a decision there is no divergence for nplus1gen to "
@@ -1226,6 +1387,20 @@ static int wanted(const char *name, const char **want, unsigned nwant)
     return 0;
 }
 
+/* After an unknown -k name: the kernels there are. */
+static void note_kernel_names(const analysis *an, diag_sink *diag)
+{
+    if (an->nkernels == 0)
+        return;
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned k = 0; k < an->nkernels; k++)
+        sb_printf(&sb, "%s'%s'", k ? ", " : "", an->kernels[k].name);
+    diag_report(diag, DIAG_NOTE, NULL, NULL, "%s defines the kernels %s", an->pr->files[0].path,
+                sb.data);
+    sb_free(&sb);
+}
+
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                diag_sink *diag)
 {
@@ -1241,6 +1416,7 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
         if (!found) {
             diag_report(diag, DIAG_ERROR, NULL, "nplus1-unknown-kernel",
                         "no kernel named '%s' in %s", want[i], pr->files[0].path);
+            note_kernel_names(an, diag);
             bad = 1;
         }
     }

@@ -47,10 +47,18 @@ static void report(diag_sink *diag, analysis *an, CXCursor at, const char *fmt, 
     diag_report(diag, DIAG_ERROR, &loc, "nplus1-unsupported-arg", "%s", msg);
 }
 
+static void note(diag_sink *diag, analysis *an, CXCursor at, const char *msg)
+{
+    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
+    diag_report(diag, DIAG_NOTE, &loc, NULL, "%s", msg);
+}
+
 /* Fills elem/lanes/size/host type from a value type; 0 on success. */
 static int describe_value(CXType t, kernel_param *p, int for_host)
 {
     t = clang_getCanonicalType(t);
+    if (t.kind == CXType_Enum) /* passed as its underlying integer type */
+        t = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(t)));
     unsigned lanes = 1;
     if (t.kind == CXType_Vector || t.kind == CXType_ExtVector) {
         lanes = (unsigned)clang_getNumElements(t);
@@ -135,6 +143,9 @@ static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *
             if (sz <= 0) {
                 report(diag, an, c, "parameter '%s' points to a type of unknown size%s",
                        p->name, "");
+                note(diag, an, c, "the generated driver and the validation need the element "
+                                  "size of every buffer: give the pointer an element type "
+                                  "(for example __global uchar *)");
                 return 1;
             }
             p->elem = E_U8; /* structs: compared byte for byte */
@@ -147,6 +158,9 @@ static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *
         report(diag, an, c, "parameter '%s' has type '%s': only buffers, scalars and vectors "
                             "are supported",
                p->name, p->type_text);
+        note(diag, an, c, "the generated driver passes __global and __constant pointers as "
+                          "cl_mem and scalars and vectors by value; images, samplers, pipes, "
+                          "events and structs passed by value have no host form there yet");
         return 1;
     }
     return 0;

@@ -25,4 +25,8 @@ config.substitutions.append(("%samples", samples))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
 # strip // comment lines (the test's own RUN/CHECK lines) from generated text
 config.substitutions.append(("%strip", "grep -v '^ *//'"))
+# `not` (invert an exit status) lives beside FileCheck in LLVM's bin directory
+llvm_bin = os.path.dirname(filecheck)
+if llvm_bin:
+    config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")
 config.environment["POCL_CACHE_DIR"] = os.environ.get("POCL_CACHE_DIR", "/tmp/nplus1-pocl-cache")

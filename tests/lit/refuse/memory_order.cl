@@ -1,0 +1,54 @@
+// Rule nplus1-memory-order: a condition (or its slice) reads memory after
+// the kernel wrote memory. The classifier runs before every leaf kernel, so
+// it would read the value from before the write. A 'restrict' or
+// '__constant' read pointer cannot alias the write, and passes.
+// RUN: rm -rf %t
+// RUN: not %nplus1gen %s -o %t 2>&1 | %FileCheck %s --match-full-lines
+// RUN: %nplus1gen %s -o %t >/dev/null 2>&1; test $? -eq 1
+// RUN: test ! -e %t
+
+// CHECK:      {{.*}}memory_order.cl:[[@LINE+10]]:9: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK-NEXT: if (buf[i] > 1.0f)
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+6]]:5: note: this write runs before the condition; the classifier runs before any leaf kernel and would read the old value (declare the read pointer 'restrict' or '__constant' if it never aliases the written one)
+// CHECK-NEXT: buf[i] = 2.0f * buf[i];
+// CHECK-NEXT: ^
+__kernel void direct(__global float *buf, __global float *out)
+{
+    const int i = get_global_id(0);
+    buf[i] = 2.0f * buf[i];
+    if (buf[i] > 1.0f)
+        out[i] = 1.0f;
+}
+
+// Through a helper: the read is in the slice, the write in the helper.
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+15]]:21: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK-NEXT: const float v = buf[i];
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+5]]:5: note: this write runs before the condition; {{.*}}
+// CHECK-NEXT: b[i] = v;
+// CHECK-NEXT: ^
+static void stash(__global float *b, int i, float v)
+{
+    b[i] = v;
+}
+
+__kernel void via_helper(__global float *buf, __global float *out)
+{
+    const int i = get_global_id(0);
+    stash(buf, i, 0.5f);
+    const float v = buf[i];
+    if (v > 1.0f)
+        out[i] = 1.0f;
+}
+
+// No diagnostic: the read pointer is restrict.
+__kernel void restricted(__global const float *restrict in, __global float *out)
+{
+    const int i = get_global_id(0);
+    out[i] = 0.0f;
+    if (in[i] > 0.5f)
+        out[i] = 1.0f;
+}
+// CHECK-NEXT: nplus1gen: 2 errors; no files written
+// CHECK-NOT:  {{.}}
