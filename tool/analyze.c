@@ -437,9 +437,6 @@ static void scan_call(scan_ctx *sc, CXCursor c)
         merge_call(sc, function_summary(sc->an, def), c);
     } else if (!clang_Cursor_isNull(def) && clang_equalCursors(def, sc->func)) {
         note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
-    } else if (!strcmp(name, "get_global_linear_id")) {
-        /* the generated prelude does not remap it: the leaves would see their own id */
-        note_effect(sc->fx, EFF_UNSUPPORTED | EFF_WORKITEM, c, clang_getNullCursor());
     } else {
         unsigned b = builtin_effects(name);
         if (b & EFF_ATOMIC)
@@ -1175,9 +1172,8 @@ static void note_barrier_in_branch(build_ctx *bc, CXCursor at, CXCursor via)
 /* What an EFF_UNSUPPORTED site is, in words. */
 static const char *unsupported_construct(CXCursor at, const char *name)
 {
+    (void)name;
     enum CXCursorKind k = clang_getCursorKind(at);
-    if (k == CXCursor_CallExpr && !strcmp(name, "get_global_linear_id"))
-        return "'get_global_linear_id', which the generated kernels do not remap";
     if (k == CXCursor_CallExpr || k == CXCursor_FunctionDecl)
         return "recursion";
     return "goto or labels";

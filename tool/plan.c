@@ -262,33 +262,62 @@ static unsigned max_decision_begin(const tree_lists *t)
     return m;
 }
 
+/* Needed variables and the last place (offset) where the slice reads each. */
+typedef struct needed_vars {
+    var_set vars;
+    unsigned *last;
+} needed_vars;
+
+static int need(needed_vars *nv, CXCursor c, unsigned at)
+{
+    for (unsigned i = 0; i < nv->vars.n; i++)
+        if (clang_equalCursors(nv->vars.v[i], c)) {
+            if (at > nv->last[i])
+                nv->last[i] = at;
+            return 0;
+        }
+    unsigned cap = nv->vars.cap;
+    var_add(&nv->vars, c);
+    if (nv->vars.cap != cap || !nv->last)
+        nv->last = xrealloc(nv->last, nv->vars.cap * sizeof *nv->last);
+    nv->last[nv->vars.n - 1] = at;
+    return 1;
+}
+
+/* Does it write a needed variable before the slice's last read of it? */
+static int feeds_a_read(const needed_vars *nv, const seq_item *it)
+{
+    for (unsigned w = 0; w < it->fx.nwrites; w++)
+        for (unsigned i = 0; i < nv->vars.n; i++)
+            if (clang_equalCursors(nv->vars.v[i], it->fx.writes[w]) &&
+                it->range.end <= nv->last[i])
+                return 1;
+    return 0;
+}
+
 /* Marks the statements the conditions need, transitively; returns the count. */
 static unsigned compute_slice(const tree_lists *t, unsigned horizon)
 {
-    var_set needed = {0};
+    needed_vars nv = {{0}, NULL};
     for (unsigned i = 0; i < t->ndecisions; i++)
         for (unsigned r = 0; r < t->decisions[i]->cond_fx.nreads; r++)
-            var_add(&needed, t->decisions[i]->cond_fx.reads[r]);
+            need(&nv, t->decisions[i]->cond_fx.reads[r], t->decisions[i]->range.begin);
     unsigned count = 0;
     for (int changed = 1; changed;) {
         changed = 0;
         for (unsigned i = 0; i < t->nitems; i++) {
             seq_item *it = t->items[i];
-            if (it->in_slice || it->range.end > horizon)
-                continue;
-            int hit = 0;
-            for (unsigned w = 0; w < it->fx.nwrites && !hit; w++)
-                hit = var_in(&needed, it->fx.writes[w]);
-            if (!hit)
+            if (it->in_slice || it->range.end > horizon || !feeds_a_read(&nv, it))
                 continue;
             it->in_slice = 1;
             count++;
             changed = 1;
             for (unsigned r = 0; r < it->fx.nreads; r++)
-                var_add(&needed, it->fx.reads[r]);
+                need(&nv, it->fx.reads[r], it->range.begin);
         }
     }
-    free(needed.v);
+    free(nv.vars.v);
+    free(nv.last);
     return count;
 }
 
@@ -358,6 +387,7 @@ static int check_memory_order(analysis *an, const tree_lists *t, unsigned horizo
               "this write runs before the condition; the classifier runs before any leaf kernel "
               "and would read the old value (declare the read pointer 'restrict' or "
               "'__constant' if it never aliases the written one)");
+    note_via(an, diag, via);
     return 1;
 }
 
@@ -397,6 +427,20 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
     }
 }
 
+/* Collapses runs of whitespace (multi-line conditions) into one space. */
+static char *squeeze_space(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        int space = *r == ' ' || *r == '\n' || *r == '\t' || *r == '\r';
+        if (space && (w == s || w[-1] == ' '))
+            continue;
+        *w++ = space ? ' ' : *r;
+    }
+    *w = '\0';
+    return s;
+}
+
 typedef struct leaf_collector {
     kernel_plan *kp;
     analysis *an;
@@ -423,7 +467,7 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
     sb_init(&sb);
     for (unsigned i = 0; i < npath; i++)
         append_condition(&sb, lc->an, &path[i]);
-    lf.condition = sb.len ? sb_steal(&sb) : xstrdup("(always)");
+    lf.condition = sb.len ? squeeze_space(sb_steal(&sb)) : xstrdup("(always)");
     sb_free(&sb);
     if (npath) {
         const branch *br = &path[npath - 1].d->branches[path[npath - 1].branch];
@@ -514,6 +558,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
                     "kernel '%s' has no leaf that does anything observable", k->name);
         errors++;
     }
+    kp.errors = (unsigned)errors;
     apply_cost_model(pl, &kp);
     pl->kernels[pl->nkernels++] = kp; /* room for every kernel was made by plan_build */
     return errors;

@@ -48,6 +48,7 @@ typedef struct kernel_plan {
     split_mode split;      /* run-time policy for the driver */
     int merged_kernel;     /* kernel running the original code for cheap leaves, or -1 */
     unsigned nmerged;      /* leaves in it */
+    unsigned errors;       /* slice rules this kernel broke (refused) */
 } kernel_plan;
 
 typedef struct plan_options {

@@ -108,7 +108,7 @@ static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
 
 static int plan_ok(const kernel_plan *kp)
 {
-    return kp && kp->nkernels > 0 && kp->nleaves <= PLAN_MAX_LEAVES;
+    return kp && kp->nkernels > 0 && kp->nleaves <= PLAN_MAX_LEAVES && kp->errors == 0;
 }
 
 static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kernel_info *k,

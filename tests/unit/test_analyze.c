@@ -145,6 +145,14 @@ int main(void)
             "  __local int t[4];\n  int g = get_global_id(0);\n  if (a[g]) o[g] = f(1); else o[g] = 2;\n}\n");
     check(r.rc != 0, "a __local variable is refused");
 
+    r = run("__kernel void k(__global const int *a, __global int *c, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = a[g];\n"
+            "  if (v > 3) o[g] = 1; else o[g] = 2;\n"
+            "  if (g > 7) o[g] += 1;\n"
+            "  v = atomic_inc(&c[0]);\n  o[g] += v;\n}\n");
+    check(r.rc == 0 && r.slice == 2,
+          "a write after the last read of a variable is not in the slice (no false refusal)");
+
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
     return failures != 0;
 }

@@ -22,11 +22,14 @@ __kernel void direct(__global float *buf, __global float *out)
 }
 
 // Through a helper: the read is in the slice, the write in the helper.
-// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+15]]:21: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+18]]:21: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT: const float v = buf[i];
 // CHECK-NEXT: ^
-// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+5]]:5: note: this write runs before the condition; {{.*}}
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+8]]:5: note: this write runs before the condition; {{.*}}
 // CHECK-NEXT: b[i] = v;
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+11]]:5: note: reached through this call
+// CHECK-NEXT: stash(buf, i, 0.5f);
 // CHECK-NEXT: ^
 static void stash(__global float *b, int i, float v)
 {

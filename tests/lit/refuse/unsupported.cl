@@ -1,6 +1,5 @@
 // Rule nplus1-unsupported: constructs nplus1gen cannot carry into the split
-// kernels: goto and labels, recursion (direct or through helpers),
-// get_global_linear_id (the generated kernels do not remap it yet), and GNU
+// kernels: goto and labels, recursion (direct or through helpers), and GNU
 // case ranges of more than 256 values.
 // RUN: rm -rf %t
 // RUN: not %nplus1gen %s --cl-std=CL2.0 -o %t 2>&1 | %FileCheck %s --match-full-lines
@@ -45,19 +44,6 @@ __kernel void recursive(__global int *a)
         a[i] = 1;
 }
 
-// CHECK-NEXT: {{.*}}unsupported.cl:[[@LINE+8]]:22: error: kernel 'linear' cannot be split: it uses 'get_global_linear_id', which the generated kernels do not remap [nplus1-unsupported]
-// CHECK-NEXT: const size_t i = get_global_linear_id();
-// CHECK-NEXT: ^
-// CHECK-NEXT: {{.*}}unsupported.cl:[[@LINE+5]]:22: note: nplus1gen cannot preserve its meaning in the split kernels
-// CHECK-NEXT: const size_t i = get_global_linear_id();
-// CHECK-NEXT: ^
-__kernel void linear(__global int *a)
-{
-    const size_t i = get_global_linear_id();
-    if (a[i] & 1)
-        a[i] = 7;
-}
-
 // CHECK-NEXT: {{.*}}unsupported.cl:[[@LINE+10]]:5: error: this case range holds 1000 values; at most 256 are supported [nplus1-unsupported]
 // CHECK-NEXT: case 0 ... 999:
 // CHECK-NEXT: ^
@@ -75,5 +61,5 @@ __kernel void wide_range(__global int *a)
         a[i] = 2;
     }
 }
-// CHECK-NEXT: nplus1gen: 4 errors; no files written
+// CHECK-NEXT: nplus1gen: 3 errors; no files written
 // CHECK-NOT:  {{.}}
