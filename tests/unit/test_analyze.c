@@ -148,8 +148,8 @@ int main(void)
     r = run("__kernel void k(__global const int *a, __global int *c, __global int *o) {\n"
             "  int g = get_global_id(0); int v = a[g];\n"
             "  if (v > 3) o[g] = 1; else o[g] = 2;\n"
-            "  if (g > 7) o[g] += 1;\n"
-            "  v = atomic_inc(&c[0]);\n  o[g] += v;\n}\n");
+            "  v = atomic_inc(&c[0]);\n"
+            "  if (g > 7) o[g] += 1;\n  o[g] += v;\n}\n");
     check(r.rc == 0 && r.slice == 2,
           "a write after the last read of a variable is not in the slice (no false refusal)");
 
