@@ -39,11 +39,13 @@ static const variant variants[] = {
     {"aggregated/fused", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
     {"ordered/host", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_HOST, 0, 0},
     {"ordered/fused", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
+    {"chunked/fused", NPLUS1RT_CHUNKED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
     {"auto (default)", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_AUTO, 0, 1},
 };
 #define NVARIANTS (sizeof variants / sizeof *variants)
 
-static const char *strategy_names[] = {"atomic", "aggregated", "ordered"};
+static const char *strategy_names[] = {"atomic", "aggregated", "ordered", "chunked"};
+#define NSTRATEGIES 4
 
 typedef struct bench {
     char *auto_source;     /* the default (--split auto) set for the current ITERS */
@@ -51,7 +53,7 @@ typedef struct bench {
     cl_context ctx;
     cl_device_id dev;
     cl_command_queue q;
-    char *sources[3];
+    char *sources[NSTRATEGIES];
     nplus1rt_arg args[3];
     const char *leaf_names[3];
     char leafbuf[3][64];
@@ -336,7 +338,7 @@ static void bench_case(bench *b, int iters, const char *mode)
 
 static void load_sources(bench *b, const char *dir)
 {
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < NSTRATEGIES; s++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/oneKernel_%s.nplus1.cl", dir, strategy_names[s]);
         if (!(b->sources[s] = read_all(path))) {
@@ -416,7 +418,7 @@ int main(int argc, char **argv)
     free(il);
     if (b.csv)
         fclose(b.csv);
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < NSTRATEGIES; s++)
         free(b.sources[s]);
     free(b.auto_source);
     nplus1rt_cache_clear();

@@ -26,6 +26,7 @@ struct nplus1rt_set {
     cl_device_id dev;
     cl_program prog;
     cl_kernel count, scan, scatter, fused;
+    cl_kernel chunk, fused_chunk;  /* CHUNKED */
     cl_kernel original;         /* the user's kernel (ADAPTIVE / NEVER splits) */
     cl_kernel *leaves;
     /* Counters, two sets used in turn: [0, L) leaf sizes, [L, 2L) fill
@@ -50,6 +51,8 @@ struct nplus1rt_set {
     int use_original;                   /* the last probe's verdict */
     double probe_threshold;
     int last_original;
+    int last_chunked;           /* the last launch used the chunk layout */
+    size_t last_positions;      /* CHUNKED: index entries the fused kernel covered */
     cl_event events[MAX_EVENTS];
     unsigned nevents;
     char *errmsg;
@@ -98,8 +101,9 @@ static cl_kernel make_kernel(nplus1rt_set *s, const char *name, cl_int *err)
 
 static void release_kernels(nplus1rt_set *s)
 {
-    cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused, &s->original};
-    for (unsigned i = 0; i < 5; i++)
+    cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused, &s->original, &s->chunk,
+                        &s->fused_chunk};
+    for (unsigned i = 0; i < 7; i++)
         if (*all[i]) {
             clReleaseKernel(*all[i]);
             *all[i] = NULL;
@@ -143,6 +147,15 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         return err;
     if (s->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
         return err;
+    if (d->strategy == NPLUS1RT_CHUNKED) {
+        char name[512];
+        snprintf(name, sizeof name, "%s__nplus1_chunk", d->kernel);
+        if (!(s->chunk = make_kernel(s, name, &err)))
+            return err;
+        snprintf(name, sizeof name, "%s__nplus1_fused_chunk", d->kernel);
+        if (!(s->fused_chunk = make_kernel(s, name, &err)))
+            return err;
+    }
     for (unsigned l = 0; l < d->nleaves; l++)
         if (!(s->leaves[l] = make_kernel(s, d->leaf_kernels[l], &err)))
             return err;
@@ -153,9 +166,9 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
 static size_t kernel_limit(nplus1rt_set *s)
 {
     size_t limit = s->wg;
-    cl_kernel ks[4] = {s->count, s->scan, s->scatter, s->fused};
-    for (unsigned i = 0; i < 4 + s->desc->nleaves; i++) {
-        cl_kernel k = i < 4 ? ks[i] : s->leaves[i - 4];
+    cl_kernel ks[6] = {s->count, s->scan, s->scatter, s->fused, s->chunk, s->fused_chunk};
+    for (unsigned i = 0; i < 6 + s->desc->nleaves; i++) {
+        cl_kernel k = i < 6 ? ks[i] : s->leaves[i - 6];
         size_t w = 0;
         if (k && clGetKernelWorkGroupInfo(k, s->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w,
                                           NULL) == CL_SUCCESS && w && w < limit)
@@ -505,6 +518,70 @@ static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *
     return run(s, q, s->fused, L->n, "fused leaf kernel");
 }
 
+/* Items fit the (leaf << 26 | id) encoding of the chunk layout. */
+static int chunk_layout_fits(const nplus1rt_set *s, const launch *L)
+{
+    return s->chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED && L->n < (1u << 26) &&
+           s->desc->nleaves < 63;
+}
+
+static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
+                           const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args);
+static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *low);
+
+/* CHUNKED: one classifier pass, then the fused kernel over the chunks. */
+static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                             const nplus1rt_argval *args, int probing, cl_uint dim,
+                             const size_t *off, const size_t *gsz, const size_t *lsz)
+{
+    cl_uint nl = s->desc->nleaves, a = s->desc->nargs;
+    size_t positions = L->n + L->groups * nl * 32; /* items + padding to whole warps */
+    cl_int err = ensure(s, &s->idx, &s->idx_cap, positions);
+    if (err != CL_SUCCESS)
+        return err;
+    s->ctr = s->ctrs[s->cur];
+    if (!s->clean[s->cur]) {
+        cl_uint zero = 0;
+        err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0, sizeof(cl_uint) * (2 * nl + 1),
+                                  0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return fail(s, err, "clearing the leaf counters");
+    }
+    s->clean[s->cur] = 0;
+    cl_uint probe_flag = (cl_uint)probing;
+    if ((err = set_user_args(s, s->chunk, args)) != CL_SUCCESS)
+        return err;
+    SETARG(s->chunk, a, L->n);
+    SETARG(s->chunk, a + 1, L->dim);
+    SETARG(s->chunk, a + 2, L->gsz);
+    SETARG(s->chunk, a + 3, L->goff);
+    SETARG(s->chunk, a + 4, s->ctr);
+    SETARG(s->chunk, a + 5, s->idx);
+    SETARG(s->chunk, a + 6, probe_flag);
+    SETARG(s->chunk, a + 7, s->ctrs[!s->cur]);
+    if ((err = run(s, q, s->chunk, L->groups * s->wg, "classifier (chunk)")) != CL_SUCCESS)
+        return err;
+    s->clean[!s->cur] = 1; /* the chunk pass zeroed the other counter set */
+    s->cur = !s->cur;
+    s->last_chunked = 1;
+    s->last_positions = positions;
+    if (probing) {
+        if ((err = probe(s, q, L, &s->use_original)) != CL_SUCCESS)
+            return err;
+        s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
+        if (s->use_original)
+            return run_original(s, q, dim, off, gsz, lsz, args);
+    }
+    if ((err = set_user_args(s, s->fused_chunk, args)) != CL_SUCCESS)
+        return err;
+    SETARG(s->fused_chunk, a, L->dim);
+    SETARG(s->fused_chunk, a + 1, L->gsz);
+    SETARG(s->fused_chunk, a + 2, L->goff);
+    SETARG(s->fused_chunk, a + 3, s->idx);
+    SETARG(s->fused_chunk, a + 4, s->ctr);
+    return run(s, q, s->fused_chunk, positions, "fused leaf kernel (chunks)");
+}
+
 /* The user's kernel, launched exactly as the user asked. */
 static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
                            const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
@@ -547,12 +624,16 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->last_queue = q;
     s->counts_valid = 0;
     s->last_original = 0;
+    s->last_chunked = 0;
     int adaptive = s->split == NPLUS1RT_SPLIT_ADAPTIVE;
     int probing = adaptive && s->until_probe == 0;
     if (adaptive && !probing)
         s->until_probe--;
     if (s->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
         return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+    if (chunk_layout_fits(s, &L))
+        return launch_chunked(s, q, &L, args, probing, work_dim, global_offset, global_size,
+                              local_size);
     if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS ||
         (err = ensure(s, &s->leafid, &s->leafid_cap, (L.n + 3) / 4)) != CL_SUCCESS)
         return err;
@@ -623,8 +704,32 @@ double nplus1rt_set_last_kernel_ms(nplus1rt_set *s)
     return total;
 }
 
+/* The chunk layout: entries are (leaf << 26 | id), padding 0xffffffff. */
+static cl_int chunk_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        leaf_of[i] = -1;
+    cl_uint *idx = malloc(s->last_positions * sizeof *idx);
+    if (!idx)
+        return fail(s, NPLUS1_ERR_OOM, "reading the buckets");
+    cl_int err = clEnqueueReadBuffer(s->last_queue, s->idx, CL_TRUE, 0,
+                                     s->last_positions * sizeof *idx, idx, 0, NULL, NULL);
+    cl_uint used = 0;
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(s->last_queue, s->ctr, CL_TRUE,
+                                  s->desc->nleaves * sizeof(cl_uint), sizeof used, &used, 0, NULL,
+                                  NULL);
+    for (cl_uint j = 0; err == CL_SUCCESS && j < used && j < s->last_positions; j++)
+        if (idx[j] != 0xffffffffu && (idx[j] & 0x3ffffffu) < n)
+            leaf_of[idx[j] & 0x3ffffffu] = (cl_int)(idx[j] >> 26);
+    free(idx);
+    return err == CL_SUCCESS ? err : fail(s, err, "reading the buckets");
+}
+
 cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
 {
+    if (s->last_chunked)
+        return chunk_item_leaves(s, leaf_of, n);
     unsigned nl = s->desc->nleaves;
     cl_uint counts[64];
     cl_int err = nplus1rt_set_last_counts(s, counts, nl < 64 ? nl : 64);

@@ -445,7 +445,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         free(lb);
         free(cond);
     }
-    static const char *suffix[] = {"atomic", "aggregated", "ordered"};
+    /* chunked also carries the aggregated passes: its fallback for host dispatch */
+    static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated"};
     char frag[64];
     tmpl_var sv[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"PARAMS", params}, {"ARGS", args}};
     strbuf count, scatter, flush;
@@ -477,6 +478,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         expand(e, sb, &e->kt, "scan", kv, NV(kv));
     expand(e, sb, &e->kt, "scatter", kv, NV(kv));
     expand(e, sb, &e->kt, "fused", kv, NV(kv));
+    if (e->pl->opt.strategy == STRATEGY_CHUNKED)
+        expand(e, sb, &e->kt, "chunk", kv, NV(kv));
     sb_free(&count);
     sb_free(&scatter);
     sb_free(&flush);
@@ -607,7 +610,8 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(narr, sizeof narr, "%u", k->nparams ? k->nparams : 1);
     snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
     snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
-    static const char *strat[] = {"NPLUS1RT_ATOMIC", "NPLUS1RT_AGGREGATED", "NPLUS1RT_ORDERED"};
+    static const char *strat[] = {"NPLUS1RT_ATOMIC", "NPLUS1RT_AGGREGATED", "NPLUS1RT_ORDERED",
+                                  "NPLUS1RT_CHUNKED"};
     char scan[300];
     if (e->pl->opt.strategy == STRATEGY_ORDERED)
         snprintf(scan, sizeof scan, "\"%s__nplus1_scan\"", k->name);
@@ -674,6 +678,9 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
     if (e->pl->opt.strategy == STRATEGY_ORDERED)
         snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scan\", \"%s__nplus1_scatter\"",
+                 k->name, k->name, k->name);
+    else if (e->pl->opt.strategy == STRATEGY_CHUNKED)
+        snprintf(ck, sizeof ck, "\"%s__nplus1_chunk\", \"%s__nplus1_count\", \"%s__nplus1_scatter\"",
                  k->name, k->name, k->name);
     else
         snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scatter\"", k->name, k->name);

@@ -63,8 +63,10 @@ static void usage(FILE *f)
           "  -D NAME[=VALUE]        define a macro (also embedded in the generated file)\n"
           "  -I DIR                 add an include directory\n"
           "  --cl-std VERSION       OpenCL C version to parse as (default CL1.2)\n"
-          "  --strategy NAME        bucket compaction: aggregated (default), ordered\n"
-          "                         (order-keeping, deterministic), atomic (hand-written)\n"
+          "  --strategy NAME        bucket compaction: aggregated (default), chunked (one\n"
+          "                         pass, warp-aligned chunks; fused dispatch only, else\n"
+          "                         aggregated), ordered (order-keeping, deterministic),\n"
+          "                         atomic (the hand-written pattern)\n"
           "  --dispatch NAME        leaf launch: auto (default: fused on GPUs, host on CPUs),\n"
           "                         fused (one kernel over all buckets, no read-back) or\n"
           "                         host (read the counts back, one kernel per leaf)\n"
@@ -136,6 +138,8 @@ static int parse_strategy(const char *s, strategy *out)
         *out = STRATEGY_AGGREGATED;
     else if (!strcmp(s, "ordered"))
         *out = STRATEGY_ORDERED;
+    else if (!strcmp(s, "chunked"))
+        *out = STRATEGY_CHUNKED;
     else
         return -1;
     return 0;
@@ -204,7 +208,7 @@ static int parse_cli(cli *c, int argc, char **argv)
                 return usage_error("option '%s' needs a version such as CL1.2", a);
         } else if (match(a, NULL, "--strategy", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) || parse_strategy(v, &c->plan.strategy))
-                return usage_error("--strategy takes ordered, aggregated or atomic (got '%s')",
+                return usage_error("--strategy takes aggregated, chunked, ordered or atomic (got '%s')",
                                    v ? v : "");
         } else if (match(a, NULL, "--dispatch", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) ||
