@@ -94,6 +94,7 @@ static void usage(FILE *f)
           "  --seed S               random-input seed (default 1)\n"
           "  --ulp N                float tolerance in units in the last place (default 4)\n"
           "  --reps N               also time both versions, median of N runs\n"
+          "  --timeout S            stop the device run after S seconds (default 600; 0: never)\n"
           "  --device NAME|INDEX    OpenCL device (default: first GPU, else POCL); also\n"
           "                         NPLUS1_PLATFORM / NPLUS1_DEVICE in the environment\n"
           "  --version              print the version\n"
@@ -173,6 +174,7 @@ static int parse_cli(cli *c, int argc, char **argv)
     c->vopt.local[0] = c->vopt.local[1] = c->vopt.local[2] = 1;
     c->vopt.seed = 1;
     c->vopt.ulp = 4;
+    c->vopt.timeout = 600;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         size_t n;
@@ -263,13 +265,15 @@ static int parse_cli(cli *c, int argc, char **argv)
                 return usage_error("%s", "--arg needs NAME=VALUE or NAME=size:N");
             push_arg(&c->vopt.args, &c->vopt.nargs, v);
         } else if (match(a, NULL, "--seed", &n) || match(a, NULL, "--ulp", &n) ||
-                   match(a, NULL, "--reps", &n)) {
+                   match(a, NULL, "--reps", &n) || match(a, NULL, "--timeout", &n)) {
             char *end;
             v = take_value(argc, argv, &i, a, n);
             unsigned long long x = v ? strtoull(v, &end, 10) : 0;
             if (!v || !*v || *end || *v == '-')
                 return usage_error("%s needs a non-negative integer", a);
-            if (a[2] == 's')
+            if (a[2] == 't')
+                c->vopt.timeout = x > 86400 ? 86400 : (unsigned)x;
+            else if (a[2] == 's')
                 c->vopt.seed = x;
             else if (a[2] == 'u')
                 c->vopt.ulp = (unsigned)x;

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -134,7 +136,7 @@ static char *runner_path(void)
     return sb_steal(&sb);
 }
 
-static int run_runner(const char *desc_path)
+static int run_runner(const char *desc_path, unsigned timeout)
 {
     char *runner = runner_path();
     fflush(stdout);
@@ -147,11 +149,30 @@ static int run_runner(const char *desc_path)
         _exit(3);
     }
     free(runner);
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0)
+    if (pid < 0)
         return 3;
+    int status = 0;
+    /* a kernel that never ends must not hang the tool: poll, then stop it */
+    for (unsigned long waited_ms = 0;; waited_ms += 50) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0)
+            return 3;
+        if (timeout && waited_ms >= timeout * 1000UL) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            fprintf(stderr, "nplus1gen: error: validation stopped after %u s (--timeout): a "
+                            "kernel ran too long; check the --arg values (loop bounds, sizes)\n",
+                    timeout);
+            return 3;
+        }
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     if (WIFSIGNALED(status)) {
-        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d)\n",
+        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d): a kernel "
+                        "probably read or wrote out of bounds; check --arg sizes and values\n",
                 WTERMSIG(status));
         return 3;
     }
@@ -173,7 +194,7 @@ int validate_run(const plan *pl, const emit_output *out, const validate_options 
     char *text = describe(pl, o, src, original ? original : o->input);
     int rc = 3;
     if (write_text(src, out->kernel_file) == 0 && write_text(desc, text) == 0)
-        rc = run_runner(desc);
+        rc = run_runner(desc, o->timeout);
     else
         fprintf(stderr, "nplus1gen: error: cannot write to %s: %s\n", dir, strerror(errno));
     unlink(src);

@@ -16,6 +16,7 @@ typedef struct validate_options {
     unsigned long long seed;
     unsigned ulp;
     int reps;
+    unsigned timeout;         /* seconds before the device run is stopped (0: none) */
     const char **args;        /* "name=value" or "name=size:N" */
     unsigned nargs;
     const char **defines;     /* -D, passed to the original's build */
