@@ -403,25 +403,35 @@ static cl_int run(nplus1rt_set *s, cl_command_queue q, cl_kernel k, size_t items
     return err == CL_SUCCESS ? err : fail(s, err, what);
 }
 
+/* This launch's counter set: zeroed by the last scatter, or by a fill now. */
+static cl_int take_counters(nplus1rt_set *s, cl_command_queue q)
+{
+    s->ctr = s->ctrs[s->cur];
+    if (!s->clean[s->cur]) {
+        cl_uint zero = 0;
+        cl_int err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0,
+                                         sizeof(cl_uint) * (2 * s->desc->nleaves + 1), 0, NULL,
+                                         NULL);
+        if (err != CL_SUCCESS)
+            return fail(s, err, "clearing the leaf counters");
+    }
+    s->clean[s->cur] = 0;
+    return CL_SUCCESS;
+}
+
 static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
                        const nplus1rt_argval *args, cl_uint probing)
 {
     cl_uint nl = s->desc->nleaves;
-    cl_int err;
-    cl_mem counts = s->ctr;
+    cl_int err = take_counters(s, q);
+    if (err != CL_SUCCESS)
+        return err;
+    cl_mem counts = s->ctr; /* unused by the kernels of the other strategies */
     if (s->desc->strategy == NPLUS1RT_ORDERED) {
         if ((err = ensure(s, &s->counts, &s->counts_cap, (size_t)nl * L->groups)) != CL_SUCCESS)
             return err;
         counts = s->counts;
     }
-    if (!s->clean[s->cur]) {
-        cl_uint zero = 0;
-        err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0, sizeof(cl_uint) * (2 * nl + 1),
-                                  0, NULL, NULL);
-        if (err != CL_SUCCESS)
-            return fail(s, err, "clearing the leaf counters");
-    }
-    s->clean[s->cur] = 0;
     cl_uint a = s->desc->nargs;
     if ((err = set_user_args(s, s->count, args)) != CL_SUCCESS)
         return err;
@@ -539,15 +549,8 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     cl_int err = ensure(s, &s->idx, &s->idx_cap, positions);
     if (err != CL_SUCCESS)
         return err;
-    s->ctr = s->ctrs[s->cur];
-    if (!s->clean[s->cur]) {
-        cl_uint zero = 0;
-        err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0, sizeof(cl_uint) * (2 * nl + 1),
-                                  0, NULL, NULL);
-        if (err != CL_SUCCESS)
-            return fail(s, err, "clearing the leaf counters");
-    }
-    s->clean[s->cur] = 0;
+    if ((err = take_counters(s, q)) != CL_SUCCESS)
+        return err;
     cl_uint probe_flag = (cl_uint)probing;
     if ((err = set_user_args(s, s->chunk, args)) != CL_SUCCESS)
         return err;
@@ -637,7 +640,6 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS ||
         (err = ensure(s, &s->leafid, &s->leafid_cap, (L.n + 3) / 4)) != CL_SUCCESS)
         return err;
-    s->ctr = s->ctrs[s->cur];
     if ((err = classify(s, q, &L, args, (cl_uint)probing)) != CL_SUCCESS)
         return err;
     if (probing) {
