@@ -698,6 +698,7 @@ typedef struct build_ctx {
     diag_sink *diag;
     int errors;
     int macro_decisions;    /* decisions refused because a macro wrote them */
+    int in_switch;          /* building the body of a switch decision */
 } build_ctx;
 
 static void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
@@ -803,6 +804,14 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
     default:
         it.kind = ITEM_STMT;
         effects_of(bc->an, bc->k->cursor, c, &it.fx);
+        if (bc->in_switch && !clang_Cursor_isNull(it.fx.hidden_exit) &&
+            clang_getCursorKind(it.fx.hidden_exit) == CXCursor_BreakStmt) {
+            report_at(bc, it.fx.hidden_exit, "nplus1-hidden-return",
+                      "this break leaves the switch from inside a nested statement");
+            note_at(bc, c, "the condition tree follows breaks written at the level of the "
+                           "case (or directly in its braces); write the break there, or use an "
+                           "if/else inside the case");
+        }
         break;
     }
     push_item(out, cap, it);
@@ -1000,6 +1009,15 @@ static void flatten_case(switch_build *sb, CXCursor c)
         free(ch.v);
         return;
     }
+    if (k == CXCursor_CompoundStmt) {
+        /* a braced case body: its statements are the switch's, so that a break
+         * in it is seen to leave the switch (the leaves keep the braces) */
+        cursor_list ch = children_of(c);
+        for (unsigned i = 0; i < ch.n; i++)
+            flatten_case(sb, ch.v[i]);
+        free(ch.v);
+        return;
+    }
     unsigned before = sb->d->body.n;
     add_stmt(sb->bc, c, &sb->d->body, &sb->icap);
     if (sb->d->body.n > before)
@@ -1043,8 +1061,10 @@ static decision *build_switch(build_ctx *bc, CXCursor c)
     CXCursor body = ch.v[ch.n - 1];
     free(ch.v);
     cursor_list items = children_of(body);
+    bc->in_switch++;
     for (unsigned i = 0; i < items.n; i++)
         flatten_case(&sb, items.v[i]);
+    bc->in_switch--;
     free(items.v);
     int has_default = 0;
     for (unsigned b = 0; b < d->nbranches; b++) {
@@ -1275,7 +1295,7 @@ static void read_reqd_wg(kernel_info *k)
 
 static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
 {
-    build_ctx bc = {an, k, diag, 0, 0};
+    build_ctx bc = {an, k, diag, 0, 0, 0};
     cursor_list ch = children_of(k->cursor);
     CXCursor body = clang_getNullCursor();
     for (unsigned i = 0; i < ch.n; i++)
