@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 static const char *level_name(diag_level level)
 {
     switch (level) {
@@ -27,6 +29,45 @@ static void count(diag_sink *d, diag_level level)
         d->warnings++;
 }
 
+/* Length of the printable character at p (1-4 bytes of valid UTF-8), or 0. */
+static size_t char_len(const unsigned char *p, size_t n)
+{
+    if (p[0] >= 0x20 && p[0] < 0x7f)
+        return 1;
+    size_t len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+               : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+        (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+        return 0; /* overlong, surrogate, beyond U+10FFFF */
+    return len;
+}
+
+/*
+ * Writes s with control bytes and invalid UTF-8 shown as '?' (tabs kept): text
+ * from a hostile input must not put escape sequences on the user's terminal.
+ */
+static void put_clean(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = char_len(p + i, n - i);
+        if (len == 0) {
+            fputc(p[i] == '\t' ? '\t' : '?', stderr);
+            i++;
+        } else {
+            fwrite(p + i, 1, len, stderr);
+            i += len;
+        }
+    }
+}
+
+#define LINE_WINDOW 400 /* longer source lines are shown around the column */
+
 /* Prints the line of loc and a caret under its column (tabs kept). */
 static void print_source_line(const diag_loc *loc)
 {
@@ -44,9 +85,24 @@ static void print_source_line(const diag_loc *loc)
     size_t n = (size_t)(eol - p);
     if (n > 0 && p[n - 1] == '\r')
         n--;
-    fprintf(stderr, "%.*s\n", (int)n, p);
-    for (unsigned c = 1; c < loc->col && c - 1 < n; c++)
-        fputc(p[c - 1] == '\t' ? '\t' : ' ', stderr);
+    size_t col = loc->col ? loc->col - 1 : 0, from = 0;
+    if (n > LINE_WINDOW) {
+        from = col > LINE_WINDOW / 2 ? col - LINE_WINDOW / 2 : 0;
+        while (from < n && (p[from] & 0xc0) == 0x80)
+            from++; /* not in the middle of a character */
+        if (from > n)
+            from = n;
+        fputs(from ? "..." : "", stderr);
+        put_clean(p + from, n - from < LINE_WINDOW ? n - from : LINE_WINDOW);
+        fputs(n - from > LINE_WINDOW ? "...\n" : "\n", stderr);
+    } else {
+        put_clean(p, n);
+        fputc('\n', stderr);
+    }
+    if (from)
+        fputs("   ", stderr);
+    for (size_t c = from; c < col && c < n && c < from + LINE_WINDOW; c++)
+        fputc(p[c] == '\t' ? '\t' : ' ', stderr);
     fputs("^\n", stderr);
 }
 
@@ -56,15 +112,21 @@ void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
     count(d, level);
     if (d->quiet)
         return;
-    if (loc && loc->path)
-        fprintf(stderr, "%s:%u:%u: ", loc->path, loc->line, loc->col);
-    else
-        fputs("nplus1gen: ", stderr);
-    fprintf(stderr, "%s: ", level_name(level));
+    strbuf msg;
+    sb_init(&msg);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    sb_vprintf(&msg, fmt, ap);
     va_end(ap);
+    if (loc && loc->path) {
+        put_clean(loc->path, strlen(loc->path));
+        fprintf(stderr, ":%u:%u: ", loc->line, loc->col);
+    } else {
+        fputs("nplus1gen: ", stderr);
+    }
+    fprintf(stderr, "%s: ", level_name(level));
+    put_clean(msg.data ? msg.data : "", msg.len);
+    sb_free(&msg);
     if (rule)
         fprintf(stderr, " [%s]", rule);
     fputc('\n', stderr);
@@ -77,6 +139,7 @@ void diag_report_raw(diag_sink *d, diag_level level, const char *formatted,
     count(d, level);
     if (d->quiet)
         return;
-    fprintf(stderr, "%s\n", formatted);
+    put_clean(formatted, strlen(formatted));
+    fputc('\n', stderr);
     print_source_line(loc);
 }

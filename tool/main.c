@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -162,6 +163,34 @@ static int match(const char *arg, const char *shrt, const char *lng, size_t *len
     return 0;
 }
 
+/* The OpenCL C versions clang's -cl-std= takes (any letter case). */
+static int known_cl_std(const char *v)
+{
+    static const char *known[] = {"cl",     "cl1.0",    "cl1.1",     "cl1.2", "cl2.0",
+                                  "cl3.0",  "clc++",    "clc++1.0",  "clc++2021", NULL};
+    for (int i = 0; known[i]; i++)
+        if (!strcasecmp(v, known[i]))
+            return 1;
+    return 0;
+}
+
+/* What is wrong with the --validate launch, or NULL: caught here, not as a device error. */
+static const char *launch_error(const validate_options *o)
+{
+    const unsigned long long limit = 0xffffffffULL; /* the generated kernels count in uint */
+    unsigned long long items = 1, elems = 1;
+    for (unsigned d = 0; d < o->dim; d++) {
+        unsigned long long g = o->global[d], e = g + o->offset[d];
+        if (o->has_local && g % o->local[d])
+            return "--local must divide --global in every dimension";
+        if (g > limit / items || e > limit / elems)
+            return "--global and --offset allow at most 2^32 - 1 work-items and buffer elements";
+        items *= g;
+        elems *= e;
+    }
+    return NULL;
+}
+
 static int parse_cli(cli *c, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
@@ -206,8 +235,9 @@ static int parse_cli(cli *c, int argc, char **argv)
                 return usage_error("option '%s' needs a directory", a);
             push_arg(&c->includes, &c->nincludes, v);
         } else if (match(a, NULL, "--cl-std", &n)) {
-            if (!(c->cl_std = take_value(argc, argv, &i, a, n)))
-                return usage_error("option '%s' needs a version such as CL1.2", a);
+            if (!(c->cl_std = take_value(argc, argv, &i, a, n)) || !known_cl_std(c->cl_std))
+                return usage_error("--cl-std takes CL1.0, CL1.1, CL1.2, CL2.0, CL3.0 or CLC++ "
+                                   "(got '%s')", c->cl_std ? c->cl_std : "");
         } else if (match(a, NULL, "--strategy", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) || parse_strategy(v, &c->plan.strategy))
                 return usage_error("--strategy takes aggregated, chunked, ordered or atomic (got '%s')",
@@ -261,8 +291,8 @@ static int parse_cli(cli *c, int argc, char **argv)
             if (a[2] == 'l')
                 c->vopt.has_local = (int)nd;
         } else if (match(a, NULL, "--arg", &n)) {
-            if (!(v = take_value(argc, argv, &i, a, n)))
-                return usage_error("%s", "--arg needs NAME=VALUE or NAME=size:N");
+            if (!(v = take_value(argc, argv, &i, a, n)) || !strchr(v, '=') || *v == '=')
+                return usage_error("--arg needs NAME=VALUE or NAME=size:N (got '%s')", v ? v : "");
             push_arg(&c->vopt.args, &c->vopt.nargs, v);
         } else if (match(a, NULL, "--seed", &n) || match(a, NULL, "--ulp", &n) ||
                    match(a, NULL, "--reps", &n) || match(a, NULL, "--timeout", &n)) {
@@ -295,6 +325,8 @@ static int parse_cli(cli *c, int argc, char **argv)
         return usage_error("%s", "no input file");
     if (c->validate && c->vopt.has_local && (unsigned)c->vopt.has_local != c->vopt.dim)
         return usage_error("%s", "--local must have as many dimensions as --global");
+    if (c->validate && launch_error(&c->vopt))
+        return usage_error("%s", launch_error(&c->vopt));
     if (!c->outdir && !c->check && !c->report && !c->validate)
         return usage_error("%s", "no output directory: give -o DIR (or --check / --report)");
     return EXIT_OK;
@@ -318,14 +350,17 @@ static char *default_stem(const char *input)
 /* ---- atomic output --------------------------------------------------------- */
 
 typedef struct out_file {
-    const char *name;
+    char *final;          /* where the file goes */
     const char *text;
-    char *final, *tmp;
+    char *tmp, *backup;   /* hidden names beside final */
+    int existed;          /* final was there before: backup holds it */
 } out_file;
 
-static int make_dir(const char *dir)
+/* Creates dir if missing; *created says whether it did. */
+static int make_dir(const char *dir, int *created)
 {
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+    *created = mkdir(dir, 0777) == 0;
+    if (*created || errno == EEXIST) {
         struct stat st;
         if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
             return 0;
@@ -345,44 +380,109 @@ static int write_all(const char *path, const char *text)
     return bad ? -1 : 0;
 }
 
-/*
- * Writes every file to a temporary name in dir, then renames them all:
- * a failure before the renames leaves dir as it was.
- */
-static int write_outputs(const char *dir, out_file *files, unsigned n)
+/* "dir/.base<what><pid>" for final "dir/base". */
+static char *hidden_sibling(const char *final, const char *what)
 {
-    if (make_dir(dir) != 0) {
-        fprintf(stderr, "nplus1gen: error: cannot create output directory '%s': %s\n", dir,
-                strerror(errno));
-        return EXIT_INPUT;
+    const char *slash = strrchr(final, '/');
+    size_t dirlen = slash ? (size_t)(slash - final) + 1 : 0;
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%.*s.%s%s%ld", (int)dirlen, final, final + dirlen, what, (long)getpid());
+    return sb_steal(&sb);
+}
+
+/* Puts back what was there before files[0..n) were renamed into place. */
+static void restore(out_file *files, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (files[i].existed)
+            rename(files[i].backup, files[i].final);
+        else
+            unlink(files[i].final);
     }
+}
+
+/* For file systems without hard links. */
+static int copy_file(const char *from, const char *to)
+{
+    char *text;
+    size_t len;
+    if (read_file(from, &text, &len) != 0)
+        return -1;
+    FILE *f = fopen(to, "wb");
+    int bad = !f || fwrite(text, 1, len, f) != len;
+    if (f)
+        bad |= fclose(f) != 0;
+    free(text);
+    if (bad)
+        unlink(to);
+    return bad ? -1 : 0;
+}
+
+/* Keeps a hard link to (or a copy of) every file about to be replaced; 0, or -1. */
+static int keep_backups(out_file *files, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        struct stat st;
+        if (lstat(files[i].final, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "nplus1gen: error: cannot write '%s': it is a directory\n",
+                    files[i].final);
+            return -1;
+        }
+        unlink(files[i].backup); /* a leftover of a killed run with our pid */
+        files[i].existed = 1;
+        if (link(files[i].final, files[i].backup) != 0 && copy_file(files[i].final,
+                                                                   files[i].backup) != 0) {
+            fprintf(stderr, "nplus1gen: error: cannot replace '%s': %s\n", files[i].final,
+                    strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Writes every file to a temporary name beside it, then renames them all into
+ * place. Files being replaced are kept (hard links) until every rename has
+ * succeeded, so a failure at any step leaves every path as it was.
+ */
+static int write_outputs(out_file *files, unsigned n)
+{
     int rc = EXIT_OK;
-    unsigned written = 0;
-    for (; written < n; written++) {
-        out_file *f = &files[written];
-        strbuf p;
-        sb_init(&p);
-        sb_printf(&p, "%s/%s", dir, f->name);
-        f->final = sb_steal(&p);
-        sb_printf(&p, "%s/.%s.tmp%ld", dir, f->name, (long)getpid());
-        f->tmp = sb_steal(&p);
-        if (write_all(f->tmp, f->text) != 0) {
-            fprintf(stderr, "nplus1gen: error: cannot write '%s': %s\n", f->tmp, strerror(errno));
-            unlink(f->tmp);
+    unsigned written = 0, renamed = 0;
+    for (unsigned i = 0; i < n; i++) {
+        files[i].tmp = hidden_sibling(files[i].final, "tmp");
+        files[i].backup = hidden_sibling(files[i].final, "bak");
+        files[i].existed = 0;
+    }
+    for (; written < n && rc == EXIT_OK; written++) {
+        if (write_all(files[written].tmp, files[written].text) != 0) {
+            fprintf(stderr, "nplus1gen: error: cannot write '%s': %s\n", files[written].final,
+                    strerror(errno));
+            rc = EXIT_INPUT;
+        }
+    }
+    if (rc == EXIT_OK && keep_backups(files, n) != 0)
+        rc = EXIT_INPUT;
+    for (; rc == EXIT_OK && renamed < n; renamed++) {
+        if (rename(files[renamed].tmp, files[renamed].final) != 0) {
+            fprintf(stderr, "nplus1gen: error: cannot rename to '%s': %s\n",
+                    files[renamed].final, strerror(errno));
             rc = EXIT_INPUT;
             break;
         }
     }
+    if (rc != EXIT_OK)
+        restore(files, renamed);
     for (unsigned i = 0; i < n; i++) {
-        if (rc == EXIT_OK && rename(files[i].tmp, files[i].final) != 0) {
-            fprintf(stderr, "nplus1gen: error: cannot rename to '%s': %s\n", files[i].final,
-                    strerror(errno));
-            rc = EXIT_INPUT;
-        }
-        if (rc != EXIT_OK && i < written)
+        if (i >= renamed && i < written)
             unlink(files[i].tmp);
-        free(files[i].final);
+        if (files[i].existed && (rc == EXIT_OK || i >= renamed))
+            unlink(files[i].backup);
         free(files[i].tmp);
+        free(files[i].backup);
     }
     return rc;
 }
@@ -405,18 +505,15 @@ static char *depfile_text(const cli *c, const emit_output *out, const char *stem
     return sb_steal(&sb);
 }
 
-static int write_depfile(const char *path, const char *text)
+/* An emit failure: templates given with -T are the user's input, the built-in ones ours. */
+static int emit_failed(const cli *c, const char *err)
 {
-    strbuf tmp;
-    sb_init(&tmp);
-    sb_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-    int ok = write_all(tmp.data, text) == 0 && rename(tmp.data, path) == 0;
-    if (!ok) {
-        fprintf(stderr, "nplus1gen: error: cannot write depfile '%s': %s\n", path, strerror(errno));
-        unlink(tmp.data);
+    if (c->template_dir) {
+        fprintf(stderr, "nplus1gen: error: %s\n", err);
+        return EXIT_INPUT;
     }
-    sb_free(&tmp);
-    return ok ? EXIT_OK : EXIT_INPUT;
+    fprintf(stderr, "nplus1gen: internal error: %s\n", err);
+    return EXIT_INTERNAL;
 }
 
 static int validate(cli *c, const plan *pl)
@@ -425,9 +522,9 @@ static int validate(cli *c, const plan *pl)
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines};
     emit_output out;
     char err[512] = "";
-    int rc = EXIT_INTERNAL;
+    int rc;
     if (emit_all(pl, &eo, &out, err, sizeof err) != 0) {
-        fprintf(stderr, "nplus1gen: internal error: %s\n", err);
+        rc = emit_failed(c, err);
     } else {
         c->vopt.input = c->input;
         c->vopt.defines = c->defines;
@@ -450,25 +547,33 @@ static int generate(const cli *c, const plan *pl)
     emit_output out;
     char err[512] = "";
     if (emit_all(pl, &eo, &out, err, sizeof err) != 0) {
-        fprintf(stderr, "nplus1gen: internal error: %s\n", err);
         emit_output_free(&out);
         free(stem);
-        return EXIT_INTERNAL;
+        return emit_failed(c, err);
     }
-    strbuf names[4];
-    const char *fmt[4] = {"%s.nplus1.cl", "%s_nplus1.h", "%s_nplus1.c", "%s.nplus1.json"};
+    const char *fmt[4] = {"%s/%s.nplus1.cl", "%s/%s_nplus1.h", "%s/%s_nplus1.c",
+                          "%s/%s.nplus1.json"};
     const char *texts[4] = {out.kernel_file, out.driver_h, out.driver_c, out.manifest};
-    out_file files[4];
-    for (int i = 0; i < 4; i++) {
-        sb_init(&names[i]);
-        sb_printf(&names[i], fmt[i], stem);
-        files[i] = (out_file){names[i].data, texts[i], NULL, NULL};
+    out_file files[5];
+    unsigned n = 0;
+    for (; n < 4; n++) {
+        strbuf name;
+        sb_init(&name);
+        sb_printf(&name, fmt[n], c->outdir, stem);
+        files[n] = (out_file){sb_steal(&name), texts[n], NULL, NULL, 0};
     }
-    int rc = write_outputs(c->outdir, files, 4);
-    if (rc == EXIT_OK && c->depfile) {
-        char *dep = depfile_text(c, &out, stem);
-        rc = write_depfile(c->depfile, dep);
-        free(dep);
+    char *dep = c->depfile ? depfile_text(c, &out, stem) : NULL;
+    if (dep)
+        files[n++] = (out_file){xstrdup(c->depfile), dep, NULL, NULL, 0};
+    int created = 0, rc = EXIT_OK;
+    if (make_dir(c->outdir, &created) != 0) {
+        fprintf(stderr, "nplus1gen: error: cannot create output directory '%s': %s\n",
+                c->outdir, strerror(errno));
+        rc = EXIT_INPUT;
+    } else {
+        rc = write_outputs(files, n);
+        if (rc != EXIT_OK && created)
+            rmdir(c->outdir);
     }
     if (rc == EXIT_OK && !c->quiet) {
         for (unsigned i = 0; i < pl->nkernels; i++)
@@ -478,8 +583,9 @@ static int generate(const cli *c, const plan *pl)
         fprintf(stderr, "nplus1gen: wrote %s/%s.nplus1.cl, %s_nplus1.h, %s_nplus1.c, %s.nplus1.json\n",
                 c->outdir, stem, stem, stem, stem);
     }
-    for (int i = 0; i < 4; i++)
-        sb_free(&names[i]);
+    for (unsigned i = 0; i < n; i++)
+        free(files[i].final);
+    free(dep);
     emit_output_free(&out);
     free(stem);
     return rc;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -127,6 +128,12 @@ int parse_input(parse_result *pr, const char *path, const parse_options *opt,
 {
     memset(pr, 0, sizeof *pr);
     pr->diag = diag;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* a device or FIFO may never end, and clang reads the input a second time */
+        diag_report(diag, DIAG_ERROR, NULL, NULL, "'%s' is not a regular file", path);
+        return 1;
+    }
     if (add_file(pr, path, NULL) < 0) {
         diag_report(diag, DIAG_ERROR, NULL, NULL, "cannot read '%s': %s", path,
                     strerror(errno));

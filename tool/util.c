@@ -163,6 +163,10 @@ int read_file(const char *path, char **text, size_t *len)
         errno = EISDIR;
         return -1;
     }
+    if (!S_ISREG(st.st_mode)) { /* /dev/zero never ends; a FIFO may never be written */
+        errno = EINVAL;
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;

@@ -45,7 +45,8 @@ char *xstrndup(const char *s, size_t n);
 
 /*
  * Reads a whole file. Returns 0 and a malloc'd NUL-terminated buffer, or
- * -1 with errno set (a directory gives EISDIR).
+ * -1 with errno set (a directory gives EISDIR, any other file that is not a
+ * regular file EINVAL).
  */
 int read_file(const char *path, char **text, size_t *len);
 

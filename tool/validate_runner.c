@@ -4,7 +4,8 @@
  * Reads the description nplus1gen wrote (tool/validate_cmd.c), builds the
  * original kernel and the generated set with libnplus1rt, runs both on
  * identical seeded inputs, and prints the diff per leaf. Links no libclang:
- * POCL brings its own LLVM. Exit: 0 all equal, 1 a mismatch, 3 cannot run.
+ * POCL brings its own LLVM. Exit: 0 all equal, 1 a mismatch, 2 a bad --arg
+ * value, 3 cannot run.
  *
  * Description lines:
  *   source PATH | original PATH | options TEXT
@@ -28,7 +29,7 @@
 #define MAX_LEAVES 80
 
 typedef struct kdesc {
-    char name[256];
+    char *name;                   /* any length: OpenCL C sets no limit */
     nplus1rt_set_desc d;
     nplus1rt_arg args[MAX_ARGS];
     char *arg_names[MAX_ARGS], *arg_types[MAX_ARGS];
@@ -36,7 +37,7 @@ typedef struct kdesc {
     int path_kernel[MAX_LEAVES];
     char *path_cond[MAX_LEAVES];
     unsigned npaths;
-    char count[300], scan[300], scatter[300], fused[300];
+    char *count, *scan, *scatter, *fused;
 } kdesc;
 
 typedef struct job {
@@ -159,21 +160,30 @@ static int setup_values(const job *j, const kdesc *k, values *v)
 
 /* ---- description ---------------------------------------------------------------- */
 
+/* "<name><suffix><n>" (n < 0: none), malloc'd. */
+static char *kernel_name(const char *name, const char *suffix, int n)
+{
+    size_t len = strlen(name) + strlen(suffix) + 16;
+    char *s = malloc(len);
+    if (s && n >= 0)
+        snprintf(s, len, "%s%s%d", name, suffix, n);
+    else if (s)
+        snprintf(s, len, "%s%s", name, suffix);
+    return s;
+}
+
 static int read_kernel_line(kdesc *k, const char *line)
 {
     unsigned st, disp, wg, r0, r1, r2, nl, split;
-    if (sscanf(line, "kernel %255s %u %u %u %u %u %u %u %u", k->name, &st, &disp, &wg, &r0, &r1,
+    if (sscanf(line, "kernel %ms %u %u %u %u %u %u %u %u", &k->name, &st, &disp, &wg, &r0, &r1,
                &r2, &nl, &split) != 9 || nl > MAX_LEAVES)
         return -1;
-    snprintf(k->count, sizeof k->count, "%s__nplus1_count", k->name);
-    snprintf(k->scan, sizeof k->scan, "%s__nplus1_scan", k->name);
-    snprintf(k->scatter, sizeof k->scatter, "%s__nplus1_scatter", k->name);
-    snprintf(k->fused, sizeof k->fused, "%s__nplus1_fused", k->name);
-    for (unsigned l = 0; l < nl; l++) {
-        char buf[320];
-        snprintf(buf, sizeof buf, "%s__nplus1_leaf%u", k->name, l);
-        k->leaf_names[l] = strdup(buf);
-    }
+    k->count = kernel_name(k->name, "__nplus1_count", -1);
+    k->scan = kernel_name(k->name, "__nplus1_scan", -1);
+    k->scatter = kernel_name(k->name, "__nplus1_scatter", -1);
+    k->fused = kernel_name(k->name, "__nplus1_fused", -1);
+    for (unsigned l = 0; l < nl; l++)
+        k->leaf_names[l] = kernel_name(k->name, "__nplus1_leaf", (int)l);
     nplus1rt_set_desc d = {k->name, NULL, 0, k->args, nl, (const char *const *)k->leaf_names,
                            k->count, st == NPLUS1RT_ORDERED ? k->scan : NULL, k->scatter,
                            k->fused, (nplus1rt_strategy)st, (nplus1rt_dispatch)disp, wg,
@@ -184,15 +194,17 @@ static int read_kernel_line(kdesc *k, const char *line)
 
 static int read_arg_line(kdesc *k, const char *line)
 {
-    char name[256];
+    char *name = NULL;
     int ptr, wr, cs, elem, consumed = 0;
     unsigned lanes, size;
     if (k->d.nargs >= MAX_ARGS ||
-        sscanf(line, "arg %255s %d %d %d %d %u %u%n", name, &ptr, &wr, &cs, &elem, &lanes, &size,
-               &consumed) != 7)
+        sscanf(line, "arg %ms %d %d %d %d %u %u%n", &name, &ptr, &wr, &cs, &elem, &lanes, &size,
+               &consumed) != 7) {
+        free(name);
         return -1;
+    }
     unsigned i = k->d.nargs++;
-    k->arg_names[i] = strdup(name);
+    k->arg_names[i] = name;
     k->arg_types[i] = dup_rest(line + consumed);
     nplus1rt_arg a = {k->arg_names[i], k->arg_types[i],
                       ptr ? NPLUS1RT_ARG_BUFFER : NPLUS1RT_ARG_VALUE, wr, cs,
@@ -221,6 +233,11 @@ static void free_kernel(kdesc *k)
         free(k->leaf_names[l]);
     for (unsigned l = 0; l < k->npaths; l++)
         free(k->path_cond[l]);
+    free(k->name);
+    free(k->count);
+    free(k->scan);
+    free(k->scatter);
+    free(k->fused);
     memset(k, 0, sizeof *k);
 }
 
@@ -282,7 +299,7 @@ static int run_kernel(device_ctx *dc, const job *j, kdesc *k, const char *source
 {
     values v;
     if (setup_values(j, k, &v) != 0)
-        return 3;
+        return 2; /* a bad --arg: a usage error */
     if (open_device(dc, j) != 0)
         return 3;
     k->d.source = source;
@@ -343,9 +360,10 @@ int main(int argc, char **argv)
     static kdesc k;
     device_ctx dc;
     memset(&dc, 0, sizeof dc);
-    char *source = NULL, *original = NULL, line[8192];
+    char *source = NULL, *original = NULL, *line = NULL;
+    size_t cap = 0;
     int rc = 0, in_kernel = 0;
-    while (rc != 3 && fgets(line, sizeof line, f)) {
+    while (rc < 2 && getline(&line, &cap, f) > 0) { /* lines of any length */
         int bad = 0;
         if (!strncmp(line, "kernel ", 7)) {
             bad = read_kernel_line(&k, line);
@@ -372,7 +390,9 @@ int main(int argc, char **argv)
         }
     }
     fclose(f);
-    if (rc != 3)
+    free(line);
+    free_kernel(&k);
+    if (rc < 2)
         printf("%s\n", rc == 0 ? "validation passed: the generated set matches the original"
                                : "validation FAILED: outputs differ");
     free(source);

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""
+run.py - random differential testing of nplus1gen.
+
+    run.py --count N --seed S [--jobs J] [--tool PATH] [--failures DIR]
+    run.py --regressions DIR [--tool PATH]
+
+Generates N kernels with gen.py (kernel i of the run uses seed S * 1000003 + i,
+so any one can be regenerated alone with `gen.py SEED`), then:
+  - legal kernels:   nplus1gen FILE --validate ...  must exit 0 ("validation
+                     passed": original and generated set agree on POCL);
+  - illegal kernels: nplus1gen FILE --check ...     must exit 1 with the
+                     expected [nplus1-rule] diagnostic.
+Any other outcome is a FAILURE, saved as DIR/<seed>/kernel.cl with cmd.txt
+(the exact command line) and output.txt:
+  mismatch          validation ran and found a difference
+  crash             exit >= 3, a signal, or a timeout (hang)
+  wrongly-refused   a legal kernel was refused (the generator's fault or a
+                    tool bug: read the diagnostic)
+  wrongly-accepted  an illegal kernel was not refused
+  wrong-rule        refused, but without the expected rule
+  clang-rejected    clang found an error in a generated kernel (generator bug)
+  other             any other exit code or output
+Exits 1 on any failure, 0 otherwise.
+
+--regressions DIR runs every DIR/*.cl once: the first lines of each file say
+how (`// RUN: nplus1gen %s OPTIONS`) and what must happen
+(`// EXPECT: match` or `// EXPECT: refused nplus1-RULE`); a `// XFAIL: why`
+line marks a known, unfixed tool bug (an unexpected pass then fails, so the
+marker gets removed with the fix).
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+RULE_RE = re.compile(r"\[(nplus1-[a-z-]+)\]")
+# Under ASan, LeakSanitizer's exit-time tracer sometimes crashes in a process
+# with POCL's threads (google/sanitizers#1353): no leak report, a flake.
+LSAN_TRACER_FLAKE = "LeakSanitizer has encountered a fatal error"
+# ASan, LSan and UBSan exit 1 by default: their reports are crashes, not refusals
+SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error: ")
+
+
+def default_tool():
+    root = os.path.dirname(os.path.dirname(HERE))
+    return os.path.join(root, "build", "tool", "nplus1gen")
+
+
+def run_tool(tool, path, options, timeout):
+    """(exit code or None on timeout, signal or None, combined output, seconds)."""
+    cmd = [tool, path] + options
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = e.output or b""
+        return None, None, out.decode("utf-8", "replace"), time.monotonic() - t0
+    out = p.stdout.decode("utf-8", "replace")
+    sig = -p.returncode if p.returncode < 0 else None
+    return p.returncode, sig, out, time.monotonic() - t0
+
+
+def verdict(legal, rule, rc, sig, out):
+    """'ok-matched' | 'ok-refused' | a failure kind, and a one-line reason."""
+    rules = RULE_RE.findall(out)
+    if rc is None:
+        return "crash", "timed out (hang?)"
+    for l in out.splitlines():
+        if any(x in l for x in SANITIZER_REPORTS):
+            return "crash", l.strip()[:200]
+    if sig:
+        return "crash", "killed by signal %d" % sig
+    if rc >= 3:
+        return "crash", "exit %d: %s" % (rc, last_error(out))
+    if "error:" in out and not rules and rc == 1 and "validation FAILED" not in out:
+        return "clang-rejected", last_error(out)
+    if legal:
+        if rc == 0 and "validation passed" in out:
+            return "ok-matched", ""
+        if rc == 1 and "validation FAILED" in out:
+            return "mismatch", first_mismatch(out)
+        if rc == 1 and rules:
+            return "wrongly-refused", last_error(out)
+        return "other", "exit %d: %s" % (rc, last_error(out))
+    if rc == 0:
+        return "wrongly-accepted", "exit 0, expected [%s]" % rule
+    if rc == 1 and rule in rules:
+        return "ok-refused", ""
+    if rc == 1 and rules:
+        return "wrong-rule", "got %s, expected [%s]" % (sorted(set(rules)), rule)
+    return "other", "exit %d: %s" % (rc, last_error(out))
+
+
+def last_error(out):
+    lines = [l for l in out.splitlines() if "error" in l]
+    return (lines[0] if lines else (out.strip().splitlines() or [""])[-1])[:200]
+
+
+def first_mismatch(out):
+    for l in out.splitlines():
+        if "mismatch:" in l:
+            return l.strip()[:200]
+    return "outputs differ"
+
+
+def check_options(options):
+    """The --check form of --validate options: the front end alone, no device."""
+    out, skip = [], 0
+    for i, o in enumerate(options):
+        if skip:
+            skip -= 1
+            continue
+        if o in ("--global", "--local", "--offset", "--arg", "--seed", "--ulp", "--reps"):
+            skip = 1
+            continue
+        out.append("--check" if o == "--validate" else o)
+    return out
+
+
+def save_failure(dirname, name, source, tool, options, out, kind, reason):
+    d = os.path.join(dirname, name)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "kernel.cl")
+    with open(path, "w") as f:
+        f.write(source)
+    with open(os.path.join(d, "cmd.txt"), "w") as f:
+        f.write("%s\n# %s: %s\n" % (" ".join(shlex.quote(x) for x in [tool, path] + options),
+                                   kind, reason))
+    with open(os.path.join(d, "output.txt"), "w") as f:
+        f.write(out)
+    return d
+
+
+# ---- random kernels ------------------------------------------------------------------
+
+def one_case(args, tmpdir, i):
+    seed = args.seed * 1000003 + i
+    case = gen.generate(seed, illegal_rate=args.illegal_rate)
+    path = os.path.join(tmpdir, "fz_%d.cl" % seed)
+    with open(path, "w") as f:
+        f.write(case.source)
+    options = case.options
+    if args.check_only and case.legal:
+        options = check_options(options)
+    rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
+    retried = LSAN_TRACER_FLAKE in out
+    if retried:   # not a leak report: LeakSanitizer's own tracer crashed; run it again
+        rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
+    kind, reason = verdict(case.legal, case.rule, rc, sig, out)
+    if args.check_only and case.legal and kind == "other" and rc == 0:
+        kind, reason = "ok-matched", ""
+    saved = None
+    if not kind.startswith("ok"):
+        saved = save_failure(args.failures, str(seed), case.source, args.tool, case.options,
+                             out, kind, reason)
+    os.unlink(path)
+    return seed, case, kind, reason, saved, secs, retried
+
+
+def interrupt(signum, frame):
+    """SIGTERM stops a soak like Ctrl-C: the summary still counts what finished."""
+    raise KeyboardInterrupt
+
+
+def run_random(args):
+    os.makedirs(args.failures, exist_ok=True)
+    counts = {}
+    legal = illegal = 0
+    by_rule = {}
+    failures = []
+    t0 = time.monotonic()
+    tool_secs = 0.0
+    done = 0
+    flakes = 0
+    with tempfile.TemporaryDirectory(prefix="nplus1-fuzzgen-") as tmpdir, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futs = [pool.submit(one_case, args, tmpdir, i) for i in range(args.count)]
+        try:
+            completed = concurrent.futures.as_completed(futs)
+            for n, fut in enumerate(completed, 1):
+                seed, case, kind, reason, saved, secs, retried = fut.result()
+                done = n
+                flakes += retried
+                tool_secs += secs
+                counts[kind] = counts.get(kind, 0) + 1
+                if case.legal:
+                    legal += 1
+                else:
+                    illegal += 1
+                    by_rule[case.rule] = by_rule.get(case.rule, 0) + 1
+                if saved:
+                    failures.append((seed, kind, reason, saved))
+                    print("FAIL %-16s seed %d: %s\n     saved in %s" % (kind, seed, reason, saved),
+                          flush=True)
+                if args.progress and n % args.progress == 0:
+                    print("... %d/%d kernels, %d failures, %.0f s" % (
+                        n, args.count, len(failures), time.monotonic() - t0), flush=True)
+        except KeyboardInterrupt:   # Ctrl-C or SIGTERM: report what finished
+            print("interrupted: stopping after the kernels in flight", flush=True)
+            for f in futs:
+                f.cancel()
+    stopped = done < args.count
+    args.count = done
+    wall = time.monotonic() - t0
+    ok_m = counts.get("ok-matched", 0)
+    ok_r = counts.get("ok-refused", 0)
+    if stopped:
+        print("fuzzgen: interrupted; the figures below count the %d kernels that finished" % done)
+    print("fuzzgen: seed %d: %d kernels generated (%d legal, %d illegal) in %.1f s "
+          "(%.2f s per kernel, %d jobs)" % (args.seed, args.count, legal, illegal, wall,
+                                            tool_secs / max(args.count, 1), args.jobs))
+    print("  transformed and matched: %d" % ok_m)
+    print("  refused as expected:     %d  (%s)" % (ok_r, ", ".join(
+        "%s %d" % (r, c) for r, c in sorted(by_rule.items()))))
+    if flakes:
+        print("  run again after LeakSanitizer's tracer crashed (google/sanitizers#1353): %d"
+              % flakes)
+    print("  FAILURES:                %d" % len(failures))
+    for kind in sorted(counts):
+        if not kind.startswith("ok"):
+            print("    %-18s %d" % (kind, counts[kind]))
+    for seed, kind, reason, saved in sorted(failures):
+        print("    seed %d %s: %s (%s)" % (seed, kind, reason, saved))
+    return 1 if failures else 0
+
+
+# ---- regression kernels -------------------------------------------------------------
+
+def read_header(path):
+    run, expect, xfail = None, None, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("//"):
+                if line:
+                    break
+                continue
+            body = line[2:].strip()
+            if body.startswith("RUN:"):
+                run = body[4:].strip()
+            elif body.startswith("EXPECT:"):
+                expect = body[7:].split()
+            elif body.startswith("XFAIL:"):
+                xfail = body[6:].strip()
+    return run, expect, xfail
+
+
+def run_regressions(args):
+    files = sorted(f for f in os.listdir(args.regressions) if f.endswith(".cl"))
+    bad = 0
+    for name in files:
+        path = os.path.join(args.regressions, name)
+        run, expect, xfail = read_header(path)
+        if not run or not expect or not run.startswith("nplus1gen %s"):
+            print("BAD HEADER %s: needs '// RUN: nplus1gen %%s OPTIONS' and '// EXPECT: ...'" % name)
+            bad += 1
+            continue
+        options = shlex.split(run[len("nplus1gen %s"):])
+        legal = expect[0] == "match"
+        rule = expect[1] if len(expect) > 1 else None
+        rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
+        if LSAN_TRACER_FLAKE in out:
+            rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
+        kind, reason = verdict(legal, rule, rc, sig, out)
+        ok = kind.startswith("ok")
+        if xfail and not ok:
+            print("XFAIL %s: %s: %s (known bug: %s)" % (name, kind, reason, xfail))
+        elif xfail:
+            print("XPASS %s: passes now; remove its XFAIL line (%s)" % (name, xfail))
+            bad += 1
+        elif ok:
+            print("PASS  %s (%.1f s)" % (name, secs))
+        else:
+            print("FAIL  %s: %s: %s\n%s" % (name, kind, reason, out))
+            bad += 1
+    print("fuzzgen regressions: %d files, %d failures" % (len(files), bad))
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip(),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=200, help="kernels to generate (default 200)")
+    ap.add_argument("--seed", type=int, default=int(os.environ.get("NPLUS1_FUZZGEN_SEED", "1")),
+                    help="run seed (default $NPLUS1_FUZZGEN_SEED, else 1)")
+    ap.add_argument("--jobs", type=int, default=2, help="parallel nplus1gen runs (default 2)")
+    ap.add_argument("--tool", default=default_tool(), help="nplus1gen binary")
+    ap.add_argument("--failures", default=os.path.join(os.getcwd(), "fuzzgen-failures"),
+                    help="where failing kernels are saved (default ./fuzzgen-failures)")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds per nplus1gen run")
+    ap.add_argument("--illegal-rate", type=float, default=0.25,
+                    help="share of kernels with an illegal construct (default 0.25)")
+    ap.add_argument("--progress", type=int, default=0, metavar="N",
+                    help="print a progress line every N kernels")
+    ap.add_argument("--no-pocl-cache", action="store_true",
+                    help="POCL_KERNEL_CACHE=0: do not keep every compiled kernel (soaks)")
+    ap.add_argument("--check-only", action="store_true",
+                    help="legal kernels get --check instead of --validate (front end only, fast)")
+    ap.add_argument("--regressions", metavar="DIR", help="run the regression kernels in DIR")
+    args = ap.parse_args()
+    if not os.access(args.tool, os.X_OK):
+        print("run.py: cannot run nplus1gen at '%s' (build it, or pass --tool)" % args.tool)
+        return 2
+    if args.no_pocl_cache:
+        os.environ["POCL_KERNEL_CACHE"] = "0"
+    if not os.environ.get("POCL_CACHE_DIR"):
+        os.environ["POCL_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "nplus1-pocl-cache")
+    if args.regressions:
+        return run_regressions(args)
+    signal.signal(signal.SIGTERM, interrupt)
+    return run_random(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
