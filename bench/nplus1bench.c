@@ -63,25 +63,6 @@ typedef struct bench {
     char device[256];
 } bench;
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static void die(const char *what, cl_int err)
 {
     fprintf(stderr, "nplus1bench: %s: %s (%d)\n", what, nplus1_strerror(err), (int)err);
@@ -285,9 +266,9 @@ static void load_auto(bench *b, const char *dir, int iters)
     char path[4096];
     free(b->auto_source);
     snprintf(path, sizeof path, "%s/oneKernel_auto_%d.nplus1.cl", dir, iters);
-    b->auto_source = read_all(path);
+    b->auto_source = nplus1rt_read_file(path);
     snprintf(path, sizeof path, "%s/oneKernel_auto_%d.nplus1.json", dir, iters);
-    char *manifest = read_all(path);
+    char *manifest = nplus1rt_read_file(path);
     b->auto_split = !manifest ? NPLUS1RT_SPLIT_ALWAYS
                     : strstr(manifest, "\"split\": \"never\"") ? NPLUS1RT_SPLIT_NEVER
                     : strstr(manifest, "\"split\": \"adaptive\"") ? NPLUS1RT_SPLIT_ADAPTIVE
@@ -341,7 +322,7 @@ static void load_sources(bench *b, const char *dir)
     for (int s = 0; s < NSTRATEGIES; s++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/oneKernel_%s.nplus1.cl", dir, strategy_names[s]);
-        if (!(b->sources[s] = read_all(path))) {
+        if (!(b->sources[s] = nplus1rt_read_file(path))) {
             fprintf(stderr, "nplus1bench: cannot read %s (generate it with bench/CMakeLists.txt)\n",
                     path);
             exit(1);

@@ -26,6 +26,8 @@
 #include "nplus1rt.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- element kinds ----------------------------------------------------- */
@@ -302,4 +304,31 @@ size_t nplus1rt_diff(const void *expected, const void *got, size_t count,
         mismatches++;
     }
     return mismatches;
+}
+
+char *nplus1rt_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, r;
+    char *s = malloc(cap);
+    while (s && (r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (n + 1 == cap) {
+            char *t = realloc(s, cap *= 2);
+            if (!t)
+                free(s);
+            s = t;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (s && bad) {
+        free(s);
+        return NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    return s;
 }

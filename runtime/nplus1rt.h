@@ -113,6 +113,9 @@ size_t nplus1rt_diff(const void *expected, const void *got, size_t count,
                      nplus1rt_elem e, unsigned ulp_tol,
                      nplus1rt_mismatch *first, size_t max_report);
 
+/* A whole file as a malloc'd NUL-terminated string (kernel sources), or NULL. */
+char *nplus1rt_read_file(const char *path);
+
 /* ---- timing ------------------------------------------------------------ */
 
 double nplus1rt_now_ms(void);                 /* monotonic wall clock */

@@ -27,25 +27,6 @@ typedef struct demo {
     int require_every_leaf;            /* fail when a leaf got no items */
 } demo;
 
-static char *demo_read(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static int demo_run(const demo *d, int reps)
 {
     char err[512];
@@ -64,7 +45,7 @@ static int demo_run(const demo *d, int reps)
         fprintf(stderr, "demo: cannot open %s\n", dev.device_name);
         return 2;
     }
-    char *src = demo_read(d->original);
+    char *src = nplus1rt_read_file(d->original);
     if (!src) {
         fprintf(stderr, "demo: cannot read %s\n", d->original);
         return 2;

@@ -59,25 +59,6 @@ static char *dup_rest(const char *s)
     return d;
 }
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *s = malloc(cap);
-    size_t r;
-    while (s && (r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (n + 1 == cap)
-            s = realloc(s, cap *= 2);
-    }
-    fclose(f);
-    if (s)
-        s[n] = '\0';
-    return s;
-}
-
 /* ---- argument values ---------------------------------------------------------- */
 
 static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *out)
@@ -374,8 +355,8 @@ int main(int argc, char **argv)
             bad = read_leaf_line(&k, line);
         } else if (in_kernel && !strncmp(line, "end", 3)) {
             if (!source && j.source && j.original) {
-                source = read_all(j.source);
-                original = read_all(j.original);
+                source = nplus1rt_read_file(j.source);
+                original = nplus1rt_read_file(j.original);
             }
             int krc = source && original ? run_kernel(&dc, &j, &k, source, original) : 3;
             rc = krc > rc ? krc : rc;
