@@ -53,6 +53,8 @@ static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i,
 
 static void end_path(walker *w, int returned, unsigned fx, double cost)
 {
+    if (w->paths > PLAN_MAX_LEAVES) /* counted past the limit: stop, 2^40 paths would hang */
+        return;
     w->paths++;
     if (w->v->path_end)
         w->v->path_end(w->v->ud, w->path, w->npath, returned, fx, cost);
@@ -96,7 +98,7 @@ static void walk_decision(walker *w, const seq_item *items, unsigned n, unsigned
     fx |= d->cond_fx.bits;
     cost += d->cond_fx.cost;
     for (unsigned b = 0; b < d->nbranches; b++) {
-        if (w->depth >= 255 || w->npath >= 255)
+        if (w->depth >= 255 || w->npath >= 255 || w->paths > PLAN_MAX_LEAVES)
             break;
         if (w->v->branch_begin)
             w->v->branch_begin(w->v->ud, d, b);
@@ -548,9 +550,9 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     if (paths > PLAN_MAX_LEAVES) {
         diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
         diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
-                    "kernel '%s' has %u paths through its decisions; at most %d leaves are "
-                    "supported",
-                    k->name, paths, PLAN_MAX_LEAVES);
+                    "kernel '%s' has more than %d paths through its decisions (leaves); at "
+                    "most %d are supported",
+                    k->name, PLAN_MAX_LEAVES, PLAN_MAX_LEAVES);
         errors++;
     } else if (kp.nkernels == 0) {
         diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));

@@ -5,7 +5,7 @@
 // RUN: %nplus1gen %s -o %t >/dev/null 2>&1; test $? -eq 1
 // RUN: test ! -e %t
 
-// CHECK:      {{.*}}too_many_leaves.cl:[[@LINE+5]]:15: error: kernel 'flags' has 128 paths through its decisions; at most 64 leaves are supported [nplus1-too-many-leaves]
+// CHECK:      {{.*}}too_many_leaves.cl:[[@LINE+5]]:15: error: kernel 'flags' has more than 64 paths through its decisions (leaves); at most 64 are supported [nplus1-too-many-leaves]
 // CHECK-NEXT: __kernel void flags(__global const int *in, __global int *out)
 // CHECK-NEXT: ^
 // CHECK-NEXT: nplus1gen: 1 error; no files written
