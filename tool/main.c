@@ -357,8 +357,23 @@ typedef struct out_file {
 } out_file;
 
 /* Creates dir if missing; *created says whether it did. */
+/* Creates the missing parents of dir, like mkdir -p. */
+static void make_parents(const char *dir)
+{
+    char *p = xstrdup(dir);
+    for (char *c = p + 1; *c; c++) {
+        if (*c != '/')
+            continue;
+        *c = '\0';
+        mkdir(p, 0777); /* errors show when dir itself is made */
+        *c = '/';
+    }
+    free(p);
+}
+
 static int make_dir(const char *dir, int *created)
 {
+    make_parents(dir);
     *created = mkdir(dir, 0777) == 0;
     if (*created || errno == EEXIST) {
         struct stat st;
