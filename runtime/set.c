@@ -387,6 +387,27 @@ static cl_int set_user_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval 
             return fail(s, e_, "setting a hidden argument");              \
     } while (0)
 
+/*
+ * The arguments every generated kernel but the scan starts with: the user's,
+ * then (with_n) the item count, then the original launch's dimension, sizes
+ * and offsets. *next gets the index of the kernel's own arguments.
+ */
+static cl_int launch_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval *args,
+                          const launch *L, int with_n, cl_uint *next)
+{
+    cl_int err = set_user_args(s, k, args);
+    if (err != CL_SUCCESS)
+        return err;
+    cl_uint a = s->desc->nargs;
+    if (with_n)
+        SETARG(k, a++, L->n);
+    SETARG(k, a, L->dim);
+    SETARG(k, a + 1, L->gsz);
+    SETARG(k, a + 2, L->goff);
+    *next = a + 3;
+    return CL_SUCCESS;
+}
+
 static cl_event *next_event(nplus1rt_set *s)
 {
     if (!s->profiling || s->nevents >= MAX_EVENTS)
@@ -432,17 +453,13 @@ static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
             return err;
         counts = s->counts;
     }
-    cl_uint a = s->desc->nargs;
-    if ((err = set_user_args(s, s->count, args)) != CL_SUCCESS)
+    cl_uint a;
+    if ((err = launch_args(s, s->count, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->count, a, L->n);
-    SETARG(s->count, a + 1, L->dim);
-    SETARG(s->count, a + 2, L->gsz);
-    SETARG(s->count, a + 3, L->goff);
-    SETARG(s->count, a + 4, s->ctr);
-    SETARG(s->count, a + 5, counts);
-    SETARG(s->count, a + 6, s->leafid);
-    SETARG(s->count, a + 7, probing);
+    SETARG(s->count, a, s->ctr);
+    SETARG(s->count, a + 1, counts);
+    SETARG(s->count, a + 2, s->leafid);
+    SETARG(s->count, a + 3, probing);
     SETARG(s->scatter, 0, L->n);
     SETARG(s->scatter, 1, s->ctr);
     SETARG(s->scatter, 2, counts);
@@ -494,15 +511,12 @@ static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L
         if (count == 0)
             continue;
         cl_kernel k = s->leaves[l];
-        cl_uint a = s->desc->nargs;
-        if ((err = set_user_args(s, k, args)) != CL_SUCCESS)
+        cl_uint a;
+        if ((err = launch_args(s, k, args, L, 0, &a)) != CL_SUCCESS)
             return err;
-        SETARG(k, a, L->dim);
-        SETARG(k, a + 1, L->gsz);
-        SETARG(k, a + 2, L->goff);
-        SETARG(k, a + 3, s->idx);
-        SETARG(k, a + 4, base);
-        SETARG(k, a + 5, count);
+        SETARG(k, a, s->idx);
+        SETARG(k, a + 1, base);
+        SETARG(k, a + 2, count);
         if ((err = run(s, q, k, count, "leaf kernel")) != CL_SUCCESS)
             return err;
         base += count;
@@ -516,15 +530,11 @@ static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *
     cl_int err = run(s, q, s->scatter, L->groups * s->wg, "classifier (scatter)");
     if (err != CL_SUCCESS)
         return err;
-    cl_uint a = s->desc->nargs;
-    if ((err = set_user_args(s, s->fused, args)) != CL_SUCCESS)
+    cl_uint a;
+    if ((err = launch_args(s, s->fused, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->fused, a, L->n);
-    SETARG(s->fused, a + 1, L->dim);
-    SETARG(s->fused, a + 2, L->gsz);
-    SETARG(s->fused, a + 3, L->goff);
-    SETARG(s->fused, a + 4, s->idx);
-    SETARG(s->fused, a + 5, s->ctr);
+    SETARG(s->fused, a, s->idx);
+    SETARG(s->fused, a + 1, s->ctr);
     return run(s, q, s->fused, L->n, "fused leaf kernel");
 }
 
@@ -544,7 +554,7 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
                              const nplus1rt_argval *args, int probing, cl_uint dim,
                              const size_t *off, const size_t *gsz, const size_t *lsz)
 {
-    cl_uint nl = s->desc->nleaves, a = s->desc->nargs;
+    cl_uint nl = s->desc->nleaves, a;
     size_t positions = L->n + L->groups * nl * 32; /* items + padding to whole warps */
     cl_int err = ensure(s, &s->idx, &s->idx_cap, positions);
     if (err != CL_SUCCESS)
@@ -552,16 +562,12 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     if ((err = take_counters(s, q)) != CL_SUCCESS)
         return err;
     cl_uint probe_flag = (cl_uint)probing;
-    if ((err = set_user_args(s, s->chunk, args)) != CL_SUCCESS)
+    if ((err = launch_args(s, s->chunk, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->chunk, a, L->n);
-    SETARG(s->chunk, a + 1, L->dim);
-    SETARG(s->chunk, a + 2, L->gsz);
-    SETARG(s->chunk, a + 3, L->goff);
-    SETARG(s->chunk, a + 4, s->ctr);
-    SETARG(s->chunk, a + 5, s->idx);
-    SETARG(s->chunk, a + 6, probe_flag);
-    SETARG(s->chunk, a + 7, s->ctrs[!s->cur]);
+    SETARG(s->chunk, a, s->ctr);
+    SETARG(s->chunk, a + 1, s->idx);
+    SETARG(s->chunk, a + 2, probe_flag);
+    SETARG(s->chunk, a + 3, s->ctrs[!s->cur]);
     if ((err = run(s, q, s->chunk, L->groups * s->wg, "classifier (chunk)")) != CL_SUCCESS)
         return err;
     s->clean[!s->cur] = 1; /* the chunk pass zeroed the other counter set */
@@ -575,13 +581,10 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
         if (s->use_original)
             return run_original(s, q, dim, off, gsz, lsz, args);
     }
-    if ((err = set_user_args(s, s->fused_chunk, args)) != CL_SUCCESS)
+    if ((err = launch_args(s, s->fused_chunk, args, L, 0, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->fused_chunk, a, L->dim);
-    SETARG(s->fused_chunk, a + 1, L->gsz);
-    SETARG(s->fused_chunk, a + 2, L->goff);
-    SETARG(s->fused_chunk, a + 3, s->idx);
-    SETARG(s->fused_chunk, a + 4, s->ctr);
+    SETARG(s->fused_chunk, a, s->idx);
+    SETARG(s->fused_chunk, a + 1, s->ctr);
     return run(s, q, s->fused_chunk, positions, "fused leaf kernel (chunks)");
 }
 
