@@ -356,7 +356,6 @@ typedef struct out_file {
     int existed;          /* final was there before: backup holds it */
 } out_file;
 
-/* Creates dir if missing; *created says whether it did. */
 /* Creates the missing parents of dir, like mkdir -p. */
 static void make_parents(const char *dir)
 {
@@ -371,6 +370,7 @@ static void make_parents(const char *dir)
     free(p);
 }
 
+/* Creates dir (and its parents) if missing; *created says whether dir was made. */
 static int make_dir(const char *dir, int *created)
 {
     make_parents(dir);
