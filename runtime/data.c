@@ -215,6 +215,194 @@ void nplus1rt_fill_poison(void *buf, size_t count, nplus1rt_elem e)
         store_bits(p, size, nan);
 }
 
+static double as_double(const unsigned char *p, nplus1rt_elem e);
+
+/* ---- struct layouts and recipes (validation inputs) --------------------- */
+
+static uint64_t float_bits(nplus1rt_elem e, double v)
+{
+    if (e == NPLUS1RT_F64) {
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        return bits;
+    }
+    float f = (float)v;
+    if (e == NPLUS1RT_F16)
+        return half_from_float(f);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+void nplus1rt_fill_fields(void *buf, size_t count, size_t stride, const nplus1rt_field *f,
+                          unsigned nfields, uint64_t int_limit, uint64_t *state)
+{
+    unsigned char *p = buf;
+    if (!buf || !state)
+        return;
+    memset(buf, 0, count * stride);
+    for (size_t i = 0; i < count; i++, p += stride) {
+        for (unsigned k = 0; k < nfields; k++) {
+            size_t size = nplus1rt_elem_size(f[k].elem);
+            for (unsigned j = 0; j < f[k].count; j++) {
+                unsigned char *dst = p + f[k].offset + j * size;
+                if (f[k].offset + (j + 1) * size > stride)
+                    break;
+                uint64_t bits = is_float(f[k].elem) ? random_float_bits(f[k].elem, 0, state)
+                                : int_limit ? (nplus1rt_rand(state) >> 32) % int_limit
+                                            : random_int_bits(f[k].elem, 0, state);
+                store_bits(dst, size, bits);
+            }
+        }
+    }
+}
+
+/* One value of kind e from text; end is set past it. 0 on success. */
+static int parse_scalar(const char *text, nplus1rt_elem e, uint64_t *bits, char **end)
+{
+    if (is_float(e)) {
+        double v = strtod(text, end);
+        *bits = float_bits(e, v);
+    } else if (text[0] != '-' && (e == NPLUS1RT_U64 || e == NPLUS1RT_U32)) {
+        *bits = strtoull(text, end, 0);
+    } else {
+        *bits = (uint64_t)strtoll(text, end, 0);
+    }
+    return *end == text ? -1 : 0;
+}
+
+static double as_number(nplus1rt_elem e, uint64_t bits)
+{
+    unsigned char tmp[8];
+    store_bits(tmp, nplus1rt_elem_size(e), bits);
+    if (e == NPLUS1RT_U64)
+        return (double)bits;
+    return as_double(tmp, e);
+}
+
+static int recipe_error(char *err, size_t errlen, const char *recipe, nplus1rt_elem e)
+{
+    snprintf(err, errlen, "'%s' is not a recipe for %s elements (fill:V, iota, range:LO:HI, "
+                          "choice:A,B,...)", recipe, nplus1rt_elem_name(e));
+    return -1;
+}
+
+static int fill_range(unsigned char *p, size_t count, nplus1rt_elem e, const char *spec,
+                      uint64_t *state)
+{
+    size_t size = nplus1rt_elem_size(e);
+    uint64_t lo_bits, hi_bits;
+    char *end;
+    if (parse_scalar(spec, e, &lo_bits, &end) || *end != ':' ||
+        parse_scalar(end + 1, e, &hi_bits, &end) || *end)
+        return -1;
+    double lo = as_number(e, lo_bits), hi = as_number(e, hi_bits);
+    if (!(hi > lo))
+        return -1;
+    for (size_t i = 0; i < count; i++, p += size) {
+        uint64_t r = nplus1rt_rand(state);
+        if (is_float(e)) {
+            double v = lo + (hi - lo) * ((double)(r >> 11) * 0x1p-53);
+            store_bits(p, size, float_bits(e, v < hi ? v : lo));
+        } else {
+            uint64_t span = hi_bits - lo_bits; /* two's complement: also for negative lo */
+            store_bits(p, size, lo_bits + (r % span));
+        }
+    }
+    return 0;
+}
+
+static int fill_choice(unsigned char *p, size_t count, nplus1rt_elem e, const char *spec,
+                       uint64_t *state)
+{
+    uint64_t values[256];
+    size_t n = 0, size = nplus1rt_elem_size(e);
+    for (const char *q = spec; n < 256;) {
+        char *end;
+        if (parse_scalar(q, e, &values[n++], &end))
+            return -1;
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            return -1;
+        q = end + 1;
+    }
+    for (size_t i = 0; i < count; i++, p += size)
+        store_bits(p, size, values[(nplus1rt_rand(state) >> 32) % n]);
+    return 0;
+}
+
+int nplus1rt_is_recipe(const char *t)
+{
+    return !strncmp(t, "fill:", 5) || !strcmp(t, "iota") || !strncmp(t, "range:", 6) ||
+           !strncmp(t, "choice:", 7);
+}
+
+int nplus1rt_fill_recipe(void *buf, size_t count, nplus1rt_elem e, const char *recipe,
+                         uint64_t *state, char *err, size_t errlen)
+{
+    size_t size = nplus1rt_elem_size(e);
+    unsigned char *p = buf;
+    int bad = -1;
+    if (!strncmp(recipe, "fill:", 5)) {
+        uint64_t bits;
+        char *end;
+        bad = parse_scalar(recipe + 5, e, &bits, &end) || *end;
+        for (size_t i = 0; !bad && i < count; i++, p += size)
+            store_bits(p, size, bits);
+    } else if (!strcmp(recipe, "iota")) {
+        bad = 0;
+        for (size_t i = 0; i < count; i++, p += size)
+            store_bits(p, size, is_float(e) ? float_bits(e, (double)i) : (uint64_t)i);
+    } else if (!strncmp(recipe, "range:", 6)) {
+        bad = fill_range(p, count, e, recipe + 6, state);
+    } else if (!strncmp(recipe, "choice:", 7)) {
+        bad = fill_choice(p, count, e, recipe + 7, state);
+    }
+    return bad ? recipe_error(err, errlen, recipe, e) : 0;
+}
+
+static int compare_elements(const void *a, const void *b, void *size)
+{
+    return memcmp(a, b, *(size_t *)size);
+}
+
+/* A small merge sort with a context (qsort_r is not C11). */
+static void sort_elements(unsigned char *v, unsigned char *tmp, size_t n, size_t size)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_elements(v, tmp, h, size);
+    sort_elements(v + h * size, tmp, n - h, size);
+    size_t i = 0, j = h, k = 0;
+    while (i < h || j < n) {
+        int take_left = j >= n || (i < h && compare_elements(v + i * size, v + j * size, &size) <= 0);
+        memcpy(tmp + k++ * size, v + (take_left ? i++ : j++) * size, size);
+    }
+    memcpy(v, tmp, n * size);
+}
+
+size_t nplus1rt_diff_unordered(const void *expected, const void *got, size_t count,
+                               size_t elem_size)
+{
+    size_t bytes = count * elem_size, bad = 0;
+    unsigned char *a = malloc(bytes ? bytes : 1), *b = malloc(bytes ? bytes : 1),
+                  *tmp = malloc(bytes ? bytes : 1);
+    if (!a || !b || !tmp) {
+        free(a), free(b), free(tmp);
+        return count;
+    }
+    memcpy(a, expected, bytes);
+    memcpy(b, got, bytes);
+    sort_elements(a, tmp, count, elem_size);
+    sort_elements(b, tmp, count, elem_size);
+    for (size_t i = 0; i < count; i++)
+        bad += memcmp(a + i * elem_size, b + i * elem_size, elem_size) != 0;
+    free(a), free(b), free(tmp);
+    return bad;
+}
+
 /* ---- diffs ------------------------------------------------------------- */
 
 /* The layout of one IEEE 754 binary format. */

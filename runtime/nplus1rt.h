@@ -265,6 +265,10 @@ typedef struct nplus1rt_validate_opts {
     const size_t *buffer_elems;    /* per argument, 0: prod(offset + size) elements */
     const void *const *values;     /* per argument, NULL: default value (see docs) */
     int reps;                      /* timed repetitions (0: none) */
+    /* issue 12 (zeros keep the old behaviour): */
+    const void *const *buffer_init;  /* per argument: initial contents (buffer_elems[i] elements), NULL: seeded random */
+    const int *unordered;          /* per argument: 1 compares the buffer as a multiset of elements */
+    const int *count_arg;          /* per unordered argument: the buffer whose element 0 counts the compared elements, -1: all */
 } nplus1rt_validate_opts;
 
 #define NPLUS1RT_MAX_REPORT 8
@@ -285,6 +289,10 @@ typedef struct nplus1rt_validation {
     unsigned nfirst;
     double original_ms, generated_ms;   /* medians of reps wall times */
     char message[512];             /* what went wrong when the call fails */
+    /* after a mismatch the original runs once more: elements where it disagrees with itself */
+    int original_rechecked;
+    size_t original_self_mismatches;
+    unsigned original_self_arg;    /* the first buffer it disagreed on */
 } nplus1rt_validation;
 
 /*
@@ -298,6 +306,52 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
                          const nplus1rt_set_desc *desc, const char *original_source,
                          const char *build_options, nplus1rt_enqueue_fn gen, void *gen_ud,
                          const nplus1rt_validate_opts *opts, nplus1rt_validation *res);
+
+/*
+ * Runs the original kernel alone on the inputs nplus1rt_validate would
+ * give it (no generated set): the out-of-bounds check under oclgrind. Its
+ * buffers are created in argument order, nothing else.
+ */
+cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                             const nplus1rt_set_desc *desc, const char *original_source,
+                             const char *build_options, const nplus1rt_validate_opts *opts,
+                             nplus1rt_validation *res);
+
+/* ---- validation inputs: struct layouts and recipes ---------------------- */
+
+/* One scalar (or array of scalars) inside a struct element of a buffer. */
+typedef struct nplus1rt_field {
+    size_t offset;          /* bytes from the start of the element */
+    nplus1rt_elem elem;
+    unsigned count;         /* consecutive scalars (arrays, vector lanes) */
+} nplus1rt_field;
+
+/*
+ * Fills count struct elements of stride bytes field by field: integers in
+ * [0, int_limit) (int_limit 0: as nplus1rt_fill_random), floats in [0, 1);
+ * padding bytes are zero.
+ */
+void nplus1rt_fill_fields(void *buf, size_t count, size_t stride, const nplus1rt_field *f,
+                          unsigned nfields, uint64_t int_limit, uint64_t *state);
+
+/*
+ * Fills count scalar elements of kind e from a recipe: "fill:V", "iota",
+ * "range:LO:HI" (uniform in [LO, HI)), "choice:A,B,C". Returns 0, or -1
+ * with a message in err when the recipe does not parse for e.
+ */
+int nplus1rt_fill_recipe(void *buf, size_t count, nplus1rt_elem e, const char *recipe,
+                         uint64_t *state, char *err, size_t errlen);
+
+/* 1 when text starts with a recipe word (fill:, iota, range:, choice:). */
+int nplus1rt_is_recipe(const char *text);
+
+/*
+ * Compares two buffers of count elements of elem_size bytes as multisets
+ * (sorted, then byte for byte). Returns the number of elements of the
+ * sorted expected buffer that differ from the sorted produced one.
+ */
+size_t nplus1rt_diff_unordered(const void *expected, const void *got, size_t count,
+                               size_t elem_size);
 
 #ifdef __cplusplus
 }

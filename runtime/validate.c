@@ -98,7 +98,10 @@ static cl_int prepare_args(vctx *v)
         if (!h->init || (a->writable && !h->result))
             return vfail(v, NPLUS1_ERR_OOM, "allocating host buffers");
         /* inputs and the initial contents of outputs: seeded, identical for both runs */
-        nplus1rt_fill_random(h->init, h->scalars, a->elem, 0, &seed);
+        if (v->o->buffer_init && v->o->buffer_init[i])
+            memcpy(h->init, v->o->buffer_init[i], h->bytes);
+        else
+            nplus1rt_fill_random(h->init, h->scalars, a->elem, 0, &seed);
         v->vals[i].size = sizeof(cl_mem);
         v->vals[i].value = &h->mem;
     }
@@ -184,6 +187,33 @@ static long item_of_element(const nplus1rt_validate_opts *o, size_t index)
     return (long)lin;
 }
 
+/* Element 0 of buffer `arg` as the original left it (a count), clamped to max. */
+static size_t count_of(vctx *v, int arg, size_t max)
+{
+    if (arg < 0 || (unsigned)arg >= v->desc->nargs || !v->args[arg].init || !v->args[arg].bytes)
+        return max;
+    unsigned long long n = 0;
+    size_t sz = scalar_size(&v->desc->args[arg]);
+    memcpy(&n, v->args[arg].init, sz < sizeof n ? sz : sizeof n); /* little-endian */
+    return n < max ? (size_t)n : max;
+}
+
+/* --unordered: the first n elements as a multiset, the rest in order. */
+static size_t diff_unordered(vctx *v, unsigned i)
+{
+    const nplus1rt_arg *a = &v->desc->args[i];
+    host_arg *h = &v->args[i];
+    size_t elems = h->bytes / a->size;
+    int carg = v->o->count_arg ? v->o->count_arg[i] : -1;
+    size_t n = count_of(v, carg, elems);
+    size_t bad = nplus1rt_diff_unordered(h->init, h->result, n, a->size);
+    size_t head = n * a->size, tail = h->bytes - head;
+    bad += tail ? memcmp((char *)h->init + head, (char *)h->result + head, tail) != 0 : 0;
+    v->res->compared += h->scalars;
+    v->res->mismatches += bad;
+    return bad;
+}
+
 static void diff_all(vctx *v, const cl_int *leaf_of)
 {
     nplus1rt_validation *r = v->res;
@@ -192,6 +222,10 @@ static void diff_all(vctx *v, const cl_int *leaf_of)
         host_arg *h = &v->args[i];
         if (!a->writable || a->kind != NPLUS1RT_ARG_BUFFER)
             continue;
+        if (v->o->unordered && v->o->unordered[i]) {
+            diff_unordered(v, i);
+            continue;
+        }
         size_t lanes = a->size / scalar_size(a);
         nplus1rt_mismatch mm[256];
         size_t bad = nplus1rt_diff(h->init, h->result, h->scalars, a->elem, v->o->ulp_tol, mm, 256);
@@ -227,6 +261,28 @@ static double time_runs(vctx *v, cl_kernel orig, nplus1rt_set *set, nplus1rt_enq
         t[i] = nplus1rt_now_ms() - t0;
     }
     return nplus1rt_median(t, (size_t)reps);
+}
+
+/*
+ * After a mismatch: the original once more, diffed with its first run. A
+ * kernel that races (or reads uninitialised memory) disagrees with itself.
+ */
+static void recheck_original(vctx *v, cl_kernel orig)
+{
+    nplus1rt_validation *r = v->res;
+    if (upload(v) != CL_SUCCESS || run_original(v, orig) != CL_SUCCESS || download(v, 1) != CL_SUCCESS)
+        return;
+    r->original_rechecked = 1;
+    for (unsigned i = 0; i < v->desc->nargs; i++) {
+        const nplus1rt_arg *a = &v->desc->args[i];
+        host_arg *h = &v->args[i];
+        if (!a->writable || a->kind != NPLUS1RT_ARG_BUFFER)
+            continue;
+        size_t bad = nplus1rt_diff(h->init, h->result, h->scalars, a->elem, v->o->ulp_tol, NULL, 0);
+        if (bad && !r->original_self_mismatches)
+            r->original_self_arg = i;
+        r->original_self_mismatches += bad;
+    }
 }
 
 static void free_args(vctx *v)
@@ -304,6 +360,8 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
         err = download(&v, 0);
     if (err == CL_SUCCESS)
         diff_all(&v, leaf_of);
+    if (err == CL_SUCCESS && res->mismatches)
+        recheck_original(&v, orig);
     if (err == CL_SUCCESS && opts->reps > 0) {
         res->original_ms = time_runs(&v, orig, set, gen, gen_ud, 0);
         res->generated_ms = time_runs(&v, orig, set, gen, gen_ud, 1);
@@ -311,6 +369,43 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
     free(leaf_of);
     free(log);
     nplus1rt_set_release(set);
+    if (orig)
+        clReleaseKernel(orig);
+    if (prog)
+        clReleaseProgram(prog);
+    free_args(&v);
+    return err;
+}
+
+cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                             const nplus1rt_set_desc *desc, const char *original_source,
+                             const char *build_options, const nplus1rt_validate_opts *opts,
+                             nplus1rt_validation *res)
+{
+    memset(res, 0, sizeof *res);
+    vctx v = {ctx, dev, q, desc, opts, res, NULL, NULL, 1};
+    for (cl_uint d = 0; d < opts->work_dim && d < 3; d++)
+        v.items *= opts->global_size[d];
+    v.args = calloc(desc->nargs + 1, sizeof *v.args);
+    v.vals = calloc(desc->nargs + 1, sizeof *v.vals);
+    cl_int err = v.args && v.vals ? prepare_args(&v) : vfail(&v, NPLUS1_ERR_OOM, "allocating");
+    char *log = NULL;
+    cl_program prog = NULL;
+    cl_kernel orig = NULL;
+    if (err == CL_SUCCESS) {
+        prog = nplus1rt_build(ctx, dev, original_source, build_options, &log, &err);
+        if (!prog)
+            snprintf(res->message, sizeof res->message, "building the original kernel: %s\n%s",
+                     nplus1_strerror(err), log ? log : "");
+    }
+    if (err == CL_SUCCESS) {
+        orig = clCreateKernel(prog, desc->kernel, &err);
+        if (err != CL_SUCCESS)
+            vfail(&v, err, "creating the original kernel");
+    }
+    if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS)
+        err = run_original(&v, orig);
+    free(log);
     if (orig)
         clReleaseKernel(orig);
     if (prog)

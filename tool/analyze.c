@@ -1511,6 +1511,7 @@ void analyze_free(analysis *an)
             free(ki->params[p].decl_text);
             free(ki->params[p].type_text);
             free(ki->params[p].host_type);
+            free(ki->params[p].fields);
         }
         free(ki->params);
         free(ki->attr_text);

@@ -114,7 +114,16 @@ typedef struct kernel_param {
     unsigned lanes;
     unsigned size;            /* value size, or element size for pointers */
     int is_restrict;
+    struct param_field *fields; /* struct buffers: the scalar fields, for validation inputs */
+    unsigned nfields;
 } kernel_param;
+
+/* One scalar field (or array of them) inside a struct buffer's element. */
+typedef struct param_field {
+    unsigned offset;          /* bytes from the element's start */
+    int elem;                 /* nplus1rt_elem */
+    unsigned count;           /* consecutive scalars: arrays, vector lanes */
+} param_field;
 
 typedef struct kernel_info {
     char *name;

@@ -96,8 +96,17 @@ static void usage(FILE *f)
           "  --ulp N                float tolerance in units in the last place (default 4)\n"
           "  --reps N               also time both versions, median of N runs\n"
           "  --timeout S            stop the device run after S seconds (default 600; 0: never)\n"
+          "  --arg NAME=file:PATH|fill:V|iota|range:LO:HI|choice:A,B,...\n"
+          "                         a buffer's contents (default: random; struct buffers\n"
+          "                         field by field, integers in [0, elements))\n"
+          "  --unordered NAME       compare buffer NAME as a multiset (atomic appends)\n"
+          "  --count NAME2          ... only its first NAME2[0] elements\n"
+          "  --require-all-leaves   fail when a leaf that does work got no items\n"
+          "  --emit-job DIR         write the validation job to DIR (for nplus1gen-validate\n"
+          "                         DIR on another machine); run nothing\n"
           "  --device NAME|INDEX    OpenCL device (default: first GPU, else POCL); also\n"
-          "                         NPLUS1_PLATFORM / NPLUS1_DEVICE in the environment\n"
+          "                         NPLUS1_PLATFORM / NPLUS1_DEVICE in the environment;\n"
+          "                         'oclgrind' checks every memory access\n"
           "  --version              print the version\n"
           "  -h, --help             print this help\n"
           "\n"
@@ -312,7 +321,28 @@ static int parse_cli(cli *c, int argc, char **argv)
         } else if (match(a, NULL, "--device", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)))
                 return usage_error("%s", "--device needs a name or an index");
-            setenv("NPLUS1_DEVICE", v, 1);
+            if (!strcasecmp(v, "oclgrind")) /* the runner runs under oclgrind */
+                c->vopt.device = "oclgrind";
+            else
+                setenv("NPLUS1_DEVICE", v, 1);
+        } else if (match(a, NULL, "--unordered", &n) || match(a, NULL, "--count", &n) ||
+                   match(a, NULL, "--emit-job", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)) || !*v)
+                return usage_error("%s needs a value", a);
+            if (a[2] == 'e') {
+                c->vopt.emit_job = v;
+                c->validate = 1;
+            } else if (a[2] == 'u') {
+                push_arg(&c->vopt.unordered, &c->vopt.nunordered, v);
+                c->vopt.nunordered--;
+                push_arg(&c->vopt.count, &c->vopt.nunordered, NULL);
+            } else if (!c->vopt.nunordered || c->vopt.count[c->vopt.nunordered - 1]) {
+                return usage_error("%s", "--count NAME follows the --unordered it counts for");
+            } else {
+                c->vopt.count[c->vopt.nunordered - 1] = v;
+            }
+        } else if (!strcmp(a, "--require-all-leaves")) {
+            c->vopt.require_all_leaves = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
         } else if (c->input) {
@@ -642,5 +672,7 @@ int main(int argc, char **argv)
     free(c.defines);
     free(c.includes);
     free(c.vopt.args);
+    free(c.vopt.unordered);
+    free(c.vopt.count);
     return rc;
 }

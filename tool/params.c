@@ -81,6 +81,72 @@ static int describe_value(CXType t, kernel_param *p, int for_host)
     return 0;
 }
 
+/* ---- struct layouts: the scalar fields validation fills one by one ---- */
+
+typedef struct layout {
+    param_field *f;
+    unsigned n, cap;
+    unsigned base;            /* byte offset of the struct being visited */
+} layout;
+
+static void add_field(layout *l, unsigned offset, int elem, unsigned count)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 8;
+        l->f = xrealloc(l->f, l->cap * sizeof *l->f);
+    }
+    l->f[l->n++] = (param_field){offset, elem, count};
+}
+
+static void layout_type(layout *l, CXType t, unsigned offset, int depth);
+
+static enum CXVisitorResult visit_field(CXCursor c, CXClientData data)
+{
+    layout *l = data;
+    long long bits = clang_Cursor_getOffsetOfField(c);
+    if (bits < 0 || bits % 8) /* bit-fields: left zero */
+        return CXVisit_Continue;
+    layout_type(l, clang_getCursorType(c), l->base + (unsigned)(bits / 8), 1);
+    return CXVisit_Continue;
+}
+
+/* Adds the scalar fields of t at offset: nested structs, arrays and vectors. */
+static void layout_type(layout *l, CXType t, unsigned offset, int depth)
+{
+    t = clang_getCanonicalType(t);
+    if (depth > 16 || l->n > 4096)
+        return;
+    if (t.kind == CXType_Enum)
+        t = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(t)));
+    kernel_param v;
+    memset(&v, 0, sizeof v);
+    if (describe_value(t, &v, 0) == 0) {
+        add_field(l, offset, v.elem, v.lanes);
+        return;
+    }
+    if (t.kind == CXType_ConstantArray) {
+        CXType e = clang_getArrayElementType(t);
+        long long n = clang_getNumElements(t), sz = clang_Type_getSizeOf(e);
+        for (long long i = 0; sz > 0 && i < n && l->n <= 4096; i++)
+            layout_type(l, e, offset + (unsigned)(i * sz), depth + 1);
+        return;
+    }
+    if (t.kind == CXType_Record) {
+        unsigned saved = l->base;
+        l->base = offset;
+        clang_Type_visitFields(t, visit_field, l);
+        l->base = saved;
+    }
+}
+
+static void describe_layout(CXType pointee, kernel_param *p)
+{
+    layout l = {NULL, 0, 0, 0};
+    layout_type(&l, pointee, 0, 0);
+    p->fields = l.f;
+    p->nfields = l.n;
+}
+
 static char *type_spelling(CXType t)
 {
     CXString s = clang_getTypeSpelling(t);
@@ -148,9 +214,10 @@ static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *
                                   "(for example __global uchar *)");
                 return 1;
             }
-            p->elem = E_U8; /* structs: compared byte for byte */
+            p->elem = E_U8; /* structs: compared byte for byte, filled field by field */
             p->lanes = (unsigned)sz;
             p->size = (unsigned)sz;
+            describe_layout(pointee, p);
         }
         return 0;
     }

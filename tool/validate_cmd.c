@@ -5,16 +5,22 @@
  * crash; the tool links libclang. So the tool writes the generated source
  * and a plain-text description of each set into a temporary directory and
  * runs `nplus1gen-validate` (libnplus1rt only) on it.
+ *
+ * That directory is a job (see docs/cli.md): job.desc, set.cl, original.cl
+ * and inputs/, every path in job.desc relative to it. --emit-job DIR writes
+ * the same job into DIR for another machine and runs nothing.
  */
 #define _DEFAULT_SOURCE
 #include "validate_cmd.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,22 +77,150 @@ static char *build_options(const validate_options *o)
     return sb_steal(&sb);
 }
 
+/* ---- --arg names: every one must name a parameter ------------------------ */
+
+static const kernel_param *find_param(const plan *pl, const char *name, size_t len)
+{
+    for (unsigned i = 0; i < pl->nkernels; i++) {
+        const kernel_info *k = pl->kernels[i].k;
+        for (unsigned p = 0; p < k->nparams; p++)
+            if (strlen(k->params[p].name) == len && !strncmp(k->params[p].name, name, len))
+                return &k->params[p];
+    }
+    return NULL;
+}
+
+static void list_params(const plan *pl)
+{
+    for (unsigned i = 0; i < pl->nkernels; i++) {
+        const kernel_info *k = pl->kernels[i].k;
+        fprintf(stderr, "nplus1gen: note: kernel '%s' has the parameters:", k->name);
+        for (unsigned p = 0; p < k->nparams; p++)
+            fprintf(stderr, "%s %s (%s)", p ? "," : "", k->params[p].name, k->params[p].type_text);
+        fprintf(stderr, "\n");
+    }
+}
+
+static int unknown_name(const plan *pl, const char *opt, const char *spec, size_t len)
+{
+    fprintf(stderr, "nplus1gen: error: %s '%s': no kernel has a parameter '%.*s'\n", opt, spec,
+            (int)len, spec);
+    list_params(pl);
+    return 2;
+}
+
+/* Exit 2 (usage) when an --arg, --unordered or --count names no parameter. */
+static int check_names(const plan *pl, const validate_options *o)
+{
+    for (unsigned i = 0; i < o->nargs; i++) {
+        const char *eq = strchr(o->args[i], '=');
+        size_t len = eq ? (size_t)(eq - o->args[i]) : strlen(o->args[i]);
+        if (!find_param(pl, o->args[i], len))
+            return unknown_name(pl, "--arg", o->args[i], len);
+    }
+    for (unsigned i = 0; i < o->nunordered; i++) {
+        const char *names[2] = {o->unordered[i], o->count[i]};
+        for (int n = 0; n < 2; n++) {
+            if (!names[n])
+                continue;
+            const kernel_param *p = find_param(pl, names[n], strlen(names[n]));
+            if (!p)
+                return unknown_name(pl, n ? "--count" : "--unordered", names[n], strlen(names[n]));
+            if (!p->is_pointer || (!n && !p->writable)) {
+                fprintf(stderr, "nplus1gen: error: %s '%s': needs %s buffer, '%s' is %s\n",
+                        n ? "--count" : "--unordered", names[n], n ? "a" : "a writable",
+                        names[n], p->type_text);
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the job: what nplus1gen-validate runs ------------------------------------ */
+
+static int write_text(const char *path, const char *text);
+static int write_bytes(const char *path, const char *data, size_t n);
+
+/*
+ * file:PATH values: the file is copied into DIR/inputs/NAME.bin and the value
+ * rewritten to that relative path. Returns the value to write (malloc'd), or
+ * NULL after an error message.
+ */
+static char *job_value(const char *dir, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || strncmp(eq + 1, "file:", 5))
+        return xstrdup(spec);
+    char *data;
+    size_t len;
+    if (read_file(eq + 6, &data, &len) != 0) {
+        fprintf(stderr, "nplus1gen: error: --arg '%s': cannot read '%s': %s\n", spec, eq + 6,
+                strerror(errno));
+        return NULL;
+    }
+    strbuf rel, abs;
+    sb_init(&rel);
+    sb_init(&abs);
+    sb_printf(&rel, "inputs/%.*s.bin", (int)(eq - spec), spec);
+    sb_printf(&abs, "%s/inputs", dir);
+    mkdir(abs.data, 0777);
+    sb_printf(&abs, "/%.*s.bin", (int)(eq - spec), spec);
+    int bad = write_bytes(abs.data, data, len);
+    free(data);
+    sb_free(&abs);
+    char *r = sb_steal(&rel);
+    strbuf out;
+    sb_init(&out);
+    sb_printf(&out, "%.*s=file:%s", (int)(eq - spec), spec, r);
+    free(r);
+    if (bad) {
+        fprintf(stderr, "nplus1gen: error: cannot write the input of '%s' into %s\n", spec, dir);
+        sb_free(&out);
+        return NULL;
+    }
+    return sb_steal(&out);
+}
+
+static void describe_issue12(strbuf *sb, const validate_options *o)
+{
+    if (o->require_all_leaves)
+        sb_puts(sb, "require_all_leaves\n");
+    for (unsigned i = 0; i < o->nunordered; i++)
+        sb_printf(sb, "unordered %s %s\n", o->unordered[i], o->count[i] ? o->count[i] : "-");
+}
+
+static void describe_fields(strbuf *sb, const kernel_param *a)
+{
+    for (unsigned f = 0; f < a->nfields; f++)
+        sb_printf(sb, "field %u %d %u\n", a->fields[f].offset, a->fields[f].elem,
+                  a->fields[f].count);
+}
+
 /* The description nplus1gen-validate reads: see tool/validate_runner.c. */
-static char *describe(const plan *pl, const validate_options *o, const char *source_path,
-                      const char *original_path)
+static char *describe(const plan *pl, const validate_options *o, const char *dir)
 {
     strbuf sb;
     sb_init(&sb);
     char *opts = build_options(o);
-    sb_printf(&sb, "source %s\noriginal %s\n", source_path, original_path);
+    sb_puts(&sb, "source set.cl\noriginal original.cl\n");
+    one_line(&sb, "input", o->input);
     one_line(&sb, "options", opts);
     free(opts);
     sb_printf(&sb, "launch %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %d\n", o->dim, o->global[0],
               o->global[1], o->global[2], o->offset[0], o->offset[1], o->offset[2], o->local[0],
               o->local[1], o->local[2], o->has_local);
     sb_printf(&sb, "check %llu %u %d %d\n", o->seed, o->ulp, o->reps, o->quiet);
-    for (unsigned i = 0; i < o->nargs; i++)
-        one_line(&sb, "value", o->args[i]);
+    for (unsigned i = 0; i < o->nargs; i++) {
+        char *v = job_value(dir, o->args[i]);
+        if (!v) {
+            sb_free(&sb);
+            return NULL;
+        }
+        one_line(&sb, "value", v);
+        free(v);
+    }
+    describe_issue12(&sb, o);
     for (unsigned i = 0; i < pl->nkernels; i++) {
         const kernel_plan *kp = &pl->kernels[i];
         const kernel_info *k = kp->k;
@@ -98,6 +232,7 @@ static char *describe(const plan *pl, const validate_options *o, const char *sou
             sb_printf(&sb, "arg %s %d %d %d %d %u %u ", a->name, a->is_pointer, a->writable,
                       a->is_constant_space, a->elem, a->lanes, a->size);
             one_line(&sb, "", a->type_text);
+            describe_fields(&sb, a);
         }
         for (unsigned l = 0; l < kp->nleaves; l++) {
             sb_printf(&sb, "leaf %d ", kp->leaves[l].kernel);
@@ -108,14 +243,77 @@ static char *describe(const plan *pl, const validate_options *o, const char *sou
     return sb_steal(&sb);
 }
 
-static int write_text(const char *path, const char *text)
+static int write_bytes(const char *path, const char *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
     if (!f)
         return -1;
-    size_t n = strlen(text);
-    int bad = fwrite(text, 1, n, f) != n;
+    int bad = fwrite(data, 1, n, f) != n;
     return (fclose(f) != 0 || bad) ? -1 : 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+    return write_bytes(path, text, strlen(text));
+}
+
+static char *join(const char *dir, const char *name)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s/%s", dir, name);
+    return sb_steal(&sb);
+}
+
+/* Writes set.cl, original.cl, inputs/ and job.desc into dir; 0, 2 (bad --arg) or 3. */
+static int write_job(const plan *pl, const emit_output *out, const validate_options *o,
+                     const char *dir)
+{
+    char *original = NULL;
+    size_t len;
+    if (read_file(o->input, &original, &len) != 0) {
+        fprintf(stderr, "nplus1gen: error: cannot read '%s': %s\n", o->input, strerror(errno));
+        return 3;
+    }
+    char *text = describe(pl, o, dir);
+    char *src = join(dir, "set.cl"), *orig = join(dir, "original.cl"), *desc = join(dir, "job.desc");
+    int rc = text ? 0 : 2;
+    if (text && (write_text(src, out->kernel_file) || write_bytes(orig, original, len) ||
+                 write_text(desc, text))) {
+        fprintf(stderr, "nplus1gen: error: cannot write to %s: %s\n", dir, strerror(errno));
+        rc = 3;
+    }
+    free(text);
+    free(original);
+    free(src);
+    free(orig);
+    free(desc);
+    return rc;
+}
+
+/* Removes the temporary job (its files and inputs/; nothing else is there). */
+static void remove_job(const char *dir)
+{
+    static const char *files[] = {"set.cl", "original.cl", "job.desc", NULL};
+    for (int i = 0; files[i]; i++) {
+        char *p = join(dir, files[i]);
+        unlink(p);
+        free(p);
+    }
+    char *inputs = join(dir, "inputs");
+    DIR *d = opendir(inputs);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = join(inputs, e->d_name);
+        unlink(p);
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(inputs);
+    free(inputs);
+    rmdir(dir);
 }
 
 /* nplus1gen-validate: $NPLUS1_VALIDATE_RUNNER, else beside this executable. */
@@ -136,14 +334,18 @@ static char *runner_path(void)
     return sb_steal(&sb);
 }
 
-static int run_runner(const char *desc_path, unsigned timeout)
+static int run_runner(const char *job_dir, unsigned timeout, const char *device)
 {
     char *runner = runner_path();
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
-        execl(runner, runner, desc_path, (char *)NULL);
+        setpgid(0, 0); /* the runner may start oclgrind: --timeout stops the whole group */
+        if (device)
+            execl(runner, runner, "--device", device, job_dir, (char *)NULL);
+        else
+            execl(runner, runner, job_dir, (char *)NULL);
         fprintf(stderr, "nplus1gen: error: cannot run '%s': %s (set NPLUS1_VALIDATE_RUNNER)\n",
                 runner, strerror(errno));
         _exit(3);
@@ -160,7 +362,7 @@ static int run_runner(const char *desc_path, unsigned timeout)
         if (r < 0)
             return 3;
         if (timeout && waited_ms >= timeout * 1000UL) {
-            kill(pid, SIGKILL);
+            kill(-pid, SIGKILL);
             waitpid(pid, &status, 0);
             fprintf(stderr, "nplus1gen: error: validation stopped after %u s (--timeout): a "
                             "kernel ran too long; check the --arg values (loop bounds, sizes)\n",
@@ -181,26 +383,30 @@ static int run_runner(const char *desc_path, unsigned timeout)
 
 int validate_run(const plan *pl, const emit_output *out, const validate_options *o)
 {
+    int rc = check_names(pl, o);
+    if (rc)
+        return rc;
+    if (o->emit_job) {
+        if (mkdir(o->emit_job, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "nplus1gen: error: cannot create '%s': %s\n", o->emit_job,
+                    strerror(errno));
+            return 3;
+        }
+        rc = write_job(pl, out, o, o->emit_job);
+        if (rc == 0 && !o->quiet)
+            printf("wrote the validation job to %s: run it with nplus1gen-validate %s\n",
+                   o->emit_job, o->emit_job);
+        return rc;
+    }
     char dir[] = "/tmp/nplus1gen-validate-XXXXXX";
     if (!mkdtemp(dir)) {
         fprintf(stderr, "nplus1gen: error: cannot create a temporary directory: %s\n",
                 strerror(errno));
         return 3;
     }
-    char src[sizeof dir + 32], desc[sizeof dir + 32];
-    snprintf(src, sizeof src, "%s/set.cl", dir);
-    snprintf(desc, sizeof desc, "%s/set.desc", dir);
-    char *original = realpath(o->input, NULL);
-    char *text = describe(pl, o, src, original ? original : o->input);
-    int rc = 3;
-    if (write_text(src, out->kernel_file) == 0 && write_text(desc, text) == 0)
-        rc = run_runner(desc, o->timeout);
-    else
-        fprintf(stderr, "nplus1gen: error: cannot write to %s: %s\n", dir, strerror(errno));
-    unlink(src);
-    unlink(desc);
-    rmdir(dir);
-    free(text);
-    free(original);
+    rc = write_job(pl, out, o, dir);
+    if (rc == 0)
+        rc = run_runner(dir, o->timeout, o->device);
+    remove_job(dir);
     return rc;
 }

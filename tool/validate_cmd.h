@@ -25,12 +25,23 @@ typedef struct validate_options {
     unsigned nincludes;
     const char *input;
     int quiet;
+    /* issue 12 */
+    const char **unordered;   /* --unordered NAME: compared as a multiset */
+    const char **count;       /* per --unordered: --count NAME2, or NULL (the whole buffer) */
+    unsigned nunordered;
+    int require_all_leaves;   /* fail when a leaf that does work got no items */
+    const char *emit_job;     /* --emit-job DIR: write the job there, run nothing */
+    const char *device;       /* --device oclgrind, or NULL (the default device) */
 } validate_options;
 
 /* Parses "N[,H[,D]]" into sizes; returns the dimension count or 0. */
 unsigned parse_dims(const char *s, size_t out[3]);
 
-/* Returns 0 when every kernel matches, 1 on a mismatch, 3 when it cannot run. */
+/*
+ * Returns 0 when every kernel matches, 1 on a mismatch or an inconclusive
+ * run, 2 on a bad --arg, 3 when it cannot run. With emit_job: writes the
+ * job and returns 0.
+ */
 int validate_run(const plan *pl, const emit_output *out, const validate_options *o);
 
 #endif

@@ -1,32 +1,46 @@
 /*
  * validate_runner.c - nplus1gen-validate, the device side of --validate.
  *
- * Reads the description nplus1gen wrote (tool/validate_cmd.c), builds the
+ * Reads the job nplus1gen wrote (tool/validate_cmd.c), builds the
  * original kernel and the generated set with libnplus1rt, runs both on
  * identical seeded inputs, and prints the diff per leaf. Links no libclang:
- * POCL brings its own LLVM. Exit: 0 all equal, 1 a mismatch, 2 a bad --arg
- * value, 3 cannot run.
+ * POCL brings its own LLVM. Exit: 0 all equal, 1 a mismatch or an
+ * inconclusive run, 2 a bad --arg value (or the original reads out of
+ * bounds on these inputs), 3 cannot run.
  *
- * Description lines:
+ *   nplus1gen-validate [--device oclgrind] JOB   (JOB: a folder with job.desc, or the file)
+ *
+ * The process that starts runs the job in a child: when the child dies or
+ * a kernel run fails, the original kernel alone is run again under
+ * oclgrind (when installed) to name the out-of-bounds access.
+ *
+ * Description lines (paths relative to the job's folder):
  *   source PATH | original PATH | options TEXT
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
- *   value NAME=VALUE | NAME=size:N           (any number)
+ *   value NAME=VALUE | NAME=size:N | NAME=file:PATH | NAME=RECIPE   (any number)
+ *   unordered NAME COUNTNAME|-  |  require_all_leaves
  *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT
  *   arg NAME PTR WRITABLE CONSTANT ELEM LANES SIZE TYPE...   (in order)
+ *   field OFFSET ELEM COUNT                                 (struct buffers: after their arg)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end
  */
 #define _DEFAULT_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "nplus1rt.h"
 
 #define MAX_ARGS 128
 #define MAX_LEAVES 80
+#define MAX_FIELDS 4096
+#define EXIT_RUN_FAILED 4 /* child to parent: a kernel run failed (not a build) */
 
 typedef struct kdesc {
     char *name;                   /* any length: OpenCL C sets no limit */
@@ -38,6 +52,8 @@ typedef struct kdesc {
     char *path_cond[MAX_LEAVES];
     unsigned npaths;
     char *count, *scan, *scatter, *fused;
+    nplus1rt_field *fields[MAX_ARGS]; /* struct buffers */
+    unsigned nfields[MAX_ARGS];
 } kdesc;
 
 typedef struct job {
@@ -46,6 +62,12 @@ typedef struct job {
     int quiet;
     char *values[MAX_ARGS];
     unsigned nvalues;
+    char *dir;                      /* the job's folder: relative paths start there */
+    char *unordered[MAX_ARGS], *count[MAX_ARGS];
+    unsigned nunordered;
+    int require_all_leaves;
+    int original_only;              /* under oclgrind: run the original alone */
+    int inconclusive;               /* some kernel had no item in a working leaf */
 } job;
 
 static char *dup_rest(const char *s)
@@ -84,6 +106,8 @@ static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *o
         if (end == p)
             return -1;
         if (*end == '\0') {
+            if (i != 0 && i + 1 != lanes)
+                return -1; /* a vector takes one value (splat) or exactly its lanes */
             for (size_t j = i + 1; j < lanes; j++) /* one value for a vector: splat */
                 memcpy(out + j * ss, dst, ss);
             return 0;
@@ -99,44 +123,166 @@ typedef struct values {
     size_t elems[MAX_ARGS];
     const void *ptr[MAX_ARGS];
     unsigned char storage[MAX_ARGS][128];
+    const char *contents[MAX_ARGS]; /* file:PATH or a recipe, NULL: the default */
+    void *init[MAX_ARGS];           /* buffers' initial contents, NULL: seeded random */
+    int unordered[MAX_ARGS], count_arg[MAX_ARGS];
 } values;
+
+static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
+{
+    fprintf(stderr, "nplus1gen: error: --arg '%s': %s", spec, what);
+    if (a)
+        fprintf(stderr, " ('%s' is %s%s)", a->name, a->type,
+                a->kind == NPLUS1RT_ARG_BUFFER ? ", a buffer" : ", a value");
+    fprintf(stderr, "\n");
+    return -1;
+}
+
+static int find_arg(const kdesc *k, const char *name, size_t n)
+{
+    for (unsigned p = 0; p < k->d.nargs; p++)
+        if (strlen(k->args[p].name) == n && !strncmp(k->args[p].name, name, n))
+            return (int)p;
+    return -1;
+}
+
+static int is_struct(const kdesc *k, unsigned p)
+{
+    return k->nfields[p] > 0 || (k->args[p].elem == NPLUS1RT_U8 && k->args[p].size > 1);
+}
+
+/* One NAME=VALUE for parameter p of kernel k. */
+static int take_value(const kdesc *k, unsigned p, const char *spec, const char *val, values *v)
+{
+    const nplus1rt_arg *a = &k->args[p];
+    int buffer = a->kind == NPLUS1RT_ARG_BUFFER;
+    if (!strncmp(val, "size:", 5)) {
+        char *end;
+        unsigned long long e = strtoull(val + 5, &end, 10);
+        if (!buffer || *end || e == 0 || val[5] == '-')
+            return arg_error(spec, "size:N needs a buffer and N > 0", a);
+        v->elems[p] = (size_t)e;
+    } else if (!strncmp(val, "file:", 5) || nplus1rt_is_recipe(val)) {
+        if (!buffer)
+            return arg_error(spec, "file: and recipes give a buffer's contents; a value takes "
+                                   "NAME=VALUE", a);
+        if (is_struct(k, p) && strncmp(val, "file:", 5))
+            return arg_error(spec, "a struct buffer takes its contents from file:PATH", a);
+        v->contents[p] = val;
+    } else if (!buffer && parse_value(a, val, v->storage[p]) == 0) {
+        v->ptr[p] = v->storage[p];
+    } else {
+        return arg_error(spec, buffer ? "a buffer takes size:N, file:PATH, fill:V, iota, "
+                                        "range:LO:HI or choice:A,B,..."
+                                      : a->lanes > 1 ? "not a value of this type (a vector "
+                                                       "takes one value or one per lane)"
+                                                     : "not a value of this type", a);
+    }
+    return 0;
+}
 
 static int setup_values(const job *j, const kdesc *k, values *v)
 {
     memset(v, 0, sizeof *v);
     for (unsigned i = 0; i < j->nvalues; i++) {
         const char *spec = j->values[i], *eq = strchr(spec, '=');
-        if (!eq) {
-            fprintf(stderr, "nplus1gen: error: --arg '%s': expected NAME=VALUE or NAME=size:N\n",
-                    spec);
-            return -1;
-        }
-        size_t n = (size_t)(eq - spec);
-        unsigned p = 0;
-        while (p < k->d.nargs && (strlen(k->args[p].name) != n || strncmp(k->args[p].name, spec, n)))
-            p++;
-        if (p == k->d.nargs)
-            continue; /* a parameter of another kernel */
+        if (!eq)
+            return arg_error(spec, "expected NAME=VALUE or NAME=size:N", NULL);
+        int p = find_arg(k, spec, (size_t)(eq - spec));
+        if (p >= 0 && take_value(k, (unsigned)p, spec, eq + 1, v) != 0)
+            return -1; /* p < 0: a parameter of another kernel (nplus1gen checked the names) */
+    }
+    for (unsigned i = 0; i < j->nunordered; i++) {
+        int p = find_arg(k, j->unordered[i], strlen(j->unordered[i]));
+        if (p < 0)
+            continue;
+        v->unordered[p] = 1;
+        v->count_arg[p] = strcmp(j->count[i], "-") ? find_arg(k, j->count[i], strlen(j->count[i]))
+                                                   : -1;
+    }
+    for (unsigned p = 0; p < k->d.nargs; p++)
+        if (!v->unordered[p])
+            v->count_arg[p] = -1;
+    return 0;
+}
+
+static size_t default_elems(const nplus1rt_validate_opts *o)
+{
+    size_t n = 1;
+    for (cl_uint d = 0; d < o->work_dim; d++)
+        n *= o->global_offset[d] + o->global_size[d];
+    return n;
+}
+
+/* A path of the description: absolute as it is, else under the job's folder. */
+static char *job_path(const job *j, const char *path)
+{
+    if (path[0] == '/')
+        return strdup(path);
+    size_t n = strlen(j->dir) + strlen(path) + 2;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s/%s", j->dir, path);
+    return s;
+}
+
+/* file:PATH: the bytes, little-endian, exactly as many as the buffer holds. */
+static int read_contents(const job *j, const nplus1rt_arg *a, const char *path, size_t elems,
+                         void *dst)
+{
+    char *full = job_path(j, path);
+    FILE *f = full ? fopen(full, "rb") : NULL;
+    size_t want = elems * a->size, got = f ? fread(dst, 1, want, f) : 0;
+    int more = f && fgetc(f) != EOF;
+    if (f)
+        fclose(f);
+    if (!f)
+        fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: cannot read it\n", a->name, path);
+    else if (got != want || more)
+        fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: the file has %s%zu bytes, the "
+                        "buffer %zu elements of %zu bytes (%zu): give --arg %s=size:N or a "
+                        "file of that size\n",
+                a->name, path, more ? "more than " : "", got, elems, (size_t)a->size, want,
+                a->name);
+    free(full);
+    return f && got == want && !more ? 0 : -1;
+}
+
+/* The buffers' initial contents: files, recipes, struct fields; else the runtime's random. */
+static int build_inputs(const job *j, const kdesc *k, values *v)
+{
+    size_t fallback = default_elems(&j->o);
+    for (unsigned p = 0; p < k->d.nargs; p++) {
         const nplus1rt_arg *a = &k->args[p];
-        const char *val = eq + 1;
-        if (!strncmp(val, "size:", 5)) {
-            char *end;
-            unsigned long long e = strtoull(val + 5, &end, 10);
-            if (a->kind != NPLUS1RT_ARG_BUFFER || *end || e == 0) {
-                fprintf(stderr, "nplus1gen: error: --arg '%s': size:N needs a buffer and N > 0\n",
-                        spec);
-                return -1;
-            }
-            v->elems[p] = (size_t)e;
-        } else if (a->kind == NPLUS1RT_ARG_VALUE && parse_value(a, val, v->storage[p]) == 0) {
-            v->ptr[p] = v->storage[p];
-        } else {
-            fprintf(stderr, "nplus1gen: error: --arg '%s': not a valid value for %s %s\n", spec,
-                    a->type, a->name);
+        if (a->kind != NPLUS1RT_ARG_BUFFER || (!v->contents[p] && !k->nfields[p]))
+            continue;
+        size_t elems = v->elems[p] ? v->elems[p] : fallback;
+        v->init[p] = calloc(elems ? elems : 1, a->size);
+        if (!v->init[p])
             return -1;
+        uint64_t seed = (j->o.seed ? j->o.seed : 1) * 0x9e3779b97f4a7c15ULL + p;
+        const char *c = v->contents[p];
+        char err[256];
+        if (c && !strncmp(c, "file:", 5)) {
+            if (read_contents(j, a, c + 5, elems, v->init[p]))
+                return -1;
+        } else if (c) {
+            size_t ss = nplus1rt_elem_size(a->elem);
+            if (nplus1rt_fill_recipe(v->init[p], elems * (a->size / ss), a->elem, c, &seed, err,
+                                     sizeof err))
+                return arg_error(c, err, a);
+        } else {
+            nplus1rt_fill_fields(v->init[p], elems, a->size, k->fields[p], k->nfields[p],
+                                 fallback, &seed);
         }
     }
     return 0;
+}
+
+static void free_values(values *v)
+{
+    for (unsigned p = 0; p < MAX_ARGS; p++)
+        free(v->init[p]);
 }
 
 /* ---- description ---------------------------------------------------------------- */
@@ -194,6 +340,25 @@ static int read_arg_line(kdesc *k, const char *line)
     return 0;
 }
 
+static int read_field_line(kdesc *k, const char *line)
+{
+    unsigned long off;
+    int elem;
+    unsigned count;
+    if (!k->d.nargs || sscanf(line, "field %lu %d %u", &off, &elem, &count) != 3 ||
+        elem < NPLUS1RT_I8 || elem > NPLUS1RT_F64)
+        return -1;
+    unsigned a = k->d.nargs - 1;
+    if (k->nfields[a] >= MAX_FIELDS)
+        return 0;
+    nplus1rt_field *f = realloc(k->fields[a], (k->nfields[a] + 1) * sizeof *f);
+    if (!f)
+        return -1;
+    f[k->nfields[a]++] = (nplus1rt_field){off, (nplus1rt_elem)elem, count};
+    k->fields[a] = f;
+    return 0;
+}
+
 static int read_leaf_line(kdesc *k, const char *line)
 {
     int kernel, consumed = 0;
@@ -209,6 +374,7 @@ static void free_kernel(kdesc *k)
     for (unsigned i = 0; i < k->d.nargs; i++) {
         free(k->arg_names[i]);
         free(k->arg_types[i]);
+        free(k->fields[i]);
     }
     for (unsigned l = 0; l < k->d.nleaves; l++)
         free(k->leaf_names[l]);
@@ -245,6 +411,74 @@ static void print_result(const kdesc *k, const nplus1rt_validation *r)
     if (r->original_ms > 0)
         printf("  time (median wall): original %.3f ms, generated %.3f ms, speedup %.2fx\n",
                r->original_ms, r->generated_ms, r->original_ms / r->generated_ms);
+    if (r->original_rechecked && r->original_self_mismatches)
+        printf("  the original kernel disagrees with itself: a second run of it alone differs "
+               "in %zu values (first in %s): it races or reads memory it never wrote, so these "
+               "mismatches do not show the generated set is wrong (compare order-free outputs "
+               "with --unordered)\n",
+               r->original_self_mismatches, k->args[r->original_self_arg].name);
+}
+
+/* ---- inconclusive: no item reached a leaf that does work ------------------ */
+
+/* 1 when the parameter's name appears as a whole word in text. */
+static int mentions(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        int before = p > text && (p[-1] == '_' || isalnum((unsigned char)p[-1]));
+        int after = p[n] == '_' || isalnum((unsigned char)p[n]);
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The leaves (paths) whose kernel got no items, with the inputs their conditions read. */
+static void print_unreached(const kdesc *k, const nplus1rt_validation *r)
+{
+    for (unsigned l = 0; l < k->npaths; l++) {
+        int kern = k->path_kernel[l];
+        if (kern < 0 || kern >= 64 || r->leaf_items[kern])
+            continue;
+        printf("  leaf %u (kernel %d) when %s\n", l, kern, k->path_cond[l]);
+        int any = 0;
+        for (unsigned p = 0; p < k->d.nargs; p++) {
+            if (!mentions(k->path_cond[l], k->args[p].name))
+                continue;
+            printf("%s --arg %s=%s", any++ ? "," : "    inputs that reach it:", k->args[p].name,
+                   k->args[p].kind == NPLUS1RT_ARG_BUFFER ? "choice:A,B,...|range:LO:HI|fill:V"
+                                                          : "VALUE");
+        }
+        if (any)
+            printf("\n");
+    }
+}
+
+/* 0: fine; 1: inconclusive, or a working leaf empty under --require-all-leaves. */
+static int check_coverage(job *j, const kdesc *k, const nplus1rt_validation *r)
+{
+    size_t reached = 0;
+    unsigned idle = 0, working = 0;
+    for (unsigned l = 0; l < k->d.nleaves && l < 64; l++) {
+        reached += r->leaf_items[l];
+        idle += r->leaf_items[l] == 0;
+        working++;
+    }
+    if (working && !reached) {
+        j->inconclusive = 1;
+        printf("validation inconclusive: no item of kernel %s reached a leaf that does work, so "
+               "the outputs prove nothing; give inputs that reach these leaves:\n", k->name);
+        print_unreached(k, r);
+        return 1;
+    }
+    if (!idle)
+        return 0;
+    printf("%s: %u of the %u leaves that do work got no items%s:\n",
+           j->require_all_leaves ? "validation FAILED (--require-all-leaves)" : "note", idle,
+           working, j->require_all_leaves ? "" : " (not proven; --require-all-leaves fails then)");
+    print_unreached(k, r);
+    return j->require_all_leaves;
 }
 
 typedef struct device_ctx {
@@ -275,29 +509,70 @@ static int open_device(device_ctx *dc, const job *j)
     return 0;
 }
 
-static int run_kernel(device_ctx *dc, const job *j, kdesc *k, const char *source,
-                      const char *original)
+/* --original-only: which buffer oclgrind numbers 1, 2, ... (created in argument order). */
+static void print_buffers(const kdesc *k, const values *v, const nplus1rt_validate_opts *o)
 {
-    values v;
-    if (setup_values(j, k, &v) != 0)
-        return 2; /* a bad --arg: a usage error */
+    for (unsigned p = 0; p < k->d.nargs; p++)
+        if (k->args[p].kind == NPLUS1RT_ARG_BUFFER)
+            printf("nplus1-buffer %s %zu %zu\n", k->args[p].name,
+                   v->elems[p] ? v->elems[p] : default_elems(o), k->args[p].size);
+    fflush(stdout);
+}
+
+static int run_original_only(device_ctx *dc, const job *j, kdesc *k, const char *original,
+                             const nplus1rt_validate_opts *o, const values *v)
+{
+    print_buffers(k, v, o);
+    nplus1rt_validation *r = calloc(1, sizeof *r);
+    cl_int err = r ? nplus1rt_run_original(dc->ctx, dc->dev.device, dc->q, &k->d, original,
+                                           j->options, o, r)
+                   : CL_OUT_OF_HOST_MEMORY;
+    free(r);
+    return err == CL_SUCCESS ? 0 : 3;
+}
+
+static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, const char *original)
+{
+    values *v = calloc(1, sizeof *v);
+    nplus1rt_validation *r = calloc(1, sizeof *r);
+    int rc = 3;
+    if (!v || !r)
+        goto done;
+    rc = 2; /* a bad --arg: a usage error */
+    if (setup_values(j, k, v) != 0 || build_inputs(j, k, v) != 0)
+        goto done;
+    rc = 3;
     if (open_device(dc, j) != 0)
-        return 3;
+        goto done;
     k->d.source = source;
     nplus1rt_validate_opts o = j->o;
-    o.buffer_elems = v.elems;
-    o.values = v.ptr;
-    nplus1rt_validation r;
+    o.buffer_elems = v->elems;
+    o.values = v->ptr;
+    o.buffer_init = (const void *const *)v->init;
+    o.unordered = v->unordered;
+    o.count_arg = v->count_arg;
+    if (j->original_only) {
+        rc = run_original_only(dc, j, k, original, &o, v);
+        goto done;
+    }
     cl_int err = nplus1rt_validate(dc->ctx, dc->dev.device, dc->q, &k->d, original, j->options,
-                                   NULL, NULL, &o, &r);
+                                   NULL, NULL, &o, r);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "nplus1gen: error: validating '%s' could not run: %s\n", k->name,
-                r.message);
-        return 3;
+                r->message);
+        rc = strstr(r->message, "running ") ? EXIT_RUN_FAILED : 3;
+        goto done;
     }
-    print_result(k, &r);
+    print_result(k, r);
+    rc = check_coverage(j, k, r);
+    rc = r->mismatches ? 1 : rc;
     fflush(stdout);
-    return r.mismatches ? 1 : 0;
+done:
+    if (v)
+        free_values(v);
+    free(v);
+    free(r);
+    return rc;
 }
 
 static int read_job_line(job *j, const char *line)
@@ -312,6 +587,14 @@ static int read_job_line(job *j, const char *line)
         j->options = dup_rest(line + 7);
     else if (!strncmp(line, "value ", 6) && j->nvalues < MAX_ARGS)
         j->values[j->nvalues++] = dup_rest(line + 6);
+    else if (!strncmp(line, "require_all_leaves", 18))
+        j->require_all_leaves = 1;
+    else if (!strncmp(line, "input ", 6))
+        ; /* the user's file name, for the out-of-bounds message */
+    else if (!strncmp(line, "unordered ", 10) && j->nunordered < MAX_ARGS &&
+             sscanf(line, "unordered %ms %ms", &j->unordered[j->nunordered],
+                    &j->count[j->nunordered]) == 2)
+        j->nunordered++;
     else if (sscanf(line, "launch %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %d", &o->work_dim,
                     &o->global_size[0], &o->global_size[1], &o->global_size[2],
                     &o->global_offset[0], &o->global_offset[1], &o->global_offset[2],
@@ -325,19 +608,82 @@ static int read_job_line(job *j, const char *line)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* ---- the job ---------------------------------------------------------------------- */
+
+/* "DIR" (DIR/job.desc) or a description file; sets j->dir. Returns the file's path. */
+static char *job_file(job *j, const char *path)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: nplus1gen-validate DESCRIPTION (written by nplus1gen --validate)\n");
-        return 2;
+    size_t n = strlen(path);
+    char *desc = malloc(n + 16);
+    if (!desc)
+        return NULL;
+    FILE *probe = NULL;
+    snprintf(desc, n + 16, "%s/job.desc", path);
+    if ((probe = fopen(desc, "r")) != NULL) {
+        fclose(probe);
+        j->dir = strdup(path);
+        return desc;
     }
-    FILE *f = fopen(argv[1], "r");
-    if (!f) {
-        fprintf(stderr, "nplus1gen-validate: cannot read '%s': %s\n", argv[1], strerror(errno));
-        return 3;
+    snprintf(desc, n + 16, "%s", path);
+    const char *slash = strrchr(path, '/');
+    j->dir = slash ? strndup(path, (size_t)(slash - path + (slash == path))) : strdup(".");
+    return desc;
+}
+
+static void free_job(job *j)
+{
+    free(j->source);
+    free(j->original);
+    free(j->options);
+    free(j->dir);
+    for (unsigned i = 0; i < j->nvalues; i++)
+        free(j->values[i]);
+    for (unsigned i = 0; i < j->nunordered; i++) {
+        free(j->unordered[i]);
+        free(j->count[i]);
     }
+}
+
+static void read_sources(const job *j, char **source, char **original)
+{
+    char *s = job_path(j, j->source), *o = job_path(j, j->original);
+    *source = s ? nplus1rt_read_file(s) : NULL;
+    *original = o ? nplus1rt_read_file(o) : NULL;
+    if (!*source || !*original)
+        fprintf(stderr, "nplus1gen-validate: cannot read '%s' or '%s'\n", s ? s : "",
+                o ? o : "");
+    free(s);
+    free(o);
+}
+
+static void print_verdict(const job *j, int rc)
+{
+    if (rc >= 2 || j->original_only)
+        return;
+    if (rc == 0)
+        printf("validation passed: the generated set matches the original\n");
+    else if (j->inconclusive)
+        printf("validation inconclusive: no item reached a leaf that does work (see above)\n");
+    else
+        printf("validation FAILED: outputs differ\n");
+}
+
+static int run_job(const char *path, int original_only)
+{
     job j;
     memset(&j, 0, sizeof j);
+    j.original_only = original_only;
+    char *desc = job_file(&j, path);
+    FILE *f = desc ? fopen(desc, "r") : NULL;
+    if (!f) {
+        fprintf(stderr, "nplus1gen-validate: cannot read '%s': %s\n", desc ? desc : path,
+                strerror(errno));
+        free(desc);
+        free_job(&j);
+        return 3;
+    }
+    if (original_only)
+        j.quiet = 1;
     static kdesc k;
     device_ctx dc;
     memset(&dc, 0, sizeof dc);
@@ -351,19 +697,21 @@ int main(int argc, char **argv)
             in_kernel = 1;
         } else if (in_kernel && !strncmp(line, "arg ", 4)) {
             bad = read_arg_line(&k, line);
+        } else if (in_kernel && !strncmp(line, "field ", 6)) {
+            bad = read_field_line(&k, line);
         } else if (in_kernel && !strncmp(line, "leaf ", 5)) {
             bad = read_leaf_line(&k, line);
         } else if (in_kernel && !strncmp(line, "end", 3)) {
-            if (!source && j.source && j.original) {
-                source = nplus1rt_read_file(j.source);
-                original = nplus1rt_read_file(j.original);
-            }
+            if (!source && j.source && j.original)
+                read_sources(&j, &source, &original);
             int krc = source && original ? run_kernel(&dc, &j, &k, source, original) : 3;
             rc = krc > rc ? krc : rc;
             free_kernel(&k);
             in_kernel = 0;
         } else {
             bad = read_job_line(&j, line);
+            if (original_only)
+                j.quiet = 1;
         }
         if (bad) {
             fprintf(stderr, "nplus1gen-validate: bad description line: %s", line);
@@ -372,21 +720,220 @@ int main(int argc, char **argv)
     }
     fclose(f);
     free(line);
+    free(desc);
     free_kernel(&k);
-    if (rc < 2)
-        printf("%s\n", rc == 0 ? "validation passed: the generated set matches the original"
-                               : "validation FAILED: outputs differ");
+    print_verdict(&j, rc);
     free(source);
     free(original);
-    free(j.source);
-    free(j.original);
-    free(j.options);
-    for (unsigned i = 0; i < j.nvalues; i++)
-        free(j.values[i]);
+    free_job(&j);
     nplus1rt_cache_clear();
     if (dc.open) {
         clReleaseCommandQueue(dc.q);
         clReleaseContext(dc.ctx);
     }
     return rc;
+}
+
+/* ---- oclgrind: name the out-of-bounds access of the original ------------------------ */
+
+typedef struct oob_buffer {
+    char name[128];
+    size_t elems, size;
+} oob_buffer;
+
+/* The user's file name for messages: the job's "input" line, else "the kernel file". */
+static void input_name(const char *path, char *out, size_t n)
+{
+    job j;
+    memset(&j, 0, sizeof j);
+    char *desc = job_file(&j, path), *line = NULL;
+    size_t cap = 0;
+    FILE *f = desc ? fopen(desc, "r") : NULL;
+    snprintf(out, n, "the kernel file");
+    while (f && getline(&line, &cap, f) > 0)
+        if (!strncmp(line, "input ", 6)) {
+            char *v = dup_rest(line + 6);
+            snprintf(out, n, "%s", v ? v : "");
+            free(v);
+        }
+    if (f)
+        fclose(f);
+    free(line);
+    free(desc);
+    free(j.dir);
+}
+
+/* Reads oclgrind's report; prints the first invalid access. 1 when it found one. */
+static int explain_oob(const char *text, const char *path)
+{
+    oob_buffer b[MAX_ARGS];
+    unsigned nb = 0;
+    for (const char *p = strstr(text, "nplus1-buffer "); p && nb < MAX_ARGS;
+         p = strstr(p + 1, "nplus1-buffer "))
+        if (sscanf(p, "nplus1-buffer %127s %zu %zu", b[nb].name, &b[nb].elems, &b[nb].size) == 3)
+            nb++;
+    const char *hit = strstr(text, "Invalid read");
+    const char *w = strstr(text, "Invalid write");
+    if (!hit || (w && w < hit))
+        hit = w;
+    unsigned long long addr;
+    char verb[8];
+    if (!hit || sscanf(hit, "Invalid %7s of size %*u at global memory address %llx", verb,
+                       &addr) != 2)
+        return 0;
+    unsigned id = (unsigned)(addr >> 48), line = 0;
+    unsigned long long offset = addr & ((1ULL << 48) - 1);
+    const char *at = strstr(hit, "At line ");
+    if (at)
+        sscanf(at, "At line %u", &line);
+    char file[512];
+    input_name(path, file, sizeof file);
+    const char *does = verb[0] == 'w' ? "writes" : "reads";
+    if (id == 0 || id > nb) {
+        fprintf(stderr, "nplus1gen: error: the original kernel %s out of bounds at %s:%u (oclgrind): "
+                        "give the buffers other sizes (--arg NAME=size:N) or other values\n",
+                does, file, line);
+        return 1;
+    }
+    const oob_buffer *o = &b[id - 1];
+    unsigned long long index = offset / (o->size ? o->size : 1);
+    fprintf(stderr, "nplus1gen: error: the original kernel %s %s[%llu] %s %zu elements at %s:%u: "
+                    "give --arg %s=size:N or other values\n",
+            does, o->name, index, index >= o->elems ? "past its" : "out of bounds of its",
+            o->elems, file, line, o->name);
+    return 1;
+}
+
+/* Runs cmd (argv) with stdout+stderr into a malloc'd string; kills it after limit_s. */
+static char *capture(char *const cmd[], unsigned limit_s)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return NULL;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        alarm(limit_s); /* oclgrind is an interpreter: slow on big launches */
+        execvp(cmd[0], cmd);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t n = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    ssize_t r;
+    while (buf && (r = read(fd[0], buf + n, cap - n - 1)) > 0) {
+        n += (size_t)r;
+        if (n + 1 == cap && cap < (16u << 20)) {
+            char *t = realloc(buf, cap *= 2);
+            if (!t)
+                free(buf);
+            buf = t;
+        } else if (n + 1 == cap) {
+            n = 0; /* the first report is all we need: keep the head, drop the rest */
+            break;
+        }
+    }
+    close(fd[0]);
+    if (pid > 0) {
+        kill(pid, SIGKILL); /* done reading: it may still be running */
+        waitpid(pid, NULL, 0);
+    }
+    if (buf)
+        buf[n ? n : 0] = '\0';
+    return buf;
+}
+
+static int have_oclgrind(void)
+{
+    return system("command -v oclgrind >/dev/null 2>&1") == 0;
+}
+
+/* 1 when oclgrind named an invalid access of the original (message printed). */
+static int oclgrind_check(const char *self, const char *path)
+{
+    if (!have_oclgrind()) {
+        fprintf(stderr, "nplus1gen: note: install oclgrind to find out whether the original "
+                        "kernel reads or writes out of bounds on these inputs\n");
+        return 0;
+    }
+    char *cmd[] = {"oclgrind", "--max-errors", "1", (char *)self, "--original-only",
+                   (char *)path, NULL};
+    char *text = capture(cmd, 120);
+    int found = text ? explain_oob(text, path) : 0;
+    free(text);
+    return found;
+}
+
+static int self_path(char *out, size_t n)
+{
+    ssize_t r = readlink("/proc/self/exe", out, n - 1);
+    if (r <= 0)
+        return -1;
+    out[r] = '\0';
+    return 0;
+}
+
+/* Runs the job in a child (under oclgrind on request); explains a run that died. */
+static int supervise(const char *path, const char *device)
+{
+    char self[4096];
+    if (self_path(self, sizeof self) != 0)
+        return run_job(path, 0);
+    int under_oclgrind = device && !strcmp(device, "oclgrind");
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (under_oclgrind)
+            execlp("oclgrind", "oclgrind", self, "--child", path, (char *)NULL);
+        else
+            execl(self, self, "--child", path, (char *)NULL);
+        fprintf(stderr, "nplus1gen: error: cannot run %s: %s\n",
+                under_oclgrind ? "oclgrind (apt-get install oclgrind)" : self, strerror(errno));
+        _exit(3);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return 3;
+    int died = WIFSIGNALED(status), rc = died ? 3 : WEXITSTATUS(status);
+    if (under_oclgrind || (!died && rc != EXIT_RUN_FAILED && rc != 1))
+        return rc == EXIT_RUN_FAILED ? 3 : rc;
+    if (rc == 1 && !have_oclgrind())
+        return 1; /* a mismatch: the note about oclgrind is for runs that die */
+    if (oclgrind_check(self, path))
+        return 2; /* the inputs, not the generated set */
+    if (died)
+        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d): a kernel "
+                        "probably read or wrote out of bounds; check --arg sizes and values\n",
+                WTERMSIG(status));
+    return rc == EXIT_RUN_FAILED ? 3 : rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *device = NULL, *path = NULL;
+    int child = 0, original_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--device") && i + 1 < argc)
+            device = argv[++i];
+        else if (!strcmp(argv[i], "--child"))
+            child = 1;
+        else if (!strcmp(argv[i], "--original-only"))
+            original_only = 1;
+        else if (!path && argv[i][0] != '-')
+            path = argv[i];
+        else
+            path = NULL, i = argc;
+    }
+    if (!path) {
+        fprintf(stderr, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
+                        "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
+        return 2;
+    }
+    if (child || original_only)
+        return run_job(path, original_only);
+    return supervise(path, device);
 }
