@@ -10,6 +10,7 @@ PKGS=(
   libclang-rt-14-dev                          # sanitizer/libFuzzer runtimes
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 clinfo
   pocl-opencl-icd                             # the default OpenCL device (CPU)
+  oclgrind                                    # --device oclgrind; names out-of-bounds accesses
   uthash-dev
 )
 

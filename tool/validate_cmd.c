@@ -204,7 +204,8 @@ static char *describe(const plan *pl, const validate_options *o, const char *dir
     sb_init(&sb);
     char *opts = build_options(o);
     sb_puts(&sb, "source set.cl\noriginal original.cl\n");
-    one_line(&sb, "input", o->input);
+    const char *base = strrchr(o->input, '/'); /* a job for another machine: no local paths */
+    one_line(&sb, "input", o->emit_job && base ? base + 1 : o->input);
     one_line(&sb, "options", opts);
     free(opts);
     sb_printf(&sb, "launch %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %d\n", o->dim, o->global[0],

@@ -41,6 +41,7 @@
 #define MAX_LEAVES 80
 #define MAX_FIELDS 4096
 #define EXIT_RUN_FAILED 4 /* child to parent: a kernel run failed (not a build) */
+#define EXIT_UNPROVEN 5   /* child to parent: inconclusive, or a leaf without items (exit 1) */
 
 typedef struct kdesc {
     char *name;                   /* any length: OpenCL C sets no limit */
@@ -443,15 +444,12 @@ static void print_unreached(const kdesc *k, const nplus1rt_validation *r)
             continue;
         printf("  leaf %u (kernel %d) when %s\n", l, kern, k->path_cond[l]);
         int any = 0;
-        for (unsigned p = 0; p < k->d.nargs; p++) {
-            if (!mentions(k->path_cond[l], k->args[p].name))
-                continue;
-            printf("%s --arg %s=%s", any++ ? "," : "    inputs that reach it:", k->args[p].name,
-                   k->args[p].kind == NPLUS1RT_ARG_BUFFER ? "choice:A,B,...|range:LO:HI|fill:V"
-                                                          : "VALUE");
-        }
+        for (unsigned p = 0; p < k->d.nargs; p++)
+            if (mentions(k->path_cond[l], k->args[p].name))
+                printf("%s %s", any++ ? "," : "    its condition reads:", k->args[p].name);
         if (any)
-            printf("\n");
+            printf(" (give buffers --arg NAME=choice:A,B,... | range:LO:HI | fill:V | file:PATH,"
+                   " values --arg NAME=VALUE)\n");
     }
 }
 
@@ -564,7 +562,7 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
         goto done;
     }
     print_result(k, r);
-    rc = check_coverage(j, k, r);
+    rc = check_coverage(j, k, r) ? EXIT_UNPROVEN : 0;
     rc = r->mismatches ? 1 : rc;
     fflush(stdout);
 done:
@@ -662,10 +660,12 @@ static void print_verdict(const job *j, int rc)
         return;
     if (rc == 0)
         printf("validation passed: the generated set matches the original\n");
+    else if (rc == 1)
+        printf("validation FAILED: outputs differ\n");
     else if (j->inconclusive)
         printf("validation inconclusive: no item reached a leaf that does work (see above)\n");
     else
-        printf("validation FAILED: outputs differ\n");
+        printf("validation FAILED: a leaf that does work got no items (--require-all-leaves)\n");
 }
 
 static int run_job(const char *path, int original_only)
@@ -689,7 +689,7 @@ static int run_job(const char *path, int original_only)
     memset(&dc, 0, sizeof dc);
     char *source = NULL, *original = NULL, *line = NULL;
     size_t cap = 0;
-    int rc = 0, in_kernel = 0;
+    int rc = 0, in_kernel = 0, unproven = 0;
     while (rc < 2 && getline(&line, &cap, f) > 0) { /* lines of any length */
         int bad = 0;
         if (!strncmp(line, "kernel ", 7)) {
@@ -705,7 +705,10 @@ static int run_job(const char *path, int original_only)
             if (!source && j.source && j.original)
                 read_sources(&j, &source, &original);
             int krc = source && original ? run_kernel(&dc, &j, &k, source, original) : 3;
-            rc = krc > rc ? krc : rc;
+            if (krc == EXIT_UNPROVEN)
+                unproven = 1;
+            else
+                rc = krc > rc ? krc : rc;
             free_kernel(&k);
             in_kernel = 0;
         } else {
@@ -722,6 +725,7 @@ static int run_job(const char *path, int original_only)
     free(line);
     free(desc);
     free_kernel(&k);
+    rc = rc == 0 && unproven ? EXIT_UNPROVEN : rc;
     print_verdict(&j, rc);
     free(source);
     free(original);
@@ -781,8 +785,13 @@ static int explain_oob(const char *text, const char *path)
     if (!hit || sscanf(hit, "Invalid %7s of size %*u at global memory address %llx", verb,
                        &addr) != 2)
         return 0;
+    /* oclgrind's address: the buffer's number in the top 16 bits, the byte offset below */
     unsigned id = (unsigned)(addr >> 48), line = 0;
-    unsigned long long offset = addr & ((1ULL << 48) - 1);
+    long long offset = (long long)(addr & ((1ULL << 48) - 1));
+    if (offset >= 1LL << 47) { /* below the start of the next buffer: a negative index */
+        offset -= 1LL << 48;
+        id++;
+    }
     const char *at = strstr(hit, "At line ");
     if (at)
         sscanf(at, "At line %u", &line);
@@ -796,10 +805,11 @@ static int explain_oob(const char *text, const char *path)
         return 1;
     }
     const oob_buffer *o = &b[id - 1];
-    unsigned long long index = offset / (o->size ? o->size : 1);
-    fprintf(stderr, "nplus1gen: error: the original kernel %s %s[%llu] %s %zu elements at %s:%u: "
+    long long sz = (long long)(o->size ? o->size : 1);
+    long long index = offset / sz - (offset < 0 && offset % sz ? 1 : 0); /* floor */
+    fprintf(stderr, "nplus1gen: error: the original kernel %s %s[%lld] %s %zu elements at %s:%u: "
                     "give --arg %s=size:N or other values\n",
-            does, o->name, index, index >= o->elems ? "past its" : "out of bounds of its",
+            does, o->name, index, index < 0 ? "before the first of its" : "past its",
             o->elems, file, line, o->name);
     return 1;
 }
@@ -888,7 +898,8 @@ static int supervise(const char *path, const char *device)
     pid_t pid = fork();
     if (pid == 0) {
         if (under_oclgrind)
-            execlp("oclgrind", "oclgrind", self, "--child", path, (char *)NULL);
+            execlp("oclgrind", "oclgrind", "--max-errors", "3", self, "--child", path,
+                   (char *)NULL);
         else
             execl(self, self, "--child", path, (char *)NULL);
         fprintf(stderr, "nplus1gen: error: cannot run %s: %s\n",
@@ -899,7 +910,9 @@ static int supervise(const char *path, const char *device)
     if (pid < 0 || waitpid(pid, &status, 0) != pid)
         return 3;
     int died = WIFSIGNALED(status), rc = died ? 3 : WEXITSTATUS(status);
-    if (under_oclgrind || (!died && rc != EXIT_RUN_FAILED && rc != 1))
+    if (rc == EXIT_UNPROVEN)
+        return 1;
+    if (!died && rc != EXIT_RUN_FAILED && rc != 1)
         return rc == EXIT_RUN_FAILED ? 3 : rc;
     if (rc == 1 && !have_oclgrind())
         return 1; /* a mismatch: the note about oclgrind is for runs that die */
@@ -935,5 +948,9 @@ int main(int argc, char **argv)
     }
     if (child || original_only)
         return run_job(path, original_only);
+    if (device && strcmp(device, "oclgrind")) {
+        fprintf(stderr, "nplus1gen-validate: --device takes 'oclgrind' (others: NPLUS1_DEVICE)\n");
+        return 2;
+    }
     return supervise(path, device);
 }
