@@ -96,7 +96,7 @@ static void list_params(const plan *pl)
         const kernel_info *k = pl->kernels[i].k;
         fprintf(stderr, "nplus1gen: note: kernel '%s' has the parameters:", k->name);
         for (unsigned p = 0; p < k->nparams; p++)
-            fprintf(stderr, "%s %s (%s)", p ? "," : "", k->params[p].name, k->params[p].type_text);
+            fprintf(stderr, "%s %s", p ? "," : "", k->params[p].decl_text);
         fprintf(stderr, "\n");
     }
 }

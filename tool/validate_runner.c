@@ -270,8 +270,11 @@ static int build_inputs(const job *j, const kdesc *k, values *v)
         } else if (c) {
             size_t ss = nplus1rt_elem_size(a->elem);
             if (nplus1rt_fill_recipe(v->init[p], elems * (a->size / ss), a->elem, c, &seed, err,
-                                     sizeof err))
-                return arg_error(c, err, a);
+                                     sizeof err)) {
+                char spec[512];
+                snprintf(spec, sizeof spec, "%s=%s", a->name, c);
+                return arg_error(spec, err, NULL);
+            }
         } else {
             nplus1rt_fill_fields(v->init[p], elems, a->size, k->fields[p], k->nfields[p],
                                  fallback, &seed);
