@@ -354,6 +354,71 @@ static void test_median(void)
     check(t0 > 0.0 && t1 >= t0, "the monotonic clock never runs backwards");
 }
 
+/* ---- validation inputs: recipes, struct fields, multisets --------------- */
+
+static void test_recipes(void)
+{
+    uint64_t st = 5;
+    char err[256] = "";
+    int v[64];
+    check(nplus1rt_fill_recipe(v, 64, NPLUS1RT_I32, "fill:7", &st, err, sizeof err) == 0 &&
+              v[0] == 7 && v[63] == 7, "fill:V sets every element to V");
+    check(nplus1rt_fill_recipe(v, 64, NPLUS1RT_I32, "iota", &st, err, sizeof err) == 0 &&
+              v[0] == 0 && v[1] == 1 && v[63] == 63, "iota numbers the elements 0, 1, 2, ...");
+    int in_range = nplus1rt_fill_recipe(v, 64, NPLUS1RT_I32, "range:-3:2", &st, err, sizeof err) == 0;
+    for (int i = 0; i < 64; i++)
+        in_range &= v[i] >= -3 && v[i] < 2;
+    check(in_range, "range:LO:HI on integers stays in [LO, HI), negative LO included");
+    float f[64];
+    int fin = nplus1rt_fill_recipe(f, 64, NPLUS1RT_F32, "range:-3:-2", &st, err, sizeof err) == 0;
+    for (int i = 0; i < 64; i++)
+        fin &= f[i] >= -3.0f && f[i] < -2.0f;
+    check(fin, "range:LO:HI on floats stays in [LO, HI)");
+    short s[64];
+    int seen_a = 0, seen_b = 0, only = 1;
+    nplus1rt_fill_recipe(s, 64, NPLUS1RT_I16, "choice:-5,9", &st, err, sizeof err);
+    for (int i = 0; i < 64; i++) {
+        seen_a |= s[i] == -5;
+        seen_b |= s[i] == 9;
+        only &= s[i] == -5 || s[i] == 9;
+    }
+    check(only && seen_a && seen_b, "choice:A,B picks only among its values, and each of them");
+    nplus1rt_fill_recipe(f, 64, NPLUS1RT_F32, "choice:0,1", &st, err, sizeof err);
+    int ones = 0;
+    for (int i = 0; i < 64; i++)
+        ones += f[i] == 1.0f;
+    check(ones > 0, "choice:0,1 makes mask == 1.0f reachable");
+    check(nplus1rt_fill_recipe(v, 4, NPLUS1RT_I32, "range:5:1", &st, err, sizeof err) != 0 &&
+              strstr(err, "range:5:1") != NULL, "an empty range is refused with the recipe named");
+    check(nplus1rt_fill_recipe(v, 4, NPLUS1RT_I32, "fill:x", &st, err, sizeof err) != 0,
+          "fill: with a value that does not parse is refused");
+    check(nplus1rt_is_recipe("iota") && nplus1rt_is_recipe("choice:1") && !nplus1rt_is_recipe("7") &&
+              !nplus1rt_is_recipe("size:4"), "recipes are told from values and sizes");
+}
+
+static void test_fields(void)
+{
+    struct node { int first; float w; short tag[2]; } n[100];
+    nplus1rt_field f[] = {{0, NPLUS1RT_I32, 1}, {4, NPLUS1RT_F32, 1}, {8, NPLUS1RT_I16, 2}};
+    uint64_t st = 9;
+    memset(n, 0xff, sizeof n);
+    nplus1rt_fill_fields(n, 100, sizeof n[0], f, 3, 100, &st);
+    int ok = 1;
+    for (int i = 0; i < 100; i++)
+        ok &= n[i].first >= 0 && n[i].first < 100 && n[i].w >= 0.0f && n[i].w < 1.0f &&
+              n[i].tag[1] >= 0 && n[i].tag[1] < 100;
+    check(ok, "struct buffers are filled field by field: integers in [0, N), floats in [0, 1)");
+}
+
+static void test_unordered(void)
+{
+    int a[6] = {5, 1, 4, 1, 9, 2}, b[6] = {1, 9, 2, 5, 1, 4}, c[6] = {1, 9, 2, 5, 4, 4};
+    check(nplus1rt_diff_unordered(a, b, 6, sizeof(int)) == 0,
+          "a multiset diff accepts the same elements in another order");
+    check(nplus1rt_diff_unordered(a, c, 6, sizeof(int)) != 0,
+          "a multiset diff counts repeats: {1,1} is not {4,4}");
+}
+
 int main(void)
 {
     test_elem_kinds();
@@ -368,6 +433,9 @@ int main(void)
     test_integers();
     test_report();
     test_median();
+    test_recipes();
+    test_fields();
+    test_unordered();
     printf("%s: %d check(s) failed\n", failures ? "FAIL" : "PASS", failures);
     return failures ? 1 : 0;
 }
