@@ -1077,6 +1077,117 @@ class Case:
         self.options = []          # nplus1gen options besides the input file
 
 
+# ---- struct-buffer and masking kernels (issue 12) ------------------------------
+#
+# Validation fills struct buffers field by field (integers in [0, elements),
+# floats in [0, 1)), so a struct field used as an index is valid by default;
+# a masking kernel's working leaf needs --arg MASK=choice:... to be reached.
+# Both are legal, 1-D, without offset; --require-all-leaves proves every leaf
+# got items.
+
+STRUCT_KERNEL = """typedef struct {
+    short lo, hi;
+} tag_%(kid)s_t;
+
+typedef struct {
+    int first;
+    int count;
+    float w;%(extra)s
+} rec_%(kid)s_t;
+
+__kernel void %(name)s(__global const rec_%(kid)s_t *recs, __global const float *vals,
+                       __global float *out, __global int *iout, const int n)
+{
+    int gid = get_global_id(0);
+    const int total = (int)get_global_size(0);
+    if (gid >= n)
+        return;
+    rec_%(kid)s_t r = recs[gid];
+    if (r.w < %(wcut)s) {
+        float acc = 0.0f;
+        for (int e = 0; e < r.count %% 4; e++)
+            acc += vals[(r.first + e) %% total];
+        out[gid] = 1.0f + acc * r.w;
+    } else if (r.first > %(fcut)d) {
+        out[gid] = vals[r.first] * 2.0f + 3.0f;
+        iout[gid] = r.count + %(tagexpr)s;
+    } else {
+        iout[gid] = recs[r.first].count - r.first;
+    }
+}
+"""
+
+STRUCT_EXTRAS = [
+    ("", "0"),
+    ("\n    tag_%(kid)s_t tag;", "r.tag.lo - r.tag.hi"),
+    ("\n    float pad[3];", "(int)(r.pad[1] * 8.0f)"),
+    ("\n    tag_%(kid)s_t tags[2];\n    float4 dir;", "r.tags[1].hi + (int)(r.dir.y * 4.0f)"),
+]
+
+
+def struct_buffer_kernel(rng, name, kid, gsize):
+    extra, tagexpr = rng.choice(STRUCT_EXTRAS)
+    return STRUCT_KERNEL % {"kid": kid, "name": name, "extra": extra % {"kid": kid},
+                            "tagexpr": tagexpr, "wcut": fconst(rng.choice([0.25, 0.5, 0.75])),
+                            "fcut": gsize // rng.choice([2, 3, 4])}
+
+
+MASK_KERNEL = """__kernel void %(name)s(__global const %(mt)s *mask, __global const float *x,
+                       __global float *y, __global int *hits, const float gain)
+{
+    int i = get_global_id(0);
+    if (mask[i] == %(a)s) {
+        y[i] = x[i] * gain + 1.0f;
+        hits[i] = i;
+    }%(other)s
+}
+"""
+
+
+def masking_kernel(rng, name):
+    """if (mask[i] == A) { work } [else if (mask[i] == B) { other work }]: random floats miss A."""
+    if rng.random() < 0.5:
+        mt, vals = "float", [fconst(v)[:-1] for v in rng.sample([0.0, 1.0, 2.0, -1.0, 0.5], 3)]
+        lit = [v + "f" for v in vals]
+    else:
+        mt, vals = "int", [str(v) for v in rng.sample([-3, 0, 1, 7, 1024, 99], 3)]
+        lit = vals
+    other = ""
+    choices = [vals[0], vals[2]]
+    if rng.random() < 0.5:
+        other = (" else if (mask[i] == %s) {\n        y[i] = x[i] - 2.0f;\n    }" % lit[1])
+        choices.append(vals[1])
+    src = MASK_KERNEL % {"name": name, "mt": mt, "a": lit[0], "other": other}
+    return src, "choice:" + ",".join(choices)
+
+
+def issue12_case(case, seed, header):
+    """A struct-buffer or masking kernel, or None (the other generators run)."""
+    rng = random.Random(seed ^ 0x5EED12)
+    if rng.random() >= 0.2:
+        return None
+    kid = "%06x" % (seed & 0xffffff)
+    name = "fz_%s" % kid
+    gsize = rng.choice([512, 1000, 1024, 2048, 4096])
+    opts = ["--validate", "-q", "--global", str(gsize), "--seed", str(rng.randrange(1, 1 << 30)),
+            "--require-all-leaves"]
+    if rng.random() < 0.5:
+        case.kind = "struct_buffer"
+        src = struct_buffer_kernel(rng, name, kid, gsize)
+        opts += ["--arg", "n=%d" % rng.randrange(gsize * 3 // 4, gsize + 1)]
+    else:
+        case.kind = "masking"
+        src, recipe = masking_kernel(rng, name)
+        opts += ["--arg", "mask=" + recipe, "--arg", "gain=0.75"]
+    if rng.random() < 0.5:
+        opts += ["--strategy", rng.choice(["ordered", "aggregated", "atomic", "chunked"])]
+    opts += ["--split", "always"]
+    case.source = header.replace("legal", case.kind) + src
+    case.kernels = [name]
+    case.options = opts
+    return case
+
+
 def generate(seed, illegal_rate=0.25):
     """The test case of seed (an int)."""
     rng = random.Random(seed)
@@ -1088,6 +1199,8 @@ def generate(seed, illegal_rate=0.25):
         case.legal = False
         case.rule = ILLEGAL[case.kind][0]
     header = "/* nplus1gen fuzzgen: seed %d, %s */\n" % (seed, case.kind)
+    if case.legal and issue12_case(case, seed, header):
+        return case
     if case.kind in ("too_many_leaves", "no_decision"):
         name = "fz_%s" % kid
         make = too_many_leaves_kernel if case.kind == "too_many_leaves" else no_decision_kernel
