@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Validates on a GPU machine through jobs (docs/cli.md, "Validating on another
+# machine"): every differential test and the random kernel generator's 200
+# kernels, transformed here and run there by nplus1gen-validate.
+#
+#   scripts/gpu-check.sh emit [BUILD_DIR]   here (libclang): writes the jobs into
+#                                           .carry/gpu-check/jobs (git-ignored)
+#   scripts/gpu-check.sh run [JOBS_DIR]     there (OpenCL, no libclang): builds the
+#                                           runtime only with nplus1gen-validate,
+#                                           runs every job, prints a summary
+#
+# emit reads the differential tests from ctest (those that run nplus1gen
+# --validate directly or through tests/validate/expect.sh, whose expected exit
+# status is kept; tests that need oclgrind are left out) and takes the legal
+# kernels of tests/fuzzgen (seed 1, 200 cases, as CI). run registers NVIDIA's
+# OpenCL when its library is there, prefers the NVIDIA platform, and writes
+# the log and summary to $OUT (or ./gpu-check-out). Exit 0 when every job
+# exited as expected.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+
+emit() {
+    local build=${1:-build}
+    local jobs=.carry/gpu-check/jobs
+    rm -rf "$jobs"
+    mkdir -p "$jobs"
+    (cd "$build" && ctest --show-only=json-v1) > .carry/gpu-check/tests.json
+    python3 - "$jobs" "$build" <<'EOF'
+import json, os, subprocess, sys
+sys.path.insert(0, "tests/fuzzgen")
+import gen
+
+jobs, build = sys.argv[1], sys.argv[2]
+tool = os.path.abspath(os.path.join(build, "tool", "nplus1gen"))
+emitted = skipped = 0
+
+def emit_one(name, cmd, cwd, expect, regex=None):
+    global emitted, skipped
+    out = os.path.abspath(os.path.join(jobs, name))
+    p = subprocess.run(cmd + ["--emit-job", out, "-q"], cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        print("gpu-check: cannot emit %s: %s" % (name, (p.stderr or p.stdout).strip()[-300:]))
+        skipped += 1
+        return
+    with open(os.path.join(out, "expect"), "w") as f:
+        f.write("%d\n" % expect)
+    if regex:   # ctest's PASS_REGULAR_EXPRESSION: the output decides, not the exit status
+        with open(os.path.join(out, "expect_regex"), "w") as f:
+            f.write("\n".join(regex) + "\n")
+    emitted += 1
+
+tests = json.load(open(os.path.join(jobs, "..", "tests.json")))["tests"]
+for t in tests:
+    cmd = t.get("command") or []
+    cwd = next((p["value"] for p in t.get("properties", []) if p["name"] == "WORKING_DIRECTORY"),
+               build)
+    expect = 0
+    if cmd and cmd[0].endswith("expect.sh"):
+        expect, cmd = int(cmd[1]), cmd[3:]
+    if len(cmd) > 4 and cmd[1:3] == ["-E", "chdir"]:
+        cwd, cmd = cmd[3], cmd[4:]
+    if not cmd or os.path.basename(cmd[0]) != "nplus1gen" or "--validate" not in cmd:
+        continue
+    if "oclgrind" in t["name"] or "oclgrind" in cmd:
+        skipped += 1
+        continue
+    regex = next((p["value"] for p in t.get("properties", [])
+                  if p["name"] == "PASS_REGULAR_EXPRESSION"), None)
+    emit_one(t["name"], cmd, cwd, expect, regex)
+
+tmp = os.path.join(jobs, "..", "fuzz-src")
+os.makedirs(tmp, exist_ok=True)
+for i in range(200):
+    seed = 1 * 1000003 + i
+    case = gen.generate(seed)
+    if not case.legal or "--validate" not in case.options:
+        continue
+    path = os.path.abspath(os.path.join(tmp, "fz_%d.cl" % seed))
+    with open(path, "w") as f:
+        f.write(case.source)
+    emit_one("fuzz_%d_%s" % (seed, case.kind), [tool, path] + case.options, build, 0)
+print("gpu-check: %d jobs written to %s (%d left out)" % (emitted, jobs, skipped))
+EOF
+}
+
+build_runner() {
+    mkdir -p /etc/OpenCL/vendors 2>/dev/null || true
+    if [ -f /usr/lib/libnvidia-opencl.so.1 ] && [ -w /etc/OpenCL/vendors ]; then
+        echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+    fi
+    if [ -n "${NPLUS1_VALIDATE:-}" ]; then
+        return
+    fi
+    cmake -S . -B build-gpu -DNPLUS1_BUILD_TOOL=OFF -DCMAKE_BUILD_TYPE=Release \
+          -DCMAKE_C_FLAGS="-I$PWD/.carry/include" >/dev/null
+    cmake --build build-gpu -j "$(nproc)" --target nplus1gen-validate >/dev/null
+    NPLUS1_VALIDATE=$PWD/build-gpu/nplus1gen-validate
+}
+
+run() {
+    local jobs=${1:-.carry/gpu-check/jobs}
+    local out=${OUT:-$PWD/gpu-check-out}
+    mkdir -p "$out"
+    build_runner
+    export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
+    local log=$out/gpu-check.log summary=$out/summary.txt
+    : > "$log"
+    local n=0 passed=0 failed=0 failures=""
+    for job in "$jobs"/*/; do
+        job=${job%/}
+        [ -f "$job/job.desc" ] || continue
+        local name expect rc=0
+        name=$(basename "$job")
+        expect=$(cat "$job/expect" 2>/dev/null || echo 0)
+        n=$((n + 1))
+        echo "=== $name" >> "$log"
+        timeout 300 "$NPLUS1_VALIDATE" "$job" > "$out/job.txt" 2>&1 || rc=$?
+        cat "$out/job.txt" >> "$log"
+        local ok=0
+        if [ -f "$job/expect_regex" ]; then
+            grep -Eq -f "$job/expect_regex" "$out/job.txt" && ok=1
+        elif [ "$rc" -eq "$expect" ]; then
+            ok=1
+        fi
+        if [ "$ok" -eq 1 ]; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            failures+="  $name: exit $rc, expected $expect"$'\n'
+        fi
+    done
+    {
+        rm -f "$out/job.txt"
+        echo "gpu-check: $n jobs, platform '$NPLUS1_PLATFORM'" \
+             "$( (clinfo -l 2>/dev/null || true) | grep -m1 -i "$NPLUS1_PLATFORM" -A1 | tr -s ' \n' ' ')"
+        echo "gpu-check: $passed exited as expected, $failed did not"
+        printf '%s' "$failures"
+    } | tee "$summary"
+    [ "$failed" -eq 0 ] && [ "$n" -gt 0 ]
+}
+
+case "$mode" in
+emit) shift; emit "$@" ;;
+run) shift; run "$@" ;;
+*) sed -n '2,19p' "$0" >&2; exit 2 ;;
+esac
