@@ -8,7 +8,9 @@ run.py - random differential testing of nplus1gen.
 Generates N kernels with gen.py (kernel i of the run uses seed S * 1000003 + i,
 so any one can be regenerated alone with `gen.py SEED`), then:
   - legal kernels:   nplus1gen FILE --validate ...  must exit 0 ("validation
-                     passed": original and generated set agree on POCL);
+                     passed": original and generated set agree on POCL), or
+                     exit 1 "validation inconclusive:" when constant
+                     conditions leave no working leaf reachable (counted apart);
   - illegal kernels: nplus1gen FILE --check ...     must exit 1 with the
                      expected [nplus1-rule] diagnostic.
 Any other outcome is a FAILURE, saved as DIR/<seed>/kernel.cl with cmd.txt
@@ -90,6 +92,9 @@ def verdict(legal, rule, rc, sig, out):
     if legal:
         if rc == 0 and "validation passed" in out:
             return "ok-matched", ""
+        if rc == 1 and "validation inconclusive:" in out:
+            # constant conditions can leave no working leaf reachable: nothing to prove
+            return "ok-inconclusive", ""
         if rc == 1 and "validation FAILED" in out:
             return "mismatch", first_mismatch(out)
         if rc == 1 and rules:
@@ -223,6 +228,9 @@ def run_random(args):
           "(%.2f s per kernel, %d jobs)" % (args.seed, args.count, legal, illegal, wall,
                                             tool_secs / max(args.count, 1), args.jobs))
     print("  transformed and matched: %d" % ok_m)
+    if counts.get("ok-inconclusive"):
+        print("  inconclusive (no item reached a working leaf: constant conditions): %d"
+              % counts["ok-inconclusive"])
     print("  refused as expected:     %d  (%s)" % (ok_r, ", ".join(
         "%s %d" % (r, c) for r, c in sorted(by_rule.items()))))
     if flakes:
