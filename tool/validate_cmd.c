@@ -197,12 +197,73 @@ static void describe_fields(strbuf *sb, const kernel_param *a)
                   a->fields[f].count);
 }
 
+
+/* Copies the headers (*.h, *.clh) of folder `from` into `to`. */
+static void copy_headers(const char *from, const char *to)
+{
+    DIR *d = opendir(from);
+    mkdir(to, 0777);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        const char *ext = strrchr(e->d_name, '.');
+        if (e->d_name[0] == '.' || !ext || (strcmp(ext, ".h") && strcmp(ext, ".clh")))
+            continue;
+        strbuf src, dst;
+        sb_init(&src);
+        sb_init(&dst);
+        sb_printf(&src, "%s/%s", from, e->d_name);
+        sb_printf(&dst, "%s/%s", to, e->d_name);
+        char *data;
+        size_t len;
+        if (read_file(src.data, &data, &len) == 0) {
+            write_bytes(dst.data, data, len);
+            free(data);
+        }
+        sb_free(&src);
+        sb_free(&dst);
+    }
+    if (d)
+        closedir(d);
+}
+
+/*
+ * An emitted job's build options: the headers of the input's folder and of
+ * each -I folder are copied into DIR/include/N, named {JOB}/include/N (the
+ * runner puts the job's folder in place of {JOB}).
+ */
+static char *job_options(const validate_options *o, const char *dir)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < o->ndefines; i++)
+        sb_printf(&sb, "-D%s ", o->defines[i]);
+    char *input = xstrdup(o->input);
+    char *slash = strrchr(input, '/');
+    if (slash)
+        *slash = '\0';
+    strbuf inc;
+    sb_init(&inc);
+    sb_printf(&inc, "%s/include", dir);
+    mkdir(inc.data, 0777);
+    for (unsigned i = 0; i <= o->nincludes; i++) {
+        const char *from = i == 0 ? (slash ? input : ".") : o->includes[i - 1];
+        strbuf to;
+        sb_init(&to);
+        sb_printf(&to, "%s/%u", inc.data, i);
+        copy_headers(from, to.data);
+        sb_free(&to);
+        sb_printf(&sb, "-I{JOB}/include/%u ", i);
+    }
+    sb_free(&inc);
+    free(input);
+    return sb_steal(&sb);
+}
+
 /* The description nplus1gen-validate reads: see tool/validate_runner.c. */
 static char *describe(const plan *pl, const validate_options *o, const char *dir)
 {
     strbuf sb;
     sb_init(&sb);
-    char *opts = build_options(o);
+    char *opts = o->emit_job ? job_options(o, dir) : build_options(o);
     sb_puts(&sb, "source set.cl\noriginal original.cl\n");
     const char *base = strrchr(o->input, '/'); /* a job for another machine: no local paths */
     one_line(&sb, "input", o->emit_job && base ? base + 1 : o->input);

@@ -215,6 +215,30 @@ static size_t default_elems(const nplus1rt_validate_opts *o)
     return n;
 }
 
+/* The build options with the job's folder in place of each {JOB} (emitted jobs' headers). */
+static char *job_options(const job *j, const char *text)
+{
+    char *rest = dup_rest(text);
+    size_t n = 0, extra = strlen(j->dir) + 8;
+    for (const char *p = rest; p && (p = strstr(p, "{JOB}")) != NULL; p += 5)
+        n++;
+    char *out = rest ? malloc(strlen(rest) + n * extra + 1) : NULL;
+    if (!out)
+        return rest;
+    char *w = out;
+    for (const char *p = rest; *p;) {
+        if (!strncmp(p, "{JOB}", 5)) {
+            w += sprintf(w, "%s", j->dir);
+            p += 5;
+        } else {
+            *w++ = *p++;
+        }
+    }
+    *w = '\0';
+    free(rest);
+    return out;
+}
+
 /* A path of the description: absolute as it is, else under the job's folder. */
 static char *job_path(const job *j, const char *path)
 {
@@ -585,7 +609,7 @@ static int read_job_line(job *j, const char *line)
     else if (!strncmp(line, "original ", 9))
         j->original = dup_rest(line + 9);
     else if (!strncmp(line, "options", 7))
-        j->options = dup_rest(line + 7);
+        j->options = job_options(j, line + 7);
     else if (!strncmp(line, "value ", 6) && j->nvalues < MAX_ARGS)
         j->values[j->nvalues++] = dup_rest(line + 6);
     else if (!strncmp(line, "require_all_leaves", 18))
@@ -622,7 +646,9 @@ static char *job_file(job *j, const char *path)
     snprintf(desc, n + 16, "%s/job.desc", path);
     if ((probe = fopen(desc, "r")) != NULL) {
         fclose(probe);
-        j->dir = strdup(path);
+        j->dir = realpath(path, NULL); /* absolute: the build options name it */
+        if (!j->dir)
+            j->dir = strdup(path);
         return desc;
     }
     snprintf(desc, n + 16, "%s", path);
