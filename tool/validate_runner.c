@@ -843,6 +843,16 @@ static int explain_oob(const char *text, const char *path)
     return 1;
 }
 
+/* oclgrind preloads its OpenCL: a sanitizer build must not insist on coming first. */
+static void allow_preload(void)
+{
+    const char *old = getenv("ASAN_OPTIONS");
+    char opts[1024];
+    snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", old ? old : "",
+             old && *old ? ":" : "");
+    setenv("ASAN_OPTIONS", opts, 1);
+}
+
 /* Runs cmd (argv) with stdout+stderr into a malloc'd string; kills it after limit_s. */
 static char *capture(char *const cmd[], unsigned limit_s)
 {
@@ -857,6 +867,7 @@ static char *capture(char *const cmd[], unsigned limit_s)
         close(fd[0]);
         close(fd[1]);
         alarm(limit_s); /* oclgrind is an interpreter: slow on big launches */
+        allow_preload();
         execvp(cmd[0], cmd);
         _exit(127);
     }
@@ -926,6 +937,8 @@ static int supervise(const char *path, const char *device)
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
+        if (under_oclgrind)
+            allow_preload();
         if (under_oclgrind)
             execlp("oclgrind", "oclgrind", "--max-errors", "3", self, "--child", path,
                    (char *)NULL);
