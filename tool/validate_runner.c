@@ -147,9 +147,10 @@ static int find_arg(const kdesc *k, const char *name, size_t n)
     return -1;
 }
 
+/* A buffer of structs (its layout came with it); uchar4 and the like are not. */
 static int is_struct(const kdesc *k, unsigned p)
 {
-    return k->nfields[p] > 0 || (k->args[p].elem == NPLUS1RT_U8 && k->args[p].size > 1);
+    return k->nfields[p] > 0;
 }
 
 /* One NAME=VALUE for parameter p of kernel k. */
@@ -877,14 +878,17 @@ static char *capture(char *const cmd[], unsigned limit_s)
     ssize_t r;
     while (buf && (r = read(fd[0], buf + n, cap - n - 1)) > 0) {
         n += (size_t)r;
-        if (n + 1 == cap && cap < (16u << 20)) {
+        buf[n] = '\0';
+        const char *hit = strstr(buf, "Invalid ");
+        if (hit && strstr(hit, "At line ")) /* the first report is all we need */
+            break;
+        if (n + 1 == cap && cap >= (16u << 20))
+            break;
+        if (n + 1 == cap) {
             char *t = realloc(buf, cap *= 2);
             if (!t)
                 free(buf);
             buf = t;
-        } else if (n + 1 == cap) {
-            n = 0; /* the first report is all we need: keep the head, drop the rest */
-            break;
         }
     }
     close(fd[0]);
@@ -893,7 +897,7 @@ static char *capture(char *const cmd[], unsigned limit_s)
         waitpid(pid, NULL, 0);
     }
     if (buf)
-        buf[n ? n : 0] = '\0';
+        buf[n] = '\0';
     return buf;
 }
 
@@ -912,7 +916,7 @@ static int oclgrind_check(const char *self, const char *path)
     }
     char *cmd[] = {"oclgrind", "--max-errors", "1", (char *)self, "--original-only",
                    (char *)path, NULL};
-    char *text = capture(cmd, 120);
+    char *text = capture(cmd, 60);
     int found = text ? explain_oob(text, path) : 0;
     free(text);
     return found;
@@ -967,6 +971,13 @@ static int supervise(const char *path, const char *device)
     return rc == EXIT_RUN_FAILED ? 3 : rc;
 }
 
+static int usage(void)
+{
+    fprintf(stderr, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
+                    "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     const char *device = NULL, *path = NULL;
@@ -981,13 +992,10 @@ int main(int argc, char **argv)
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else
-            path = NULL, i = argc;
+            return usage();
     }
-    if (!path) {
-        fprintf(stderr, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
-                        "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
-        return 2;
-    }
+    if (!path)
+        return usage();
     if (child || original_only)
         return run_job(path, original_only);
     if (device && strcmp(device, "oclgrind")) {

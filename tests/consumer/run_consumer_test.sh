@@ -199,12 +199,14 @@ run_runtime_only() {
     -DNPLUS1_BUILD_TOOL=OFF -DNPLUS1_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
   # the runtime is what this package installs; the bench is not this test's business
   logged build-rt "$cmake" --build "$rbuild" --config RelWithDebInfo -j"$(nproc)" \
-    --target nplus1rt nplus1rt_static
+    --target nplus1rt nplus1rt_static nplus1gen-validate
   logged install-rt "$cmake" --install "$rbuild" --config RelWithDebInfo --prefix "$prefix"
   [ -e "$prefix/include/nplus1rt.h" ] || fail "the runtime-only install lacks nplus1rt.h"
   ls "$prefix"/lib*/libnplus1rt.so "$prefix"/lib*/libnplus1rt.a >/dev/null 2>&1 ||
     fail "the runtime-only install lacks libnplus1rt.so or libnplus1rt.a"
   [ -e "$prefix/bin/nplus1gen" ] && fail "the runtime-only install has bin/nplus1gen"
+  [ -x "$prefix/bin/nplus1gen-validate" ] ||
+    fail "the runtime-only install lacks bin/nplus1gen-validate (it runs emitted jobs)"
 
   step "a project using only the runtime builds and runs against it"
   local mini=$work/runtime-user
