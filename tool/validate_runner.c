@@ -12,7 +12,8 @@
  *
  * The process that starts runs the job in a child: when the child dies or
  * a kernel run fails, the original kernel alone is run again under
- * oclgrind (when installed) to name the out-of-bounds access.
+ * oclgrind (when installed) to name the out-of-bounds access
+ * (validate_oclgrind.c).
  *
  * Description lines (paths relative to the job's folder):
  *   source PATH | original PATH | options TEXT
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "nplus1rt.h"
+#include "validate_oclgrind.h"
 
 #define MAX_ARGS 128
 #define MAX_LEAVES 80
@@ -770,11 +772,6 @@ static int run_job(const char *path, int original_only)
 
 /* ---- oclgrind: name the out-of-bounds access of the original ------------------------ */
 
-typedef struct oob_buffer {
-    char name[128];
-    size_t elems, size;
-} oob_buffer;
-
 /* The user's file name for messages: the job's "input" line, else "the kernel file". */
 static void input_name(const char *path, char *out, size_t n)
 {
@@ -797,131 +794,6 @@ static void input_name(const char *path, char *out, size_t n)
     free(j.dir);
 }
 
-/* Reads oclgrind's report; prints the first invalid access. 1 when it found one. */
-static int explain_oob(const char *text, const char *path)
-{
-    oob_buffer b[MAX_ARGS];
-    unsigned nb = 0;
-    for (const char *p = strstr(text, "nplus1-buffer "); p && nb < MAX_ARGS;
-         p = strstr(p + 1, "nplus1-buffer "))
-        if (sscanf(p, "nplus1-buffer %127s %zu %zu", b[nb].name, &b[nb].elems, &b[nb].size) == 3)
-            nb++;
-    const char *hit = strstr(text, "Invalid read");
-    const char *w = strstr(text, "Invalid write");
-    if (!hit || (w && w < hit))
-        hit = w;
-    unsigned long long addr;
-    char verb[8];
-    if (!hit || sscanf(hit, "Invalid %7s of size %*u at global memory address %llx", verb,
-                       &addr) != 2)
-        return 0;
-    /* oclgrind's address: the buffer's number in the top 16 bits, the byte offset below */
-    unsigned id = (unsigned)(addr >> 48), line = 0;
-    long long offset = (long long)(addr & ((1ULL << 48) - 1));
-    if (offset >= 1LL << 47) { /* below the start of the next buffer: a negative index */
-        offset -= 1LL << 48;
-        id++;
-    }
-    const char *at = strstr(hit, "At line ");
-    if (at)
-        sscanf(at, "At line %u", &line);
-    char file[512];
-    input_name(path, file, sizeof file);
-    const char *does = verb[0] == 'w' ? "writes" : "reads";
-    if (id == 0 || id > nb) {
-        fprintf(stderr, "nplus1gen: error: the original kernel %s out of bounds at %s:%u (oclgrind): "
-                        "give the buffers other sizes (--arg NAME=size:N) or other values\n",
-                does, file, line);
-        return 1;
-    }
-    const oob_buffer *o = &b[id - 1];
-    long long sz = (long long)(o->size ? o->size : 1);
-    long long index = offset / sz - (offset < 0 && offset % sz ? 1 : 0); /* floor */
-    fprintf(stderr, "nplus1gen: error: the original kernel %s %s[%lld] %s %zu elements at %s:%u: "
-                    "give --arg %s=size:N or other values\n",
-            does, o->name, index, index < 0 ? "before the first of its" : "past its",
-            o->elems, file, line, o->name);
-    return 1;
-}
-
-/* oclgrind preloads its OpenCL: a sanitizer build must not insist on coming first. */
-static void allow_preload(void)
-{
-    const char *old = getenv("ASAN_OPTIONS");
-    char opts[1024];
-    snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", old ? old : "",
-             old && *old ? ":" : "");
-    setenv("ASAN_OPTIONS", opts, 1);
-}
-
-/* Runs cmd (argv) with stdout+stderr into a malloc'd string; kills it after limit_s. */
-static char *capture(char *const cmd[], unsigned limit_s)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        alarm(limit_s); /* oclgrind is an interpreter: slow on big launches */
-        allow_preload();
-        execvp(cmd[0], cmd);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t n = 0, cap = 1 << 16;
-    char *buf = malloc(cap);
-    ssize_t r;
-    while (buf && (r = read(fd[0], buf + n, cap - n - 1)) > 0) {
-        n += (size_t)r;
-        buf[n] = '\0';
-        const char *hit = strstr(buf, "Invalid ");
-        if (hit && strstr(hit, "At line ")) /* the first report is all we need */
-            break;
-        if (n + 1 == cap && cap >= (16u << 20))
-            break;
-        if (n + 1 == cap) {
-            char *t = realloc(buf, cap *= 2);
-            if (!t)
-                free(buf);
-            buf = t;
-        }
-    }
-    close(fd[0]);
-    if (pid > 0) {
-        kill(pid, SIGKILL); /* done reading: it may still be running */
-        waitpid(pid, NULL, 0);
-    }
-    if (buf)
-        buf[n] = '\0';
-    return buf;
-}
-
-static int have_oclgrind(void)
-{
-    return system("command -v oclgrind >/dev/null 2>&1") == 0;
-}
-
-/* 1 when oclgrind named an invalid access of the original (message printed). */
-static int oclgrind_check(const char *self, const char *path)
-{
-    if (!have_oclgrind()) {
-        fprintf(stderr, "nplus1gen: note: install oclgrind to find out whether the original "
-                        "kernel reads or writes out of bounds on these inputs\n");
-        return 0;
-    }
-    char *cmd[] = {"oclgrind", "--max-errors", "1", (char *)self, "--original-only",
-                   (char *)path, NULL};
-    char *text = capture(cmd, 60);
-    int found = text ? explain_oob(text, path) : 0;
-    free(text);
-    return found;
-}
-
 static int self_path(char *out, size_t n)
 {
     ssize_t r = readlink("/proc/self/exe", out, n - 1);
@@ -942,7 +814,7 @@ static int supervise(const char *path, const char *device)
     pid_t pid = fork();
     if (pid == 0) {
         if (under_oclgrind)
-            allow_preload();
+            oclgrind_allow_preload();
         if (under_oclgrind)
             execlp("oclgrind", "oclgrind", "--max-errors", "3", self, "--child", path,
                    (char *)NULL);
@@ -960,9 +832,11 @@ static int supervise(const char *path, const char *device)
         return 1;
     if (!died && rc != EXIT_RUN_FAILED && rc != 1)
         return rc == EXIT_RUN_FAILED ? 3 : rc;
-    if (rc == 1 && !have_oclgrind())
+    if (rc == 1 && !oclgrind_available())
         return 1; /* a mismatch: the note about oclgrind is for runs that die */
-    if (oclgrind_check(self, path))
+    char input[512];
+    input_name(path, input, sizeof input);
+    if (oclgrind_check(self, path, input))
         return 2; /* the inputs, not the generated set */
     if (died)
         fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d): a kernel "

@@ -2,7 +2,8 @@
 # its own LLVM), so the runtime-only build (-DNPLUS1_BUILD_TOOL=OFF) builds it
 # too and runs jobs emitted elsewhere (nplus1gen --emit-job). Installed and
 # exported as nplus1gen::nplus1gen-validate.
-add_executable(nplus1gen-validate ${PROJECT_SOURCE_DIR}/tool/validate_runner.c)
+add_executable(nplus1gen-validate ${PROJECT_SOURCE_DIR}/tool/validate_runner.c
+                                  ${PROJECT_SOURCE_DIR}/tool/validate_oclgrind.c)
 target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static)
 target_compile_definitions(nplus1gen-validate PRIVATE _POSIX_C_SOURCE=200809L)
 install(TARGETS nplus1gen-validate EXPORT nplus1genTargets
