@@ -19,6 +19,7 @@
 #include "report.h"
 #include "util.h"
 #include "validate_cmd.h"
+#include "version.h"
 
 #ifndef NPLUS1_VERSION
 #define NPLUS1_VERSION "0.0.0"
@@ -104,6 +105,16 @@ static void usage(FILE *f)
           "exit status: 0 success, 1 the input cannot be transformed (diagnostics say why),\n"
           "2 usage error, 3 internal error. See docs/cli.md and docs/legality.md.\n",
           f);
+}
+
+static int print_version(void)
+{
+    char *v = version_text();
+    if (!v)
+        return EXIT_INTERNAL;
+    fputs(v, stdout);
+    free(v);
+    return EXIT_OK;
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -211,8 +222,7 @@ static int parse_cli(cli *c, int argc, char **argv)
             usage(stdout);
             exit(EXIT_OK);
         } else if (!strcmp(a, "--version")) {
-            printf("nplus1gen %s (libclang 14, OpenCL C 1.2)\n", NPLUS1_VERSION);
-            exit(EXIT_OK);
+            exit(print_version());
         } else if (!strcmp(a, "--report")) {
             c->report = 1;
         } else if (!strcmp(a, "--check")) {
