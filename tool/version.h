@@ -22,4 +22,7 @@
  * was built against, and the generated-code format version. */
 char *version_text(void);
 
+/* The --help text: tool/help.txt, embedded by the build (cmake/embed_text.cmake). */
+extern const char nplus1_help_text[];
+
 #endif
