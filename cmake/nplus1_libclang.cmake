@@ -21,7 +21,7 @@ set(NPLUS1_LLVM_ROOT "" CACHE PATH "LLVM prefix whose libclang the tool uses (de
 
 # The packages that provide libclang, for the configure error.
 set(_nplus1_libclang_packages
-    "Debian/Ubuntu: apt-get install libclang-N-dev llvm-N-tools (N = 14 or newer; ./scripts/install-deps.sh [--llvm N] does it)\n"
+    "Debian/Ubuntu: apt-get install libclang-N-dev llvm-N-tools (N = 14 or newer: ./scripts/install-deps.sh [--llvm N] does it)\n"
     "  Fedora: dnf install clang-devel llvm-devel\n"
     "  Homebrew: brew install llvm")
 string(CONCAT _nplus1_libclang_packages ${_nplus1_libclang_packages})
@@ -123,14 +123,20 @@ function(_nplus1_find_libclang)
   # 1. NPLUS1_LLVM_ROOT
   if(NPLUS1_LLVM_ROOT)
     get_filename_component(root "${NPLUS1_LLVM_ROOT}" ABSOLUTE)
+    set(packages "${_nplus1_libclang_packages}")
+    if(root MATCHES "/llvm-([0-9]+)$")
+      set(packages "apt-get install libclang-${CMAKE_MATCH_1}-dev llvm-${CMAKE_MATCH_1}-tools "
+                   "(or ./scripts/install-deps.sh --llvm ${CMAKE_MATCH_1})")
+      string(CONCAT packages ${packages})
+    endif()
     if(NOT EXISTS "${root}/include/clang-c/Index.h")
       message(FATAL_ERROR "NPLUS1_LLVM_ROOT=${NPLUS1_LLVM_ROOT}: no include/clang-c/Index.h there "
-              "(the libclang headers). Install them:\n  ${_nplus1_libclang_packages}")
+              "(the libclang headers). Install them:\n  ${packages}")
     endif()
     _nplus1_try_root("${root}")
     if(NOT _ok)
       message(FATAL_ERROR "NPLUS1_LLVM_ROOT=${NPLUS1_LLVM_ROOT}: no libclang library in its lib/. "
-              "Install it:\n  ${_nplus1_libclang_packages}")
+              "Install it:\n  ${packages}")
     endif()
     set(pick_root "${root}")
     set(pick_lib "${_lib}")
