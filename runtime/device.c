@@ -438,6 +438,7 @@ static const char *nplus1_status_name(cl_int err)
     NAME(NPLUS1_ERR_BUILD);
     NAME(NPLUS1_ERR_OOM);
     NAME(NPLUS1_ERR_BAD_LAUNCH);
+    NAME(NPLUS1_ERR_FORMAT);
     default: return NULL;
     }
 }

@@ -25,6 +25,19 @@ extern "C" {
 
 #define NPLUS1RT_VERSION "0.1.0"
 
+/*
+ * The generated-code format this runtime reads: the nplus1rt_set_desc table a
+ * generated driver hands to nplus1rt_set_create, and what the generated
+ * kernels expect of the runtime. nplus1gen writes the version it generates
+ * into the driver (desc->format_version) and the manifest ("format_version"),
+ * and `nplus1gen --version` prints it. nplus1rt_set_create refuses, with
+ * NPLUS1_ERR_FORMAT and a message, a set outside [OLDEST, VERSION]: rebuild
+ * the driver with the nplus1gen that matches this runtime. A change that old
+ * drivers cannot run under raises VERSION (and OLDEST).
+ */
+#define NPLUS1RT_FORMAT_VERSION 1
+#define NPLUS1RT_FORMAT_OLDEST  1
+
 /* ---- errors ------------------------------------------------------------ */
 
 /* The name of an OpenCL status ("CL_INVALID_VALUE"), or of an nplus1 one. */
@@ -35,6 +48,7 @@ const char *nplus1_strerror(cl_int err);
 #define NPLUS1_ERR_BUILD          (-9002) /* program build failed; see log */
 #define NPLUS1_ERR_OOM            (-9003) /* host allocation failed */
 #define NPLUS1_ERR_BAD_LAUNCH     (-9004) /* launch description is invalid */
+#define NPLUS1_ERR_FORMAT         (-9005) /* driver generated for another format version */
 
 /* ---- device selection -------------------------------------------------- */
 
@@ -177,6 +191,8 @@ typedef struct nplus1rt_set_desc {
     unsigned wg;                  /* work-group size of the generated kernels */
     size_t reqd_local[3];         /* original's reqd_work_group_size, zeros if none */
     nplus1rt_split split;         /* when to split (--split) */
+    unsigned format_version;      /* NPLUS1RT_FORMAT_VERSION the tool generated for;
+                                     0: a driver from before this field (format 1) */
 } nplus1rt_set_desc;
 
 /* One argument value for a launch: exactly what clSetKernelArg takes. */

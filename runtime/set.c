@@ -197,10 +197,37 @@ static nplus1rt_split split_policy(nplus1rt_split generated, int gpu)
     return generated;
 }
 
+/* NPLUS1_ERR_FORMAT, with a message, when this runtime cannot run desc's format. */
+static cl_int check_format(const nplus1rt_set_desc *desc, char **errmsg)
+{
+    unsigned v = desc->format_version ? desc->format_version : 1;
+    if (v >= NPLUS1RT_FORMAT_OLDEST && v <= NPLUS1RT_FORMAT_VERSION)
+        return CL_SUCCESS;
+    if (errmsg) {
+        const char *fmt = "the driver for kernel '%s' was generated for format version %u, but "
+                          "this libnplus1rt %s runs format versions %d to %d: regenerate the "
+                          "driver with the nplus1gen that matches this runtime "
+                          "(nplus1gen --version prints its format version)";
+        const char *k = desc->kernel ? desc->kernel : "?";
+        int n = snprintf(NULL, 0, fmt, k, v, NPLUS1RT_VERSION, NPLUS1RT_FORMAT_OLDEST,
+                         NPLUS1RT_FORMAT_VERSION);
+        *errmsg = n > 0 ? malloc((size_t)n + 1) : NULL;
+        if (*errmsg)
+            snprintf(*errmsg, (size_t)n + 1, fmt, k, v, NPLUS1RT_VERSION, NPLUS1RT_FORMAT_OLDEST,
+                     NPLUS1RT_FORMAT_VERSION);
+    }
+    return NPLUS1_ERR_FORMAT;
+}
+
 nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1rt_set_desc *desc,
                                   const char *build_options, cl_int *err, char **errmsg)
 {
-    cl_int e = CL_SUCCESS;
+    cl_int e = check_format(desc, errmsg);
+    if (e != CL_SUCCESS) {
+        if (err)
+            *err = e;
+        return NULL;
+    }
     nplus1rt_set *s = calloc(1, sizeof *s);
     if (s)
         s->leaves = calloc(desc->nleaves ? desc->nleaves : 1, sizeof *s->leaves);

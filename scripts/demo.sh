@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-./scripts/build.sh
+./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14  # the libclang install-deps.sh installs
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/build/pocl-cache}
 echo "== nplus1gen samples/oneKernel.cl -o out/oneKernel --report"
 ./build/tool/nplus1gen samples/oneKernel.cl -o out/oneKernel --report

@@ -2,11 +2,31 @@
 # Installs what nplus1gen needs to build and test on Debian 12 (bookworm).
 # Idempotent: packages already present are skipped; apt-get runs only when
 # something is missing. Needs root (or sudo) for apt-get.
+#
+# usage: install-deps.sh [--llvm N]
+#   --llvm N   the libclang to build against and the LLVM test tools beside it:
+#              libclang-N-dev and llvm-N-tools (default 14; Debian 12 has 14, 15,
+#              16, 19). The build takes the newest installed libclang unless told
+#              -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-N (docs/cmake.md).
 set -euo pipefail
+
+LLVM=14
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --llvm) LLVM=${2:-}; shift 2 || true ;;
+    --llvm=*) LLVM=${1#--llvm=}; shift ;;
+    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "install-deps: unknown argument '$1' (usage: install-deps.sh [--llvm N])" >&2; exit 2 ;;
+  esac
+done
+case "$LLVM" in
+  ''|*[!0-9]*) echo "install-deps: --llvm takes a major version number, e.g. 16 (got '$LLVM')" >&2; exit 2 ;;
+esac
 
 PKGS=(
   build-essential cmake pkg-config python3
-  libclang-14-dev llvm-14-tools clang-14    # libclang C API, FileCheck, lit; clang for the fuzzer
+  "libclang-$LLVM-dev" "llvm-$LLVM-tools"   # libclang C API; FileCheck, lit
+  clang-14                                    # clang for the fuzzer (fuzz/build.sh)
   libclang-rt-14-dev                          # sanitizer/libFuzzer runtimes
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 clinfo
   pocl-opencl-icd                             # the default OpenCL device (CPU)

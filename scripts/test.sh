@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite (ctest).
 # Set NPLUS1_SANITIZE=1 to build and test under ASan + UBSan in build-asan/.
-# NPLUS1_CTEST_ARGS passes extra arguments to ctest (e.g. -E 'fuzzgen_200').
+# Set NPLUS1_LLVM=N to build and test against libclang N (installed with
+# install-deps.sh --llvm N; built in build-llvm<N>/ with -DNPLUS1_LLVM_ROOT).
+# Without NPLUS1_LLVM the build uses libclang 14, the one install-deps.sh
+# installs by default, even where newer ones are installed too.
+# NPLUS1_CTEST_ARGS passes extra arguments to ctest (e.g. -E 'fuzzgen_200',
+# or -L fast for the unit, golden and a few differential tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
-if [ "${NPLUS1_SANITIZE:-0}" = 1 ]; then
-  BUILD_DIR=build-asan ./scripts/build.sh -DNPLUS1_SANITIZE=ON
+if [ -n "${NPLUS1_LLVM:-}" ]; then
+  ./scripts/install-deps.sh --llvm "$NPLUS1_LLVM"
+  dir=build-llvm$NPLUS1_LLVM
+  BUILD_DIR=$dir ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-"$NPLUS1_LLVM"
+elif [ "${NPLUS1_SANITIZE:-0}" = 1 ]; then
+  ./scripts/install-deps.sh
+  BUILD_DIR=build-asan ./scripts/build.sh -DNPLUS1_SANITIZE=ON -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14
   dir=build-asan
 else
-  ./scripts/build.sh
+  ./scripts/install-deps.sh
+  ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14
   dir=build
 fi
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/$dir/pocl-cache}

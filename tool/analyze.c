@@ -148,7 +148,7 @@ static CXCursor strip(CXCursor c)
     }
 }
 
-/* ---- operators (libclang 14 does not expose operator kinds) ------------ */
+/* ---- operators (libclang 14 to 16 do not expose operator kinds) ------- */
 
 static void trim_copy(const char *s, size_t n, char *out, size_t outlen)
 {
@@ -172,11 +172,31 @@ static char *pretty(CXCursor c)
     return d;
 }
 
+#ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
+/* libclang 17+ (detected at configure time): the operator from the cursor's
+ * kind, exact inside macro expansions too. 0 when it could tell. */
+static int operator_from_kind(CXString spelling, char *out, size_t outlen)
+{
+    const char *t = clang_getCString(spelling);
+    int ok = t && *t && strlen(t) < outlen;
+    if (ok)
+        strcpy(out, t);
+    clang_disposeString(spelling);
+    return ok ? 0 : -1;
+}
+#endif
+
 /* The operator text between the two operands of a binary operator. */
 static void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
                             char *out, size_t outlen)
 {
     out[0] = '\0';
+#ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
+    enum CXBinaryOperatorKind bk = clang_getCursorBinaryOperatorKind(c);
+    if (bk != CXBinaryOperator_Invalid &&
+        operator_from_kind(clang_getBinaryOperatorKindSpelling(bk), out, outlen) == 0)
+        return;
+#endif
     CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(lhs));
     CXSourceLocation rb = clang_getRangeStart(clang_getCursorExtent(rhs));
     src_pos a, b;
@@ -203,6 +223,12 @@ static void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs
 static void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen)
 {
     out[0] = '\0';
+#ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
+    enum CXUnaryOperatorKind uk = clang_getCursorUnaryOperatorKind(c);
+    if (uk != CXUnaryOperator_Invalid &&
+        operator_from_kind(clang_getUnaryOperatorKindSpelling(uk), out, outlen) == 0)
+        return;
+#endif
     src_range u, o;
     CXSourceLocation ub = clang_getRangeStart(clang_getCursorExtent(c));
     if (!parse_in_macro(ub) && cursor_range(an, c, &u) == 0 && cursor_range(an, operand, &o) == 0) {

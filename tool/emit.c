@@ -16,6 +16,7 @@
 
 #include "template.h"
 #include "util.h"
+#include "version.h"
 
 #ifndef NPLUS1_VERSION
 #define NPLUS1_VERSION "0.0.0"
@@ -635,6 +636,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"SPLIT", kp->split == SPLIT_MODE_NEVER      ? "NPLUS1RT_SPLIT_NEVER"
                                : kp->split == SPLIT_MODE_ADAPTIVE ? "NPLUS1RT_SPLIT_ADAPTIVE"
                                                                   : "NPLUS1RT_SPLIT_ALWAYS"},
+                     {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
                      {"PARAMS", params},
                      {"ARGVALS", vals.data ? vals.data : ""}};
     expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
@@ -732,7 +734,7 @@ static char *manifest(emitter *e)
     sb_init(&sb);
     char *input = json_escape(e->opt->input);
     tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
-                     {"WG", e->wg}};
+                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING}};
     expand(e, &sb, &e->mf, "begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);

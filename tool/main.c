@@ -19,6 +19,7 @@
 #include "report.h"
 #include "util.h"
 #include "validate_cmd.h"
+#include "version.h"
 
 #ifndef NPLUS1_VERSION
 #define NPLUS1_VERSION "0.0.0"
@@ -45,74 +46,21 @@ typedef struct cli {
     validate_options vopt;
 } cli;
 
+/* The --help text is tool/help.txt, embedded at build time; the man page
+ * nplus1gen.1 and the option list in docs/cli.md are made from the same file. */
 static void usage(FILE *f)
 {
-    fputs("usage: nplus1gen INPUT.cl -o OUTDIR [options]\n"
-          "       nplus1gen INPUT.cl --check | --report [options]\n"
-          "\n"
-          "Rewrites each branchy OpenCL C kernel of INPUT.cl into the n+1 kernels pattern:\n"
-          "a classifier that buckets work-items by the leaf of the condition tree they\n"
-          "take, and one branch-free kernel per leaf. Writes into OUTDIR:\n"
-          "  <stem>.nplus1.cl     classifier and leaf kernels (original source kept)\n"
-          "  <stem>_nplus1.h/.c   host driver: nplus1_<K>_create/_enqueue/_release\n"
-          "  <stem>.nplus1.json   manifest: arguments, leaves, strategy\n"
-          "\n"
-          "options:\n"
-          "  -o, --output DIR       output directory (created if missing; replaced atomically)\n"
-          "  -k, --kernel NAME      transform kernel NAME (repeatable; default: every kernel\n"
-          "                         with a decision)\n"
-          "  -D NAME[=VALUE]        define a macro (also embedded in the generated file)\n"
-          "  -I DIR                 add an include directory\n"
-          "  --cl-std VERSION       OpenCL C version to parse as (default CL1.2)\n"
-          "  --strategy NAME        bucket compaction: aggregated (default), chunked (one\n"
-          "                         pass, warp-aligned chunks; fused dispatch only, else\n"
-          "                         aggregated), ordered (order-keeping, deterministic),\n"
-          "                         atomic (the hand-written pattern)\n"
-          "  --dispatch NAME        leaf launch: auto (default: fused on GPUs, host on CPUs),\n"
-          "                         fused (one kernel over all buckets, no read-back) or\n"
-          "                         host (read the counts back, one kernel per leaf)\n"
-          "  --split auto|always    auto (default): leaves too cheap to pay for the\n"
-          "                         classifier share one kernel running the original code,\n"
-          "                         and the driver runs the original kernel when a probe\n"
-          "                         finds little divergence; always: split every launch\n"
-          "  --wg N                 work-group size of the generated kernels (default 256)\n"
-          "  --stem NAME            output file stem (default: input file name without .cl)\n"
-          "  --report               print the condition tree, leaves, slice, costs and plan\n"
-          "  --check                analyse only: print the verdict per kernel, write nothing\n"
-          "  --depfile FILE         write a make-style dependency file (for CMake/ninja)\n"
-          "  -T, --template-dir DIR use the templates in DIR instead of the built-in ones\n"
-          "  -q, --quiet            no progress output\n"
-          "\n"
-          "validation (build both versions on a device, run them on identical random\n"
-          "inputs, diff every writable buffer; exit 0 only when all match):\n"
-          "  --validate             transform in memory and validate (no -o needed)\n"
-          "  --global N[,H[,D]]     global size (default 65536); sets the dimensions\n"
-          "  --local N[,H[,D]]      local size (default: none, as NULL in clEnqueueNDRange)\n"
-          "  --offset N[,H[,D]]     global offset\n"
-          "  --arg NAME=VALUE       a scalar argument (vectors: 1,2,3,4; default: integers\n"
-          "                         get the number of work-items, floats 0.5)\n"
-          "  --arg NAME=size:N      a buffer of N elements (default: one per work-item)\n"
-          "  --seed S               random-input seed (default 1)\n"
-          "  --ulp N                float tolerance in units in the last place (default 4)\n"
-          "  --reps N               also time both versions, median of N runs\n"
-          "  --timeout S            stop the device run after S seconds (default 600; 0: never)\n"
-          "  --arg NAME=file:PATH|fill:V|iota|range:LO:HI|choice:A,B,...\n"
-          "                         a buffer's contents (default: random; struct buffers\n"
-          "                         field by field, integers in [0, elements))\n"
-          "  --unordered NAME       compare buffer NAME as a multiset (atomic appends)\n"
-          "  --count NAME2          ... only its first NAME2[0] elements\n"
-          "  --require-all-leaves   fail when a leaf that does work got no items\n"
-          "  --emit-job DIR         write the validation job to DIR (for nplus1gen-validate\n"
-          "                         DIR on another machine); run nothing\n"
-          "  --device NAME|INDEX    OpenCL device (default: first GPU, else POCL); also\n"
-          "                         NPLUS1_PLATFORM / NPLUS1_DEVICE in the environment;\n"
-          "                         'oclgrind' checks every memory access\n"
-          "  --version              print the version\n"
-          "  -h, --help             print this help\n"
-          "\n"
-          "exit status: 0 success, 1 the input cannot be transformed (diagnostics say why),\n"
-          "2 usage error, 3 internal error. See docs/cli.md and docs/legality.md.\n",
-          f);
+    fputs(nplus1_help_text, f);
+}
+
+static int print_version(void)
+{
+    char *v = version_text();
+    if (!v)
+        return EXIT_INTERNAL;
+    fputs(v, stdout);
+    free(v);
+    return EXIT_OK;
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -220,8 +168,7 @@ static int parse_cli(cli *c, int argc, char **argv)
             usage(stdout);
             exit(EXIT_OK);
         } else if (!strcmp(a, "--version")) {
-            printf("nplus1gen %s (libclang 14, OpenCL C 1.2)\n", NPLUS1_VERSION);
-            exit(EXIT_OK);
+            exit(print_version());
         } else if (!strcmp(a, "--report")) {
             c->report = 1;
         } else if (!strcmp(a, "--check")) {

@@ -345,7 +345,7 @@ static int read_kernel_line(kdesc *k, const char *line)
     nplus1rt_set_desc d = {k->name, NULL, 0, k->args, nl, (const char *const *)k->leaf_names,
                            k->count, st == NPLUS1RT_ORDERED ? k->scan : NULL, k->scatter,
                            k->fused, (nplus1rt_strategy)st, (nplus1rt_dispatch)disp, wg,
-                           {r0, r1, r2}, (nplus1rt_split)split};
+                           {r0, r1, r2}, (nplus1rt_split)split, NPLUS1RT_FORMAT_VERSION};
     k->d = d;
     return 0;
 }

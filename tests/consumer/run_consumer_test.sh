@@ -11,6 +11,15 @@
 #   MODE runtime-only  build and install nplus1gen with -DNPLUS1_BUILD_TOOL=OFF; check
 #                      the runtime is installed and usable, and that nplus1_generate()
 #                      says clearly that this package has no tool
+#   MODE makefile      install the build into a prefix; build the same app with the
+#                      Makefile in makefile/ (pkg-config, no CMake), run it; check the
+#                      driver refuses a set generated for another format version
+#   MODE build-tree    configure, build and run the consumer against the build
+#                      directory itself (nplus1gen_DIR=BUILD, nothing installed); check
+#                      which versions find_package(nplus1gen VERSION) accepts
+#   MODE deb           cpack -G DEB in the build; check the package's name, files and
+#                      Depends; extract it into a fresh prefix and build and run the
+#                      CMake and the Makefile consumers against it
 # --flags go to the consumer's compile and link lines (the -Werror set; the
 # sanitizers when the build under test has them). Everything happens under
 # --work-dir, which is emptied first and left for inspection.
@@ -35,7 +44,7 @@ while [ $# -gt 0 ]; do
   shift 2
 done
 if [ -z "$mode" ] || [ -z "$build_dir" ] || [ -z "$source_dir" ] || [ -z "$work" ]; then
-  echo "usage: run_consumer_test.sh full|runtime-only --build-dir DIR --source-dir DIR --work-dir DIR [...]" >&2
+  echo "usage: run_consumer_test.sh full|runtime-only|makefile|build-tree|deb --build-dir DIR --source-dir DIR --work-dir DIR [...]" >&2
   exit 2
 fi
 
@@ -271,11 +280,174 @@ EOF
   }
 }
 
+# ---- makefile, build-tree, deb -----------------------------------------------
+
+project_version() {
+  sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build_dir/CMakeCache.txt"
+}
+
+# PREFIX/lib*/PATH or PREFIX/lib/<multiarch>/PATH, the first that exists; "" if none.
+lib_file() { # PREFIX PATH
+  local f
+  for f in "$1"/lib*/"$2" "$1"/lib/*/"$2"; do
+    if [ -e "$f" ]; then
+      echo "$f"
+      return
+    fi
+  done
+}
+
+# The folder of nplus1rt.pc under PREFIX (lib/pkgconfig or the multiarch one).
+pc_dir_of() {
+  local pc
+  pc=$(lib_file "$1" pkgconfig/nplus1rt.pc)
+  [ -n "$pc" ] || fail "no nplus1rt.pc under $1/lib*/pkgconfig"
+  dirname "$pc"
+}
+
+# Builds the consumer app with makefile/Makefile against PREFIX into DIR, runs it.
+makefile_consumer() { # PREFIX DIR
+  local prefix=$1 dir=$2 pcdir libdir version
+  pcdir=$(pc_dir_of "$prefix")
+  export PKG_CONFIG_PATH=$pcdir
+  version=$(pkg-config --modversion nplus1rt) || fail "pkg-config --modversion nplus1rt failed"
+  [ "$version" = "$(project_version)" ] ||
+    fail "nplus1rt.pc says version '$version', the build is $(project_version)"
+  libdir=$(pkg-config --variable=libdir nplus1rt)
+  [ -e "$libdir/libnplus1rt.so" ] || fail "nplus1rt.pc's libdir '$libdir' has no libnplus1rt.so"
+  step "make: the app with \$(pkg-config --cflags --libs nplus1rt), against $prefix"
+  logged "make-$(basename "$dir")" make -f "$here/makefile/Makefile" SRC="$here/project" \
+    OUT="$dir" NPLUS1GEN="$prefix/bin/nplus1gen" CC="${cc:-cc}" \
+    CFLAGS="-O2 -Wall -Wextra -Werror $flags" LDFLAGS="-Wl,-rpath,$libdir $flags"
+  grep -q '"format_version": [0-9]' "$dir/gen/shade.nplus1.json" ||
+    fail "the manifest does not record the format version"
+  step "run"
+  logged "run-make-$(basename "$dir")" "$dir/app"
+  cat "$work/logs/run-make-$(basename "$dir").log"
+}
+
+# A driver generated for another format version: its _create must refuse.
+format_refusal() { # PREFIX DIR (a makefile_consumer build)
+  local prefix=$1 dir=$2 bad=$2/bad
+  step "a driver generated for format version 99 is refused by _create"
+  mkdir -p "$bad"
+  sed 's/\(NPLUS1RT_SPLIT_[A-Z]*\), [0-9][0-9]*$/\1, 99/' "$dir/gen/shade_nplus1.c" >"$bad/shade_nplus1.c"
+  grep -q 'NPLUS1RT_SPLIT_[A-Z]*, 99$' "$bad/shade_nplus1.c" ||
+    fail "could not find the format version in the generated shade_nplus1.c"
+  logged cc-format "${cc:-cc}" -O2 $(pkg-config --cflags nplus1rt) -I"$dir/gen" \
+    -DKERNEL_DIR="\"$here/project/kernels\"" -o "$bad/app" "$here/project/main.c" \
+    "$bad/shade_nplus1.c" "$dir/gen/physics_nplus1.c" $(pkg-config --libs nplus1rt) \
+    -Wl,-rpath,"$(pkg-config --variable=libdir nplus1rt)" $flags
+  if "$bad/app" >"$work/logs/run-format.log" 2>&1; then
+    fail "an app whose driver says format version 99 ran"
+  fi
+  grep -q 'NPLUS1_ERR_FORMAT' "$work/logs/run-format.log" &&
+    grep -q 'generated for format version 99' "$work/logs/run-format.log" || {
+    cat "$work/logs/run-format.log" >&2
+    fail "the refusal does not name NPLUS1_ERR_FORMAT and the driver's format version"
+  }
+  grep 'format version' "$work/logs/run-format.log"
+}
+
+run_makefile() {
+  local prefix=$work/prefix
+  step "install $build_dir into $prefix"
+  local install_args=(--install "$build_dir" --prefix "$prefix")
+  [ -n "$config" ] && install_args+=(--config "$config")
+  logged install "$cmake" "${install_args[@]}"
+  makefile_consumer "$prefix" "$work/make"
+  format_refusal "$prefix" "$work/make"
+}
+
+# find_package(nplus1gen VERSION) against the build tree: want ok|refused.
+version_check() { # VERSION ok|refused
+  local p=$work/version-$1
+  mkdir -p "$p"
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(version_check LANGUAGES C)' \
+    "find_package(nplus1gen $1 CONFIG REQUIRED)" >"$p/CMakeLists.txt"
+  if "$cmake" -S "$p" -B "$p/build" -Dnplus1gen_DIR="$build_dir" >"$work/logs/version-$1.log" 2>&1; then
+    [ "$2" = ok ] || fail "find_package(nplus1gen $1) accepted version $(project_version)"
+  else
+    [ "$2" = refused ] || { cat "$work/logs/version-$1.log" >&2; fail "find_package(nplus1gen $1) refused $(project_version)"; }
+  fi
+  echo "find_package(nplus1gen $1) against $(project_version): $2"
+}
+
+run_build_tree() {
+  local src=$work/src bld=$work/build
+  step "configure the consumer with nplus1gen_DIR=$build_dir (nothing installed)"
+  cp -R "$here/project" "$src"
+  local args
+  mapfile -t args < <(consumer_configure_args)
+  logged configure "$cmake" -S "$src" -B "$bld" -Dnplus1gen_DIR="$build_dir" "${args[@]}"
+  check_found_in "$bld" "$build_dir"
+  step "build and run"
+  logged build build "$bld"
+  logged run "$(app_of "$bld")"
+  cat "$work/logs/run.log"
+  step "version compatibility (0.x: the same minor version only)"
+  local v major minor
+  v=$(project_version)
+  major=${v%%.*}
+  minor=${v#*.}
+  minor=${minor%%.*}
+  version_check "$v" ok
+  version_check "$major.$minor" ok
+  version_check "$major.$((minor + 1))" refused
+  version_check "$((major + 1)).0" refused
+  if [ "$major" = 0 ] && [ "$minor" -gt 0 ]; then
+    version_check "0.$((minor - 1))" refused
+  fi
+}
+
+run_deb() {
+  local pkg=$work/pkg root=$work/root v deb
+  v=$(project_version)
+  step "cpack -G DEB"
+  mkdir -p "$pkg"
+  local cpack
+  cpack=$(dirname "$cmake")/cpack
+  [ -x "$cpack" ] || cpack=cpack
+  logged cpack "$cpack" -G DEB -B "$pkg" --config "$build_dir/CPackConfig.cmake"
+  deb=$(ls "$pkg"/nplus1gen_"$v"_*.deb 2>/dev/null | head -n1)
+  [ -n "$deb" ] || fail "cpack made no nplus1gen_${v}_<arch>.deb in $pkg: $(ls "$pkg")"
+  echo "package: $(basename "$deb")"
+  dpkg-deb -f "$deb" Depends | tee "$work/logs/depends.txt"
+  grep -q 'libclang' "$work/logs/depends.txt" || fail "Depends names no libclang package"
+  grep -qi 'opencl' "$work/logs/depends.txt" || fail "Depends names no OpenCL package"
+  step "extract into a fresh prefix $root"
+  dpkg-deb -x "$deb" "$root"
+  local prefix=$root/usr f
+  for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h share/man/man1/nplus1gen.1 \
+           share/nplus1gen/templates/driver.c.tmpl; do
+    [ -e "$prefix/$f" ] || fail "the package lacks /usr/$f"
+  done
+  for f in libnplus1rt.so libnplus1rt.a cmake/nplus1gen/nplus1genConfig.cmake \
+           cmake/nplus1gen/nplus1genConfigVersion.cmake; do
+    [ -n "$(lib_file "$prefix" "$f")" ] || fail "the package lacks lib/$f"
+  done
+  [ -n "$(lib_file "$prefix" pkgconfig/nplus1rt.pc)" ] || fail "the package lacks nplus1rt.pc"
+  "$prefix/bin/nplus1gen" --version | tee "$work/logs/version.txt"
+  grep -q "^nplus1gen $v\$" "$work/logs/version.txt" || fail "the packaged tool is not version $v"
+
+  step "the CMake consumer against the extracted package"
+  cp -R "$here/project" "$work/src"
+  logged configure configure_consumer "$work/src" "$work/build" "$prefix"
+  check_found_in "$work/build" "$root"
+  logged build build "$work/build"
+  logged run "$(app_of "$work/build")"
+  cat "$work/logs/run.log"
+  makefile_consumer "$prefix" "$work/make"
+}
+
 rm -rf "$work"
 mkdir -p "$work/logs"
 case "$mode" in
   full) run_full ;;
   runtime-only) run_runtime_only ;;
-  *) echo "run_consumer_test.sh: MODE is full or runtime-only (got '$mode')" >&2; exit 2 ;;
+  makefile) run_makefile ;;
+  build-tree) run_build_tree ;;
+  deb) run_deb ;;
+  *) echo "run_consumer_test.sh: MODE is full, runtime-only, makefile, build-tree or deb (got '$mode')" >&2; exit 2 ;;
 esac
 echo "PASS ($mode, $(($(date +%s) - start)) s; work dir $work)"
