@@ -237,6 +237,7 @@ unsigned nplus1rt_set_last_kernel_times(nplus1rt_set *s, double *ms, unsigned ma
 /*
  * The last launch's bucket sizes, one per non-empty leaf (reads them from
  * the device if the dispatch did not). Returns CL_SUCCESS or the status.
+ * A TILE launch counts only when it records or probes (nplus1rt_set_item_leaves).
  */
 cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n);
 
@@ -248,11 +249,13 @@ void nplus1rt_set_release(nplus1rt_set *s);
 /*
  * Which leaf each item went to in the last launch: leaf_of[i] gets the
  * leaf kernel of linear item i, or -1 (empty leaf). Blocking read. A TILE
- * launch keeps no buckets: it records the leaves only on the set's first
- * launch and after nplus1rt_set_record_leaves(s, 1); otherwise this fails.
+ * launch keeps no buckets: it records the leaves (and counts them for
+ * nplus1rt_set_last_counts) only on the set's first launch, on probing
+ * launches (counts only) and after nplus1rt_set_record_leaves(s, 1);
+ * otherwise both calls fail with CL_INVALID_OPERATION.
  */
 cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n);
-/* TILE: later launches also write each item's leaf (validation; costs a byte per item). */
+/* TILE: later launches also count and write each item's leaf (validation; a byte per item). */
 void nplus1rt_set_record_leaves(nplus1rt_set *s, int on);
 
 /* ---- validation: original vs generated on identical inputs ------------- */

@@ -61,6 +61,7 @@ struct nplus1rt_set {
     unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
     int record_leaves;          /* TILE: write each item's leaf (validation) */
     int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
+    int last_uncounted;         /* ... and did not count its items (the fast path) */
     unsigned launches;          /* TILE launches so far (the first records the leaves) */
 };
 
@@ -190,9 +191,11 @@ static size_t kernel_limit(nplus1rt_set *s)
 
 /*
  * Items per work-item in a tile: NPLUS1_TILE_IPT, else the largest power of
- * two up to 16 whose tile ids (4 bytes an item) take at most a third of the
- * device's local memory, so that several work-groups fit on a compute unit.
- * A tile holds at most 65536 items (16-bit offsets).
+ * two up to 16 whose tile ids (4 bytes an item) take at most 1/12 of the
+ * device's local memory: many resident work-groups hide the latency of the
+ * tile's phases. On the H200 (48 KiB) that is 4 items at 256 work-items,
+ * the fastest measured (docs/performance.md). A tile holds at most 65536
+ * items (16-bit offsets).
  */
 static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
 {
@@ -202,7 +205,7 @@ static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
     cl_ulong local = 0;
     clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
     unsigned ipt = 16;
-    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 3 || ipt * wg > 65536))
+    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 12 || ipt * wg > 65536))
         ipt /= 2;
     return ipt;
 }
@@ -633,6 +636,7 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     if ((size_t)L->n + tile > UINT_MAX)
         return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
     cl_uint record = s->record_leaves || s->launches == 0, a;
+    cl_uint flags = (record || probing ? 1u : 0u) | (record ? 2u : 0u); /* count, record */
     cl_int err = take_counters(s, q);
     if (err == CL_SUCCESS && record)
         err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4);
@@ -645,13 +649,15 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     SETARG(s->tile, a + 1, s->ctrs[!s->cur]);
     SETARG(s->tile, a + 2, probing);
     SETARG(s->tile, a + 3, leafid);
-    SETARG(s->tile, a + 4, record);
+    SETARG(s->tile, a + 4, flags);
     size_t groups = (L->n + tile - 1) / tile;
     if ((err = run(s, q, s->tile, groups * s->wg, "tile kernel")) != CL_SUCCESS)
         return err;
     s->clean[!s->cur] = 1; /* the tile kernel zeroed the other counter set */
     s->cur = !s->cur;
     s->last_tile = record ? 2 : 1;
+    s->counts_valid = 0;
+    s->last_uncounted = !(flags & 1);
     return CL_SUCCESS;
 }
 
@@ -710,6 +716,7 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->last_original = 0;
     s->last_chunked = 0;
     s->last_tile = 0;
+    s->last_uncounted = 0;
     int adaptive = s->split == NPLUS1RT_SPLIT_ADAPTIVE;
     int probing = adaptive && s->until_probe == 0;
     if (adaptive && !probing)
@@ -753,6 +760,9 @@ cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
     if (!s->counts_valid) {
         if (!s->last_queue)
             return fail(s, CL_INVALID_OPERATION, "no launch yet");
+        if (s->last_tile && s->last_uncounted)
+            return fail(s, CL_INVALID_OPERATION,
+                        "the last tile launch did not count its items (nplus1rt_set_record_leaves)");
         if (s->last_original) { /* no buckets this time */
             for (unsigned i = 0; i < n; i++)
                 counts[i] = 0;
