@@ -59,6 +59,7 @@ struct nplus1rt_set {
     char *errmsg;
     cl_kernel tile;             /* desc->tile_kernel, or NULL */
     unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
+    int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
     int record_leaves;          /* TILE: write each item's leaf (validation) */
     int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
     int last_uncounted;         /* ... and did not count its items (the fast path) */
@@ -132,8 +133,9 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     char *opts = malloc(n);
     if (!opts)
         return fail(s, NPLUS1_ERR_OOM, "building the generated set");
-    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u %s", s->wg, s->ipt,
-             s->tile_ipt, user_options ? user_options : "");
+    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u%s %s", s->wg, s->ipt,
+             s->tile_ipt, s->tile_match ? " -DNPLUS1_TILE_MATCH" : "",
+             user_options ? user_options : "");
     char *log = NULL;
     cl_int err;
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
@@ -210,6 +212,31 @@ static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
     return ipt;
 }
 
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
+#endif
+
+/*
+ * The tile kernel's slots from one warp match per item (PTX match.any, NVIDIA
+ * compute capability 7.0 and later) instead of one ballot per leaf: 1.42x ->
+ * 1.58x at 8 iterations on the H200 (docs/performance.md). NPLUS1_TILE_MATCH=0
+ * turns it off.
+ */
+static int tile_match_for(cl_device_id dev)
+{
+    const char *env = getenv("NPLUS1_TILE_MATCH");
+    if (env && !strcmp(env, "0"))
+        return 0;
+    char ext[4096] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    cl_uint major = 0;
+    if (!strstr(ext, "cl_nv_device_attribute_query") ||
+        clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) !=
+            CL_SUCCESS)
+        return 0;
+    return major >= 7;
+}
+
 /*
  * NPLUS1_SPLIT=always|adaptive|never overrides a generated auto policy. An
  * ADAPTIVE set on a device that is not a GPU runs the original kernel: a
@@ -262,6 +289,7 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     while (s->dev_max_wg && s->wg > s->dev_max_wg)
         s->wg /= 2;
     s->tile_ipt = tile_ipt_for(dev, s->wg);
+    s->tile_match = tile_match_for(dev);
     e = build(s, build_options);
     if (e == CL_SUCCESS) {
         size_t limit = kernel_limit(s);
