@@ -128,7 +128,7 @@ typedef enum nplus1rt_strategy {
     NPLUS1RT_ATOMIC = 0,     /* one global atomic per item (the hand-written pattern) */
     NPLUS1RT_AGGREGATED = 1, /* per-work-group counts, one global atomic per group and leaf */
     NPLUS1RT_ORDERED = 2,    /* per-group counts, a scan, an order-keeping scatter */
-    NPLUS1RT_CHUNKED = 3,    /* one pass into warp-aligned chunks (fused dispatch; else AGGREGATED) */
+    NPLUS1RT_CHUNKED = 3,    /* one pass into warp-aligned chunks (fused only; else AGGREGATED) */
     NPLUS1RT_TILE = 4        /* one kernel: each work-group regroups its tile of items by leaf */
 } nplus1rt_strategy;
 

@@ -789,8 +789,8 @@ cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
         if (!s->last_queue)
             return fail(s, CL_INVALID_OPERATION, "no launch yet");
         if (s->last_tile && s->last_uncounted)
-            return fail(s, CL_INVALID_OPERATION,
-                        "the last tile launch did not count its items (nplus1rt_set_record_leaves)");
+            return fail(s, CL_INVALID_OPERATION, "the last tile launch did not count its items "
+                                                 "(nplus1rt_set_record_leaves)");
         if (s->last_original) { /* no buckets this time */
             for (unsigned i = 0; i < n; i++)
                 counts[i] = 0;
