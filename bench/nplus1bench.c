@@ -13,6 +13,7 @@
  * Prints a table of medians; "x" is the original's time over the variant's
  * (higher is faster), measured in the same run, the variants taking turns
  * launch by launch. The mean includes the adaptive policy's probe launches.
+ * NPLUS1_BENCH_VARIANTS=name,name,... times only those (and the original).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -40,12 +41,13 @@ static const variant variants[] = {
     {"ordered/host", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_HOST, 0, 0},
     {"ordered/fused", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
     {"chunked/fused", NPLUS1RT_CHUNKED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
+    {"tile", NPLUS1RT_TILE, NPLUS1RT_DISPATCH_FUSED, 0, 0},
     {"auto (default)", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_AUTO, 0, 1},
 };
 #define NVARIANTS (sizeof variants / sizeof *variants)
 
-static const char *strategy_names[] = {"atomic", "aggregated", "ordered", "chunked"};
-#define NSTRATEGIES 4
+static const char *strategy_names[] = {"atomic", "aggregated", "ordered", "chunked", "tile"};
+#define NSTRATEGIES 5
 
 typedef struct bench {
     char *auto_source;     /* the default (--split auto) set for the current ITERS */
@@ -144,17 +146,19 @@ static void free_inputs(inputs *in)
 
 static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch, int is_auto)
 {
-    static char names[4][64];
+    static char names[5][64];
     snprintf(names[0], sizeof names[0], "oneKernel__nplus1_count");
     snprintf(names[1], sizeof names[1], "oneKernel__nplus1_scan");
     snprintf(names[2], sizeof names[2], "oneKernel__nplus1_scatter");
     snprintf(names[3], sizeof names[3], "oneKernel__nplus1_fused");
+    snprintf(names[4], sizeof names[4], "oneKernel__nplus1_tile");
     nplus1rt_set_desc d = {"oneKernel", is_auto ? b->auto_source : b->sources[strategy], 3,
                            b->args, 3, b->leaf_names,
                            names[0], strategy == NPLUS1RT_ORDERED ? names[1] : NULL, names[2],
                            names[3], (nplus1rt_strategy)strategy, (nplus1rt_dispatch)dispatch,
                            getenv("NPLUS1_BENCH_WG") ? (unsigned)atoi(getenv("NPLUS1_BENCH_WG")) : 256, {0, 0, 0},
-                           is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS, NPLUS1RT_FORMAT_VERSION};
+                           is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS, NPLUS1RT_FORMAT_VERSION,
+                           strategy == NPLUS1RT_TILE || is_auto ? names[4] : NULL};
     return d;
 }
 
@@ -290,8 +294,10 @@ static void bench_case(bench *b, int iters, const char *mode)
     /* variants take turns, launch by launch, so drift hits them all alike */
     static runner rs[NVARIANTS];
     size_t nr = 0;
+    const char *only = getenv("NPLUS1_BENCH_VARIANTS"); /* e.g. "oracle,tile" */
     for (size_t i = 0; i < NVARIANTS; i++)
-        if (!variants[i].is_auto || b->auto_source)
+        if ((!variants[i].is_auto || b->auto_source) &&
+            (i == 0 || !only || strstr(only, variants[i].name)))
             runner_open(b, &rs[nr++], &variants[i], &in, opts);
     for (int rep = 0; rep <= b->reps; rep++)
         for (size_t i = 0; i < nr; i++) /* the original first: rep 0 keeps its result */

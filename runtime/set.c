@@ -7,6 +7,7 @@
  * enqueues classifier -> (scan) -> scatter -> leaves exactly like the
  * original kernel would be enqueued. The launch protocol (hidden kernel
  * arguments, buffer layout) is the one templates/kernel.cl.tmpl defines.
+ * The TILE strategy is one kernel (launch_tile): no buckets, no read-back.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -56,6 +57,13 @@ struct nplus1rt_set {
     cl_event events[MAX_EVENTS];
     unsigned nevents;
     char *errmsg;
+    cl_kernel tile;             /* desc->tile_kernel, or NULL */
+    unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
+    int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
+    int record_leaves;          /* TILE: write each item's leaf (validation) */
+    int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
+    int last_uncounted;         /* ... and did not count its items (the fast path) */
+    unsigned launches;          /* TILE launches so far (the first records the leaves) */
 };
 
 /* ---- messages ------------------------------------------------------------ */
@@ -102,8 +110,8 @@ static cl_kernel make_kernel(nplus1rt_set *s, const char *name, cl_int *err)
 static void release_kernels(nplus1rt_set *s)
 {
     cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused, &s->original, &s->chunk,
-                        &s->fused_chunk};
-    for (unsigned i = 0; i < 7; i++)
+                        &s->fused_chunk, &s->tile};
+    for (unsigned i = 0; i < 8; i++)
         if (*all[i]) {
             clReleaseKernel(*all[i]);
             *all[i] = NULL;
@@ -121,11 +129,12 @@ static void release_kernels(nplus1rt_set *s)
 
 static cl_int build(nplus1rt_set *s, const char *user_options)
 {
-    size_t n = strlen(user_options ? user_options : "") + 64;
+    size_t n = strlen(user_options ? user_options : "") + 96;
     char *opts = malloc(n);
     if (!opts)
         return fail(s, NPLUS1_ERR_OOM, "building the generated set");
-    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u %s", s->wg, s->ipt,
+    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u%s %s", s->wg, s->ipt,
+             s->tile_ipt, s->tile_match ? " -DNPLUS1_TILE_MATCH" : "",
              user_options ? user_options : "");
     char *log = NULL;
     cl_int err;
@@ -139,13 +148,18 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     }
     free(log);
     const nplus1rt_set_desc *d = s->desc;
+    if (s->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
+        return err;
+    if (d->tile_kernel && !(s->tile = make_kernel(s, d->tile_kernel, &err)))
+        return err;
+    if (d->strategy == NPLUS1RT_TILE) /* the set is the tile kernel alone */
+        return s->tile ? CL_SUCCESS
+                       : fail(s, CL_INVALID_KERNEL_NAME, "strategy tile without a tile kernel");
     if (!(s->count = make_kernel(s, d->count_kernel, &err)) ||
         !(s->scatter = make_kernel(s, d->scatter_kernel, &err)) ||
         !(s->fused = make_kernel(s, d->fused_kernel, &err)))
         return err;
     if (d->scan_kernel && !(s->scan = make_kernel(s, d->scan_kernel, &err)))
-        return err;
-    if (s->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
         return err;
     if (d->strategy == NPLUS1RT_CHUNKED) {
         char name[512];
@@ -166,15 +180,61 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
 static size_t kernel_limit(nplus1rt_set *s)
 {
     size_t limit = s->wg;
-    cl_kernel ks[6] = {s->count, s->scan, s->scatter, s->fused, s->chunk, s->fused_chunk};
-    for (unsigned i = 0; i < 6 + s->desc->nleaves; i++) {
-        cl_kernel k = i < 6 ? ks[i] : s->leaves[i - 6];
+    cl_kernel ks[7] = {s->count, s->scan, s->scatter, s->fused, s->chunk, s->fused_chunk, s->tile};
+    for (unsigned i = 0; i < 7 + s->desc->nleaves; i++) {
+        cl_kernel k = i < 7 ? ks[i] : s->leaves[i - 7];
         size_t w = 0;
         if (k && clGetKernelWorkGroupInfo(k, s->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w,
                                           NULL) == CL_SUCCESS && w && w < limit)
             limit = w;
     }
     return limit;
+}
+
+/*
+ * Items per work-item in a tile: NPLUS1_TILE_IPT, else the largest power of
+ * two up to 16 whose tile ids (4 bytes an item) take at most 1/12 of the
+ * device's local memory: many resident work-groups hide the latency of the
+ * tile's phases. On the H200 (48 KiB) that is 4 items at 256 work-items,
+ * the fastest measured (docs/performance.md). A tile holds at most 65536
+ * items (16-bit offsets).
+ */
+static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
+{
+    const char *env = getenv("NPLUS1_TILE_IPT");
+    if (env && atoi(env) > 0 && atoi(env) <= 64 && (size_t)atoi(env) * wg <= 65536)
+        return (unsigned)atoi(env);
+    cl_ulong local = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    unsigned ipt = 16;
+    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 12 || ipt * wg > 65536))
+        ipt /= 2;
+    return ipt;
+}
+
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
+#endif
+
+/*
+ * The tile kernel's slots from one warp match per item (PTX match.any, NVIDIA
+ * compute capability 7.0 and later) instead of one ballot per leaf: 1.42x ->
+ * 1.58x at 8 iterations on the H200 (docs/performance.md). NPLUS1_TILE_MATCH=0
+ * turns it off.
+ */
+static int tile_match_for(cl_device_id dev)
+{
+    const char *env = getenv("NPLUS1_TILE_MATCH");
+    if (env && !strcmp(env, "0"))
+        return 0;
+    char ext[4096] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    cl_uint major = 0;
+    if (!strstr(ext, "cl_nv_device_attribute_query") ||
+        clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) !=
+            CL_SUCCESS)
+        return 0;
+    return major >= 7;
 }
 
 /*
@@ -255,6 +315,8 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof s->dev_max_wg, &s->dev_max_wg, NULL);
     while (s->dev_max_wg && s->wg > s->dev_max_wg)
         s->wg /= 2;
+    s->tile_ipt = tile_ipt_for(dev, s->wg);
+    s->tile_match = tile_match_for(dev);
     e = build(s, build_options);
     if (e == CL_SUCCESS) {
         size_t limit = kernel_limit(s);
@@ -615,6 +677,56 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     return run(s, q, s->fused_chunk, positions, "fused leaf kernel (chunks)");
 }
 
+/*
+ * TILE: one kernel; each work-group regroups its tile of NPLUS1_WG x tile_ipt
+ * items by leaf in local memory and runs the leaves. It counts the items per
+ * leaf (and, probing, the mixed chunks) into this launch's counter set, zeroes
+ * the other set, and writes each item's leaf when recording. The seam for a
+ * caller that picks the strategy per launch: it needs only s->tile.
+ */
+static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                          const nplus1rt_argval *args, cl_uint probing)
+{
+    size_t tile = s->wg * s->tile_ipt;
+    if ((size_t)L->n + tile > UINT_MAX)
+        return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
+    cl_uint record = s->record_leaves || s->launches == 0, a;
+    cl_uint flags = (record || probing ? 1u : 0u) | (record ? 2u : 0u); /* count, record */
+    cl_int err = take_counters(s, q);
+    if (err == CL_SUCCESS && record)
+        err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4);
+    if (err != CL_SUCCESS)
+        return err;
+    cl_mem leafid = record ? s->leafid : s->ctr; /* unused unless recording */
+    if ((err = launch_args(s, s->tile, args, L, 1, &a)) != CL_SUCCESS)
+        return err;
+    SETARG(s->tile, a, s->ctr);
+    SETARG(s->tile, a + 1, s->ctrs[!s->cur]);
+    SETARG(s->tile, a + 2, probing);
+    SETARG(s->tile, a + 3, leafid);
+    SETARG(s->tile, a + 4, flags);
+    size_t groups = (L->n + tile - 1) / tile;
+    if ((err = run(s, q, s->tile, groups * s->wg, "tile kernel")) != CL_SUCCESS)
+        return err;
+    s->clean[!s->cur] = 1; /* the tile kernel zeroed the other counter set */
+    s->cur = !s->cur;
+    s->last_tile = record ? 2 : 1;
+    s->counts_valid = 0;
+    s->last_uncounted = !(flags & 1);
+    return CL_SUCCESS;
+}
+
+/* TILE, probing or not: the probing launch has done the work already. */
+static cl_int enqueue_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                           const nplus1rt_argval *args, int probing)
+{
+    cl_int err = launch_tile(s, q, L, args, (cl_uint)probing);
+    if (err != CL_SUCCESS || !probing)
+        return err;
+    s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
+    return probe(s, q, L, &s->use_original);
+}
+
 /* The user's kernel, launched exactly as the user asked. */
 static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
                            const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
@@ -658,12 +770,19 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->counts_valid = 0;
     s->last_original = 0;
     s->last_chunked = 0;
+    s->last_tile = 0;
+    s->last_uncounted = 0;
     int adaptive = s->split == NPLUS1RT_SPLIT_ADAPTIVE;
     int probing = adaptive && s->until_probe == 0;
     if (adaptive && !probing)
         s->until_probe--;
     if (s->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
         return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+    if (s->desc->strategy == NPLUS1RT_TILE) {
+        err = enqueue_tile(s, q, &L, args, probing);
+        s->launches++;
+        return err;
+    }
     if (chunk_layout_fits(s, &L))
         return launch_chunked(s, q, &L, args, probing, work_dim, global_offset, global_size,
                               local_size);
@@ -696,6 +815,9 @@ cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
     if (!s->counts_valid) {
         if (!s->last_queue)
             return fail(s, CL_INVALID_OPERATION, "no launch yet");
+        if (s->last_tile && s->last_uncounted)
+            return fail(s, CL_INVALID_OPERATION, "the last tile launch did not count its items "
+                                                 "(nplus1rt_set_record_leaves)");
         if (s->last_original) { /* no buckets this time */
             for (unsigned i = 0; i < n; i++)
                 counts[i] = 0;
@@ -758,8 +880,30 @@ static cl_int chunk_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
     return err == CL_SUCCESS ? err : fail(s, err, "reading the buckets");
 }
 
+/* TILE: the recorded byte per item (255: none). */
+static cl_int tile_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
+{
+    if (s->last_tile != 2)
+        return fail(s, CL_INVALID_OPERATION, "the last tile launch did not record the leaves");
+    unsigned char *b = malloc(n ? n : 1);
+    if (!b)
+        return fail(s, NPLUS1_ERR_OOM, "reading the item leaves");
+    cl_int err = clEnqueueReadBuffer(s->last_queue, s->leafid, CL_TRUE, 0, n, b, 0, NULL, NULL);
+    for (size_t i = 0; err == CL_SUCCESS && i < n; i++)
+        leaf_of[i] = b[i] == 255 ? -1 : (cl_int)b[i];
+    free(b);
+    return err == CL_SUCCESS ? err : fail(s, err, "reading the item leaves");
+}
+
+void nplus1rt_set_record_leaves(nplus1rt_set *s, int on)
+{
+    s->record_leaves = on;
+}
+
 cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
 {
+    if (s->last_tile)
+        return tile_item_leaves(s, leaf_of, n);
     if (s->last_chunked)
         return chunk_item_leaves(s, leaf_of, n);
     unsigned nl = s->desc->nleaves;
