@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "choose.h"
 #include "nplus1rt.h"
 
 #define MAX_EVENTS 80
@@ -56,7 +57,12 @@ struct nplus1rt_set {
     cl_event events[MAX_EVENTS];
     unsigned nevents;
     char *errmsg;
+    chooser chooser;            /* MEASURED: which candidate runs (choose.c) */
+    int timing;                 /* this launch is a timed trial: keep its events */
+    int forced;                 /* a forced candidate (NPLUS1_CHOICE), -1: none */
 };
+
+static void init_choice(nplus1rt_set *s);
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -178,10 +184,11 @@ static size_t kernel_limit(nplus1rt_set *s)
 }
 
 /*
- * NPLUS1_SPLIT=always|adaptive|never overrides a generated auto policy. An
- * ADAPTIVE set on a device that is not a GPU runs the original kernel: a
- * CPU pays no SIMD-divergence penalty worth a classifier (docs/performance.md),
- * unless NPLUS1_PROBE_THRESHOLD asks for probing there too.
+ * NPLUS1_SPLIT=always|auto|adaptive|never overrides a generated auto policy.
+ * auto (the default for a generated ADAPTIVE or NEVER set: the static model
+ * is only the prior) times the candidates and keeps the fastest (choose.c).
+ * adaptive, the probe-only policy, runs the original on a device that is not
+ * a GPU unless NPLUS1_PROBE_THRESHOLD asks for probing there too.
  */
 static nplus1rt_split split_policy(nplus1rt_split generated, int gpu)
 {
@@ -191,10 +198,10 @@ static nplus1rt_split split_policy(nplus1rt_split generated, int gpu)
     if (env && !strcmp(env, "never"))
         return NPLUS1RT_SPLIT_NEVER;
     if (env && !strcmp(env, "adaptive"))
-        return NPLUS1RT_SPLIT_ADAPTIVE;
-    if (generated == NPLUS1RT_SPLIT_ADAPTIVE && !gpu && !getenv("NPLUS1_PROBE_THRESHOLD"))
-        return NPLUS1RT_SPLIT_NEVER;
-    return generated;
+        return gpu || getenv("NPLUS1_PROBE_THRESHOLD") ? NPLUS1RT_SPLIT_ADAPTIVE
+                                                       : NPLUS1RT_SPLIT_NEVER;
+    (void)gpu; /* auto: the measured choice decides, on CPUs too */
+    return generated == NPLUS1RT_SPLIT_ALWAYS ? generated : NPLUS1RT_SPLIT_MEASURED;
 }
 
 nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1rt_set_desc *desc,
@@ -250,6 +257,7 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
         const char *period = getenv("NPLUS1_PROBE_PERIOD"), *thr = getenv("NPLUS1_PROBE_THRESHOLD");
         s->probe_period = period ? (unsigned)atoi(period) : 16;
         s->probe_threshold = thr ? atof(thr) : 0.25;
+        init_choice(s);
     }
     if (err)
         *err = e;
@@ -410,7 +418,7 @@ static cl_int launch_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval *a
 
 static cl_event *next_event(nplus1rt_set *s)
 {
-    if (!s->profiling || s->nevents >= MAX_EVENTS)
+    if ((!s->profiling && !s->timing) || s->nevents >= MAX_EVENTS)
         return NULL;
     return &s->events[s->nevents++];
 }
@@ -611,8 +619,182 @@ static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *l
     s->counts_valid = 1;
     double chunks = (double)((L->n + 31) / 32);
     *low = s->last_counts[2 * nl] < s->probe_threshold * chunks;
+    if (s->split == NPLUS1RT_SPLIT_MEASURED)
+        *low = !chooser_probe(&s->chooser, chooser_class_of(L->n), s->last_counts[2 * nl] / chunks);
     return CL_SUCCESS;
 }
+
+/* ---- the measured choice (--split auto; the decisions are choose.c's) -------- */
+
+/* One launch request, as the user gave it and as check_launch read it. */
+typedef struct request {
+    cl_command_queue q;
+    cl_uint dim;
+    const size_t *off, *gsz, *lsz;
+    const nplus1rt_argval *args;
+    launch L;
+} request;
+
+static cl_int launch_split(nplus1rt_set *s, const request *r, int probing);
+
+static cl_int cand_original(nplus1rt_set *s, const request *r, int probing)
+{
+    (void)probing;
+    return run_original(s, r->q, r->dim, r->off, r->gsz, r->lsz, r->args);
+}
+
+static int has_original(const nplus1rt_set *s)
+{
+    return s->original != NULL;
+}
+
+static int has_split(const nplus1rt_set *s)
+{
+    (void)s;
+    return 1;
+}
+
+/* What a set can run. Adding a candidate is one entry (and its launch). */
+typedef struct candidate {
+    const char *name;      /* NPLUS1_CHOICE and nplus1rt_set_force_choice take it */
+    int needs_divergence;  /* pays only when the items of a SIMD group diverge */
+    int (*carried)(const nplus1rt_set *s);
+    cl_int (*run)(nplus1rt_set *s, const request *r, int probing);
+} candidate;
+
+enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1 };
+
+static const candidate candidates[] = {
+    {"original", 0, has_original, cand_original},
+    {"split", 1, has_split, launch_split},
+};
+#define NCANDIDATES (sizeof candidates / sizeof *candidates)
+
+/* The split's own name: its strategy and dispatch as the last launch ran them. */
+static const char *split_name(const nplus1rt_set *s)
+{
+    static const char *names[4][2] = {{"atomic/host", "atomic/fused"},
+                                      {"aggregated/host", "aggregated/fused"},
+                                      {"ordered/host", "ordered/fused"},
+                                      {"chunked/host", "chunked/fused"}};
+    unsigned st = (unsigned)s->desc->strategy;
+    if (st == NPLUS1RT_CHUNKED && !s->last_chunked)
+        st = NPLUS1RT_AGGREGATED; /* the chunk layout did not fit: the aggregated passes ran */
+    return st < 4 ? names[st][s->dispatch == NPLUS1RT_DISPATCH_FUSED] : "split";
+}
+
+/* A candidate by name: its own, or the split's strategy/dispatch; -1 when not carried. */
+static int candidate_named(const nplus1rt_set *s, const char *name)
+{
+    for (unsigned c = 0; c < NCANDIDATES; c++)
+        if (candidates[c].carried(s) &&
+            (!strcmp(name, candidates[c].name) || (c == CAND_SPLIT && !strcmp(name, split_name(s)))))
+            return (int)c;
+    return -1;
+}
+
+/* The chooser's candidates, in the static prior's order: the original first when it said never. */
+static void init_choice(nplus1rt_set *s)
+{
+    int order[CHOOSER_MAX_CANDIDATES], needs[CHOOSER_MAX_CANDIDATES] = {0};
+    unsigned n = 0;
+    int original_first = s->desc->split == NPLUS1RT_SPLIT_NEVER;
+    if (original_first && has_original(s))
+        order[n++] = CAND_ORIGINAL;
+    for (unsigned c = 0; c < NCANDIDATES && n < CHOOSER_MAX_CANDIDATES; c++) {
+        needs[c] = candidates[c].needs_divergence;
+        if (candidates[c].carried(s) && (c != CAND_ORIGINAL || !original_first))
+            order[n++] = (int)c;
+    }
+    chooser_init(&s->chooser, n, order, needs, has_original(s) ? CAND_ORIGINAL : -1);
+    s->chooser.probe_threshold = s->probe_threshold;
+    const char *period = getenv("NPLUS1_RECHECK_PERIOD"), *force = getenv("NPLUS1_CHOICE");
+    if (period)
+        s->chooser.recheck_period = (unsigned)atoi(period);
+    s->forced = force && strcmp(force, "auto") ? candidate_named(s, force) : -1;
+}
+
+static int queue_profiles(cl_command_queue q)
+{
+    cl_command_queue_properties p = 0;
+    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL) == CL_SUCCESS &&
+           (p & CL_QUEUE_PROFILING_ENABLE);
+}
+
+/* From the start of the launch's first kernel to the end of its last. */
+static double events_span(nplus1rt_set *s, unsigned first)
+{
+    if (s->nevents <= first || clWaitForEvents(1, &s->events[s->nevents - 1]) != CL_SUCCESS)
+        return -1;
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(s->events[first], CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(s->events[s->nevents - 1], CL_PROFILING_COMMAND_END, sizeof end,
+                                &end, NULL) != CL_SUCCESS || end <= start)
+        return -1;
+    return (double)(end - start) * 1e-6;
+}
+
+/*
+ * A timed trial: profiling events where the queue has them, else wall time
+ * with the queue drained before and after. A probe that switched the launch
+ * to the original leaves nothing to record.
+ */
+static cl_int timed_trial(nplus1rt_set *s, const request *r, chooser_pick p, unsigned cls)
+{
+    int events = queue_profiles(r->q);
+    unsigned first = s->nevents;
+    double t0 = 0;
+    cl_int err = CL_SUCCESS;
+    if (!events && (err = clFinish(r->q)) != CL_SUCCESS)
+        return fail(s, err, "timing a candidate");
+    s->timing = events;
+    t0 = nplus1rt_now_ms();
+    err = candidates[p.cand].run(s, r, p.probe);
+    s->timing = 0;
+    if (err != CL_SUCCESS)
+        return err;
+    if (p.cand != CAND_ORIGINAL && s->last_original)
+        return CL_SUCCESS; /* the probe found the input coherent */
+    double ms = events ? events_span(s, first) : -1;
+    if (!events) {
+        if ((err = clFinish(r->q)) != CL_SUCCESS)
+            return fail(s, err, "timing a candidate");
+        ms = nplus1rt_now_ms() - t0;
+    }
+    chooser_record(&s->chooser, cls, p.cand, ms);
+    return CL_SUCCESS;
+}
+
+static cl_int enqueue_measured(nplus1rt_set *s, const request *r)
+{
+    unsigned cls = chooser_class_of(r->L.n);
+    chooser_pick p = chooser_next(&s->chooser, cls);
+    if (p.timed)
+        return timed_trial(s, r, p, cls);
+    return candidates[p.cand].run(s, r, p.probe);
+}
+
+cl_int nplus1rt_set_force_choice(nplus1rt_set *s, const char *name)
+{
+    if (!s)
+        return CL_INVALID_VALUE;
+    int c = !name || !strcmp(name, "auto") ? -1 : candidate_named(s, name);
+    if (name && strcmp(name, "auto") && c < 0)
+        return fail(s, CL_INVALID_VALUE, "no such candidate in this set");
+    s->forced = c;
+    return CL_SUCCESS;
+}
+
+const char *nplus1rt_set_last_choice(const nplus1rt_set *s)
+{
+    if (!s || !s->last_queue)
+        return "none";
+    if (s->last_original)
+        return "original";
+    return split_name(s);
+}
+
 
 cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_dim,
                             const size_t *global_offset, const size_t *global_size,
@@ -631,29 +813,43 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->counts_valid = 0;
     s->last_original = 0;
     s->last_chunked = 0;
+    request r = {q, work_dim, global_offset, global_size, local_size, args, L};
+    if (s->forced >= 0)
+        return candidates[s->forced].run(s, &r, 0);
+    if (s->split == NPLUS1RT_SPLIT_MEASURED)
+        return enqueue_measured(s, &r);
     int adaptive = s->split == NPLUS1RT_SPLIT_ADAPTIVE;
     int probing = adaptive && s->until_probe == 0;
     if (adaptive && !probing)
         s->until_probe--;
     if (s->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
         return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
-    if (chunk_layout_fits(s, &L))
-        return launch_chunked(s, q, &L, args, probing, work_dim, global_offset, global_size,
-                              local_size);
-    if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS ||
-        (err = ensure(s, &s->leafid, &s->leafid_cap, (L.n + 3) / 4)) != CL_SUCCESS)
+    return launch_split(s, &r, probing);
+}
+
+/* The classifier and the leaves (or, when a probe finds little divergence, the original). */
+static cl_int launch_split(nplus1rt_set *s, const request *r, int probing)
+{
+    cl_command_queue q = r->q;
+    const launch *L = &r->L;
+    const nplus1rt_argval *args = r->args;
+    cl_int err;
+    if (chunk_layout_fits(s, L))
+        return launch_chunked(s, q, L, args, probing, r->dim, r->off, r->gsz, r->lsz);
+    if ((err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS ||
+        (err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4)) != CL_SUCCESS)
         return err;
-    if ((err = classify(s, q, &L, args, (cl_uint)probing)) != CL_SUCCESS)
+    if ((err = classify(s, q, L, args, (cl_uint)probing)) != CL_SUCCESS)
         return err;
     if (probing) {
-        if ((err = probe(s, q, &L, &s->use_original)) != CL_SUCCESS)
+        if ((err = probe(s, q, L, &s->use_original)) != CL_SUCCESS)
             return err;
         s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
         if (s->use_original)
-            return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+            return run_original(s, q, r->dim, r->off, r->gsz, r->lsz, args);
     }
-    err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, &L, args)
-                                                 : dispatch_host(s, q, &L, args);
+    err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, L, args)
+                                                 : dispatch_host(s, q, L, args);
     if (err == CL_SUCCESS) { /* the scatter zeroed the other counter set */
         s->clean[!s->cur] = 1;
         s->cur = !s->cur;

@@ -687,6 +687,8 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
+                     {"CANDIDATES", kp->split == SPLIT_MODE_ALWAYS ? "\"split\""
+                                                                   : "\"original\", \"split\""},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
