@@ -133,8 +133,9 @@ chooser_pick chooser_next(chooser *c, unsigned cls)
         return p;
     }
     p.cand = d;
-    p.timed = 1;
+    p.timed = (k->warm & (1u << d)) != 0; /* the first launch warms up, untimed */
     p.probe = c->needs_divergence[d] && !k->probed;
+    k->warm |= 1u << d;
     return p;
 }
 

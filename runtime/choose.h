@@ -10,7 +10,9 @@
  *
  * Per size class (a power of two of the item count): the candidates are tried
  * in the static prior's order, each once or twice (a candidate clearly slower
- * than the fastest so far is dropped after one trial); the first trial of a
+ * than the fastest so far is dropped after one trial). A candidate's first
+ * launch in a class is not timed: it pays for first-launch costs (POCL
+ * compiles a kernel for each work-group size there). The first launch of a
  * candidate that needs divergence to pay is a probing launch, and a probe that
  * finds the input coherent drops those candidates without timing them. The
  * fastest is kept; every recheck_period launches, or when a probe finds the
@@ -26,6 +28,7 @@ typedef struct chooser_class {
     double best[CHOOSER_MAX_CANDIDATES]; /* fastest time this round, ms */
     unsigned trials[CHOOSER_MAX_CANDIDATES];
     unsigned dropped;    /* bit c: candidate c is out of this round */
+    unsigned warm;       /* bit c: candidate c ran in this class (its first launch is untimed) */
     unsigned want;       /* trials each candidate gets this round (2, then 1 on rechecks) */
     int chosen;          /* -1 while a round runs */
     int probed;          /* this round's probe ran */

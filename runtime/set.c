@@ -60,6 +60,7 @@ struct nplus1rt_set {
     chooser chooser;            /* MEASURED: which candidate runs (choose.c) */
     int timing;                 /* this launch is a timed trial: keep its events */
     int forced;                 /* a forced candidate (NPLUS1_CHOICE), -1: none */
+    int no_chunk;               /* CHUNKED: this launch runs the aggregated passes */
 };
 
 static void init_choice(nplus1rt_set *s);
@@ -549,7 +550,7 @@ static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *
 /* Items fit the (leaf << 26 | id) encoding of the chunk layout. */
 static int chunk_layout_fits(const nplus1rt_set *s, const launch *L)
 {
-    return s->chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED && L->n < (1u << 26) &&
+    return s->chunk && !s->no_chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED && L->n < (1u << 26) &&
            s->desc->nleaves < 63;
 }
 
@@ -654,6 +655,20 @@ static int has_split(const nplus1rt_set *s)
     return 1;
 }
 
+/* CHUNKED sets carry the aggregated passes too: a second split to measure. */
+static int has_aggregated(const nplus1rt_set *s)
+{
+    return s->chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED;
+}
+
+static cl_int cand_aggregated(nplus1rt_set *s, const request *r, int probing)
+{
+    s->no_chunk = 1;
+    cl_int err = launch_split(s, r, probing);
+    s->no_chunk = 0;
+    return err;
+}
+
 /* What a set can run. Adding a candidate is one entry (and its launch). */
 typedef struct candidate {
     const char *name;      /* NPLUS1_CHOICE and nplus1rt_set_force_choice take it */
@@ -662,34 +677,44 @@ typedef struct candidate {
     cl_int (*run)(nplus1rt_set *s, const request *r, int probing);
 } candidate;
 
-enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1 };
+enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1, CAND_AGGREGATED = 2 };
 
 static const candidate candidates[] = {
     {"original", 0, has_original, cand_original},
     {"split", 1, has_split, launch_split},
+    {"aggregated", 1, has_aggregated, cand_aggregated},
 };
 #define NCANDIDATES (sizeof candidates / sizeof *candidates)
 
-/* The split's own name: its strategy and dispatch as the last launch ran them. */
-static const char *split_name(const nplus1rt_set *s)
+/* "<strategy>/<dispatch>", e.g. "aggregated/fused". */
+static const char *pass_name(nplus1rt_strategy st, nplus1rt_dispatch d)
 {
     static const char *names[4][2] = {{"atomic/host", "atomic/fused"},
                                       {"aggregated/host", "aggregated/fused"},
                                       {"ordered/host", "ordered/fused"},
                                       {"chunked/host", "chunked/fused"}};
-    unsigned st = (unsigned)s->desc->strategy;
-    if (st == NPLUS1RT_CHUNKED && !s->last_chunked)
-        st = NPLUS1RT_AGGREGATED; /* the chunk layout did not fit: the aggregated passes ran */
-    return st < 4 ? names[st][s->dispatch == NPLUS1RT_DISPATCH_FUSED] : "split";
+    return (unsigned)st < 4 ? names[st][d == NPLUS1RT_DISPATCH_FUSED] : "split";
 }
 
-/* A candidate by name: its own, or the split's strategy/dispatch; -1 when not carried. */
+/* The split the last launch ran: a chunk layout that did not fit ran the aggregated passes. */
+static const char *split_name(const nplus1rt_set *s)
+{
+    nplus1rt_strategy st = s->desc->strategy;
+    if (st == NPLUS1RT_CHUNKED && !s->last_chunked)
+        st = NPLUS1RT_AGGREGATED;
+    return pass_name(st, s->dispatch);
+}
+
+/* A candidate by name (or the split by "<strategy>/<dispatch>"); -1 when not carried. */
 static int candidate_named(const nplus1rt_set *s, const char *name)
 {
-    for (unsigned c = 0; c < NCANDIDATES; c++)
-        if (candidates[c].carried(s) &&
-            (!strcmp(name, candidates[c].name) || (c == CAND_SPLIT && !strcmp(name, split_name(s)))))
+    for (unsigned c = 0; c < NCANDIDATES; c++) {
+        const char *full = c == CAND_SPLIT        ? pass_name(s->desc->strategy, s->dispatch)
+                           : c == CAND_AGGREGATED ? pass_name(NPLUS1RT_AGGREGATED, s->dispatch)
+                                                  : candidates[c].name;
+        if (candidates[c].carried(s) && (!strcmp(name, candidates[c].name) || !strcmp(name, full)))
             return (int)c;
+    }
     return -1;
 }
 

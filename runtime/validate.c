@@ -254,7 +254,7 @@ static void add_variant(nplus1rt_validation *r, const char *name, double ms, con
 /*
  * --reps side by side: the split forced (already timed), each other
  * candidate forced, and auto as the driver runs it by default, timed once its
- * first trials are over (6 launches of warm-up: 3 candidates, 2 trials each).
+ * first trials are over (8 launches: a warm-up and a trial or two per candidate).
  */
 static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *opts,
                           nplus1rt_set *split)
@@ -270,11 +270,11 @@ static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *op
         nplus1rt_set_release(set);
     }
     nplus1rt_set *set = variant_set(v, desc, opts, NULL);
-    for (int i = 0; set && i < 6; i++)
+    for (int i = 0; set && i < 8; i++)
         run_generated(v, set, NULL, NULL);
-    if (set)
-        add_variant(v->res, "auto", time_runs(v, NULL, set, NULL, NULL, 1),
-                    nplus1rt_set_last_choice(set));
+    double ms = set ? time_runs(v, NULL, set, NULL, NULL, 1) : -1;
+    if (set) /* what the last timed launch ran */
+        add_variant(v->res, "auto", ms, nplus1rt_set_last_choice(set));
     nplus1rt_set_release(set);
 }
 
