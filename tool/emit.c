@@ -670,6 +670,15 @@ static char *json_escape(const char *s)
     return sb_steal(&sb);
 }
 
+/* What the driver's measured choice can run (runtime/set.c's candidate table). */
+static const char *candidates_json(const emitter *e, const kernel_plan *kp)
+{
+    int chunked = e->pl->opt.strategy == STRATEGY_CHUNKED && e->pl->opt.dispatch != DISPATCH_HOST;
+    if (kp->split == SPLIT_MODE_ALWAYS)
+        return chunked ? "\"split\", \"aggregated\"" : "\"split\"";
+    return chunked ? "\"original\", \"split\", \"aggregated\"" : "\"original\", \"split\"";
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -687,8 +696,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
-                     {"CANDIDATES", kp->split == SPLIT_MODE_ALWAYS ? "\"split\""
-                                                                   : "\"original\", \"split\""},
+                     {"CANDIDATES", candidates_json(e, kp)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
