@@ -265,7 +265,8 @@ static void runner_close(bench *b, runner *r)
 
 /*
  * The first FIRST launches of a fresh auto set (its trials included) against
- * as many launches of the original, taking turns: the sums' ratio.
+ * the first FIRST launches of a fresh original kernel object, taking turns:
+ * the sums' ratio. NPLUS1_BENCH_TRACE prints every launch.
  */
 #define FIRST 16
 static void first_launches(bench *b, const variant *v, inputs *in, const char *opts, int iters,
@@ -276,7 +277,6 @@ static void first_launches(bench *b, const variant *v, inputs *in, const char *o
     runner_open(b, &a, v, in, opts);
     int reps = b->reps;
     b->reps = FIRST; /* runner_step times reps 1..FIRST */
-    runner_step(b, &o, in, 0); /* the original's warm-up, as in a running program */
     double to = 0, ta = 0;
     unsigned originals = 0;
     for (int rep = 1; rep <= FIRST; rep++) {
@@ -285,6 +285,9 @@ static void first_launches(bench *b, const variant *v, inputs *in, const char *o
         to += o.walls[rep - 1];
         ta += a.walls[rep - 1];
         originals += nplus1rt_set_last_ran_original(a.set);
+        if (getenv("NPLUS1_BENCH_TRACE"))
+            printf("      launch %2d: original %.3f ms, auto %.3f ms (%s)\n", rep,
+                   o.walls[rep - 1], a.walls[rep - 1], nplus1rt_set_last_choice(a.set));
     }
     b->reps = reps;
     printf("  %-18s first %d launches: original %.3f ms, auto %.3f ms, %.2fx (ran the original "

@@ -21,6 +21,7 @@ void chooser_init(chooser *c, unsigned ncand, const int *order, const int *needs
     c->reference = reference;
     c->forced = -1;
     c->recheck_period = 64;
+    c->delay = 0;
     c->drop_ratio = 1.25;
     c->win_ratio = 0.98;
     c->probe_threshold = 0.25;
@@ -110,12 +111,27 @@ static int next_trial(const chooser *c, const chooser_class *k)
     return -1;
 }
 
+/* During the delay: the prior's favourite, warmed up and timed like any trial. */
+static chooser_pick delayed_pick(const chooser *c, chooser_class *k)
+{
+    int d = c->order[0];
+    chooser_pick p = {d, 0, 0};
+    p.timed = (k->warm & (1u << d)) && k->trials[d] < k->want;
+    p.probe = c->needs_divergence[d] && !k->probed;
+    k->warm |= 1u << d;
+    return p;
+}
+
 chooser_pick chooser_next(chooser *c, unsigned cls)
 {
     chooser_pick p = {c->forced, 0, 0};
     if (c->forced >= 0 || c->ncand == 0)
         return p;
     chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    if (k->seen < c->delay) {
+        k->seen++;
+        return delayed_pick(c, k);
+    }
     if (k->chosen >= 0) {
         k->since++;
         if (!c->recheck_period || k->since < c->recheck_period) {

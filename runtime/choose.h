@@ -14,7 +14,10 @@
  * launch in a class is not timed: it pays for first-launch costs (POCL
  * compiles a kernel for each work-group size there). The first launch of a
  * candidate that needs divergence to pay is a probing launch, and a probe that
- * finds the input coherent drops those candidates without timing them. The
+ * finds the input coherent drops those candidates without timing them. With a
+ * delay, a class's first launches run only the prior's favourite (order[0]),
+ * so that trying the others (and the fixed costs of their first launches)
+ * falls after them. The
  * fastest is kept; every recheck_period launches, or when a probe finds the
  * divergence changed, each candidate is timed once again.
  */
@@ -33,6 +36,7 @@ typedef struct chooser_class {
     int chosen;          /* -1 while a round runs */
     int probed;          /* this round's probe ran */
     unsigned since;      /* launches since the choice */
+    unsigned seen;       /* launches of this class */
     double mixed;        /* the last probe's share of mixed chunks, -1 unknown */
 } chooser_class;
 
@@ -43,6 +47,7 @@ typedef struct chooser {
     int reference;                       /* the original: kept on near ties */
     int forced;                          /* >= 0: always this candidate */
     unsigned recheck_period;             /* launches between rechecks (0: never) */
+    unsigned delay;                      /* a class's first launches run order[0] alone */
     double drop_ratio;                   /* slower than the best by this after one trial: out */
     double win_ratio;                    /* must beat the reference by this to be kept */
     double probe_threshold;              /* mixed share under which the input is coherent */

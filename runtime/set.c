@@ -61,6 +61,8 @@ struct nplus1rt_set {
     int timing;                 /* this launch is a timed trial: keep its events */
     int forced;                 /* a forced candidate (NPLUS1_CHOICE), -1: none */
     int no_chunk;               /* CHUNKED: this launch runs the aggregated passes */
+    unsigned char *orig_args;   /* the original's arguments as last set (sizes, then bytes) */
+    size_t orig_args_len;
 };
 
 static void init_choice(nplus1rt_set *s);
@@ -288,6 +290,7 @@ void nplus1rt_set_release(nplus1rt_set *s)
     if (s->leafid)
         clReleaseMemObject(s->leafid);
     free(s->leaves);
+    free(s->orig_args);
     free(s->last_counts);
     free(s->errmsg);
     free(s);
@@ -597,13 +600,60 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     return run(s, q, s->fused_chunk, positions, "fused leaf kernel (chunks)");
 }
 
+/*
+ * The original kernel keeps its arguments between launches (no one else sets
+ * them): unchanged ones are not set again, a host cost that shows on short
+ * launches. Returns 1 when args are what the last launch set.
+ */
+static int same_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+{
+    size_t need = 0;
+    for (unsigned i = 0; i < s->desc->nargs; i++)
+        need += sizeof(size_t) + args[i].size;
+    if (s->orig_args && s->orig_args_len == need) {
+        const unsigned char *p = s->orig_args;
+        unsigned i = 0;
+        for (; i < s->desc->nargs; i++) {
+            if (memcmp(p, &args[i].size, sizeof(size_t)) ||
+                memcmp(p + sizeof(size_t), args[i].value, args[i].size))
+                break;
+            p += sizeof(size_t) + args[i].size;
+        }
+        if (i == s->desc->nargs)
+            return 1;
+    }
+    return 0;
+}
+
+static void keep_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+{
+    size_t need = 0;
+    for (unsigned i = 0; i < s->desc->nargs; i++)
+        need += sizeof(size_t) + args[i].size;
+    unsigned char *p = realloc(s->orig_args, need ? need : 1);
+    s->orig_args_len = 0;
+    if (!p)
+        return;
+    s->orig_args = p;
+    for (unsigned i = 0; i < s->desc->nargs; i++) {
+        memcpy(p, &args[i].size, sizeof(size_t));
+        memcpy(p + sizeof(size_t), args[i].value, args[i].size);
+        p += sizeof(size_t) + args[i].size;
+    }
+    s->orig_args_len = need;
+}
+
 /* The user's kernel, launched exactly as the user asked. */
 static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
                            const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
 {
-    cl_int err = set_user_args(s, s->original, args);
-    if (err != CL_SUCCESS)
-        return err;
+    cl_int err = CL_SUCCESS;
+    if (!same_original_args(s, args)) {
+        s->orig_args_len = 0;
+        if ((err = set_user_args(s, s->original, args)) != CL_SUCCESS)
+            return err;
+        keep_original_args(s, args);
+    }
     s->last_original = 1;
     err = clEnqueueNDRangeKernel(q, s->original, dim, off, gsz, lsz, 0, NULL, next_event(s));
     return err == CL_SUCCESS ? err : fail(s, err, "the original kernel");
@@ -734,8 +784,12 @@ static void init_choice(nplus1rt_set *s)
     chooser_init(&s->chooser, n, order, needs, has_original(s) ? CAND_ORIGINAL : -1);
     s->chooser.probe_threshold = s->probe_threshold;
     const char *period = getenv("NPLUS1_RECHECK_PERIOD"), *force = getenv("NPLUS1_CHOICE");
+    const char *delay = getenv("NPLUS1_CHOICE_DELAY");
     if (period)
         s->chooser.recheck_period = (unsigned)atoi(period);
+    /* after `never` the split is unlikely to pay: its trials (and the fixed
+     * costs of a split's first launch) wait until 16 launches have run */
+    s->chooser.delay = delay ? (unsigned)atoi(delay) : original_first ? 16 : 0;
     s->forced = force && strcmp(force, "auto") ? candidate_named(s, force) : -1;
 }
 
@@ -861,7 +915,8 @@ static cl_int launch_split(nplus1rt_set *s, const request *r, int probing)
     cl_int err;
     if (chunk_layout_fits(s, L))
         return launch_chunked(s, q, L, args, probing, r->dim, r->off, r->gsz, r->lsz);
-    if ((err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS ||
+    /* a probe needs no buckets yet: one that finds the input coherent allocates none */
+    if ((!probing && (err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS) ||
         (err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4)) != CL_SUCCESS)
         return err;
     if ((err = classify(s, q, L, args, (cl_uint)probing)) != CL_SUCCESS)
@@ -872,6 +927,9 @@ static cl_int launch_split(nplus1rt_set *s, const request *r, int probing)
         s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
         if (s->use_original)
             return run_original(s, q, r->dim, r->off, r->gsz, r->lsz, args);
+        if ((err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS)
+            return err;
+        SETARG(s->scatter, 3, s->idx);
     }
     err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, L, args)
                                                  : dispatch_host(s, q, L, args);

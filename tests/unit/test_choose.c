@@ -220,6 +220,20 @@ static void test_a_slow_first_launch_does_not_decide(void)
     CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
 }
 
+static void test_a_delay_keeps_the_first_launches_on_the_prior(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    c.delay = 16;
+    world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
+    double t = run_launches(&c, &w, 16, 20);
+    CHECK(w.ran[SPLIT] == 0, "the split ran %u times in the delay", w.ran[SPLIT]);
+    CHECK(t == 16.0, "the first 16 launches took %.2f, want 16 (the original's)", t);
+    run_launches(&c, &w, 8, 20);
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "after the delay chose %d, want the split",
+          chooser_chosen(&c, 20));
+}
+
 static void test_ignores_launches_without_a_time(void)
 {
     chooser c;
@@ -245,6 +259,7 @@ int main(void)
     test_forced_candidate_always_runs();
     test_first_launch_in_a_class_is_an_untimed_warm_up();
     test_a_slow_first_launch_does_not_decide();
+    test_a_delay_keeps_the_first_launches_on_the_prior();
     test_ignores_launches_without_a_time();
     if (failures)
         printf("%d check(s) failed\n", failures);
