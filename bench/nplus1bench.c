@@ -40,13 +40,14 @@ static const variant variants[] = {
     {"ordered/host", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_HOST, 0, 0},
     {"ordered/fused", NPLUS1RT_ORDERED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
     {"chunked/fused", NPLUS1RT_CHUNKED, NPLUS1RT_DISPATCH_FUSED, 0, 0},
+    {"tile", NPLUS1RT_TILE, NPLUS1RT_DISPATCH_FUSED, 0, 0},
     {"auto (default)", NPLUS1RT_AGGREGATED, NPLUS1RT_DISPATCH_AUTO, 0, 1},
     {"auto (chunked)", NPLUS1RT_CHUNKED, NPLUS1RT_DISPATCH_AUTO, 0, 2},
 };
 #define NVARIANTS (sizeof variants / sizeof *variants)
 
-static const char *strategy_names[] = {"atomic", "aggregated", "ordered", "chunked"};
-#define NSTRATEGIES 4
+static const char *strategy_names[] = {"atomic", "aggregated", "ordered", "chunked", "tile"};
+#define NSTRATEGIES 5
 
 typedef struct bench {
     char *auto_source;     /* the default (--split auto) set for the current ITERS */
@@ -145,17 +146,19 @@ static void free_inputs(inputs *in)
 
 static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch, int is_auto)
 {
-    static char names[4][64];
+    static char names[5][64];
     snprintf(names[0], sizeof names[0], "oneKernel__nplus1_count");
     snprintf(names[1], sizeof names[1], "oneKernel__nplus1_scan");
     snprintf(names[2], sizeof names[2], "oneKernel__nplus1_scatter");
     snprintf(names[3], sizeof names[3], "oneKernel__nplus1_fused");
+    snprintf(names[4], sizeof names[4], "oneKernel__nplus1_tile");
     nplus1rt_set_desc d = {"oneKernel", is_auto == 1 ? b->auto_source : b->sources[strategy], 3,
                            b->args, 3, b->leaf_names,
                            names[0], strategy == NPLUS1RT_ORDERED ? names[1] : NULL, names[2],
                            names[3], (nplus1rt_strategy)strategy, (nplus1rt_dispatch)dispatch,
                            getenv("NPLUS1_BENCH_WG") ? (unsigned)atoi(getenv("NPLUS1_BENCH_WG")) : 256, {0, 0, 0},
-                           is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS};
+                           is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS,
+                           strategy == NPLUS1RT_TILE || is_auto == 1 ? names[4] : NULL};
     return d;
 }
 

@@ -128,7 +128,8 @@ typedef enum nplus1rt_strategy {
     NPLUS1RT_ATOMIC = 0,     /* one global atomic per item (the hand-written pattern) */
     NPLUS1RT_AGGREGATED = 1, /* per-work-group counts, one global atomic per group and leaf */
     NPLUS1RT_ORDERED = 2,    /* per-group counts, a scan, an order-keeping scatter */
-    NPLUS1RT_CHUNKED = 3     /* one pass into warp-aligned chunks (fused dispatch; else AGGREGATED) */
+    NPLUS1RT_CHUNKED = 3,    /* one pass into warp-aligned chunks (fused dispatch; else AGGREGATED) */
+    NPLUS1RT_TILE = 4        /* one kernel: each work-group regroups its tile of items by leaf */
 } nplus1rt_strategy;
 
 typedef enum nplus1rt_dispatch {
@@ -178,6 +179,7 @@ typedef struct nplus1rt_set_desc {
     unsigned wg;                  /* work-group size of the generated kernels */
     size_t reqd_local[3];         /* original's reqd_work_group_size, zeros if none */
     nplus1rt_split split;         /* when to split (--split) */
+    const char *tile_kernel;      /* the one-kernel tile strategy, NULL when the set has none */
 } nplus1rt_set_desc;
 
 /* One argument value for a launch: exactly what clSetKernelArg takes. */
@@ -265,9 +267,13 @@ void nplus1rt_set_release(nplus1rt_set *s);
 
 /*
  * Which leaf each item went to in the last launch: leaf_of[i] gets the
- * leaf kernel of linear item i, or -1 (empty leaf). Blocking read.
+ * leaf kernel of linear item i, or -1 (empty leaf). Blocking read. A TILE
+ * launch keeps no buckets: it records the leaves only on the set's first
+ * launch and after nplus1rt_set_record_leaves(s, 1); otherwise this fails.
  */
 cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n);
+/* TILE: later launches also write each item's leaf (validation; costs a byte per item). */
+void nplus1rt_set_record_leaves(nplus1rt_set *s, int on);
 
 /* ---- validation: original vs generated on identical inputs ------------- */
 

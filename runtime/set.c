@@ -7,6 +7,7 @@
  * enqueues classifier -> (scan) -> scatter -> leaves exactly like the
  * original kernel would be enqueued. The launch protocol (hidden kernel
  * arguments, buffer layout) is the one templates/kernel.cl.tmpl defines.
+ * The TILE strategy is one kernel (launch_tile): no buckets, no read-back.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -63,6 +64,11 @@ struct nplus1rt_set {
     int no_chunk;               /* CHUNKED: this launch runs the aggregated passes */
     unsigned char *orig_args;   /* the original's arguments as last set (sizes, then bytes) */
     size_t orig_args_len;
+    cl_kernel tile;             /* desc->tile_kernel, or NULL */
+    unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
+    int record_leaves;          /* TILE: write each item's leaf (validation) */
+    int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
+    unsigned launches;          /* TILE launches so far (the first records the leaves) */
 };
 
 static void init_choice(nplus1rt_set *s);
@@ -111,8 +117,8 @@ static cl_kernel make_kernel(nplus1rt_set *s, const char *name, cl_int *err)
 static void release_kernels(nplus1rt_set *s)
 {
     cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused, &s->original, &s->chunk,
-                        &s->fused_chunk};
-    for (unsigned i = 0; i < 7; i++)
+                        &s->fused_chunk, &s->tile};
+    for (unsigned i = 0; i < 8; i++)
         if (*all[i]) {
             clReleaseKernel(*all[i]);
             *all[i] = NULL;
@@ -130,12 +136,12 @@ static void release_kernels(nplus1rt_set *s)
 
 static cl_int build(nplus1rt_set *s, const char *user_options)
 {
-    size_t n = strlen(user_options ? user_options : "") + 64;
+    size_t n = strlen(user_options ? user_options : "") + 96;
     char *opts = malloc(n);
     if (!opts)
         return fail(s, NPLUS1_ERR_OOM, "building the generated set");
-    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u %s", s->wg, s->ipt,
-             user_options ? user_options : "");
+    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u %s", s->wg, s->ipt,
+             s->tile_ipt, user_options ? user_options : "");
     char *log = NULL;
     cl_int err;
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
@@ -148,13 +154,18 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     }
     free(log);
     const nplus1rt_set_desc *d = s->desc;
+    if (s->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
+        return err;
+    if (d->tile_kernel && !(s->tile = make_kernel(s, d->tile_kernel, &err)))
+        return err;
+    if (d->strategy == NPLUS1RT_TILE) /* the set is the tile kernel alone */
+        return s->tile ? CL_SUCCESS
+                       : fail(s, CL_INVALID_KERNEL_NAME, "strategy tile without a tile kernel");
     if (!(s->count = make_kernel(s, d->count_kernel, &err)) ||
         !(s->scatter = make_kernel(s, d->scatter_kernel, &err)) ||
         !(s->fused = make_kernel(s, d->fused_kernel, &err)))
         return err;
     if (d->scan_kernel && !(s->scan = make_kernel(s, d->scan_kernel, &err)))
-        return err;
-    if (s->split != NPLUS1RT_SPLIT_ALWAYS && !(s->original = make_kernel(s, d->kernel, &err)))
         return err;
     if (d->strategy == NPLUS1RT_CHUNKED) {
         char name[512];
@@ -175,15 +186,34 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
 static size_t kernel_limit(nplus1rt_set *s)
 {
     size_t limit = s->wg;
-    cl_kernel ks[6] = {s->count, s->scan, s->scatter, s->fused, s->chunk, s->fused_chunk};
-    for (unsigned i = 0; i < 6 + s->desc->nleaves; i++) {
-        cl_kernel k = i < 6 ? ks[i] : s->leaves[i - 6];
+    cl_kernel ks[7] = {s->count, s->scan, s->scatter, s->fused, s->chunk, s->fused_chunk, s->tile};
+    for (unsigned i = 0; i < 7 + s->desc->nleaves; i++) {
+        cl_kernel k = i < 7 ? ks[i] : s->leaves[i - 7];
         size_t w = 0;
         if (k && clGetKernelWorkGroupInfo(k, s->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w,
                                           NULL) == CL_SUCCESS && w && w < limit)
             limit = w;
     }
     return limit;
+}
+
+/*
+ * Items per work-item in a tile: NPLUS1_TILE_IPT, else the largest power of
+ * two up to 16 whose tile ids (4 bytes an item) take at most a third of the
+ * device's local memory, so that several work-groups fit on a compute unit.
+ * A tile holds at most 65536 items (16-bit offsets).
+ */
+static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
+{
+    const char *env = getenv("NPLUS1_TILE_IPT");
+    if (env && atoi(env) > 0 && atoi(env) <= 64 && (size_t)atoi(env) * wg <= 65536)
+        return (unsigned)atoi(env);
+    cl_ulong local = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    unsigned ipt = 16;
+    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 3 || ipt * wg > 65536))
+        ipt /= 2;
+    return ipt;
 }
 
 /*
@@ -238,6 +268,7 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof s->dev_max_wg, &s->dev_max_wg, NULL);
     while (s->dev_max_wg && s->wg > s->dev_max_wg)
         s->wg /= 2;
+    s->tile_ipt = tile_ipt_for(dev, s->wg);
     e = build(s, build_options);
     if (e == CL_SUCCESS) {
         size_t limit = kernel_limit(s);
@@ -643,6 +674,53 @@ static void keep_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
     s->orig_args_len = need;
 }
 
+/*
+ * TILE: one kernel; each work-group regroups its tile of NPLUS1_WG x tile_ipt
+ * items by leaf in local memory and runs the leaves. It counts the items per
+ * leaf (and, probing, the mixed chunks) into this launch's counter set, zeroes
+ * the other set, and writes each item's leaf when recording. The seam for a
+ * caller that picks the strategy per launch: it needs only s->tile.
+ */
+static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                          const nplus1rt_argval *args, cl_uint probing)
+{
+    size_t tile = s->wg * s->tile_ipt;
+    if ((size_t)L->n + tile > UINT_MAX)
+        return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
+    cl_uint record = s->record_leaves || s->launches == 0, a;
+    cl_int err = take_counters(s, q);
+    if (err == CL_SUCCESS && record)
+        err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4);
+    if (err != CL_SUCCESS)
+        return err;
+    cl_mem leafid = record ? s->leafid : s->ctr; /* unused unless recording */
+    if ((err = launch_args(s, s->tile, args, L, 1, &a)) != CL_SUCCESS)
+        return err;
+    SETARG(s->tile, a, s->ctr);
+    SETARG(s->tile, a + 1, s->ctrs[!s->cur]);
+    SETARG(s->tile, a + 2, probing);
+    SETARG(s->tile, a + 3, leafid);
+    SETARG(s->tile, a + 4, record);
+    size_t groups = (L->n + tile - 1) / tile;
+    if ((err = run(s, q, s->tile, groups * s->wg, "tile kernel")) != CL_SUCCESS)
+        return err;
+    s->clean[!s->cur] = 1; /* the tile kernel zeroed the other counter set */
+    s->cur = !s->cur;
+    s->last_tile = record ? 2 : 1;
+    return CL_SUCCESS;
+}
+
+/* TILE, probing or not: the probing launch has done the work already. */
+static cl_int enqueue_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
+                           const nplus1rt_argval *args, int probing)
+{
+    cl_int err = launch_tile(s, q, L, args, (cl_uint)probing);
+    if (err != CL_SUCCESS || !probing)
+        return err;
+    s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
+    return probe(s, q, L, &s->use_original);
+}
+
 /* The user's kernel, launched exactly as the user asked. */
 static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
                            const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
@@ -711,6 +789,19 @@ static int has_aggregated(const nplus1rt_set *s)
     return s->chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED;
 }
 
+/* The one-kernel tile beside the set's own strategy (a TILE set's split is the tile). */
+static int has_tile(const nplus1rt_set *s)
+{
+    return s->tile && s->desc->strategy != NPLUS1RT_TILE;
+}
+
+static cl_int cand_tile(nplus1rt_set *s, const request *r, int probing)
+{
+    cl_int err = enqueue_tile(s, r->q, &r->L, r->args, probing);
+    s->launches++;
+    return err;
+}
+
 static cl_int cand_aggregated(nplus1rt_set *s, const request *r, int probing)
 {
     s->no_chunk = 1;
@@ -727,23 +818,25 @@ typedef struct candidate {
     cl_int (*run)(nplus1rt_set *s, const request *r, int probing);
 } candidate;
 
-enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1, CAND_AGGREGATED = 2 };
+enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1, CAND_AGGREGATED = 2, CAND_TILE = 3 };
 
 static const candidate candidates[] = {
     {"original", 0, has_original, cand_original},
     {"split", 1, has_split, launch_split},
     {"aggregated", 1, has_aggregated, cand_aggregated},
+    {"tile", 1, has_tile, cand_tile},
 };
 #define NCANDIDATES (sizeof candidates / sizeof *candidates)
 
 /* "<strategy>/<dispatch>", e.g. "aggregated/fused". */
 static const char *pass_name(nplus1rt_strategy st, nplus1rt_dispatch d)
 {
-    static const char *names[4][2] = {{"atomic/host", "atomic/fused"},
+    static const char *names[5][2] = {{"atomic/host", "atomic/fused"},
                                       {"aggregated/host", "aggregated/fused"},
                                       {"ordered/host", "ordered/fused"},
-                                      {"chunked/host", "chunked/fused"}};
-    return (unsigned)st < 4 ? names[st][d == NPLUS1RT_DISPATCH_FUSED] : "split";
+                                      {"chunked/host", "chunked/fused"},
+                                      {"tile", "tile"}};
+    return (unsigned)st < 5 ? names[st][d == NPLUS1RT_DISPATCH_FUSED] : "split";
 }
 
 /* The split the last launch ran: a chunk layout that did not fit ran the aggregated passes. */
@@ -871,6 +964,8 @@ const char *nplus1rt_set_last_choice(const nplus1rt_set *s)
         return "none";
     if (s->last_original)
         return "original";
+    if (s->last_tile)
+        return "tile";
     return split_name(s);
 }
 
@@ -892,6 +987,7 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->counts_valid = 0;
     s->last_original = 0;
     s->last_chunked = 0;
+    s->last_tile = 0;
     request r = {q, work_dim, global_offset, global_size, local_size, args, L};
     if (s->forced >= 0)
         return candidates[s->forced].run(s, &r, 0);
@@ -913,6 +1009,8 @@ static cl_int launch_split(nplus1rt_set *s, const request *r, int probing)
     const launch *L = &r->L;
     const nplus1rt_argval *args = r->args;
     cl_int err;
+    if (s->desc->strategy == NPLUS1RT_TILE)
+        return cand_tile(s, r, probing);
     if (chunk_layout_fits(s, L))
         return launch_chunked(s, q, L, args, probing, r->dim, r->off, r->gsz, r->lsz);
     /* a probe needs no buckets yet: one that finds the input coherent allocates none */
@@ -1010,8 +1108,30 @@ static cl_int chunk_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
     return err == CL_SUCCESS ? err : fail(s, err, "reading the buckets");
 }
 
+/* TILE: the recorded byte per item (255: none). */
+static cl_int tile_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
+{
+    if (s->last_tile != 2)
+        return fail(s, CL_INVALID_OPERATION, "the last tile launch did not record the leaves");
+    unsigned char *b = malloc(n ? n : 1);
+    if (!b)
+        return fail(s, NPLUS1_ERR_OOM, "reading the item leaves");
+    cl_int err = clEnqueueReadBuffer(s->last_queue, s->leafid, CL_TRUE, 0, n, b, 0, NULL, NULL);
+    for (size_t i = 0; err == CL_SUCCESS && i < n; i++)
+        leaf_of[i] = b[i] == 255 ? -1 : (cl_int)b[i];
+    free(b);
+    return err == CL_SUCCESS ? err : fail(s, err, "reading the item leaves");
+}
+
+void nplus1rt_set_record_leaves(nplus1rt_set *s, int on)
+{
+    s->record_leaves = on;
+}
+
 cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
 {
+    if (s->last_tile)
+        return tile_item_leaves(s, leaf_of, n);
     if (s->last_chunked)
         return chunk_item_leaves(s, leaf_of, n);
     unsigned nl = s->desc->nleaves;

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh >/dev/null
 mkdir -p .carry/bench-gen .carry/include
-for s in atomic aggregated ordered chunked; do
+for s in atomic aggregated ordered chunked tile; do
   ./build/tool/nplus1gen samples/oneKernel.cl -o .carry/bench-gen --stem "oneKernel_$s" \
       --strategy "$s" --split always -q
 done

@@ -413,6 +413,19 @@ static char *join_params(const kernel_info *k, int names)
     return sb_steal(&sb);
 }
 
+/* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
+static int tile_only(const plan *pl)
+{
+    return pl->opt.strategy == STRATEGY_TILE;
+}
+
+/* The tile kernel comes with --strategy tile, and beside the chosen strategy's
+ * kernels under --split auto, so that the runtime may time it too. */
+static int emits_tile(const plan *pl)
+{
+    return tile_only(pl) || pl->opt.split == SPLIT_AUTO;
+}
+
 static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
 {
     const kernel_info *k = kp->k;
@@ -440,13 +453,14 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                          {"LINES", lines}, {"PARAMS", params}, {"BODY", lb}, {"ARGS", args}};
         expand(e, sb, &e->kt, "leaf-body", lv, NV(lv));
         sb_putc(sb, '\n');
-        expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
+        if (!tile_only(e->pl))
+            expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
         expand(e, &cases, &e->kt, "fused-case", lv, NV(lv));
         free(lb);
         free(cond);
     }
     /* chunked also carries the aggregated passes: its fallback for host dispatch */
-    static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated"};
+    static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated", "aggregated"};
     char frag[64];
     tmpl_var sv[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"PARAMS", params}, {"ARGS", args}};
     strbuf count, scatter, flush;
@@ -473,13 +487,17 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"COUNT_FLUSH", flush.data ? flush.data : ""},
                      {"SCATTER_BODY", scatter.data ? scatter.data : ""},
                      {"CASES", cases.data ? cases.data : ""}};
-    expand(e, sb, &e->kt, "count", kv, NV(kv));
-    if (e->pl->opt.strategy == STRATEGY_ORDERED)
-        expand(e, sb, &e->kt, "scan", kv, NV(kv));
-    expand(e, sb, &e->kt, "scatter", kv, NV(kv));
-    expand(e, sb, &e->kt, "fused", kv, NV(kv));
-    if (e->pl->opt.strategy == STRATEGY_CHUNKED)
-        expand(e, sb, &e->kt, "chunk", kv, NV(kv));
+    if (!tile_only(e->pl)) {
+        expand(e, sb, &e->kt, "count", kv, NV(kv));
+        if (e->pl->opt.strategy == STRATEGY_ORDERED)
+            expand(e, sb, &e->kt, "scan", kv, NV(kv));
+        expand(e, sb, &e->kt, "scatter", kv, NV(kv));
+        expand(e, sb, &e->kt, "fused", kv, NV(kv));
+        if (e->pl->opt.strategy == STRATEGY_CHUNKED)
+            expand(e, sb, &e->kt, "chunk", kv, NV(kv));
+    }
+    if (emits_tile(e->pl))
+        expand(e, sb, &e->kt, "tile", kv, NV(kv));
     sb_free(&count);
     sb_free(&scatter);
     sb_free(&flush);
@@ -572,6 +590,26 @@ static char *driver_h(emitter *e)
     return sb_steal(&sb);
 }
 
+/* "K__nplus1_<suffix>" quoted, or none (NULL in C, null in JSON), in n bytes. */
+static void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
+                          const char *none)
+{
+    if (present)
+        snprintf(out, n, "\"%s__nplus1_%s\"", k, suffix);
+    else
+        snprintf(out, n, "%s", none);
+}
+
+/* The desc's kernel names as C expressions, each n bytes. */
+static void set_kernel_names(const plan *pl, const char *k, char *count, char *scatter,
+                             char *fused, char *tile, size_t n)
+{
+    quoted_kernel(count, n, !tile_only(pl), k, "count", "NULL");
+    quoted_kernel(scatter, n, !tile_only(pl), k, "scatter", "NULL");
+    quoted_kernel(fused, n, !tile_only(pl), k, "fused", "NULL");
+    quoted_kernel(tile, n, emits_tile(pl), k, "tile", "NULL");
+}
+
 static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
 {
     const kernel_info *k = kp->k;
@@ -611,14 +649,20 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
     snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
     static const char *strat[] = {"NPLUS1RT_ATOMIC", "NPLUS1RT_AGGREGATED", "NPLUS1RT_ORDERED",
-                                  "NPLUS1RT_CHUNKED"};
+                                  "NPLUS1RT_CHUNKED", "NPLUS1RT_TILE"};
     char scan[300];
     if (e->pl->opt.strategy == STRATEGY_ORDERED)
         snprintf(scan, sizeof scan, "\"%s__nplus1_scan\"", k->name);
     else
         snprintf(scan, sizeof scan, "NULL");
+    char count[300], scatter[300], fused[300], tile[300];
+    set_kernel_names(e->pl, k->name, count, scatter, fused, tile, sizeof count);
     char *params = c_params(k);
     tmpl_var kv[] = {{"K", k->name},
+                     {"COUNT", count},
+                     {"SCATTER", scatter},
+                     {"FUSED", fused},
+                     {"TILE", tile},
                      {"ARGS", args.data ? args.data : ""},
                      {"LEAVES", leaves.data ? leaves.data : ""},
                      {"CONDITIONS", conds.data ? conds.data : ""},
@@ -673,16 +717,24 @@ static char *json_escape(const char *s)
 /* What the driver's measured choice can run (runtime/set.c's candidate table). */
 static const char *candidates_json(const emitter *e, const kernel_plan *kp)
 {
+    static const char *const names[2][2][2] = {
+        {{"\"split\"", "\"split\", \"tile\""},
+         {"\"split\", \"aggregated\"", "\"split\", \"aggregated\", \"tile\""}},
+        {{"\"original\", \"split\"", "\"original\", \"split\", \"tile\""},
+         {"\"original\", \"split\", \"aggregated\"",
+          "\"original\", \"split\", \"aggregated\", \"tile\""}}};
     int chunked = e->pl->opt.strategy == STRATEGY_CHUNKED && e->pl->opt.dispatch != DISPATCH_HOST;
-    if (kp->split == SPLIT_MODE_ALWAYS)
-        return chunked ? "\"split\", \"aggregated\"" : "\"split\"";
-    return chunked ? "\"original\", \"split\", \"aggregated\"" : "\"original\", \"split\"";
+    int tile = emits_tile(e->pl) && !tile_only(e->pl); /* a tile set's split is the tile */
+    return names[kp->split != SPLIT_MODE_ALWAYS][chunked][tile];
 }
 
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
-    char nslice[16], ccost[32], ck[512];
+    char nslice[16], ccost[32], ck[512], fused[300], tile[300];
+    /* under --strategy tile, the tile kernel runs every leaf: it is the fused kernel */
+    quoted_kernel(fused, sizeof fused, 1, k->name, tile_only(e->pl) ? "tile" : "fused", "null");
+    quoted_kernel(tile, sizeof tile, emits_tile(e->pl), k->name, "tile", "null");
     snprintf(nslice, sizeof nslice, "%u", kp->nslice);
     snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
     if (e->pl->opt.strategy == STRATEGY_ORDERED)
@@ -691,6 +743,8 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     else if (e->pl->opt.strategy == STRATEGY_CHUNKED)
         snprintf(ck, sizeof ck, "\"%s__nplus1_chunk\", \"%s__nplus1_count\", \"%s__nplus1_scatter\"",
                  k->name, k->name, k->name);
+    else if (tile_only(e->pl))
+        snprintf(ck, sizeof ck, "\"%s__nplus1_tile\"", k->name);
     else
         snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scatter\"", k->name, k->name);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
@@ -698,6 +752,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", candidates_json(e, kp)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
+                     {"FUSED", fused}, {"TILE", tile},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
     for (unsigned i = 0; i < k->nparams; i++) {
@@ -716,7 +771,9 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         const leaf *lf = &kp->leaves[l];
         char id[16], kern[300], lb[16], le[16], cost[32];
         snprintf(id, sizeof id, "%u", l);
-        if (lf->kernel >= 0)
+        if (lf->kernel >= 0 && tile_only(e->pl))
+            snprintf(kern, sizeof kern, "\"%s__nplus1_tile\"", k->name);
+        else if (lf->kernel >= 0)
             snprintf(kern, sizeof kern, "\"%s__nplus1_leaf%d\"", k->name, lf->kernel);
         else
             snprintf(kern, sizeof kern, "null");

@@ -67,7 +67,8 @@ static void usage(FILE *f)
           "  --strategy NAME        bucket compaction: aggregated (default), chunked (one\n"
           "                         pass, warp-aligned chunks; fused dispatch only, else\n"
           "                         aggregated), ordered (order-keeping, deterministic),\n"
-          "                         atomic (the hand-written pattern)\n"
+          "                         atomic (the hand-written pattern), tile (one kernel:\n"
+          "                         items regrouped by leaf inside each work-group)\n"
           "  --dispatch NAME        leaf launch: auto (default: fused on GPUs, host on CPUs),\n"
           "                         fused (one kernel over all buckets, no read-back) or\n"
           "                         host (read the counts back, one kernel per leaf)\n"
@@ -142,6 +143,8 @@ static int parse_strategy(const char *s, strategy *out)
         *out = STRATEGY_ORDERED;
     else if (!strcmp(s, "chunked"))
         *out = STRATEGY_CHUNKED;
+    else if (!strcmp(s, "tile"))
+        *out = STRATEGY_TILE;
     else
         return -1;
     return 0;
@@ -240,7 +243,7 @@ static int parse_cli(cli *c, int argc, char **argv)
                                    "(got '%s')", c->cl_std ? c->cl_std : "");
         } else if (match(a, NULL, "--strategy", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) || parse_strategy(v, &c->plan.strategy))
-                return usage_error("--strategy takes aggregated, chunked, ordered or atomic (got '%s')",
+                return usage_error("--strategy takes aggregated, chunked, ordered, atomic or tile (got '%s')",
                                    v ? v : "");
         } else if (match(a, NULL, "--dispatch", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) ||

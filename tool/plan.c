@@ -16,7 +16,7 @@
 
 const char *strategy_name(strategy s)
 {
-    static const char *names[] = {"atomic", "aggregated", "ordered", "chunked"};
+    static const char *names[] = {"atomic", "aggregated", "ordered", "chunked", "tile"};
     return names[s];
 }
 

@@ -12,7 +12,10 @@
 
 #define PLAN_MAX_LEAVES 64
 
-typedef enum strategy { STRATEGY_ATOMIC, STRATEGY_AGGREGATED, STRATEGY_ORDERED, STRATEGY_CHUNKED } strategy;
+typedef enum strategy {
+    STRATEGY_ATOMIC, STRATEGY_AGGREGATED, STRATEGY_ORDERED, STRATEGY_CHUNKED,
+    STRATEGY_TILE /* one kernel: items regrouped by leaf inside each work-group */
+} strategy;
 typedef enum dispatch { DISPATCH_HOST, DISPATCH_FUSED, DISPATCH_AUTO } dispatch;
 typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
 /* What the driver does at run time (values of nplus1rt_split). */

@@ -90,9 +90,10 @@ static char *describe(const plan *pl, const validate_options *o, const char *sou
     for (unsigned i = 0; i < pl->nkernels; i++) {
         const kernel_plan *kp = &pl->kernels[i];
         const kernel_info *k = kp->k;
-        sb_printf(&sb, "kernel %s %u %u %u %u %u %u %u %u\n", k->name, pl->opt.strategy,
+        sb_printf(&sb, "kernel %s %u %u %u %u %u %u %u %u %d\n", k->name, pl->opt.strategy,
                   pl->opt.dispatch, pl->opt.wg, k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2],
-                  kp->nkernels, kp->split);
+                  kp->nkernels, kp->split,
+                  pl->opt.strategy == STRATEGY_TILE || pl->opt.split == SPLIT_AUTO);
         for (unsigned p = 0; p < k->nparams; p++) {
             const kernel_param *a = &k->params[p];
             sb_printf(&sb, "arg %s %d %d %d %d %u %u ", a->name, a->is_pointer, a->writable,

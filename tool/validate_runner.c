@@ -37,7 +37,7 @@ typedef struct kdesc {
     int path_kernel[MAX_LEAVES];
     char *path_cond[MAX_LEAVES];
     unsigned npaths;
-    char *count, *scan, *scatter, *fused;
+    char *count, *scan, *scatter, *fused, *tile;
 } kdesc;
 
 typedef struct job {
@@ -155,20 +155,22 @@ static char *kernel_name(const char *name, const char *suffix, int n)
 
 static int read_kernel_line(kdesc *k, const char *line)
 {
-    unsigned st, disp, wg, r0, r1, r2, nl, split;
-    if (sscanf(line, "kernel %ms %u %u %u %u %u %u %u %u", &k->name, &st, &disp, &wg, &r0, &r1,
-               &r2, &nl, &split) != 9 || nl > MAX_LEAVES)
+    unsigned st, disp, wg, r0, r1, r2, nl, split, tile = 0;
+    int got = sscanf(line, "kernel %ms %u %u %u %u %u %u %u %u %u", &k->name, &st, &disp, &wg,
+                     &r0, &r1, &r2, &nl, &split, &tile); /* tile: absent in older jobs */
+    if (got < 9 || nl > MAX_LEAVES)
         return -1;
     k->count = kernel_name(k->name, "__nplus1_count", -1);
     k->scan = kernel_name(k->name, "__nplus1_scan", -1);
     k->scatter = kernel_name(k->name, "__nplus1_scatter", -1);
     k->fused = kernel_name(k->name, "__nplus1_fused", -1);
+    k->tile = kernel_name(k->name, "__nplus1_tile", -1);
     for (unsigned l = 0; l < nl; l++)
         k->leaf_names[l] = kernel_name(k->name, "__nplus1_leaf", (int)l);
     nplus1rt_set_desc d = {k->name, NULL, 0, k->args, nl, (const char *const *)k->leaf_names,
                            k->count, st == NPLUS1RT_ORDERED ? k->scan : NULL, k->scatter,
                            k->fused, (nplus1rt_strategy)st, (nplus1rt_dispatch)disp, wg,
-                           {r0, r1, r2}, (nplus1rt_split)split};
+                           {r0, r1, r2}, (nplus1rt_split)split, tile ? k->tile : NULL};
     k->d = d;
     return 0;
 }
@@ -219,6 +221,7 @@ static void free_kernel(kdesc *k)
     free(k->scan);
     free(k->scatter);
     free(k->fused);
+    free(k->tile);
     memset(k, 0, sizeof *k);
 }
 
