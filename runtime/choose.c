@@ -195,6 +195,12 @@ int chooser_probe(chooser *c, unsigned cls, double mixed)
     return !coherent;
 }
 
+int chooser_settled(const chooser *c, unsigned cls)
+{
+    const chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    return c->forced >= 0 || c->ncand <= 1 || (k->seen >= c->delay && k->chosen >= 0);
+}
+
 int chooser_chosen(const chooser *c, unsigned cls)
 {
     if (c->forced >= 0)

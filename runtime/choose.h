@@ -89,4 +89,7 @@ int chooser_probe(chooser *c, unsigned cls, double mixed);
 /* The candidate a class runs now, -1 while it is still measuring. */
 int chooser_chosen(const chooser *c, unsigned cls);
 
+/* 1 once the class is past its delay and has chosen (or a candidate is forced). */
+int chooser_settled(const chooser *c, unsigned cls);
+
 #endif

@@ -241,6 +241,8 @@ int nplus1rt_set_last_ran_original(const nplus1rt_set *s);
  */
 const char *nplus1rt_set_last_choice(const nplus1rt_set *s);
 cl_int nplus1rt_set_force_choice(nplus1rt_set *s, const char *name);
+/* 1 while launches of `items` work-items are still being measured (trials, delay). */
+int nplus1rt_set_measuring(const nplus1rt_set *s, size_t items);
 
 /* Overrides the strategy's dispatch for later launches (benchmarks). */
 void nplus1rt_set_dispatch(nplus1rt_set *s, nplus1rt_dispatch d);

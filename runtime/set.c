@@ -958,6 +958,13 @@ cl_int nplus1rt_set_force_choice(nplus1rt_set *s, const char *name)
     return CL_SUCCESS;
 }
 
+int nplus1rt_set_measuring(const nplus1rt_set *s, size_t items)
+{
+    if (!s || s->forced >= 0 || s->split != NPLUS1RT_SPLIT_MEASURED)
+        return 0;
+    return !chooser_settled(&s->chooser, chooser_class_of(items));
+}
+
 const char *nplus1rt_set_last_choice(const nplus1rt_set *s)
 {
     if (!s || !s->last_queue)

@@ -253,8 +253,8 @@ static void add_variant(nplus1rt_validation *r, const char *name, double ms, con
 
 /*
  * --reps side by side: the split forced (already timed), each other
- * candidate forced, and auto as the driver runs it by default, timed once its
- * first trials are over (8 launches: a warm-up and a trial or two per candidate).
+ * candidate forced, and auto as the driver runs it by default, timed once it
+ * has chosen (its trials are over: at most 64 launches).
  */
 static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *opts,
                           nplus1rt_set *split)
@@ -270,7 +270,7 @@ static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *op
         nplus1rt_set_release(set);
     }
     nplus1rt_set *set = variant_set(v, desc, opts, NULL);
-    for (int i = 0; set && i < 8; i++)
+    for (int i = 0; set && i < 64 && nplus1rt_set_measuring(set, v->items); i++)
         run_generated(v, set, NULL, NULL);
     double ms = set ? time_runs(v, NULL, set, NULL, NULL, 1) : -1;
     if (set) /* what the last timed launch ran */

@@ -228,10 +228,12 @@ static void test_a_delay_keeps_the_first_launches_on_the_prior(void)
     world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
     double t = run_launches(&c, &w, 16, 20);
     CHECK(w.ran[SPLIT] == 0, "the split ran %u times in the delay", w.ran[SPLIT]);
+    CHECK(!chooser_settled(&c, 20), "settled before the split was tried");
     CHECK(t == 16.0, "the first 16 launches took %.2f, want 16 (the original's)", t);
     run_launches(&c, &w, 8, 20);
     CHECK(chooser_chosen(&c, 20) == SPLIT, "after the delay chose %d, want the split",
           chooser_chosen(&c, 20));
+    CHECK(chooser_settled(&c, 20), "not settled after the trials");
 }
 
 static void test_ignores_launches_without_a_time(void)
