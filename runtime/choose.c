@@ -23,7 +23,7 @@ void chooser_init(chooser *c, unsigned ncand, const int *order, const int *needs
     c->recheck_period = 64;
     c->delay = 0;
     c->drop_ratio = 1.25;
-    c->win_ratio = 0.98;
+    c->win_ratio = 0.95;
     c->probe_threshold = 0.25;
     c->probe_change = 0.25;
     for (unsigned k = 0; k < CHOOSER_CLASSES; k++) {

@@ -66,7 +66,9 @@ typedef struct chooser_pick {
  * ncand candidates, order[] their ids in trial order (ids below
  * CHOOSER_MAX_CANDIDATES), needs_div[id] (CHOOSER_MAX_CANDIDATES entries) for
  * those that need divergence; reference is the original's id (-1: none).
- * Defaults: drop 1.25, win 0.98, recheck 64, probe threshold and change 0.25.
+ * Defaults: drop 1.25, win 0.95 (a candidate must beat the original by 5%: profiling
+ * events see no launch overhead, which decides ties on short launches), recheck 64,
+ * probe threshold and change 0.25.
  */
 void chooser_init(chooser *c, unsigned ncand, const int *order, const int *needs_div,
                   int reference);
