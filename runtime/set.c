@@ -916,12 +916,11 @@ static cl_int timed_trial(nplus1rt_set *s, const request *r, chooser_pick p, uns
 {
     int events = queue_profiles(r->q);
     unsigned first = s->nevents;
-    double t0 = 0;
     cl_int err = CL_SUCCESS;
     if (!events && (err = clFinish(r->q)) != CL_SUCCESS)
         return fail(s, err, "timing a candidate");
     s->timing = events;
-    t0 = nplus1rt_now_ms();
+    double t0 = nplus1rt_now_ms();
     err = candidates[p.cand].run(s, r, p.probe);
     s->timing = 0;
     if (err != CL_SUCCESS)
