@@ -16,7 +16,7 @@ ROOT=$PWD
 ./scripts/build.sh >/dev/null
 rm -rf "$DEST" && mkdir -p "$DEST/bench-gen" "$DEST/include" "$DEST/jobs"
 G=./build/tool/nplus1gen
-for s in atomic aggregated ordered chunked; do
+for s in atomic aggregated ordered chunked tile; do
   $G samples/oneKernel.cl -o "$DEST/bench-gen" --stem "oneKernel_$s" --strategy "$s" --split always -q
 done
 for k in 8 16 32 64 128 256; do

@@ -24,7 +24,7 @@ for j in "$C"/jobs/*/; do
   echo "== $(basename "$j")"
   timeout 120 /tmp/nb/nplus1gen-validate /tmp/nb/job.txt 2>&1
 done | tee "$OUT/samples.log"
-/tmp/nb/nplus1bench --dir "$C/bench-gen" --n 4194304 --iters "${ITERS:-8,16,32,64,128,256}" --reps 31 \
+NPLUS1_BENCH_TRACE=${TRACE:-1} /tmp/nb/nplus1bench --dir "$C/bench-gen" --n 4194304 --iters "${ITERS:-8,16,32,64,128,256}" --reps 31 \
     --csv "$OUT/bench_4M.csv" 2>&1 | tee "$OUT/bench_4M.log"
 /tmp/nb/nplus1bench --dir "$C/bench-gen" --n 1048576 --iters 8,64 --reps 31 \
     --csv "$OUT/bench_1M.csv" 2>&1 | tee "$OUT/bench_1M.log"
