@@ -13,6 +13,7 @@
  * Prints a table of medians; "x" is the original's time over the variant's
  * (higher is faster), measured in the same run, the variants taking turns
  * launch by launch. The mean includes the adaptive policy's probe launches.
+ * NPLUS1_BENCH_VARIANTS=name,name,... times only those (and the original).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -346,8 +347,10 @@ static void bench_case(bench *b, int iters, const char *mode)
     /* variants take turns, launch by launch, so drift hits them all alike */
     static runner rs[NVARIANTS];
     size_t nr = 0;
+    const char *only = getenv("NPLUS1_BENCH_VARIANTS"); /* e.g. "oracle,tile" */
     for (size_t i = 0; i < NVARIANTS; i++)
-        if (!variants[i].is_auto || b->auto_source)
+        if ((!variants[i].is_auto || b->auto_source) &&
+            (i == 0 || !only || strstr(only, variants[i].name)))
             runner_open(b, &rs[nr++], &variants[i], &in, opts);
     for (int rep = 0; rep <= b->reps; rep++)
         for (size_t i = 0; i < nr; i++) /* the original first: rep 0 keeps its result */

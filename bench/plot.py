@@ -3,6 +3,8 @@
 per variant, one panel per input distribution, leaf cost (ITERS) on x.
 
 usage: bench/plot.py bench.csv out.png [--title TEXT]
+A CSV of scripts/gpu-samples.sh (columns case,strategy,...,speedup) becomes one
+bar per sample and strategy instead.
 Needs matplotlib (Debian: apt-get install python3-matplotlib).
 """
 import csv
@@ -27,6 +29,8 @@ def main(argv):
     if not rows:
         print("plot.py: %s has no rows" % src, file=sys.stderr)
         return 1
+    if "case" in rows[0]:
+        return plot_samples(plt, rows, dst, title)
     inputs = sorted({r["input"] for r in rows}, key=["random", "skewed", "coherent"].index)
     series = defaultdict(dict)  # (input, variant) -> {iters: speedup}
     for r in rows:
@@ -55,6 +59,33 @@ def main(argv):
     axes[0].set_ylabel("speed-up over the original (x)")
     axes[-1].legend(fontsize=8, loc="best")
     fig.suptitle(title or "%s, N=%s" % (rows[0]["device"], rows[0]["n"]))
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+    print("plot.py: wrote %s" % dst)
+    return 0
+
+
+def plot_samples(plt, rows, dst, title):
+    """Speed-up over the original per sample (x) and strategy (bars), log scale."""
+    cases = sorted({r["case"] for r in rows})
+    strategies = []
+    for r in rows:
+        if r["strategy"] not in strategies:
+            strategies.append(r["strategy"])
+    speed = {(r["case"], r["strategy"]): float(r["speedup"] or "nan") for r in rows}
+    fig, ax = plt.subplots(figsize=(1.1 * len(cases) + 2, 4.2))
+    width = 0.8 / len(strategies)
+    for i, st in enumerate(strategies):
+        xs = [c + (i - (len(strategies) - 1) / 2) * width for c in range(len(cases))]
+        ax.bar(xs, [speed.get((c, st), float("nan")) for c in cases], width, label=st)
+    ax.axhline(1.0, color="gray", lw=0.8)
+    ax.set_yscale("log", base=2)
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels(cases, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("speed-up over the original (x)")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    ax.set_title(title or "samples, --split always")
     fig.tight_layout()
     fig.savefig(dst, dpi=110)
     print("plot.py: wrote %s" % dst)

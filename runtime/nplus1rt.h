@@ -128,7 +128,7 @@ typedef enum nplus1rt_strategy {
     NPLUS1RT_ATOMIC = 0,     /* one global atomic per item (the hand-written pattern) */
     NPLUS1RT_AGGREGATED = 1, /* per-work-group counts, one global atomic per group and leaf */
     NPLUS1RT_ORDERED = 2,    /* per-group counts, a scan, an order-keeping scatter */
-    NPLUS1RT_CHUNKED = 3,    /* one pass into warp-aligned chunks (fused dispatch; else AGGREGATED) */
+    NPLUS1RT_CHUNKED = 3,    /* one pass into warp-aligned chunks (fused only; else AGGREGATED) */
     NPLUS1RT_TILE = 4        /* one kernel: each work-group regroups its tile of items by leaf */
 } nplus1rt_strategy;
 
@@ -259,6 +259,7 @@ unsigned nplus1rt_set_last_kernel_times(nplus1rt_set *s, double *ms, unsigned ma
 /*
  * The last launch's bucket sizes, one per non-empty leaf (reads them from
  * the device if the dispatch did not). Returns CL_SUCCESS or the status.
+ * A TILE launch counts only when it records or probes (nplus1rt_set_item_leaves).
  */
 cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n);
 
@@ -270,11 +271,13 @@ void nplus1rt_set_release(nplus1rt_set *s);
 /*
  * Which leaf each item went to in the last launch: leaf_of[i] gets the
  * leaf kernel of linear item i, or -1 (empty leaf). Blocking read. A TILE
- * launch keeps no buckets: it records the leaves only on the set's first
- * launch and after nplus1rt_set_record_leaves(s, 1); otherwise this fails.
+ * launch keeps no buckets: it records the leaves (and counts them for
+ * nplus1rt_set_last_counts) only on the set's first launch, on probing
+ * launches (counts only) and after nplus1rt_set_record_leaves(s, 1);
+ * otherwise both calls fail with CL_INVALID_OPERATION.
  */
 cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n);
-/* TILE: later launches also write each item's leaf (validation; costs a byte per item). */
+/* TILE: later launches also count and write each item's leaf (validation; a byte per item). */
 void nplus1rt_set_record_leaves(nplus1rt_set *s, int on);
 
 /* ---- validation: original vs generated on identical inputs ------------- */

@@ -66,8 +66,10 @@ struct nplus1rt_set {
     size_t orig_args_len;
     cl_kernel tile;             /* desc->tile_kernel, or NULL */
     unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
+    int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
     int record_leaves;          /* TILE: write each item's leaf (validation) */
     int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
+    int last_uncounted;         /* ... and did not count its items (the fast path) */
     unsigned launches;          /* TILE launches so far (the first records the leaves) */
 };
 
@@ -140,8 +142,9 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     char *opts = malloc(n);
     if (!opts)
         return fail(s, NPLUS1_ERR_OOM, "building the generated set");
-    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u %s", s->wg, s->ipt,
-             s->tile_ipt, user_options ? user_options : "");
+    snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u%s %s", s->wg, s->ipt,
+             s->tile_ipt, s->tile_match ? " -DNPLUS1_TILE_MATCH" : "",
+             user_options ? user_options : "");
     char *log = NULL;
     cl_int err;
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
@@ -199,9 +202,11 @@ static size_t kernel_limit(nplus1rt_set *s)
 
 /*
  * Items per work-item in a tile: NPLUS1_TILE_IPT, else the largest power of
- * two up to 16 whose tile ids (4 bytes an item) take at most a third of the
- * device's local memory, so that several work-groups fit on a compute unit.
- * A tile holds at most 65536 items (16-bit offsets).
+ * two up to 16 whose tile ids (4 bytes an item) take at most 1/12 of the
+ * device's local memory: many resident work-groups hide the latency of the
+ * tile's phases. On the H200 (48 KiB) that is 4 items at 256 work-items,
+ * the fastest measured (docs/performance.md). A tile holds at most 65536
+ * items (16-bit offsets).
  */
 static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
 {
@@ -211,9 +216,34 @@ static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
     cl_ulong local = 0;
     clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
     unsigned ipt = 16;
-    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 3 || ipt * wg > 65536))
+    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 12 || ipt * wg > 65536))
         ipt /= 2;
     return ipt;
+}
+
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
+#endif
+
+/*
+ * The tile kernel's slots from one warp match per item (PTX match.any, NVIDIA
+ * compute capability 7.0 and later) instead of one ballot per leaf: 1.42x ->
+ * 1.58x at 8 iterations on the H200 (docs/performance.md). NPLUS1_TILE_MATCH=0
+ * turns it off.
+ */
+static int tile_match_for(cl_device_id dev)
+{
+    const char *env = getenv("NPLUS1_TILE_MATCH");
+    if (env && !strcmp(env, "0"))
+        return 0;
+    char ext[4096] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    cl_uint major = 0;
+    if (!strstr(ext, "cl_nv_device_attribute_query") ||
+        clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) !=
+            CL_SUCCESS)
+        return 0;
+    return major >= 7;
 }
 
 /*
@@ -269,6 +299,7 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     while (s->dev_max_wg && s->wg > s->dev_max_wg)
         s->wg /= 2;
     s->tile_ipt = tile_ipt_for(dev, s->wg);
+    s->tile_match = tile_match_for(dev);
     e = build(s, build_options);
     if (e == CL_SUCCESS) {
         size_t limit = kernel_limit(s);
@@ -688,6 +719,7 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     if ((size_t)L->n + tile > UINT_MAX)
         return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
     cl_uint record = s->record_leaves || s->launches == 0, a;
+    cl_uint flags = (record || probing ? 1u : 0u) | (record ? 2u : 0u); /* count, record */
     cl_int err = take_counters(s, q);
     if (err == CL_SUCCESS && record)
         err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4);
@@ -700,13 +732,15 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     SETARG(s->tile, a + 1, s->ctrs[!s->cur]);
     SETARG(s->tile, a + 2, probing);
     SETARG(s->tile, a + 3, leafid);
-    SETARG(s->tile, a + 4, record);
+    SETARG(s->tile, a + 4, flags);
     size_t groups = (L->n + tile - 1) / tile;
     if ((err = run(s, q, s->tile, groups * s->wg, "tile kernel")) != CL_SUCCESS)
         return err;
     s->clean[!s->cur] = 1; /* the tile kernel zeroed the other counter set */
     s->cur = !s->cur;
     s->last_tile = record ? 2 : 1;
+    s->counts_valid = 0;
+    s->last_uncounted = !(flags & 1);
     return CL_SUCCESS;
 }
 
@@ -994,6 +1028,7 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->last_original = 0;
     s->last_chunked = 0;
     s->last_tile = 0;
+    s->last_uncounted = 0;
     request r = {q, work_dim, global_offset, global_size, local_size, args, L};
     if (s->forced >= 0)
         return candidates[s->forced].run(s, &r, 0);
@@ -1052,6 +1087,9 @@ cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
     if (!s->counts_valid) {
         if (!s->last_queue)
             return fail(s, CL_INVALID_OPERATION, "no launch yet");
+        if (s->last_tile && s->last_uncounted)
+            return fail(s, CL_INVALID_OPERATION, "the last tile launch did not count its items "
+                                                 "(nplus1rt_set_record_leaves)");
         if (s->last_original) { /* no buckets this time */
             for (unsigned i = 0; i < n; i++)
                 counts[i] = 0;

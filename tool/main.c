@@ -243,8 +243,8 @@ static int parse_cli(cli *c, int argc, char **argv)
                                    "(got '%s')", c->cl_std ? c->cl_std : "");
         } else if (match(a, NULL, "--strategy", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) || parse_strategy(v, &c->plan.strategy))
-                return usage_error("--strategy takes aggregated, chunked, ordered, atomic or tile (got '%s')",
-                                   v ? v : "");
+                return usage_error("--strategy takes aggregated, chunked, ordered, atomic or tile "
+                                   "(got '%s')", v ? v : "");
         } else if (match(a, NULL, "--dispatch", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) ||
                 (strcmp(v, "host") && strcmp(v, "fused") && strcmp(v, "auto")))

@@ -12,7 +12,7 @@
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
  *   value NAME=VALUE | NAME=size:N           (any number)
- *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT
+ *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT [HAS_TILE]
  *   arg NAME PTR WRITABLE CONSTANT ELEM LANES SIZE TYPE...   (in order)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end

@@ -1142,7 +1142,7 @@ def generate(seed, illegal_rate=0.25):
         opts += ["--arg", "%s=%s" % (k, args[k])]
     opts += ["--seed", str(rng.randrange(1, 1 << 30))]
     if rng.random() < 0.5:
-        opts += ["--strategy", rng.choice(["ordered", "aggregated", "atomic", "chunked"])]
+        opts += ["--strategy", rng.choice(["ordered", "aggregated", "atomic", "chunked", "tile"])]
     if rng.random() < 0.4:
         opts += ["--dispatch", rng.choice(["host", "fused", "auto"])]
     if rng.random() < 0.3:

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine: builds nplus1gen-validate from the runtime alone
+# (no libclang there) and runs the sample jobs scripts/gpu-samples-gen.sh
+# prepared, each validating and timing one sample under one strategy.
+# Leaves samples.csv (case,strategy,original_ms,generated_ms,speedup,result)
+# and samples.log in $OUT (or ./bench-out).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/bench-out}
+mkdir -p "$OUT" /etc/OpenCL/vendors
+[ -f /usr/lib/libnvidia-opencl.so.1 ] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+root=$PWD
+runner=$root/build-gpu/nplus1gen-validate
+mkdir -p build-gpu
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iruntime -I.carry/include -o "$runner" \
+   tool/validate_runner.c runtime/*.c -lOpenCL -lm -lpthread || exit 1
+export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
+echo "case,strategy,original_ms,generated_ms,speedup,result" >"$OUT/samples.csv"
+for d in .carry/sample-jobs/*/; do
+  job=$(basename "$d"); strat=${job##*_}; name=${job%_*}
+  log=$( (cd "$root" && cd "$d" && ln -sfn "$root/samples" samples && timeout 120 "$runner" job.txt) 2>&1)
+  echo "== $job"$'\n'"$log" >>"$OUT/samples.log"
+  t=$(echo "$log" | sed -n 's/.*original \([0-9.]*\) ms, generated \([0-9.]*\) ms, speedup \([0-9.]*\)x.*/\1,\2,\3/p' | head -1)
+  res=$(echo "$log" | grep -q "validation passed" && echo ok || echo FAILED)
+  echo "$name,$strat,${t:-,,},$res" | tee -a "$OUT/samples.csv"
+done
