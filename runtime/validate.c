@@ -264,6 +264,8 @@ static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *op
     always.split = NPLUS1RT_SPLIT_ALWAYS;
     add_variant(v->res, nplus1rt_set_last_choice(split), v->res->generated_ms, "");
     for (unsigned i = 0; i < sizeof others / sizeof *others; i++) {
+        if (!strcmp(others[i], v->res->variants[0].name))
+            continue; /* the split is this candidate already (--strategy tile) */
         nplus1rt_set *set = variant_set(v, &always, opts, others[i]);
         if (set)
             add_variant(v->res, others[i], time_runs(v, NULL, set, NULL, NULL, 1), "");
