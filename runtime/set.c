@@ -615,8 +615,8 @@ static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *
 /* Items fit the (leaf << 26 | id) encoding of the chunk layout. */
 static int chunk_layout_fits(const nplus1rt_set *s, const launch *L)
 {
-    return s->chunk && !s->no_chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED && L->n < (1u << 26) &&
-           s->desc->nleaves < 63;
+    return s->chunk && !s->no_chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED &&
+           L->n < (1u << 26) && s->desc->nleaves < 63;
 }
 
 static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,

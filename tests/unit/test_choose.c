@@ -173,7 +173,8 @@ static void test_a_probe_that_turns_coherent_goes_back_to_the_original(void)
     w.mixed = 0.0; /* the input became sorted */
     w.ms[SPLIT] = 1.3;
     run_launches(&c, &w, 24, 20);
-    CHECK(chooser_chosen(&c, 20) == ORIG, "after a coherent probe chose %d", chooser_chosen(&c, 20));
+    CHECK(chooser_chosen(&c, 20) == ORIG, "after a coherent probe chose %d",
+          chooser_chosen(&c, 20));
 }
 
 static void test_forced_candidate_always_runs(void)
