@@ -155,7 +155,8 @@ typedef enum nplus1rt_dispatch {
 typedef enum nplus1rt_split {
     NPLUS1RT_SPLIT_ALWAYS = 0,   /* every launch runs the classifier and the leaves */
     NPLUS1RT_SPLIT_ADAPTIVE = 1, /* probe divergence; run the original when it is low */
-    NPLUS1RT_SPLIT_NEVER = 2     /* the leaves are too cheap: always the original */
+    NPLUS1RT_SPLIT_NEVER = 2,    /* the leaves are too cheap: always the original */
+    NPLUS1RT_SPLIT_MEASURED = 3  /* time the candidates, keep the fastest (what auto runs) */
 } nplus1rt_split;
 
 typedef enum nplus1rt_arg_kind {
@@ -238,6 +239,27 @@ void nplus1rt_set_adaptive(nplus1rt_set *s, unsigned period, double threshold);
 /* The last launch: 1 when it ran the original kernel, 0 when it split. */
 int nplus1rt_set_last_ran_original(const nplus1rt_set *s);
 
+/*
+ * The measured choice. A generated auto set (split ADAPTIVE or NEVER: the
+ * static model is the prior that orders the trials) times its candidates
+ * during the first launches of each size class (a power of two of the item
+ * count): "original", "split" (the generated strategy) and, where the set
+ * carries one, "tile". It keeps the fastest and measures again every 64
+ * launches (NPLUS1_RECHECK_PERIOD) or when the divergence probe moves.
+ * NPLUS1_SPLIT=always|auto|adaptive|never forces a policy, NPLUS1_CHOICE a
+ * candidate.
+ *
+ * last_choice: what the last launch ran: "original", the split as
+ * "<strategy>/<dispatch>" (e.g. "aggregated/fused"), "tile"; "none" before
+ * the first launch. A static string.
+ * force_choice: later launches run this candidate (a name above, or "split");
+ * NULL or "auto" measures again. CL_INVALID_VALUE when the set lacks it.
+ */
+const char *nplus1rt_set_last_choice(const nplus1rt_set *s);
+cl_int nplus1rt_set_force_choice(nplus1rt_set *s, const char *name);
+/* 1 while launches of `items` work-items are still being measured (trials, delay). */
+int nplus1rt_set_measuring(const nplus1rt_set *s, size_t items);
+
 /* Overrides the strategy's dispatch for later launches (benchmarks). */
 void nplus1rt_set_dispatch(nplus1rt_set *s, nplus1rt_dispatch d);
 
@@ -318,6 +340,14 @@ typedef struct nplus1rt_validation {
     int original_rechecked;
     size_t original_self_mismatches;
     unsigned original_self_arg;    /* the first buffer it disagreed on */
+    /* reps > 0, side by side: the split forced (generated_ms), each other
+     * candidate the set carries forced ("tile"), then auto, the default */
+    struct {
+        char name[32];             /* "aggregated/fused", "tile", "auto" */
+        double ms;                 /* median of reps wall times */
+        char chose[32];            /* auto: what the last launch ran */
+    } variants[4];
+    unsigned nvariants;
 } nplus1rt_validation;
 
 /*

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "choose.h"
 #include "nplus1rt.h"
 
 #define MAX_EVENTS 80
@@ -57,6 +58,12 @@ struct nplus1rt_set {
     cl_event events[MAX_EVENTS];
     unsigned nevents;
     char *errmsg;
+    chooser chooser;            /* MEASURED: which candidate runs (choose.c) */
+    int timing;                 /* this launch is a timed trial: keep its events */
+    int forced;                 /* a forced candidate (NPLUS1_CHOICE), -1: none */
+    int no_chunk;               /* CHUNKED: this launch runs the aggregated passes */
+    unsigned char *orig_args;   /* the original's arguments as last set (sizes, then bytes) */
+    size_t orig_args_len;
     cl_kernel tile;             /* desc->tile_kernel, or NULL */
     unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
     int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
@@ -65,6 +72,8 @@ struct nplus1rt_set {
     int last_uncounted;         /* ... and did not count its items (the fast path) */
     unsigned launches;          /* TILE launches so far (the first records the leaves) */
 };
+
+static void init_choice(nplus1rt_set *s);
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -238,10 +247,11 @@ static int tile_match_for(cl_device_id dev)
 }
 
 /*
- * NPLUS1_SPLIT=always|adaptive|never overrides a generated auto policy. An
- * ADAPTIVE set on a device that is not a GPU runs the original kernel: a
- * CPU pays no SIMD-divergence penalty worth a classifier (docs/performance.md),
- * unless NPLUS1_PROBE_THRESHOLD asks for probing there too.
+ * NPLUS1_SPLIT=always|auto|adaptive|never overrides a generated auto policy.
+ * auto (the default for a generated ADAPTIVE or NEVER set: the static model
+ * is only the prior) times the candidates and keeps the fastest (choose.c).
+ * adaptive, the probe-only policy, runs the original on a device that is not
+ * a GPU unless NPLUS1_PROBE_THRESHOLD asks for probing there too.
  */
 static nplus1rt_split split_policy(nplus1rt_split generated, int gpu)
 {
@@ -251,10 +261,10 @@ static nplus1rt_split split_policy(nplus1rt_split generated, int gpu)
     if (env && !strcmp(env, "never"))
         return NPLUS1RT_SPLIT_NEVER;
     if (env && !strcmp(env, "adaptive"))
-        return NPLUS1RT_SPLIT_ADAPTIVE;
-    if (generated == NPLUS1RT_SPLIT_ADAPTIVE && !gpu && !getenv("NPLUS1_PROBE_THRESHOLD"))
-        return NPLUS1RT_SPLIT_NEVER;
-    return generated;
+        return gpu || getenv("NPLUS1_PROBE_THRESHOLD") ? NPLUS1RT_SPLIT_ADAPTIVE
+                                                       : NPLUS1RT_SPLIT_NEVER;
+    (void)gpu; /* auto: the measured choice decides, on CPUs too */
+    return generated == NPLUS1RT_SPLIT_ALWAYS ? generated : NPLUS1RT_SPLIT_MEASURED;
 }
 
 /* NPLUS1_ERR_FORMAT, with a message, when this runtime cannot run desc's format. */
@@ -339,6 +349,7 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
         const char *period = getenv("NPLUS1_PROBE_PERIOD"), *thr = getenv("NPLUS1_PROBE_THRESHOLD");
         s->probe_period = period ? (unsigned)atoi(period) : 16;
         s->probe_threshold = thr ? atof(thr) : 0.25;
+        init_choice(s);
     }
     if (err)
         *err = e;
@@ -368,6 +379,7 @@ void nplus1rt_set_release(nplus1rt_set *s)
     if (s->leafid)
         clReleaseMemObject(s->leafid);
     free(s->leaves);
+    free(s->orig_args);
     free(s->last_counts);
     free(s->errmsg);
     free(s);
@@ -499,7 +511,7 @@ static cl_int launch_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval *a
 
 static cl_event *next_event(nplus1rt_set *s)
 {
-    if (!s->profiling || s->nevents >= MAX_EVENTS)
+    if ((!s->profiling && !s->timing) || s->nevents >= MAX_EVENTS)
         return NULL;
     return &s->events[s->nevents++];
 }
@@ -630,8 +642,8 @@ static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *
 /* Items fit the (leaf << 26 | id) encoding of the chunk layout. */
 static int chunk_layout_fits(const nplus1rt_set *s, const launch *L)
 {
-    return s->chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED && L->n < (1u << 26) &&
-           s->desc->nleaves < 63;
+    return s->chunk && !s->no_chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED &&
+           L->n < (1u << 26) && s->desc->nleaves < 63;
 }
 
 static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
@@ -675,6 +687,49 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     SETARG(s->fused_chunk, a, s->idx);
     SETARG(s->fused_chunk, a + 1, s->ctr);
     return run(s, q, s->fused_chunk, positions, "fused leaf kernel (chunks)");
+}
+
+/*
+ * The original kernel keeps its arguments between launches (no one else sets
+ * them): unchanged ones are not set again, a host cost that shows on short
+ * launches. Returns 1 when args are what the last launch set.
+ */
+static int same_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+{
+    size_t need = 0;
+    for (unsigned i = 0; i < s->desc->nargs; i++)
+        need += sizeof(size_t) + args[i].size;
+    if (s->orig_args && s->orig_args_len == need) {
+        const unsigned char *p = s->orig_args;
+        unsigned i = 0;
+        for (; i < s->desc->nargs; i++) {
+            if (memcmp(p, &args[i].size, sizeof(size_t)) ||
+                memcmp(p + sizeof(size_t), args[i].value, args[i].size))
+                break;
+            p += sizeof(size_t) + args[i].size;
+        }
+        if (i == s->desc->nargs)
+            return 1;
+    }
+    return 0;
+}
+
+static void keep_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+{
+    size_t need = 0;
+    for (unsigned i = 0; i < s->desc->nargs; i++)
+        need += sizeof(size_t) + args[i].size;
+    unsigned char *p = realloc(s->orig_args, need ? need : 1);
+    s->orig_args_len = 0;
+    if (!p)
+        return;
+    s->orig_args = p;
+    for (unsigned i = 0; i < s->desc->nargs; i++) {
+        memcpy(p, &args[i].size, sizeof(size_t));
+        memcpy(p + sizeof(size_t), args[i].value, args[i].size);
+        p += sizeof(size_t) + args[i].size;
+    }
+    s->orig_args_len = need;
 }
 
 /*
@@ -731,9 +786,13 @@ static cl_int enqueue_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
 static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
                            const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
 {
-    cl_int err = set_user_args(s, s->original, args);
-    if (err != CL_SUCCESS)
-        return err;
+    cl_int err = CL_SUCCESS;
+    if (!same_original_args(s, args)) {
+        s->orig_args_len = 0;
+        if ((err = set_user_args(s, s->original, args)) != CL_SUCCESS)
+            return err;
+        keep_original_args(s, args);
+    }
     s->last_original = 1;
     err = clEnqueueNDRangeKernel(q, s->original, dim, off, gsz, lsz, 0, NULL, next_event(s));
     return err == CL_SUCCESS ? err : fail(s, err, "the original kernel");
@@ -750,8 +809,233 @@ static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *l
     s->counts_valid = 1;
     double chunks = (double)((L->n + 31) / 32);
     *low = s->last_counts[2 * nl] < s->probe_threshold * chunks;
+    if (s->split == NPLUS1RT_SPLIT_MEASURED)
+        *low = !chooser_probe(&s->chooser, chooser_class_of(L->n), s->last_counts[2 * nl] / chunks);
     return CL_SUCCESS;
 }
+
+/* ---- the measured choice (--split auto; the decisions are choose.c's) -------- */
+
+/* One launch request, as the user gave it and as check_launch read it. */
+typedef struct request {
+    cl_command_queue q;
+    cl_uint dim;
+    const size_t *off, *gsz, *lsz;
+    const nplus1rt_argval *args;
+    launch L;
+} request;
+
+static cl_int launch_split(nplus1rt_set *s, const request *r, int probing);
+
+static cl_int cand_original(nplus1rt_set *s, const request *r, int probing)
+{
+    (void)probing;
+    return run_original(s, r->q, r->dim, r->off, r->gsz, r->lsz, r->args);
+}
+
+static int has_original(const nplus1rt_set *s)
+{
+    return s->original != NULL;
+}
+
+static int has_split(const nplus1rt_set *s)
+{
+    (void)s;
+    return 1;
+}
+
+/* CHUNKED sets carry the aggregated passes too: a second split to measure. */
+static int has_aggregated(const nplus1rt_set *s)
+{
+    return s->chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED;
+}
+
+/* The one-kernel tile beside the set's own strategy (a TILE set's split is the tile). */
+static int has_tile(const nplus1rt_set *s)
+{
+    return s->tile && s->desc->strategy != NPLUS1RT_TILE;
+}
+
+static cl_int cand_tile(nplus1rt_set *s, const request *r, int probing)
+{
+    cl_int err = enqueue_tile(s, r->q, &r->L, r->args, probing);
+    s->launches++;
+    return err;
+}
+
+static cl_int cand_aggregated(nplus1rt_set *s, const request *r, int probing)
+{
+    s->no_chunk = 1;
+    cl_int err = launch_split(s, r, probing);
+    s->no_chunk = 0;
+    return err;
+}
+
+/* What a set can run. Adding a candidate is one entry (and its launch). */
+typedef struct candidate {
+    const char *name;      /* NPLUS1_CHOICE and nplus1rt_set_force_choice take it */
+    int needs_divergence;  /* pays only when the items of a SIMD group diverge */
+    int (*carried)(const nplus1rt_set *s);
+    cl_int (*run)(nplus1rt_set *s, const request *r, int probing);
+} candidate;
+
+enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1, CAND_AGGREGATED = 2, CAND_TILE = 3 };
+
+static const candidate candidates[] = {
+    {"original", 0, has_original, cand_original},
+    {"split", 1, has_split, launch_split},
+    {"aggregated", 1, has_aggregated, cand_aggregated},
+    {"tile", 1, has_tile, cand_tile},
+};
+#define NCANDIDATES (sizeof candidates / sizeof *candidates)
+
+/* "<strategy>/<dispatch>", e.g. "aggregated/fused". */
+static const char *pass_name(nplus1rt_strategy st, nplus1rt_dispatch d)
+{
+    static const char *names[5][2] = {{"atomic/host", "atomic/fused"},
+                                      {"aggregated/host", "aggregated/fused"},
+                                      {"ordered/host", "ordered/fused"},
+                                      {"chunked/host", "chunked/fused"},
+                                      {"tile", "tile"}};
+    return (unsigned)st < 5 ? names[st][d == NPLUS1RT_DISPATCH_FUSED] : "split";
+}
+
+/* The split the last launch ran: a chunk layout that did not fit ran the aggregated passes. */
+static const char *split_name(const nplus1rt_set *s)
+{
+    nplus1rt_strategy st = s->desc->strategy;
+    if (st == NPLUS1RT_CHUNKED && !s->last_chunked)
+        st = NPLUS1RT_AGGREGATED;
+    return pass_name(st, s->dispatch);
+}
+
+/* A candidate by name (or the split by "<strategy>/<dispatch>"); -1 when not carried. */
+static int candidate_named(const nplus1rt_set *s, const char *name)
+{
+    for (unsigned c = 0; c < NCANDIDATES; c++) {
+        const char *full = c == CAND_SPLIT        ? pass_name(s->desc->strategy, s->dispatch)
+                           : c == CAND_AGGREGATED ? pass_name(NPLUS1RT_AGGREGATED, s->dispatch)
+                                                  : candidates[c].name;
+        if (candidates[c].carried(s) && (!strcmp(name, candidates[c].name) || !strcmp(name, full)))
+            return (int)c;
+    }
+    return -1;
+}
+
+/* The chooser's candidates, in the static prior's order: the original first when it said never. */
+static void init_choice(nplus1rt_set *s)
+{
+    int order[CHOOSER_MAX_CANDIDATES], needs[CHOOSER_MAX_CANDIDATES] = {0};
+    unsigned n = 0;
+    int original_first = s->desc->split == NPLUS1RT_SPLIT_NEVER;
+    if (original_first && has_original(s))
+        order[n++] = CAND_ORIGINAL;
+    for (unsigned c = 0; c < NCANDIDATES && n < CHOOSER_MAX_CANDIDATES; c++) {
+        needs[c] = candidates[c].needs_divergence;
+        if (candidates[c].carried(s) && (c != CAND_ORIGINAL || !original_first))
+            order[n++] = (int)c;
+    }
+    chooser_init(&s->chooser, n, order, needs, has_original(s) ? CAND_ORIGINAL : -1);
+    s->chooser.probe_threshold = s->probe_threshold;
+    const char *period = getenv("NPLUS1_RECHECK_PERIOD"), *force = getenv("NPLUS1_CHOICE");
+    const char *delay = getenv("NPLUS1_CHOICE_DELAY");
+    if (period)
+        s->chooser.recheck_period = (unsigned)atoi(period);
+    /* after `never` the split is unlikely to pay: its trials (and the fixed
+     * costs of a split's first launch) wait until 16 launches have run */
+    s->chooser.delay = delay ? (unsigned)atoi(delay) : original_first ? 16 : 0;
+    s->forced = force && strcmp(force, "auto") ? candidate_named(s, force) : -1;
+}
+
+static int queue_profiles(cl_command_queue q)
+{
+    cl_command_queue_properties p = 0;
+    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL) == CL_SUCCESS &&
+           (p & CL_QUEUE_PROFILING_ENABLE);
+}
+
+/* From the start of the launch's first kernel to the end of its last. */
+static double events_span(nplus1rt_set *s, unsigned first)
+{
+    if (s->nevents <= first || clWaitForEvents(1, &s->events[s->nevents - 1]) != CL_SUCCESS)
+        return -1;
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(s->events[first], CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(s->events[s->nevents - 1], CL_PROFILING_COMMAND_END, sizeof end,
+                                &end, NULL) != CL_SUCCESS || end <= start)
+        return -1;
+    return (double)(end - start) * 1e-6;
+}
+
+/*
+ * A timed trial: profiling events where the queue has them, else wall time
+ * with the queue drained before and after. A probe that switched the launch
+ * to the original leaves nothing to record.
+ */
+static cl_int timed_trial(nplus1rt_set *s, const request *r, chooser_pick p, unsigned cls)
+{
+    int events = queue_profiles(r->q);
+    unsigned first = s->nevents;
+    cl_int err = CL_SUCCESS;
+    if (!events && (err = clFinish(r->q)) != CL_SUCCESS)
+        return fail(s, err, "timing a candidate");
+    s->timing = events;
+    double t0 = nplus1rt_now_ms();
+    err = candidates[p.cand].run(s, r, p.probe);
+    s->timing = 0;
+    if (err != CL_SUCCESS)
+        return err;
+    if (p.cand != CAND_ORIGINAL && s->last_original)
+        return CL_SUCCESS; /* the probe found the input coherent */
+    double ms = events ? events_span(s, first) : -1;
+    if (!events) {
+        if ((err = clFinish(r->q)) != CL_SUCCESS)
+            return fail(s, err, "timing a candidate");
+        ms = nplus1rt_now_ms() - t0;
+    }
+    chooser_record(&s->chooser, cls, p.cand, ms);
+    return CL_SUCCESS;
+}
+
+static cl_int enqueue_measured(nplus1rt_set *s, const request *r)
+{
+    unsigned cls = chooser_class_of(r->L.n);
+    chooser_pick p = chooser_next(&s->chooser, cls);
+    if (p.timed)
+        return timed_trial(s, r, p, cls);
+    return candidates[p.cand].run(s, r, p.probe);
+}
+
+cl_int nplus1rt_set_force_choice(nplus1rt_set *s, const char *name)
+{
+    if (!s)
+        return CL_INVALID_VALUE;
+    int c = !name || !strcmp(name, "auto") ? -1 : candidate_named(s, name);
+    if (name && strcmp(name, "auto") && c < 0)
+        return fail(s, CL_INVALID_VALUE, "no such candidate in this set");
+    s->forced = c;
+    return CL_SUCCESS;
+}
+
+int nplus1rt_set_measuring(const nplus1rt_set *s, size_t items)
+{
+    if (!s || s->forced >= 0 || s->split != NPLUS1RT_SPLIT_MEASURED)
+        return 0;
+    return !chooser_settled(&s->chooser, chooser_class_of(items));
+}
+
+const char *nplus1rt_set_last_choice(const nplus1rt_set *s)
+{
+    if (!s || !s->last_queue)
+        return "none";
+    if (s->last_original)
+        return "original";
+    if (s->last_tile)
+        return "tile";
+    return split_name(s);
+}
+
 
 cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_dim,
                             const size_t *global_offset, const size_t *global_size,
@@ -772,34 +1056,49 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->last_chunked = 0;
     s->last_tile = 0;
     s->last_uncounted = 0;
+    request r = {q, work_dim, global_offset, global_size, local_size, args, L};
+    if (s->forced >= 0)
+        return candidates[s->forced].run(s, &r, 0);
+    if (s->split == NPLUS1RT_SPLIT_MEASURED)
+        return enqueue_measured(s, &r);
     int adaptive = s->split == NPLUS1RT_SPLIT_ADAPTIVE;
     int probing = adaptive && s->until_probe == 0;
     if (adaptive && !probing)
         s->until_probe--;
     if (s->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
         return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
-    if (s->desc->strategy == NPLUS1RT_TILE) {
-        err = enqueue_tile(s, q, &L, args, probing);
-        s->launches++;
+    return launch_split(s, &r, probing);
+}
+
+/* The classifier and the leaves (or, when a probe finds little divergence, the original). */
+static cl_int launch_split(nplus1rt_set *s, const request *r, int probing)
+{
+    cl_command_queue q = r->q;
+    const launch *L = &r->L;
+    const nplus1rt_argval *args = r->args;
+    cl_int err;
+    if (s->desc->strategy == NPLUS1RT_TILE)
+        return cand_tile(s, r, probing);
+    if (chunk_layout_fits(s, L))
+        return launch_chunked(s, q, L, args, probing, r->dim, r->off, r->gsz, r->lsz);
+    /* a probe needs no buckets yet: one that finds the input coherent allocates none */
+    if ((!probing && (err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS) ||
+        (err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4)) != CL_SUCCESS)
         return err;
-    }
-    if (chunk_layout_fits(s, &L))
-        return launch_chunked(s, q, &L, args, probing, work_dim, global_offset, global_size,
-                              local_size);
-    if ((err = ensure(s, &s->idx, &s->idx_cap, L.n)) != CL_SUCCESS ||
-        (err = ensure(s, &s->leafid, &s->leafid_cap, (L.n + 3) / 4)) != CL_SUCCESS)
-        return err;
-    if ((err = classify(s, q, &L, args, (cl_uint)probing)) != CL_SUCCESS)
+    if ((err = classify(s, q, L, args, (cl_uint)probing)) != CL_SUCCESS)
         return err;
     if (probing) {
-        if ((err = probe(s, q, &L, &s->use_original)) != CL_SUCCESS)
+        if ((err = probe(s, q, L, &s->use_original)) != CL_SUCCESS)
             return err;
         s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
         if (s->use_original)
-            return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+            return run_original(s, q, r->dim, r->off, r->gsz, r->lsz, args);
+        if ((err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS)
+            return err;
+        SETARG(s->scatter, 3, s->idx);
     }
-    err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, &L, args)
-                                                 : dispatch_host(s, q, &L, args);
+    err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, L, args)
+                                                 : dispatch_host(s, q, L, args);
     if (err == CL_SUCCESS) { /* the scatter zeroed the other counter set */
         s->clean[!s->cur] = 1;
         s->cur = !s->cur;

@@ -285,6 +285,57 @@ static void recheck_original(vctx *v, cl_kernel orig)
     }
 }
 
+/* A fresh set of desc, forced to candidate `forced` (NULL: auto, the default). */
+static nplus1rt_set *variant_set(vctx *v, const nplus1rt_set_desc *desc, const char *opts,
+                                 const char *forced)
+{
+    cl_int err;
+    nplus1rt_set *set = nplus1rt_set_create(v->ctx, v->dev, desc, opts, &err, NULL);
+    if (set && forced && nplus1rt_set_force_choice(set, forced) != CL_SUCCESS) {
+        nplus1rt_set_release(set);
+        return NULL;
+    }
+    return set;
+}
+
+static void add_variant(nplus1rt_validation *r, const char *name, double ms, const char *chose)
+{
+    if (r->nvariants >= sizeof r->variants / sizeof *r->variants)
+        return;
+    snprintf(r->variants[r->nvariants].name, sizeof r->variants[0].name, "%s", name);
+    snprintf(r->variants[r->nvariants].chose, sizeof r->variants[0].chose, "%s", chose);
+    r->variants[r->nvariants++].ms = ms;
+}
+
+/*
+ * --reps side by side: the split forced (already timed), each other
+ * candidate forced, and auto as the driver runs it by default, timed once it
+ * has chosen (its trials are over: at most 64 launches).
+ */
+static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *opts,
+                          nplus1rt_set *split)
+{
+    static const char *const others[] = {"tile"};
+    nplus1rt_set_desc always = *desc;
+    always.split = NPLUS1RT_SPLIT_ALWAYS;
+    add_variant(v->res, nplus1rt_set_last_choice(split), v->res->generated_ms, "");
+    for (unsigned i = 0; i < sizeof others / sizeof *others; i++) {
+        if (!strcmp(others[i], v->res->variants[0].name))
+            continue; /* the split is this candidate already (--strategy tile) */
+        nplus1rt_set *set = variant_set(v, &always, opts, others[i]);
+        if (set)
+            add_variant(v->res, others[i], time_runs(v, NULL, set, NULL, NULL, 1), "");
+        nplus1rt_set_release(set);
+    }
+    nplus1rt_set *set = variant_set(v, desc, opts, NULL);
+    for (int i = 0; set && i < 64 && nplus1rt_set_measuring(set, v->items); i++)
+        run_generated(v, set, NULL, NULL);
+    double ms = set ? time_runs(v, NULL, set, NULL, NULL, 1) : -1;
+    if (set) /* what the last timed launch ran */
+        add_variant(v->res, "auto", ms, nplus1rt_set_last_choice(set));
+    nplus1rt_set_release(set);
+}
+
 static void free_args(vctx *v)
 {
     for (unsigned i = 0; v->args && i < v->desc->nargs; i++) {
@@ -365,6 +416,7 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
     if (err == CL_SUCCESS && opts->reps > 0) {
         res->original_ms = time_runs(&v, orig, set, gen, gen_ud, 0);
         res->generated_ms = time_runs(&v, orig, set, gen, gen_ud, 1);
+        time_variants(&v, desc, build_options, set);
     }
     free(leaf_of);
     free(log);

@@ -716,6 +716,20 @@ static char *json_escape(const char *s)
     return sb_steal(&sb);
 }
 
+/* What the driver's measured choice can run (runtime/set.c's candidate table). */
+static const char *candidates_json(const emitter *e, const kernel_plan *kp)
+{
+    static const char *const names[2][2][2] = {
+        {{"\"split\"", "\"split\", \"tile\""},
+         {"\"split\", \"aggregated\"", "\"split\", \"aggregated\", \"tile\""}},
+        {{"\"original\", \"split\"", "\"original\", \"split\", \"tile\""},
+         {"\"original\", \"split\", \"aggregated\"",
+          "\"original\", \"split\", \"aggregated\", \"tile\""}}};
+    int chunked = e->pl->opt.strategy == STRATEGY_CHUNKED && e->pl->opt.dispatch != DISPATCH_HOST;
+    int tile = emits_tile(e->pl) && !tile_only(e->pl); /* a tile set's split is the tile */
+    return names[kp->split != SPLIT_MODE_ALWAYS][chunked][tile];
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -738,6 +752,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
+                     {"CANDIDATES", candidates_json(e, kp)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"FUSED", fused}, {"TILE", tile},
                      {"COMMA", last ? "" : ","}};

@@ -425,6 +425,21 @@ static void free_kernel(kdesc *k)
 
 /* ---- running ---------------------------------------------------------------------- */
 
+/* --reps: the original, each candidate forced, and auto (what it chose), side by side. */
+static void print_variants(const nplus1rt_validation *r)
+{
+    if (!(r->original_ms > 0) || !r->nvariants)
+        return;
+    printf("  side by side (median wall; x = original / variant):\n");
+    printf("    %-18s %12.3f ms  1.00x\n", "original", r->original_ms);
+    for (unsigned i = 0; i < r->nvariants; i++) {
+        double ms = r->variants[i].ms;
+        printf("    %-18s %12.3f ms  %.2fx  %s%s\n", r->variants[i].name, ms,
+               ms > 0 ? r->original_ms / ms : 0.0, r->variants[i].chose[0] ? "chose " : "forced",
+               r->variants[i].chose);
+    }
+}
+
 static void print_result(const kdesc *k, const nplus1rt_validation *r)
 {
     printf("kernel %s: %zu values compared, %zu mismatches\n", k->name, r->compared, r->mismatches);
@@ -446,6 +461,7 @@ static void print_result(const kdesc *k, const nplus1rt_validation *r)
     if (r->original_ms > 0)
         printf("  time (median wall): original %.3f ms, generated %.3f ms, speedup %.2fx\n",
                r->original_ms, r->generated_ms, r->original_ms / r->generated_ms);
+    print_variants(r);
     if (r->original_rechecked && r->original_self_mismatches)
         printf("  the original kernel disagrees with itself: a second run of it alone differs "
                "in %zu values (first in %s): it races or reads memory it never wrote, so these "

@@ -1,5 +1,5 @@
-// The original kernel itself reads out of bounds: values[] is indexed with
-// idx[i] * 1000. Validation must blame the inputs, not the generated set.
+// The original reads out of bounds: values[idx[i] * 1000000] lies gigabytes past
+// its end, so the run dies. Validation must blame the inputs, not the generated set.
 __kernel void gather(__global const int *idx, __global const float *values,
                      __global float *out, int n)
 {
@@ -7,7 +7,7 @@ __kernel void gather(__global const int *idx, __global const float *values,
     if (i >= n)
         return;
     if (idx[i] > 500)
-        out[i] = values[idx[i] * 1000];
+        out[i] = values[idx[i] * 1000000];
     else
         out[i] = 1.0f;
 }

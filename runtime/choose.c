@@ -1,0 +1,209 @@
+/*
+ * choose.c - the measured choice of --split auto: decision logic only
+ * (see choose.h). set.c launches and times; this file decides.
+ */
+#include "choose.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PROBE_PERIOD 16 /* a chosen candidate that needs divergence probes this often */
+
+void chooser_init(chooser *c, unsigned ncand, const int *order, const int *needs_div,
+                  int reference)
+{
+    memset(c, 0, sizeof *c);
+    c->ncand = ncand < CHOOSER_MAX_CANDIDATES ? ncand : CHOOSER_MAX_CANDIDATES;
+    for (unsigned i = 0; i < c->ncand; i++)
+        c->order[i] = order[i];
+    for (unsigned i = 0; i < CHOOSER_MAX_CANDIDATES; i++)
+        c->needs_divergence[i] = needs_div[i];
+    c->reference = reference;
+    c->forced = -1;
+    c->recheck_period = 64;
+    c->delay = 0;
+    c->drop_ratio = 1.25;
+    c->win_ratio = 0.95;
+    c->probe_threshold = 0.25;
+    c->probe_change = 0.25;
+    for (unsigned k = 0; k < CHOOSER_CLASSES; k++) {
+        c->cls[k].chosen = -1;
+        c->cls[k].want = 2;
+        c->cls[k].mixed = -1;
+    }
+}
+
+unsigned chooser_class_of(unsigned long long n)
+{
+    unsigned k = 0;
+    while (n > 1 && k + 1 < CHOOSER_CLASSES) {
+        n >>= 1;
+        k++;
+    }
+    return k;
+}
+
+/* A new round: every candidate timed want more times. */
+static void start_round(chooser_class *k, unsigned want)
+{
+    memset(k->best, 0, sizeof k->best);
+    memset(k->trials, 0, sizeof k->trials);
+    k->dropped = 0;
+    k->want = want;
+    k->chosen = -1;
+    k->probed = 0;
+    k->since = 0;
+}
+
+static int is_in(const chooser_class *k, int cand)
+{
+    return !(k->dropped & (1u << cand));
+}
+
+static unsigned candidates_in(const chooser *c, const chooser_class *k)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < c->ncand; i++)
+        n += is_in(k, c->order[i]);
+    return n;
+}
+
+/* The fastest candidate still in with a time, -1 when none has one. */
+static int fastest(const chooser *c, const chooser_class *k)
+{
+    int best = -1;
+    for (unsigned i = 0; i < c->ncand; i++) {
+        int d = c->order[i];
+        if (is_in(k, d) && k->trials[d] && (best < 0 || k->best[d] < k->best[best]))
+            best = d;
+    }
+    return best;
+}
+
+/* The end of a round: the fastest, unless it barely beats the reference. */
+static int decide(const chooser *c, const chooser_class *k)
+{
+    int best = fastest(c, k);
+    int ref = c->reference;
+    if (best < 0) {
+        for (unsigned i = 0; i < c->ncand && best < 0; i++)
+            if (is_in(k, c->order[i]))
+                best = c->order[i];
+        return best >= 0 ? best : ref >= 0 ? ref : c->order[0];
+    }
+    if (ref >= 0 && best != ref && is_in(k, ref) && k->trials[ref] &&
+        k->best[best] > c->win_ratio * k->best[ref])
+        return ref;
+    return best;
+}
+
+/* The next candidate of the round to time, -1 when the round is done. */
+static int next_trial(const chooser *c, const chooser_class *k)
+{
+    if (candidates_in(c, k) <= 1)
+        return -1; /* nothing left to compare */
+    for (unsigned pass = 1; pass <= k->want; pass++)
+        for (unsigned i = 0; i < c->ncand; i++) {
+            int d = c->order[i];
+            if (is_in(k, d) && k->trials[d] < pass)
+                return d;
+        }
+    return -1;
+}
+
+/* During the delay: the prior's favourite, warmed up and timed like any trial. */
+static chooser_pick delayed_pick(const chooser *c, chooser_class *k)
+{
+    int d = c->order[0];
+    chooser_pick p = {d, 0, 0};
+    p.timed = (k->warm & (1u << d)) && k->trials[d] < k->want;
+    p.probe = c->needs_divergence[d] && !k->probed;
+    k->warm |= 1u << d;
+    return p;
+}
+
+chooser_pick chooser_next(chooser *c, unsigned cls)
+{
+    chooser_pick p = {c->forced, 0, 0};
+    if (c->forced >= 0 || c->ncand == 0)
+        return p;
+    chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    if (k->seen < c->delay) {
+        k->seen++;
+        return delayed_pick(c, k);
+    }
+    if (k->chosen >= 0) {
+        k->since++;
+        if (!c->recheck_period || k->since < c->recheck_period) {
+            p.cand = k->chosen;
+            p.probe = c->needs_divergence[k->chosen] && k->since % PROBE_PERIOD == 0;
+            return p;
+        }
+        start_round(k, 1);
+    }
+    int d = next_trial(c, k);
+    if (d < 0) {
+        k->chosen = decide(c, k);
+        k->since = 0;
+        p.cand = k->chosen;
+        return p;
+    }
+    p.cand = d;
+    p.timed = (k->warm & (1u << d)) != 0; /* the first launch warms up, untimed */
+    p.probe = c->needs_divergence[d] && !k->probed;
+    k->warm |= 1u << d;
+    return p;
+}
+
+void chooser_record(chooser *c, unsigned cls, int cand, double ms)
+{
+    chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    if (!(ms > 0) || cand < 0 || (unsigned)cand >= CHOOSER_MAX_CANDIDATES || k->chosen >= 0)
+        return;
+    if (!k->trials[cand] || ms < k->best[cand])
+        k->best[cand] = ms;
+    k->trials[cand]++;
+    int f = fastest(c, k);
+    for (unsigned i = 0; f >= 0 && i < c->ncand; i++) {
+        int d = c->order[i];
+        if (is_in(k, d) && k->trials[d] && k->best[d] > c->drop_ratio * k->best[f])
+            k->dropped |= 1u << d; /* clearly slower: no second trial */
+    }
+}
+
+static void drop_divergent(const chooser *c, chooser_class *k)
+{
+    for (unsigned i = 0; i < c->ncand; i++)
+        if (c->needs_divergence[c->order[i]])
+            k->dropped |= 1u << c->order[i];
+}
+
+int chooser_probe(chooser *c, unsigned cls, double mixed)
+{
+    chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    int coherent = mixed < c->probe_threshold;
+    int moved = k->mixed >= 0 && fabs(mixed - k->mixed) > c->probe_change;
+    k->mixed = mixed;
+    if (k->chosen >= 0) { /* a periodic probe of the chosen candidate */
+        if (!coherent && !moved)
+            return 1;
+        start_round(k, 1); /* the input changed: measure again */
+    }
+    k->probed = 1;
+    if (coherent)
+        drop_divergent(c, k);
+    return !coherent;
+}
+
+int chooser_settled(const chooser *c, unsigned cls)
+{
+    const chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    return c->forced >= 0 || c->ncand <= 1 || (k->seen >= c->delay && k->chosen >= 0);
+}
+
+int chooser_chosen(const chooser *c, unsigned cls)
+{
+    if (c->forced >= 0)
+        return c->forced;
+    return c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1].chosen;
+}

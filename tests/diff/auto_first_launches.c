@@ -1,0 +1,166 @@
+/*
+ * auto_first_launches - the measured choice is correct while it measures:
+ * through the generated driver of samples/oneKernel.cl with NPLUS1_SPLIT=auto,
+ * every one of the first launches (20 of each of two size classes), whichever
+ * candidate the chooser runs, gives the original kernel's output. The output
+ * buffer is poisoned (NaN) before each launch, so an unwritten element fails.
+ * It also checks that both candidates ran (the chooser did try the split) and
+ * that nplus1_oneKernel_last_choice names what ran.
+ *
+ * usage: auto_first_launches samples/oneKernel.cl [N] [profiling 0|1]
+ */
+#include "oneKernel_nplus1.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nplus1rt.h"
+
+#define LAUNCHES 20
+
+typedef struct fixture {
+    cl_context ctx;
+    cl_command_queue q;
+    cl_mem ia, fa, out;
+    float *expect, *got, *poison;
+    size_t n;
+} fixture;
+
+static int fail(const char *what, cl_int err)
+{
+    fprintf(stderr, "auto_first_launches: %s: %s (%d)\n", what, nplus1_strerror(err), (int)err);
+    return 2;
+}
+
+static cl_int make_buffers(fixture *f)
+{
+    uint64_t seed = 7;
+    int *ia = malloc(f->n * sizeof *ia);
+    float *fa = malloc(f->n * sizeof *fa);
+    f->expect = malloc(f->n * sizeof *f->expect);
+    f->got = malloc(f->n * sizeof *f->got);
+    f->poison = malloc(f->n * sizeof *f->poison);
+    if (!ia || !fa || !f->expect || !f->got || !f->poison)
+        return NPLUS1_ERR_OOM;
+    nplus1rt_fill_random(ia, f->n, NPLUS1RT_I32, 0, &seed);
+    nplus1rt_fill_random(fa, f->n, NPLUS1RT_F32, 0, &seed);
+    nplus1rt_fill_poison(f->poison, f->n, NPLUS1RT_F32);
+    cl_int err;
+    cl_mem_flags ro = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    f->ia = clCreateBuffer(f->ctx, ro, f->n * 4, ia, &err);
+    if (err == CL_SUCCESS)
+        f->fa = clCreateBuffer(f->ctx, ro, f->n * 4, fa, &err);
+    if (err == CL_SUCCESS)
+        f->out = clCreateBuffer(f->ctx, CL_MEM_READ_WRITE, f->n * 4, NULL, &err);
+    free(ia);
+    free(fa);
+    return err;
+}
+
+static cl_int poison(fixture *f)
+{
+    return clEnqueueWriteBuffer(f->q, f->out, CL_TRUE, 0, f->n * 4, f->poison, 0, NULL, NULL);
+}
+
+/* The original kernel's output over all n items: the reference. */
+static cl_int reference(fixture *f, const char *path, cl_device_id dev)
+{
+    char *src = nplus1rt_read_file(path), *log = NULL;
+    if (!src)
+        return CL_INVALID_VALUE;
+    cl_int err;
+    cl_program p = nplus1rt_build(f->ctx, dev, src, "", &log, &err);
+    free(src);
+    free(log);
+    if (!p)
+        return err;
+    cl_kernel k = clCreateKernel(p, "oneKernel", &err);
+    clReleaseProgram(p);
+    if (err != CL_SUCCESS)
+        return err;
+    clSetKernelArg(k, 0, sizeof f->ia, &f->ia);
+    clSetKernelArg(k, 1, sizeof f->fa, &f->fa);
+    clSetKernelArg(k, 2, sizeof f->out, &f->out);
+    if ((err = poison(f)) == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(f->q, k, 1, NULL, &f->n, NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(f->q, f->out, CL_TRUE, 0, f->n * 4, f->expect, 0, NULL, NULL);
+    clReleaseKernel(k);
+    return err;
+}
+
+/* LAUNCHES launches of `items` items; counts what ran. Returns the mismatching launches. */
+static int launches(fixture *f, nplus1_oneKernel *set, size_t items, unsigned *originals,
+                    unsigned *splits)
+{
+    int bad = 0;
+    for (int i = 0; i < LAUNCHES; i++) {
+        cl_int err = poison(f);
+        if (err == CL_SUCCESS)
+            err = nplus1_oneKernel_enqueue(set, f->q, 1, NULL, &items, NULL, f->ia, f->fa, f->out);
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(f->q, f->out, CL_TRUE, 0, items * 4, f->got, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            printf("launch %d of %zu items: %s (%s)\n", i, items, nplus1_strerror(err),
+                   nplus1_oneKernel_errmsg(set));
+            return LAUNCHES;
+        }
+        const char *choice = nplus1_oneKernel_last_choice(set);
+        size_t mm = nplus1rt_diff(f->expect, f->got, items, NPLUS1RT_F32, 4, NULL, 0);
+        printf("launch %2d of %zu items: ran %-18s %zu mismatches\n", i, items, choice, mm);
+        bad += mm != 0;
+        *originals += !strcmp(choice, "original");
+        *splits += strcmp(choice, "original") != 0 && strcmp(choice, "none") != 0;
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s samples/oneKernel.cl [N] [profiling 0|1]\n", argv[0]);
+        return 2;
+    }
+    setenv("NPLUS1_SPLIT", "auto", 1); /* the test env forces always; this tests auto */
+    fixture f;
+    memset(&f, 0, sizeof f);
+    f.n = argc > 2 ? strtoul(argv[2], NULL, 10) : 30000;
+    int profiling = argc > 3 && atoi(argv[3]);
+    char errbuf[512];
+    nplus1rt_device dev;
+    cl_int err = nplus1rt_pick_device(&dev, errbuf, sizeof errbuf);
+    if (err != CL_SUCCESS)
+        return fail(errbuf, err);
+    if ((err = nplus1rt_open(&dev, profiling, &f.ctx, &f.q)) != CL_SUCCESS)
+        return fail("opening the device", err);
+    if ((err = make_buffers(&f)) != CL_SUCCESS || (err = reference(&f, argv[1], dev.device)))
+        return fail("the reference run", err);
+    nplus1_oneKernel *set = nplus1_oneKernel_create(f.ctx, dev.device, "", &err);
+    if (!set)
+        return fail("creating the set", err);
+    printf("before any launch: last_choice %s\n", nplus1_oneKernel_last_choice(set));
+    unsigned originals = 0, splits = 0;
+    int bad = launches(&f, set, f.n, &originals, &splits);
+    bad += launches(&f, set, f.n / 3, &originals, &splits); /* another size class */
+    printf("auto (%s queue): %d launches, %d with mismatches; ran the original %u times, the "
+           "split %u times\n", profiling ? "profiling" : "plain", 2 * LAUNCHES, bad, originals,
+           splits);
+    int rc = bad ? 1 : 0;
+    if (!originals || !splits) {
+        printf("FAIL: the measured choice did not try both candidates\n");
+        rc = 1;
+    }
+    nplus1_oneKernel_release(set);
+    clReleaseMemObject(f.ia);
+    clReleaseMemObject(f.fa);
+    clReleaseMemObject(f.out);
+    free(f.expect);
+    free(f.got);
+    free(f.poison);
+    nplus1rt_cache_clear();
+    clReleaseCommandQueue(f.q);
+    clReleaseContext(f.ctx);
+    printf("%s\n", rc ? "FAILED" : "auto's first launches all match the original");
+    return rc;
+}

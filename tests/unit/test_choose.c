@@ -1,0 +1,276 @@
+/*
+ * test_choose.c - the measured choice of --split auto, fed with fake timings
+ * (runtime/choose.c is a pure function of the times it is given: no device).
+ *
+ * Each test drives the chooser the way set.c does (next, then record the
+ * pick's time, or probe a probing pick) against a table of per-candidate
+ * launch times, and checks what it keeps, how many trials it spent, and that
+ * the first 16 launches together stay within 3% of the original.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "choose.h"
+
+enum { ORIG = 0, SPLIT = 1, TILE = 2 };
+
+static int failures;
+
+#define CHECK(cond, ...)                                       \
+    do {                                                       \
+        if (!(cond)) {                                         \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);        \
+            printf(__VA_ARGS__);                               \
+            printf("\n");                                      \
+            failures++;                                        \
+        }                                                      \
+    } while (0)
+
+/* A world: each candidate's time per launch, and the probe's mixed share. */
+typedef struct world {
+    double ms[3];
+    double mixed;
+    double probe_ms;   /* a probing launch that fell back to the original */
+    unsigned ran[3];   /* launches per candidate */
+    double total;      /* time of all launches */
+} world;
+
+static void init3(chooser *c, int prior_never, int with_tile)
+{
+    int needs[CHOOSER_MAX_CANDIDATES] = {0, 1, 1, 0};
+    int order_never[] = {ORIG, SPLIT, TILE}, order_split[] = {SPLIT, TILE, ORIG};
+    int order_never2[] = {ORIG, SPLIT}, order_split2[] = {SPLIT, ORIG};
+    const int *order = with_tile ? (prior_never ? order_never : order_split)
+                                 : (prior_never ? order_never2 : order_split2);
+    chooser_init(c, with_tile ? 3 : 2, order, needs, ORIG);
+}
+
+/* One launch as set.c runs it; returns the candidate that ran. */
+static int launch(chooser *c, world *w, unsigned cls)
+{
+    chooser_pick p = chooser_next(c, cls);
+    int ran = p.cand;
+    if (p.probe && !chooser_probe(c, cls, w->mixed)) {
+        ran = ORIG;
+        w->total += w->probe_ms;
+        w->ran[ORIG]++;
+        return ran;
+    }
+    w->total += w->ms[ran];
+    w->ran[ran]++;
+    if (p.timed)
+        chooser_record(c, cls, ran, w->ms[ran]);
+    return ran;
+}
+
+static double run_launches(chooser *c, world *w, unsigned n, unsigned cls)
+{
+    for (unsigned i = 0; i < n; i++)
+        launch(c, w, cls);
+    return w->total;
+}
+
+static void test_keeps_the_split_when_it_wins(void)
+{
+    chooser c;
+    init3(&c, 0, 0);
+    world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
+    run_launches(&c, &w, 16, 20);
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
+    CHECK(w.ran[ORIG] <= 2, "the original (2x slower) ran %u times", w.ran[ORIG]);
+}
+
+static void test_keeps_the_original_when_the_split_loses(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    world w = {{1.0, 1.1}, 0.9, 1.2, {0}, 0};
+    double t = run_launches(&c, &w, 16, 20);
+    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d, want the original", chooser_chosen(&c, 20));
+    CHECK(16.0 / t >= 0.97, "first 16 launches at %.3fx the original", 16.0 / t);
+}
+
+static void test_drops_a_clearly_slower_split_after_one_trial(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    world w = {{1.0, 1.6}, 0.9, 1.2, {0}, 0};
+    run_launches(&c, &w, 16, 20);
+    CHECK(w.ran[SPLIT] == 2, "the 1.6x slower split ran %u times, want 2 (warm-up, one trial)",
+          w.ran[SPLIT]);
+    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d", chooser_chosen(&c, 20));
+}
+
+static void test_a_coherent_probe_skips_the_split_untimed(void)
+{
+    chooser c;
+    init3(&c, 1, 1);
+    world w = {{1.0, 1.7, 1.3}, 0.01, 1.2, {0}, 0};
+    double t = run_launches(&c, &w, 16, 20);
+    CHECK(w.ran[SPLIT] == 0 && w.ran[TILE] == 0, "split ran %u, tile %u on coherent input",
+          w.ran[SPLIT], w.ran[TILE]);
+    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d", chooser_chosen(&c, 20));
+    CHECK(16.0 / t >= 0.97, "first 16 launches at %.3fx the original", 16.0 / t);
+}
+
+static void test_takes_the_fastest_of_three(void)
+{
+    chooser c;
+    init3(&c, 0, 1);
+    world w = {{1.0, 0.8, 0.6}, 0.9, 1.2, {0}, 0};
+    run_launches(&c, &w, 16, 22);
+    CHECK(chooser_chosen(&c, 22) == TILE, "chose %d, want the tile", chooser_chosen(&c, 22));
+}
+
+static void test_a_near_tie_keeps_the_original(void)
+{
+    chooser c;
+    init3(&c, 0, 0);
+    world w = {{1.0, 0.97}, 0.9, 1.2, {0}, 0};
+    run_launches(&c, &w, 16, 20);
+    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d: a 3%% win is noise", chooser_chosen(&c, 20));
+    init3(&c, 0, 0);
+    w.ms[SPLIT] = 0.93;
+    run_launches(&c, &w, 16, 20);
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d: a 7%% win is kept", chooser_chosen(&c, 20));
+}
+
+static void test_size_classes_choose_apart(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    world small = {{1.0, 1.5}, 0.9, 1.2, {0}, 0}, big = {{1.0, 0.7}, 0.9, 1.2, {0}, 0};
+    unsigned cs = chooser_class_of(1000), cb = chooser_class_of(1u << 22);
+    CHECK(cs == 9 && cb == 22, "classes %u and %u, want 9 and 22", cs, cb);
+    for (int i = 0; i < 16; i++) {
+        launch(&c, &small, cs);
+        launch(&c, &big, cb);
+    }
+    CHECK(chooser_chosen(&c, cs) == ORIG, "small launches chose %d", chooser_chosen(&c, cs));
+    CHECK(chooser_chosen(&c, cb) == SPLIT, "big launches chose %d", chooser_chosen(&c, cb));
+}
+
+static void test_rechecks_and_follows_a_change(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    c.recheck_period = 32;
+    world w = {{1.0, 1.1}, 0.9, 1.2, {0}, 0};
+    run_launches(&c, &w, 16, 20);
+    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d first", chooser_chosen(&c, 20));
+    w.ms[SPLIT] = 0.5; /* the leaves got expensive: the split wins now */
+    run_launches(&c, &w, 40, 20);
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "after the recheck chose %d", chooser_chosen(&c, 20));
+}
+
+static void test_a_probe_that_turns_coherent_goes_back_to_the_original(void)
+{
+    chooser c;
+    init3(&c, 0, 0);
+    world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
+    run_launches(&c, &w, 8, 20);
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d first", chooser_chosen(&c, 20));
+    w.mixed = 0.0; /* the input became sorted */
+    w.ms[SPLIT] = 1.3;
+    run_launches(&c, &w, 24, 20);
+    CHECK(chooser_chosen(&c, 20) == ORIG, "after a coherent probe chose %d",
+          chooser_chosen(&c, 20));
+}
+
+static void test_forced_candidate_always_runs(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    c.forced = SPLIT;
+    world w = {{1.0, 3.0}, 0.9, 1.2, {0}, 0};
+    run_launches(&c, &w, 10, 20);
+    CHECK(w.ran[SPLIT] == 10, "forced split ran %u of 10", w.ran[SPLIT]);
+}
+
+static void test_first_launch_in_a_class_is_an_untimed_warm_up(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    chooser_pick p = chooser_next(&c, 5), q = chooser_next(&c, 5);
+    CHECK(p.cand == ORIG && !p.timed, "first launch: %d timed %d, want the original untimed",
+          p.cand, p.timed);
+    CHECK(q.cand == ORIG && q.timed, "second launch: %d timed %d, want the original timed",
+          q.cand, q.timed);
+    chooser_record(&c, 5, q.cand, 1.0);
+    chooser_pick r = chooser_next(&c, 5);
+    CHECK(chooser_probe(&c, 5, 0.9) == 1, "a divergent probe lets the split run");
+    chooser_pick t = chooser_next(&c, 5);
+    CHECK(r.cand == SPLIT && !r.timed && r.probe, "the split's warm-up launch probes, untimed");
+    CHECK(t.cand == SPLIT && t.timed && !t.probe, "the split's trial is timed, without a probe");
+    chooser_pick u = chooser_next(&c, 6);
+    CHECK(!u.timed, "a new size class warms up again");
+}
+
+/* A world where every first launch of a candidate costs a compile. */
+static void test_a_slow_first_launch_does_not_decide(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    world w = {{1.0, 0.8}, 0.9, 1.2, {0}, 0};
+    double compile = 100.0;
+    for (int i = 0; i < 16; i++) {
+        chooser_pick p = chooser_next(&c, 20);
+        if (p.probe && !chooser_probe(&c, 20, w.mixed))
+            continue;
+        if (p.timed)
+            chooser_record(&c, 20, p.cand, w.ms[p.cand] + (w.ran[p.cand]++ ? 0 : compile));
+        else
+            w.ran[p.cand]++;
+    }
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
+}
+
+static void test_a_delay_keeps_the_first_launches_on_the_prior(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    c.delay = 16;
+    world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
+    double t = run_launches(&c, &w, 16, 20);
+    CHECK(w.ran[SPLIT] == 0, "the split ran %u times in the delay", w.ran[SPLIT]);
+    CHECK(!chooser_settled(&c, 20), "settled before the split was tried");
+    CHECK(t == 16.0, "the first 16 launches took %.2f, want 16 (the original's)", t);
+    run_launches(&c, &w, 8, 20);
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "after the delay chose %d, want the split",
+          chooser_chosen(&c, 20));
+    CHECK(chooser_settled(&c, 20), "not settled after the trials");
+}
+
+static void test_ignores_launches_without_a_time(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    chooser_next(&c, 5); /* the warm-up */
+    chooser_pick p = chooser_next(&c, 5);
+    chooser_record(&c, 5, p.cand, -1); /* no profiling data */
+    chooser_pick q = chooser_next(&c, 5);
+    CHECK(q.cand == p.cand && q.timed, "an untimed trial is tried again (got %d)", q.cand);
+}
+
+int main(void)
+{
+    test_keeps_the_split_when_it_wins();
+    test_keeps_the_original_when_the_split_loses();
+    test_drops_a_clearly_slower_split_after_one_trial();
+    test_a_coherent_probe_skips_the_split_untimed();
+    test_takes_the_fastest_of_three();
+    test_a_near_tie_keeps_the_original();
+    test_size_classes_choose_apart();
+    test_rechecks_and_follows_a_change();
+    test_a_probe_that_turns_coherent_goes_back_to_the_original();
+    test_forced_candidate_always_runs();
+    test_first_launch_in_a_class_is_an_untimed_warm_up();
+    test_a_slow_first_launch_does_not_decide();
+    test_a_delay_keeps_the_first_launches_on_the_prior();
+    test_ignores_launches_without_a_time();
+    if (failures)
+        printf("%d check(s) failed\n", failures);
+    else
+        printf("chooser: all checks passed\n");
+    return failures ? 1 : 0;
+}
