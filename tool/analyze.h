@@ -100,6 +100,8 @@ typedef struct decision {
     seq body;                 /* DEC_SWITCH: the body's statements, flattened */
     long long default_value;  /* DEC_SWITCH: a value no case matches */
     int has_default_value;
+    int divergence;           /* divergence.c: div_class of the condition(s) */
+    char divergence_why[200]; /* divergence.c: the value that makes it so */
 } decision;
 
 typedef struct kernel_param {

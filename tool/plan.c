@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "divergence.h"
 #include "util.h"
 
 const char *strategy_name(strategy s)
@@ -525,6 +526,7 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
 static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
+    divergence_classify(an, k);
     tree_lists t = {0};
     collect_seq(&t, &k->top);
     int errors = check_conditions(an, &t, diag);

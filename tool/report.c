@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "divergence.h"
+
 static void put_text(FILE *f, const analysis *an, src_range r, size_t max)
 {
     size_t len;
@@ -98,6 +100,25 @@ static void print_slice(FILE *f, const analysis *an, const seq *s, int *any)
     }
 }
 
+/* One line per decision, in source order: its divergence class and why. */
+static void print_divergence(FILE *f, const analysis *an, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].decision;
+        if (s->items[i].kind != ITEM_DECISION || !d)
+            continue;
+        fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name((div_class)d->divergence),
+                d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+        put_text(f, an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
+        fputs(")]\n", f);
+        if (d->kind == DEC_SWITCH)
+            print_divergence(f, an, &d->body);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                print_divergence(f, an, &d->branches[b].seq);
+    }
+}
+
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
 {
     for (unsigned i = 0; i < pl->nkernels; i++)
@@ -155,6 +176,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
             kp->nkernels, pl->opt.wg);
+    fputs("  divergence (one line per decision, in source order):\n", f);
+    print_divergence(f, an, &k->top);
 }
 
 void report_print(FILE *f, const analysis *an, const plan *pl, int full)
