@@ -86,7 +86,7 @@ typedef struct memo {
     dval val;
 } memo;
 
-#define MAX_SOURCES 6
+#define MAX_SOURCES 4
 
 typedef struct dctx {
     analysis *an;
@@ -841,6 +841,24 @@ static dval eval_binary(dctx *x, const frame *f, CXCursor e, int cond)
     return v;
 }
 
+/* x += y as an expression (a loop's increment): the class of x + y. */
+static dval eval_compound(dctx *x, const frame *f, CXCursor e)
+{
+    cursor_list ch = children_of(e);
+    if (ch.n != 2) {
+        free(ch.v);
+        return mk(V_DATA, "cannot read an assignment");
+    }
+    char op[8];
+    binary_op(x, e, ch.v[0], ch.v[1], op, sizeof op);
+    size_t n = strlen(op);
+    if (n > 1)
+        op[n - 1] = '\0';
+    dval v = binary_class(x, e, op, eval(x, f, ch.v[0], 0), eval(x, f, ch.v[1], 0), ch.v[1], 0);
+    free(ch.v);
+    return v;
+}
+
 static dval eval_load(dctx *x, CXCursor base, dval addr, CXCursor whole, int subscript);
 
 static dval eval_unary(dctx *x, const frame *f, CXCursor e, int cond)
@@ -861,7 +879,8 @@ static dval eval_unary(dctx *x, const frame *f, CXCursor e, int cond)
         why_text(x, e, "'%s' is a comparison used as a number", why, sizeof why);
         return at_least_varying(v, why);
     }
-    if (!strcmp(op, "-") || !strcmp(op, "+") || !strcmp(op, "~"))
+    if (!strcmp(op, "-") || !strcmp(op, "+") || !strcmp(op, "~") || !strcmp(op, "++") ||
+        !strcmp(op, "--"))
         return eval(x, f, a, cond);
     if (!strcmp(op, "*"))
         return eval_load(x, a, eval(x, f, a, 0), e, 0);
@@ -1206,6 +1225,8 @@ static dval eval(dctx *x, const frame *f, CXCursor e, int cond)
         return eval_ref(x, f, e, cond);
     case CXCursor_BinaryOperator:
         return eval_binary(x, f, e, cond);
+    case CXCursor_CompoundAssignOperator:
+        return eval_compound(x, f, e);
     case CXCursor_UnaryOperator:
         return eval_unary(x, f, e, cond);
     case CXCursor_ArraySubscriptExpr:
@@ -1224,10 +1245,12 @@ static dval eval(dctx *x, const frame *f, CXCursor e, int cond)
 
 /* ---- decisions -------------------------------------------------------------------- */
 
-static void put_list(strbuf *sb, char (*set)[48], unsigned n)
+static void put_list(strbuf *sb, char (*set)[48], unsigned n, int more)
 {
     for (unsigned i = 0; i < n; i++)
-        sb_printf(sb, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", set[i]);
+        sb_printf(sb, "%s%s", i == 0 ? "" : i + 1 == n && !more ? " and " : ", ", set[i]);
+    if (more)
+        sb_puts(sb, " and more");
 }
 
 /* "argument 'n'", "arguments 'w', 'h' and get_global_size(0)", "constants". */
@@ -1249,9 +1272,7 @@ static void put_uniforms(strbuf *sb, dctx *x)
             snprintf(set[n++], 48, "%s", x->uniforms[i]);
     if (n == 0)
         snprintf(set[n++], 48, "constants");
-    put_list(sb, set, n);
-    if (x->more_uniforms)
-        sb_puts(sb, " and more");
+    put_list(sb, set, n, x->more_uniforms);
     sb_free(&args);
 }
 
@@ -1290,7 +1311,7 @@ static void classify_decision(dctx *x, decision *d)
     } else if (v.c == V_AFFINE) {
         d->divergence = DIV_AFFINE;
         sb_puts(&sb, "compares ");
-        put_list(&sb, x->ids, x->nids);
+        put_list(&sb, x->ids, x->nids, 0);
         sb_puts(&sb, " with ");
         put_uniforms(&sb, x);
     } else {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "divergence.h"
 #include "template.h"
 #include "util.h"
 
@@ -670,6 +671,31 @@ static char *json_escape(const char *s)
     return sb_steal(&sb);
 }
 
+/* The decisions in source order, with their divergence class (divergence.h). */
+static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].decision;
+        if (s->items[i].kind != ITEM_DECISION || !d)
+            continue;
+        size_t len;
+        src_range cr = d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond;
+        const char *cond = range_text(e->an, cr, &len);
+        sb_printf(sb, "%s\n        {\"line\": %u, \"kind\": \"%s\", \"condition\": \"",
+                  sb->len ? "," : "", d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+        sb_put_json_string(sb, cond, len);
+        sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
+                  div_class_name((div_class)d->divergence));
+        sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
+        sb_puts(sb, "\"}");
+        if (d->kind == DEC_SWITCH)
+            manifest_decisions(e, sb, &d->body);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                manifest_decisions(e, sb, &d->branches[b].seq);
+    }
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -684,10 +710,15 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
                  k->name, k->name, k->name);
     else
         snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scatter\"", k->name, k->name);
+    strbuf decisions;
+    sb_init(&decisions);
+    manifest_decisions(e, &decisions, &k->top);
+    sb_puts(&decisions, decisions.len ? "\n      " : "");
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
+                     {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
     for (unsigned i = 0; i < k->nparams; i++) {
@@ -724,6 +755,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         free(file);
     }
     expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
+    sb_free(&decisions);
 }
 
 static char *manifest(emitter *e)

@@ -498,6 +498,10 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
     kp->split = SPLIT_MODE_ALWAYS;
     if (pl->opt.split != SPLIT_AUTO || kp->nkernels == 0)
         return;
+    if (kp->ndata == 0) { /* uniform and affine conditions diverge at the borders at most */
+        kp->split = SPLIT_MODE_NEVER;
+        return;
+    }
     double cheap_below = PLAN_CHEAP_LEAF;
     if (16 * kp->classifier_cost > cheap_below)
         cheap_below = 16 * kp->classifier_cost;
@@ -542,6 +546,8 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
             kp.classifier_cost += t.items[i]->fx.cost;
     for (unsigned i = 0; i < t.ndecisions; i++)
         kp.classifier_cost += t.decisions[i]->cond_fx.cost;
+    for (unsigned i = 0; i < t.ndecisions; i++)
+        kp.ndata += t.decisions[i]->divergence == DIV_DATA;
     free(t.items);
     free(t.decisions);
     leaf_collector lc = {&kp, an};

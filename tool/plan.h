@@ -49,6 +49,7 @@ typedef struct kernel_plan {
     int merged_kernel;     /* kernel running the original code for cheap leaves, or -1 */
     unsigned nmerged;      /* leaves in it */
     unsigned errors;       /* slice rules this kernel broke (refused) */
+    unsigned ndata;        /* decisions whose condition is data dependent (divergence.h) */
 } kernel_plan;
 
 typedef struct plan_options {

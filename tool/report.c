@@ -144,7 +144,11 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
                "statements, strategy %s, dispatch %s\n",
             k->name, kp->nleaves, kp->nkernels, kp->nslice, strategy_name(pl->opt.strategy),
             dispatch_name(pl->opt.dispatch));
-    if (kp->split == SPLIT_MODE_NEVER)
+    if (kp->split == SPLIT_MODE_NEVER && kp->ndata == 0)
+        fprintf(f, "  split: never: no decision depends on data (every condition is uniform or "
+                   "affine, so the items of a SIMD group agree except at the borders); the driver "
+                   "runs the original kernel\n");
+    else if (kp->split == SPLIT_MODE_NEVER)
         fprintf(f, "  split: never: every leaf is too cheap to pay for the classifier (cost < %.0f); "
                    "the driver runs the original kernel\n", PLAN_CHEAP_LEAF);
     else if (kp->split == SPLIT_MODE_ADAPTIVE)
