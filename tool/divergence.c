@@ -1276,6 +1276,11 @@ static void put_uniforms(strbuf *sb, dctx *x)
     sb_free(&args);
 }
 
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 static dval classify_condition(dctx *x, const frame *f, const decision *d)
 {
     if (d->kind == DEC_SWITCH)
@@ -1310,6 +1315,7 @@ static void classify_decision(dctx *x, decision *d)
         put_uniforms(&sb, x);
     } else if (v.c == V_AFFINE) {
         d->divergence = DIV_AFFINE;
+        qsort(x->ids, x->nids, sizeof x->ids[0], compare_names);
         sb_puts(&sb, "compares ");
         put_list(&sb, x->ids, x->nids, 0);
         sb_puts(&sb, " with ");
