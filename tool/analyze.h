@@ -102,6 +102,20 @@ typedef struct decision {
     int has_default_value;
     int divergence;           /* divergence.c: div_class of the condition(s) */
     char divergence_why[200]; /* divergence.c: the value that makes it so */
+    const char *divergence_plan; /* divergence.c: what the plan does with it, and why */
+    /*
+     * plan: not split. The decision (and every decision nested in it) stays
+     * in the leaf code as written and still branches there. It is not a
+     * level of the condition tree: the walk treats it as one plain statement
+     * of the sequence it sits in (its seq_item's fx then holds the effects
+     * and cost of the whole statement), its text is copied into each leaf
+     * unchanged, and the classifier runs it only when the slice needs what
+     * it writes. Set it before plan_build (plan_keep_in_leaf() does); plan
+     * also sets it for the inner levels that --max-leaves cuts, and for every
+     * decision after a kept one that may return or break on the same path.
+     */
+    int keep_in_leaf;
+    unsigned level;           /* plan: split decisions before it on its longest path */
 } decision;
 
 typedef struct kernel_param {

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "leaf_limit.h"
 #include "util.h"
 
 typedef enum vclass { V_UNIFORM, V_AFFINE, V_VARYING, V_DATA } vclass;
@@ -1353,4 +1354,144 @@ void divergence_classify(analysis *an, kernel_info *k)
     classify_seq(&x, &k->top);
     defs_free(x.defs);
     free(x.memos);
+}
+
+/* ---- the plan's use of the classes ------------------------------------------------ */
+
+static int seq_has_data(const seq *s);
+
+static int decision_has_data(const decision *d, int self)
+{
+    if (self && d->divergence == DIV_DATA)
+        return 1;
+    if (d->kind == DEC_SWITCH)
+        return seq_has_data(&d->body);
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (seq_has_data(&d->branches[b].seq))
+            return 1;
+    return 0;
+}
+
+static int seq_has_data(const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision &&
+            decision_has_data(s->items[i].decision, 1))
+            return 1;
+    return 0;
+}
+
+/* A return, or a break that leaves no switch inside d: the path ends there. */
+static int seq_may_exit(const seq *s, int in_switch)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        if (it->kind == ITEM_RETURN || (it->kind == ITEM_BREAK && !in_switch))
+            return 1;
+        const decision *d = it->kind == ITEM_DECISION ? it->decision : NULL;
+        if (!d)
+            continue;
+        int sw = in_switch || d->kind == DEC_SWITCH;
+        if (d->kind == DEC_SWITCH && seq_may_exit(&d->body, sw))
+            return 1;
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            if (seq_may_exit(&d->branches[b].seq, sw))
+                return 1;
+    }
+    return 0;
+}
+
+static int may_exit(const decision *d)
+{
+    if (d->kind == DEC_SWITCH)
+        return seq_may_exit(&d->body, 1);
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (seq_may_exit(&d->branches[b].seq, 0))
+            return 1;
+    return 0;
+}
+
+/* `if (gid >= n) return;`: a branch that only returns, doing nothing observable. */
+static int is_guard(const decision *d)
+{
+    if (d->kind != DEC_IF)
+        return 0;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const seq *s = &d->branches[b].seq;
+        int empty = s->n > 0 && s->items[s->n - 1].kind == ITEM_RETURN;
+        for (unsigned i = 0; empty && i + 1 < s->n; i++)
+            empty = s->items[i].kind == ITEM_STMT && !(s->items[i].fx.bits & EFF_OBSERVABLE);
+        if (empty)
+            return 1;
+    }
+    return 0;
+}
+
+/* A data decision after offset `end` in the kernel. */
+static int data_after(const seq *s, unsigned end)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        if (d->range.begin >= end && d->divergence == DIV_DATA)
+            return 1;
+        if (d->kind == DEC_SWITCH && data_after(&d->body, end))
+            return 1;
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            if (data_after(&d->branches[b].seq, end))
+                return 1;
+    }
+    return 0;
+}
+
+static void mark_nested(const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        d->divergence_plan = "stays in the leaf kernels (inside one that does)";
+        if (d->kind == DEC_SWITCH)
+            mark_nested(&d->body);
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            mark_nested(&d->branches[b].seq);
+    }
+}
+
+static void keep_seq(const kernel_info *k, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        if (d->divergence == DIV_DATA) {
+            d->divergence_plan = "split";
+        } else if (decision_has_data(d, 0)) {
+            d->divergence_plan = "split: a data decision is nested in it";
+        } else if (is_guard(d)) {
+            d->divergence_plan = "split: an early-return guard, a free filter in the classifier "
+                                 "(its returning path makes no leaf kernel)";
+        } else if (may_exit(d) && data_after(&k->top, d->range.end)) {
+            d->divergence_plan = "split: it may return or break, and a data decision follows";
+        } else {
+            plan_keep_in_leaf(d);
+            if (d->kind == DEC_SWITCH)
+                mark_nested(&d->body);
+            for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+                mark_nested(&d->branches[b].seq);
+            d->divergence_plan = "stays in the leaf kernels (not split)";
+            continue;
+        }
+        if (d->kind == DEC_SWITCH)
+            keep_seq(k, &d->body);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                keep_seq(k, &d->branches[b].seq);
+    }
+}
+
+void divergence_keep_in_leaf(kernel_info *k)
+{
+    keep_seq(k, &k->top);
 }

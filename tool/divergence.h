@@ -38,4 +38,14 @@ const char *div_class_name(div_class c);
  */
 void divergence_classify(analysis *an, kernel_info *k);
 
+/*
+ * The plan's use of the classes (call after divergence_classify, before the
+ * walk): a uniform or affine decision with no data decision below it stays
+ * in the leaf kernels (keep_in_leaf), except an early-return guard whose
+ * returning path is empty (a free filter in the classifier: it makes no leaf
+ * kernel) and one that may return or break while a data decision follows
+ * (keeping it would keep that one too). Sets decision.divergence_plan.
+ */
+void divergence_keep_in_leaf(kernel_info *k);
+
 #endif

@@ -687,7 +687,7 @@ static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
         sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
                   div_class_name((div_class)d->divergence));
         sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
-        sb_puts(sb, "\"}");
+        sb_printf(sb, "\", \"keep_in_leaf\": %s}", d->keep_in_leaf ? "true" : "false");
         if (d->kind == DEC_SWITCH)
             manifest_decisions(e, sb, &d->body);
         else

@@ -76,6 +76,8 @@ static void usage(FILE *f)
           "                         and the driver runs the original kernel when a probe\n"
           "                         finds little divergence; always: split every launch\n"
           "  --wg N                 work-group size of the generated kernels (default 256)\n"
+          "  --max-leaves N         split only the outer decisions that keep at most N\n"
+          "                         leaves; inner ones stay in the leaf kernels (default 64)\n"
           "  --stem NAME            output file stem (default: input file name without .cl)\n"
           "  --report               print the condition tree, leaves, slice, costs and plan\n"
           "  --check                analyse only: print the verdict per kernel, write nothing\n"
@@ -262,6 +264,13 @@ static int parse_cli(cli *c, int argc, char **argv)
                 return usage_error("--wg takes a power of two from 1 to 256 (got '%s')",
                                    v ? v : "");
             c->plan.wg = (unsigned)wg;
+        } else if (match(a, NULL, "--max-leaves", &n)) {
+            char *end;
+            v = take_value(argc, argv, &i, a, n);
+            unsigned long m = v ? strtoul(v, &end, 10) : 0;
+            if (!v || *end || m < 1 || m > PLAN_MAX_LEAVES)
+                return usage_error("--max-leaves takes a number from 1 to 64 (got '%s')", v ? v : "");
+            c->plan.max_leaves = (unsigned)m;
         } else if (match(a, NULL, "--stem", &n)) {
             if (!(c->stem = take_value(argc, argv, &i, a, n)) || !*c->stem ||
                 strchr(c->stem, '/'))

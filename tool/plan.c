@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "divergence.h"
+#include "leaf_limit.h"
 #include "util.h"
 
 const char *strategy_name(strategy s)
@@ -135,6 +136,13 @@ static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i,
             break_out(w, fx, cost);
             return;
         case ITEM_DECISION:
+            if (it->decision && it->decision->keep_in_leaf) { /* a plain statement */
+                if (w->v->stmt)
+                    w->v->stmt(w->v->ud, it);
+                fx |= it->fx.bits;
+                cost += it->fx.cost;
+                break;
+            }
             walk_decision(w, items, n, i, fx, cost);
             return;
         }
@@ -178,7 +186,8 @@ static void collect_seq(tree_lists *t, const seq *s)
 {
     for (unsigned i = 0; i < s->n; i++) {
         seq_item *it = &s->items[i];
-        if (it->kind == ITEM_STMT)
+        if (it->kind == ITEM_STMT || (it->kind == ITEM_DECISION && it->decision &&
+                                      it->decision->keep_in_leaf))
             VEC_PUSH(t->items, t->nitems, t->capitems, it);
         else if (it->kind == ITEM_DECISION && it->decision)
             collect_decision(t, it->decision);
@@ -331,7 +340,8 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon, diag
         const seq_item *it = t->items[i];
         if (it->range.end > horizon)
             continue;
-        if (!clang_Cursor_isNull(it->fx.hidden_exit)) {
+        /* a kept decision may return: nothing after it is split, unless the slice needs it */
+        if (!clang_Cursor_isNull(it->fx.hidden_exit) && (it->kind == ITEM_STMT || it->in_slice)) {
             report_at(an, diag, DIAG_ERROR, it->fx.hidden_exit, "nplus1-hidden-return",
                       "a return or break inside this statement comes before a decision");
             report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
@@ -392,6 +402,29 @@ static int check_memory_order(analysis *an, const tree_lists *t, unsigned horizo
               "'__constant' if it never aliases the written one)");
     note_via(an, diag, via);
     return 1;
+}
+
+/* Even the outermost level of decisions alone has more paths than --max-leaves. */
+static void report_too_many_leaves(analysis *an, const kernel_info *k, double all, double outer,
+                                   unsigned max_leaves, diag_sink *diag)
+{
+    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+    if (all > outer)
+        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
+                    "kernel '%s' has %.0f paths through its decisions (leaves), %.0f with only "
+                    "its outermost decisions split; at most %u are allowed",
+                    k->name, all, outer, max_leaves);
+    else
+        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
+                    "kernel '%s' has %.0f paths through its outermost decisions (leaves); at "
+                    "most %u are allowed",
+                    k->name, all, max_leaves);
+    diag_report(diag, DIAG_NOTE, &loc, NULL,
+                "nplus1gen splits the outer levels of the condition tree that fit and leaves "
+                "the inner ones in the leaf kernels, but one decision alone has more branches "
+                "than that; %s",
+                max_leaves < PLAN_MAX_LEAVES ? "raise --max-leaves (at most 64)"
+                                             : "write it as a computed index or a table lookup");
 }
 
 /* ---- leaves ------------------------------------------------------------ */
@@ -531,6 +564,12 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
     divergence_classify(an, k);
+    divergence_keep_in_leaf(k);
+    unsigned max_leaves = pl->opt.max_leaves && pl->opt.max_leaves < PLAN_MAX_LEAVES
+                              ? pl->opt.max_leaves
+                              : PLAN_MAX_LEAVES;
+    double all_paths, split_paths;
+    int fits = plan_limit_leaves(&k->top, max_leaves, &all_paths, &split_paths) == 0;
     tree_lists t = {0};
     collect_seq(&t, &k->top);
     int errors = check_conditions(an, &t, diag);
@@ -538,6 +577,8 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kernel_plan kp;
     memset(&kp, 0, sizeof kp);
     kp.k = k;
+    kp.paths = all_paths;
+    kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(&t, horizon);
     errors += check_slice(an, &t, horizon, diag);
     errors += check_memory_order(an, &t, horizon, diag);
@@ -555,12 +596,8 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     v.path_end = on_path_end;
     v.ud = &lc;
     unsigned paths = walk_tree(&k->top, &v);
-    if (paths > PLAN_MAX_LEAVES) {
-        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
-        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
-                    "kernel '%s' has more than %d paths through its decisions (leaves); at "
-                    "most %d are supported",
-                    k->name, PLAN_MAX_LEAVES, PLAN_MAX_LEAVES);
+    if (!fits || paths > max_leaves) {
+        report_too_many_leaves(an, k, all_paths, split_paths, max_leaves, diag);
         errors++;
     } else if (kp.nkernels == 0) {
         diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));

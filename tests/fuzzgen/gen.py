@@ -1041,14 +1041,17 @@ def add_bump(g):
 # ---- special illegal kernels ------------------------------------------------------------
 
 def too_many_leaves_kernel(rng, name, L):
-    n = rng.randrange(7, 9)            # 2^7 = 128 paths at least
-    body = ["    int gid = (int)get_global_id(0);", "    int iv = ia[gid];"]
+    # one switch of more than 64 cases: even the outermost level does not fit
+    # (more paths from ifs in a row split their outer levels: not refused)
+    n = rng.randrange(65, 72)
+    body = ["    int gid = (int)get_global_id(0);", "    int iv = ia[gid];",
+            "    switch (iv & 127) {"]
     for i in range(n):
-        body.append("    if ((iv >> %d) & 1) {" % i)
+        body.append("    case %d:" % i)
         body.append("        out[gid] += %s;" % fconst(0.5 + i / 8))
-        body.append("    } else {")
         body.append("        iout[gid] += %d;" % (i + 1))
-        body.append("    }")
+        body.append("        break;")
+    body.append("    }")
     return ("__kernel void %s(__global const int *ia, __global float *out, __global int *iout)\n{\n%s\n}\n"
             % (name, "\n".join(body)))
 

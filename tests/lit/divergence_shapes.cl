@@ -13,7 +13,9 @@
 // CHECK-LABEL: kernel guard_1d: {{.*}}
 // CHECK:         divergence (one line per decision, in source order):
 // CHECK-NEXT:      divergence: affine: compares get_global_id(0) with argument 'n'  [line {{[0-9]+}}: if (gid >= n)]
+// CHECK-NEXT:        plan: split: an early-return guard, a free filter in the classifier (its returning path makes no leaf kernel)
 // CHECK-NEXT:      divergence: data: reads 'in[...]' (global memory) through 'v'  [line {{[0-9]+}}: if (v > 0.5f)]
+// CHECK-NEXT:        plan: split
 __kernel void guard_1d(__global const float *in, __global float *out, const int n)
 {
     const int gid = get_global_id(0);
@@ -30,6 +32,7 @@ __kernel void guard_1d(__global const float *in, __global float *out, const int 
 // CHECK:         split: never: no decision depends on data {{.*}}
 // CHECK:         divergence (one line per decision, in source order):
 // CHECK-NEXT:      divergence: affine: compares get_global_id(0) and get_global_id(1) with arguments 'width', 'height'  [line {{[0-9]+}}: if (x < 1 || y < 1 || x >= width - 1 || y >=...)]
+// CHECK-NEXT:        plan: stays in the leaf kernels (not split)
 __kernel void sobel_border(__global const uchar *img, __global uchar *out, const int width,
                            const int height)
 {
@@ -47,7 +50,9 @@ __kernel void sobel_border(__global const uchar *img, __global uchar *out, const
 // CHECK-LABEL: kernel linear_edges: {{.*}}
 // CHECK:         divergence (one line per decision, in source order):
 // CHECK-NEXT:      divergence: affine: compares get_global_id(0) with argument 'w'  [line {{[0-9]+}}: if (x == 0 || x == w - 1)]
+// CHECK-NEXT:        plan: stays in the leaf kernels (not split)
 // CHECK-NEXT:      divergence: uniform: depends only on argument 'direction'  [line {{[0-9]+}}: if (direction == 0)]
+// CHECK-NEXT:        plan: stays in the leaf kernels (not split)
 __kernel void linear_edges(__global float *field, const int w, const int direction)
 {
     const int gid = get_global_id(0);
@@ -69,7 +74,9 @@ static int inside(int2 p, int2 size)
 // CHECK-LABEL: kernel vector_guard: {{.*}}
 // CHECK:         divergence (one line per decision, in source order):
 // CHECK-NEXT:      divergence: affine: compares get_global_id(0) and get_global_id(1) with argument 'size'  [line {{[0-9]+}}: if (!inside(p, size))]
+// CHECK-NEXT:        plan: split: an early-return guard, a free filter in the classifier (its returning path makes no leaf kernel)
 // CHECK-NEXT:      divergence: uniform: depends only on argument 'x_diff'  [line {{[0-9]+}}: if (x_diff > 0)]
+// CHECK-NEXT:        plan: stays in the leaf kernels (not split)
 __kernel void vector_guard(__global float *dst, const int2 size, const int x_diff)
 {
     const int2 p = (int2)((int)get_global_id(0), (int)get_global_id(1));
@@ -85,8 +92,11 @@ __kernel void vector_guard(__global float *dst, const int2 size, const int x_dif
 // CHECK-LABEL: kernel flags_and_modes: {{.*}}
 // CHECK:         divergence (one line per decision, in source order):
 // CHECK-NEXT:      divergence: uniform: depends only on argument 'flags'  [line {{[0-9]+}}: if (flags & 2)]
+// CHECK-NEXT:        plan: stays in the leaf kernels (not split)
 // CHECK-NEXT:      divergence: uniform: depends only on argument 'mode'  [line {{[0-9]+}}: switch (mode)]
+// CHECK-NEXT:        plan: stays in the leaf kernels (not split)
 // CHECK-NEXT:      divergence: data: 'i % 2' repeats with a period shorter than a SIMD group (32 items)  [line {{[0-9]+}}: if (i % 2 == 0)]
+// CHECK-NEXT:        plan: split
 __kernel void flags_and_modes(__global float *a, const uint flags, const int mode)
 {
     const int i = get_global_id(0);
@@ -106,10 +116,36 @@ __kernel void flags_and_modes(__global float *a, const uint flags, const int mod
 
 // MANIFEST:      "name": "guard_1d",
 // MANIFEST:      "decisions": [
-// MANIFEST-NEXT:   {"line": {{[0-9]+}}, "kind": "if", "condition": "gid >= n", "divergence": "affine", "reason": "compares get_global_id(0) with argument 'n'"},
-// MANIFEST-NEXT:   {"line": {{[0-9]+}}, "kind": "if", "condition": "v > 0.5f", "divergence": "data", "reason": "reads 'in[...]' (global memory) through 'v'"}
+// MANIFEST-NEXT:   {"line": {{[0-9]+}}, "kind": "if", "condition": "gid >= n", "divergence": "affine", "reason": "compares get_global_id(0) with argument 'n'", "keep_in_leaf": false},
+// MANIFEST-NEXT:   {"line": {{[0-9]+}}, "kind": "if", "condition": "v > 0.5f", "divergence": "data", "reason": "reads 'in[...]' (global memory) through 'v'", "keep_in_leaf": false}
 // MANIFEST-NEXT: ],
 // MANIFEST:      "name": "sobel_border",
 // MANIFEST:      "split": "never",
 // MANIFEST:      "decisions": [
-// MANIFEST-NEXT:   {"line": {{[0-9]+}}, "kind": "if", "condition": "x < 1 || y < 1 || x >= width - 1 || y >= height - 1", "divergence": "affine", "reason": "compares get_global_id(0) and get_global_id(1) with arguments 'width', 'height'"}
+// MANIFEST-NEXT:   {"line": {{[0-9]+}}, "kind": "if", "condition": "x < 1 || y < 1 || x >= width - 1 || y >= height - 1", "divergence": "affine", "reason": "compares get_global_id(0) and get_global_id(1) with arguments 'width', 'height'", "keep_in_leaf": true}
+
+// A uniform decision with a data decision inside stays split; so does one
+// that may return while a data decision follows (keeping it in the leaves
+// would keep that one too).
+// CHECK-LABEL: kernel nested_data: {{.*}}
+// CHECK:         divergence (one line per decision, in source order):
+// CHECK-NEXT:      divergence: uniform: depends only on argument 'mode'  [line {{[0-9]+}}: if (mode == 2)]
+// CHECK-NEXT:        plan: split: it may return or break, and a data decision follows
+// CHECK-NEXT:      divergence: uniform: depends only on argument 'mode'  [line {{[0-9]+}}: if (mode > 0)]
+// CHECK-NEXT:        plan: split: a data decision is nested in it
+// CHECK-NEXT:      divergence: data: reads 'in[...]' (global memory)  [line {{[0-9]+}}: if (in[i] > 0.0f)]
+// CHECK-NEXT:        plan: split
+__kernel void nested_data(__global const float *restrict in, __global float *out, const int mode)
+{
+    const int i = get_global_id(0);
+    if (mode == 2) {
+        out[i] = 0.0f;
+        return;
+    }
+    if (mode > 0) {
+        if (in[i] > 0.0f)
+            out[i] = in[i];
+        else
+            out[i] = -in[i];
+    }
+}

@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "leaf_limit.h"
 #include "plan.h"
 
 static int failures;
+static int keep_first; /* mark the kernel's first decision keep_in_leaf before planning */
 
 static void check(int ok, const char *what)
 {
@@ -50,7 +52,12 @@ static result run(const char *src)
     r.rc = parse_input(&pr, path, &po, &d);
     if (r.rc == 0) {
         r.rc = analyze_tu(&an, &pr, NULL, 0, &d);
-        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS};
+        for (unsigned i = 0; keep_first && an.nkernels && i < an.kernels[0].top.n; i++)
+            if (an.kernels[0].top.items[i].kind == ITEM_DECISION) {
+                plan_keep_in_leaf(an.kernels[0].top.items[i].decision);
+                break;
+            }
+        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0};
         r.rc |= plan_build(&pl, &an, &opt, &d);
         if (pl.nkernels) {
             r.leaves = pl.kernels[0].nleaves;
@@ -152,6 +159,27 @@ int main(void)
             "  if (g > 7) o[g] += 1;\n  o[g] += v;\n}\n");
     check(r.rc == 0 && r.slice == 2,
           "a write after the last read of a variable is not in the slice (no false refusal)");
+
+    keep_first = 1;
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = a[g];\n"
+            "  if (v == 7) o[g] = 0;\n"
+            "  if (v > 3) o[g] += 1; else o[g] -= 2;\n}\n");
+    check(r.rc == 0 && r.leaves == 2 && r.slice == 2,
+          "a kept decision is a plain statement: the next one is split (2 leaves)");
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = a[g];\n"
+            "  if (v == 7) { o[g] = 0; return; }\n"
+            "  if (v > 3) o[g] += 1; else o[g] -= 2;\n}\n");
+    check(r.rc == 0 && r.leaves == 1,
+          "nothing after a kept decision that may return is split (1 leaf)");
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = a[g]; int w = 0;\n"
+            "  if (v == 7) w = 5; else w = v;\n"
+            "  if (w > 3) o[g] += 1; else o[g] -= 2;\n}\n");
+    check(r.rc == 0 && r.leaves == 2 && r.slice == 4,
+          "the classifier runs a kept decision when a later condition reads what it writes");
+    keep_first = 0;
 
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
     return failures != 0;

@@ -19,6 +19,7 @@ typedef struct result {
     char classes[256];   /* "affine,data" */
     char first_why[256]; /* the reason of the first decision */
     char last_why[256];  /* the reason of the last decision */
+    char kept[64];       /* keep_in_leaf of each decision: "0,1" */
 } result;
 
 static void collect(result *r, const seq *s)
@@ -33,6 +34,8 @@ static void collect(result *r, const seq *s)
         if (!r->first_why[0])
             snprintf(r->first_why, sizeof r->first_why, "%s", d->divergence_why);
         snprintf(r->last_why, sizeof r->last_why, "%s", d->divergence_why);
+        n = strlen(r->kept);
+        snprintf(r->kept + n, sizeof r->kept - n, "%s%d", n ? "," : "", d->keep_in_leaf);
         if (d->kind == DEC_SWITCH) {
             collect(r, &d->body);
             continue;
@@ -64,7 +67,8 @@ static result run(const char *src)
     memset(&pl, 0, sizeof pl);
     if (parse_input(&pr, path, &po, &d) == 0) {
         analyze_tu(&an, &pr, NULL, 0, &d);
-        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_AUTO};
+        plan_options opt = {.strategy = STRATEGY_ORDERED, .dispatch = DISPATCH_HOST, .wg = 256,
+                            .split = SPLIT_AUTO};
         plan_build(&pl, &an, &opt, &d);
         if (an.nkernels)
             collect(&r, &an.kernels[0].top);
@@ -84,6 +88,16 @@ static void expect(const char *what, const char *src, const char *classes, const
     if (!ok)
         printf("  got [%s] (%s), want [%s] (%s)\n", r.classes, r.first_why, classes,
                why_has ? why_has : "-");
+    failures += !ok;
+}
+
+static void expect_kept(const char *what, const char *src, const char *kept)
+{
+    result r = run(src);
+    int ok = !strcmp(r.kept, kept);
+    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+    if (!ok)
+        printf("  got keep_in_leaf [%s] (classes %s), want [%s]\n", r.kept, r.classes, kept);
     failures += !ok;
 }
 
@@ -200,6 +214,26 @@ int main(void)
     expect("a comparison of the id with a loaded value is data",
            K("int g = get_global_id(0); if (g < lut[g]) out[g] = 1; else out[g] = 0;"), "data",
            NULL);
+    expect_kept("the plan keeps a uniform decision in the leaves, splits the guard and the data one",
+                K("int g = get_global_id(0); if (g >= n) return;\n"
+                  "float v = in[g];\n"
+                  "if (v > 0.0f) out[g] = v; else out[g] = -v;\n"
+                  "if (mode == 1) out[g] *= 2.0f;"),
+                "0,0,1");
+    expect_kept("an affine decision with a data decision inside stays split",
+                K("int g = get_global_id(0);\n"
+                  "if (g < n) { if (in[g] > 0.0f) out[g] = 1; else out[g] = 2; } else out[g] = 0;"),
+                "0,0");
+    expect_kept("a uniform decision that returns before a data decision stays split",
+                K("int g = get_global_id(0);\n"
+                  "if (mode == 3) { out[g] = 0; return; }\n"
+                  "if (lut[g] > 0) out[g] = 1; else out[g] = 2;"),
+                "0,0");
+    expect_kept("a uniform decision that returns with no data decision after it is kept",
+                K("int g = get_global_id(0);\n"
+                  "if (lut[g] > 0) out[g] = 1; else out[g] = 2;\n"
+                  "if (mode == 3) { out[g] = 0; return; }"),
+                "0,1");
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }
