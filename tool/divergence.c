@@ -1445,6 +1445,61 @@ static int data_after(const seq *s, unsigned end)
     return 0;
 }
 
+/* A decision after offset `end` in the kernel (any class). */
+static int decision_after(const seq *s, unsigned end)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        if (d->range.begin >= end)
+            return 1;
+        if (d->kind == DEC_SWITCH && decision_after(&d->body, end))
+            return 1;
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            if (decision_after(&d->branches[b].seq, end))
+                return 1;
+    }
+    return 0;
+}
+
+static int declared_inside(CXCursor var, const decision *d, const analysis *an)
+{
+    CXFile file;
+    unsigned off;
+    clang_getExpansionLocation(clang_getCursorLocation(var), &file, NULL, NULL, &off);
+    return file == an->pr->files[d->range.file].cxfile && off >= d->range.begin &&
+           off < d->range.end;
+}
+
+/* Does s (inside d) assign a local declared before d? */
+static int seq_sets_outer(const seq *s, const decision *d, const analysis *an)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        for (unsigned w = 0; w < it->fx.nwrites; w++)
+            if (!declared_inside(it->fx.writes[w], d, an))
+                return 1;
+        const decision *in = it->kind == ITEM_DECISION ? it->decision : NULL;
+        if (in && in->kind == DEC_SWITCH && seq_sets_outer(&in->body, d, an))
+            return 1;
+        for (unsigned b = 0; in && in->kind == DEC_IF && b < in->nbranches; b++)
+            if (seq_sets_outer(&in->branches[b].seq, d, an))
+                return 1;
+    }
+    return 0;
+}
+
+static int sets_outer(const decision *d, const analysis *an)
+{
+    if (d->kind == DEC_SWITCH)
+        return seq_sets_outer(&d->body, d, an);
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (seq_sets_outer(&d->branches[b].seq, d, an))
+            return 1;
+    return 0;
+}
+
 static void mark_nested(const seq *s)
 {
     for (unsigned i = 0; i < s->n; i++) {
@@ -1459,7 +1514,7 @@ static void mark_nested(const seq *s)
     }
 }
 
-static void keep_seq(const kernel_info *k, const seq *s)
+static void keep_seq(const analysis *an, const kernel_info *k, const seq *s)
 {
     for (unsigned i = 0; i < s->n; i++) {
         decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
@@ -1474,6 +1529,9 @@ static void keep_seq(const kernel_info *k, const seq *s)
                                  "(its returning path makes no leaf kernel)";
         } else if (may_exit(d) && data_after(&k->top, d->range.end)) {
             d->divergence_plan = "split: it may return or break, and a data decision follows";
+        } else if (sets_outer(d, an) && decision_after(&k->top, d->range.end)) {
+            /* kept, it would be one statement the classifier's slice may need, side effects and all */
+            d->divergence_plan = "split: it sets a variable a later decision may read";
         } else {
             plan_keep_in_leaf(d);
             if (d->kind == DEC_SWITCH)
@@ -1484,14 +1542,14 @@ static void keep_seq(const kernel_info *k, const seq *s)
             continue;
         }
         if (d->kind == DEC_SWITCH)
-            keep_seq(k, &d->body);
+            keep_seq(an, k, &d->body);
         else
             for (unsigned b = 0; b < d->nbranches; b++)
-                keep_seq(k, &d->branches[b].seq);
+                keep_seq(an, k, &d->branches[b].seq);
     }
 }
 
-void divergence_keep_in_leaf(kernel_info *k)
+void divergence_keep_in_leaf(const analysis *an, kernel_info *k)
 {
-    keep_seq(k, &k->top);
+    keep_seq(an, k, &k->top);
 }

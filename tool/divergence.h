@@ -44,8 +44,10 @@ void divergence_classify(analysis *an, kernel_info *k);
  * in the leaf kernels (keep_in_leaf), except an early-return guard whose
  * returning path is empty (a free filter in the classifier: it makes no leaf
  * kernel) and one that may return or break while a data decision follows
- * (keeping it would keep that one too). Sets decision.divergence_plan.
+ * (keeping it would keep that one too), or that sets a local a later decision
+ * may read (the classifier's slice would need the whole kept statement, side
+ * effects and all). Sets decision.divergence_plan.
  */
-void divergence_keep_in_leaf(kernel_info *k);
+void divergence_keep_in_leaf(const analysis *an, kernel_info *k);
 
 #endif

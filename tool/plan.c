@@ -564,7 +564,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
     divergence_classify(an, k);
-    divergence_keep_in_leaf(k);
+    divergence_keep_in_leaf(an, k);
     unsigned max_leaves = pl->opt.max_leaves && pl->opt.max_leaves < PLAN_MAX_LEAVES
                               ? pl->opt.max_leaves
                               : PLAN_MAX_LEAVES;

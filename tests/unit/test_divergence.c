@@ -234,6 +234,11 @@ int main(void)
                   "if (lut[g] > 0) out[g] = 1; else out[g] = 2;\n"
                   "if (mode == 3) { out[g] = 0; return; }"),
                 "0,1");
+    expect_kept("a uniform decision that sets a local a later decision reads stays split",
+                K("int g = get_global_id(0); int t = 0;\n"
+                  "if (mode == 1) { t = 3; out[g] = 1; }\n"
+                  "if (lut[g] > t) out[g] += 1; else out[g] += 2;"),
+                "0,0");
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }
