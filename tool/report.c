@@ -108,8 +108,19 @@ static void print_slice(FILE *f, const analysis *an, const seq *s, int *any)
     }
 }
 
+/* What the plan does with d: divergence.c's verdict, or what --max-leaves made of it. */
+static const char *plan_text(const decision *d, int in_kept)
+{
+    if (in_kept)
+        return "stays in the leaf kernels (inside one that does)";
+    if (d->keep_in_leaf && (!d->divergence_plan || !strncmp(d->divergence_plan, "split", 5)))
+        return "stays in the leaf kernels (an inner level past --max-leaves, or after a kept "
+               "decision that may return)";
+    return d->divergence_plan;
+}
+
 /* One line per decision, in source order: its divergence class and why. */
-static void print_divergence(FILE *f, const analysis *an, const seq *s)
+static void print_divergence(FILE *f, const analysis *an, const seq *s, int in_kept)
 {
     for (unsigned i = 0; i < s->n; i++) {
         const decision *d = s->items[i].decision;
@@ -119,13 +130,15 @@ static void print_divergence(FILE *f, const analysis *an, const seq *s)
                 d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
         put_text(f, an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
         fputs(")]\n", f);
-        if (d->divergence_plan)
-            fprintf(f, "      plan: %s\n", d->divergence_plan);
+        const char *plan = plan_text(d, in_kept);
+        if (plan)
+            fprintf(f, "      plan: %s\n", plan);
+        int kept = in_kept || d->keep_in_leaf;
         if (d->kind == DEC_SWITCH)
-            print_divergence(f, an, &d->body);
+            print_divergence(f, an, &d->body, kept);
         else
             for (unsigned b = 0; b < d->nbranches; b++)
-                print_divergence(f, an, &d->branches[b].seq);
+                print_divergence(f, an, &d->branches[b].seq, kept);
     }
 }
 
@@ -233,7 +246,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
             kp->nkernels, pl->opt.wg);
     fputs("  divergence (one line per decision, in source order):\n", f);
-    print_divergence(f, an, &k->top);
+    print_divergence(f, an, &k->top, 0);
 }
 
 void report_print(FILE *f, const analysis *an, const plan *pl, int full)
