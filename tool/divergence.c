@@ -305,6 +305,16 @@ static int is_comparison(const char *op)
            !strcmp(op, "==") || !strcmp(op, "!=");
 }
 
+static int is_logical(const char *op)
+{
+    return !strcmp(op, "&&") || !strcmp(op, "||");
+}
+
+static int is_additive(const char *op)
+{
+    return !strcmp(op, "+") || !strcmp(op, "-");
+}
+
 static int is_local(CXCursor decl)
 {
     enum CXCursorKind k = clang_getCursorKind(decl);
@@ -416,6 +426,46 @@ static void walk_children(def_walk *w, CXCursor c)
     free(ch.v);
 }
 
+typedef struct spine_node {
+    CXCursor lhs, rhs;
+    int shortcut;      /* && or ||: the rhs runs only as the lhs decides */
+} spine_node;
+
+/*
+ * The left spine of nested non-assigning binary operators (a && b && c ...):
+ * walked in a loop, deepest first, so that a chain of a thousand operands
+ * does not recurse a thousand deep.
+ */
+static void walk_spine(def_walk *w, CXCursor c)
+{
+    spine_node *v = NULL;
+    unsigned n = 0, cap = 0;
+    CXCursor cur = c;
+    while (clang_getCursorKind(cur) == CXCursor_BinaryOperator) {
+        cursor_list ch = children_of(cur);
+        char op[8] = "";
+        if (ch.n == 2)
+            binary_op(w->x, cur, ch.v[0], ch.v[1], op, sizeof op);
+        if (ch.n != 2 || !strcmp(op, "=")) {
+            free(ch.v);
+            break;
+        }
+        spine_node sn = {ch.v[0], ch.v[1], is_logical(op)};
+        VEC_PUSH(v, n, cap, sn);
+        cur = strip(ch.v[0]);
+        free(ch.v);
+    }
+    walk_defs(w, n ? v[n - 1].lhs : cur);
+    for (unsigned i = n; i-- > 0;) {
+        unsigned saved = w->gs.n;
+        if (v[i].shortcut)
+            push_guard(w, v[i].lhs, 0);
+        walk_defs(w, v[i].rhs);
+        w->gs.n = saved;
+    }
+    free(v);
+}
+
 static void walk_binary(def_walk *w, CXCursor c, int compound)
 {
     cursor_list ch = children_of(c);
@@ -426,6 +476,11 @@ static void walk_binary(def_walk *w, CXCursor c, int compound)
     }
     char op[8];
     binary_op(w->x, c, ch.v[0], ch.v[1], op, sizeof op);
+    if (!compound && strcmp(op, "=")) {
+        free(ch.v);
+        walk_spine(w, c);
+        return;
+    }
     size_t n = strlen(op);
     if (compound && n > 1) {
         op[n - 1] = '\0'; /* "+=" -> "+" */
@@ -825,6 +880,36 @@ static dval binary_class(dctx *x, CXCursor c, const char *op, dval l, dval r, CX
     return at_least_varying(j, why);
 }
 
+/*
+ * A left-nested chain (a && b && c ..., a + b - c ...) is a join of its
+ * operands: walked down its left spine in a loop, so that a chain of a
+ * thousand operands does not recurse a thousand deep.
+ */
+static dval eval_chain(dctx *x, const frame *f, CXCursor e, int logical, int cond)
+{
+    dval j = mk(V_UNIFORM, "");
+    CXCursor cur = e;
+    while (clang_getCursorKind(cur) == CXCursor_BinaryOperator) {
+        cursor_list ch = children_of(cur);
+        char op[8] = "";
+        if (ch.n == 2)
+            binary_op(x, cur, ch.v[0], ch.v[1], op, sizeof op);
+        if (ch.n != 2 || !(logical ? is_logical(op) : is_additive(op))) {
+            free(ch.v);
+            break;
+        }
+        j = join(j, eval(x, f, ch.v[1], logical));
+        cur = strip(ch.v[0]);
+        free(ch.v);
+    }
+    j = join(j, eval(x, f, cur, logical));
+    if (!logical || cond || j.c == V_UNIFORM)
+        return j;
+    char why[160];
+    why_text(x, e, "'%s' is a comparison used as a number", why, sizeof why);
+    return at_least_varying(j, why);
+}
+
 static dval eval_binary(dctx *x, const frame *f, CXCursor e, int cond)
 {
     cursor_list ch = children_of(e);
@@ -834,6 +919,10 @@ static dval eval_binary(dctx *x, const frame *f, CXCursor e, int cond)
     }
     char op[8];
     binary_op(x, e, ch.v[0], ch.v[1], op, sizeof op);
+    if (is_logical(op) || is_additive(op)) {
+        free(ch.v);
+        return eval_chain(x, f, e, is_logical(op), cond);
+    }
     int sub_cond = !strcmp(op, "&&") || !strcmp(op, "||");
     dval l = eval(x, f, ch.v[0], sub_cond);
     dval r = eval(x, f, ch.v[1], sub_cond || (!strcmp(op, ",") && cond));
