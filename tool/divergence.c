@@ -887,7 +887,7 @@ static dval binary_class(dctx *x, CXCursor c, const char *op, dval l, dval r, CX
  */
 static dval eval_chain(dctx *x, const frame *f, CXCursor e, int logical, int cond)
 {
-    dval j = mk(V_UNIFORM, "");
+    cursor_list rhs = {0}; /* the right operands, outermost first */
     CXCursor cur = e;
     while (clang_getCursorKind(cur) == CXCursor_BinaryOperator) {
         cursor_list ch = children_of(cur);
@@ -898,11 +898,14 @@ static dval eval_chain(dctx *x, const frame *f, CXCursor e, int logical, int con
             free(ch.v);
             break;
         }
-        j = join(j, eval(x, f, ch.v[1], logical));
+        VEC_PUSH(rhs.v, rhs.n, rhs.cap, ch.v[1]);
         cur = strip(ch.v[0]);
         free(ch.v);
     }
-    j = join(j, eval(x, f, cur, logical));
+    dval j = eval(x, f, cur, logical); /* left to right, as written */
+    for (unsigned i = rhs.n; i-- > 0;)
+        j = join(j, eval(x, f, rhs.v[i], logical));
+    free(rhs.v);
     if (!logical || cond || j.c == V_UNIFORM)
         return j;
     char why[160];
