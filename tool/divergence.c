@@ -792,7 +792,8 @@ static dval var_uncached(dctx *x, const frame *f, CXCursor var, int mode)
         for (int i = 0; f->args && i < idx && (unsigned)i < f->nargs; i++)
             if (clang_equalCursors(clang_Cursor_getArgument(f->func, (unsigned)i), var))
                 v = f->args[i];
-        if (!f->args) {
+        int pointer = clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+        if (!f->args && !pointer) { /* a pointer argument shows as the load it makes */
             snprintf(src, sizeof src, "argument '%.40s'", name);
             add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, src);
         }
