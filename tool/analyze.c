@@ -45,6 +45,11 @@ const char *range_text(const analysis *an, src_range r, size_t *len)
     return an->pr->files[r.file].text + r.begin;
 }
 
+void put_active_range(const analysis *an, strbuf *sb, src_range r)
+{
+    parse_put_active(an->pr, sb, r.file, r.begin, r.end);
+}
+
 /* Skips whitespace and comments from offset; returns the new offset. */
 static unsigned skip_space(const char *t, size_t len, unsigned off)
 {
@@ -62,6 +67,18 @@ static unsigned skip_space(const char *t, size_t len, unsigned off)
         }
     }
     return off;
+}
+
+/* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
+static unsigned skip_inactive(analysis *an, unsigned file, unsigned off)
+{
+    const src_file *f = &an->pr->files[file];
+    for (;;) {
+        unsigned next = parse_skip_inactive(an->pr, file, skip_space(f->text, f->len, off));
+        if (next == off)
+            return off;
+        off = next;
+    }
 }
 
 /* Statement kinds whose source text ends with a ';' the extent may omit. */
@@ -117,7 +134,7 @@ static int stmt_range(analysis *an, CXCursor c, src_range *r)
     }
     if (!needs_semicolon(k) || (r->end > 0 && f->text[r->end - 1] == ';'))
         return 0;
-    unsigned off = skip_space(f->text, f->len, r->end);
+    unsigned off = skip_inactive(an, r->file, r->end);
     if (off < f->len && f->text[off] == ';')
         r->end = off + 1;
     return 0;
@@ -853,7 +870,7 @@ static int paren_range(build_ctx *bc, CXCursor stmt, CXCursor cond, src_range *r
     unsigned open = s.begin;
     while (open < c.begin && f->text[open] != '(')
         open++;
-    unsigned close = skip_space(f->text, f->len, c.end);
+    unsigned close = skip_inactive(bc->an, s.file, c.end);
     if (open >= c.begin || close >= f->len || f->text[close] != ')')
         return -1;
     r->file = s.file;

@@ -176,4 +176,7 @@ void analyze_free(analysis *an);
 /* The text of r (not NUL-terminated). */
 const char *range_text(const analysis *an, src_range r, size_t *len);
 
+/* Appends the active text of r: no skipped #if block, no conditional directive line. */
+void put_active_range(const analysis *an, strbuf *sb, src_range r);
+
 #endif

@@ -130,8 +130,19 @@ static void edits_free(edits *es)
     free(es->v);
 }
 
-/* Appends text[begin, end) with the edits applied. */
-static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+/* Appends text[begin, end); from the active text only when an is given. */
+static void put_segment(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                        unsigned begin, unsigned end)
+{
+    if (an)
+        parse_put_active(an->pr, sb, file, begin, end);
+    else
+        sb_putn(sb, text + begin, end - begin);
+}
+
+/* Appends text[begin, end) with the edits applied (the active text of file, given an). */
+static void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                          unsigned begin, unsigned end, edits *es)
 {
     qsort(es->v, es->n, sizeof *es->v, edit_cmp);
     unsigned pos = begin;
@@ -139,11 +150,16 @@ static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned en
         const edit *e = &es->v[i];
         if (e->begin < pos || e->end > end)
             continue; /* overlapping edits cannot happen; stay safe */
-        sb_putn(sb, text + pos, e->begin - pos);
+        put_segment(sb, an, file, text, pos, e->begin);
         sb_puts(sb, e->text);
         pos = e->end;
     }
-    sb_putn(sb, text + pos, end - pos);
+    put_segment(sb, an, file, text, pos, end);
+}
+
+static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+{
+    put_edited_in(sb, NULL, 0, text, begin, end, es);
 }
 
 /* ---- helpers that see the original ids -------------------------------- */
@@ -220,9 +236,7 @@ static void indent(classify_emitter *c)
 
 static void put_range(strbuf *sb, const analysis *an, src_range r)
 {
-    size_t len;
-    const char *t = range_text(an, r, &len);
-    sb_putn(sb, t, len);
+    put_active_range(an, sb, r); /* cut from the active text: never half of an #if */
 }
 
 static void ce_stmt(void *ud, const seq_item *it)
@@ -353,7 +367,7 @@ static char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     path_edits(lf, &es);
     strbuf sb;
     sb_init(&sb);
-    put_edited(&sb, f->text, k->body.begin, k->body.end, &es);
+    put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
     edits_free(&es);
     return sb_steal(&sb);
 }
@@ -386,9 +400,10 @@ static const leaf *kernel_leaf(const kernel_plan *kp, int kn)
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 static char *leaf_body_merged(emitter *e, const kernel_plan *kp)
 {
-    const kernel_info *k = kp->k;
-    const src_file *f = &e->an->pr->files[k->body.file];
-    return xstrndup(f->text + k->body.begin, k->body.end - k->body.begin);
+    strbuf sb;
+    sb_init(&sb);
+    put_active_range(e->an, &sb, kp->k->body);
+    return sb_steal(&sb);
 }
 
 static char *merged_condition(const kernel_plan *kp)

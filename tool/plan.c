@@ -432,12 +432,12 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
 {
     const decision *d = c->d;
     const branch *br = &d->branches[c->branch];
-    size_t len;
     if (sb->len)
         sb_puts(sb, " && ");
     if (d->kind == DEC_SWITCH) {
-        const char *t = range_text(an, d->cond, &len);
-        sb_printf(sb, "(%.*s) ", (int)len, t);
+        sb_putc(sb, '(');
+        put_active_range(an, sb, d->cond);
+        sb_puts(sb, ") ");
         if (br->kind == BR_CASE && br->nvalues == 1) {
             sb_printf(sb, "== %lld", br->values[0]);
         } else if (br->kind == BR_CASE) {
@@ -452,13 +452,15 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
     }
     int first = 1;
     for (unsigned b = 0; b < c->branch; b++) {
-        const char *t = range_text(an, d->branches[b].cond, &len);
-        sb_printf(sb, "%s!(%.*s)", first ? "" : " && ", (int)len, t);
+        sb_puts(sb, first ? "!(" : " && !(");
+        put_active_range(an, sb, d->branches[b].cond);
+        sb_putc(sb, ')');
         first = 0;
     }
     if (br->kind == BR_IF) {
-        const char *t = range_text(an, br->cond, &len);
-        sb_printf(sb, "%s(%.*s)", first ? "" : " && ", (int)len, t);
+        sb_puts(sb, first ? "(" : " && (");
+        put_active_range(an, sb, br->cond);
+        sb_putc(sb, ')');
     }
 }
 
