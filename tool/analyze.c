@@ -316,9 +316,12 @@ typedef struct scan_ctx {
     effects *fx;
     CXCursor func;      /* the function whose locals we track */
     int depth_loops;
+    int track_params;   /* a helper's summary: stores through its pointer parameters */
+    CXCursor outer;     /* the member access (s[i].f) around the access being scanned, or null */
 } scan_ctx;
 
 static void scan(scan_ctx *sc, CXCursor c);
+static CXCursor local_root(CXCursor e);
 
 static int cursor_in(const CXCursor *v, unsigned n, CXCursor c)
 {
@@ -389,6 +392,95 @@ static int read_is_immune(CXCursor base)
     return 0;
 }
 
+/* The index of the helper's pointer parameter that base names, or -1. */
+static int tracked_param(const scan_ctx *sc, CXCursor base)
+{
+    if (!sc->track_params)
+        return -1;
+    CXCursor b = strip(base);
+    if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
+        return -1;
+    CXCursor d = clang_getCursorReferenced(b);
+    if (clang_getCursorKind(d) != CXCursor_ParmDecl)
+        return -1;
+    int n = clang_Cursor_getNumArguments(sc->func);
+    for (int i = 0; i < n && i < 32; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(sc->func, (unsigned)i), d))
+            return i;
+    return -1;
+}
+
+static void record_store(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->stores, fx->nstores, fx->capstores, access);
+}
+
+static void record_load(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->loads, fx->nloads, fx->caploads, access);
+}
+
+/* A store to the lvalue lv through the pointer base: to memory, or through a helper's parameter. */
+static void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site)
+{
+    int p = tracked_param(sc, base);
+    if (p >= 0) {
+        if (!sc->fx->param_writes || clang_Cursor_isNull(sc->fx->param_store))
+            sc->fx->param_store = site;
+        sc->fx->param_writes |= 1u << p;
+        return;
+    }
+    note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+    record_store(sc->fx, clang_Cursor_isNull(sc->outer) ? lv : sc->outer);
+}
+
+/* A load of the expression site through the pointer base. */
+static void note_load(scan_ctx *sc, CXCursor base, CXCursor site)
+{
+    int p = tracked_param(sc, base);
+    if (p >= 0) {
+        sc->fx->param_reads |= 1u << p;
+    } else if (!read_is_immune(base)) {
+        note_effect(sc->fx, EFF_MEM_READ, site, clang_getNullCursor());
+        record_load(sc->fx, clang_Cursor_isNull(sc->outer) ? site : sc->outer);
+    }
+}
+
+/* The field a member access names, or the null cursor. */
+static CXCursor member_field(CXCursor e)
+{
+    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    CXCursor f = clang_getCursorReferenced(e);
+    return clang_getCursorKind(f) == CXCursor_FieldDecl ? f : clang_getNullCursor();
+}
+
+int accesses_may_alias(CXCursor w, CXCursor r)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        CXCursor fw = member_field(strip(w)), fr = member_field(strip(r));
+        if (clang_Cursor_isNull(fw) || clang_Cursor_isNull(fr))
+            return 1; /* a whole element, a dereference, a call: it may overlap */
+        CXCursor rec = clang_getCursorSemanticParent(fw);
+        if (!clang_equalCursors(fw, fr))
+            return !(clang_equalCursors(rec, clang_getCursorSemanticParent(fr)) &&
+                     clang_getCursorKind(rec) == CXCursor_StructDecl);
+        cursor_list cw = children_of(strip(w)), cr = children_of(strip(r));
+        int deeper = cw.n == 1 && cr.n == 1 &&
+                     !type_is_pointer(clang_getCursorType(strip(cw.v[0]))) &&
+                     !type_is_pointer(clang_getCursorType(strip(cr.v[0])));
+        if (deeper) { /* s[i].pos.x and s[i].vel.x: compare pos and vel */
+            w = cw.v[0];
+            r = cr.v[0];
+        }
+        free(cw.v);
+        free(cr.v);
+        if (!deeper)
+            return 1;
+    }
+    return 1;
+}
+
 /* Records a write to the lvalue c: a local variable, or memory. */
 static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
 {
@@ -401,28 +493,45 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
             note_effect(sc->fx, EFF_LOCAL_WRITE, site, clang_getNullCursor());
         } else {
             note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            record_store(sc->fx, s);
         }
         return;
     }
     cursor_list ch = children_of(s);
+    CXCursor outer = sc->outer;
     if (k == CXCursor_ArraySubscriptExpr && ch.n == 2) {
+        sc->outer = clang_getNullCursor();
         scan(sc, ch.v[1]);
+        sc->outer = outer;
         if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
-            note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            note_store(sc, ch.v[0], s, site);
+            sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
+            sc->outer = outer;
         } else {
             scan_lvalue(sc, ch.v[0], site);
         }
     } else if (k == CXCursor_MemberRefExpr && ch.n == 1) {
         if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
-            note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            note_store(sc, ch.v[0], s, site);
+            sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
+            sc->outer = outer;
         } else {
+            if (clang_Cursor_isNull(sc->outer)) /* s[i].f: the store is to field f */
+                sc->outer = s;
             scan_lvalue(sc, ch.v[0], site);
+            sc->outer = outer;
         }
+    } else if (k == CXCursor_UnaryOperator && ch.n == 1) {
+        note_store(sc, ch.v[0], s, site); /* *p = ... */
+        sc->outer = clang_getNullCursor();
+        scan(sc, ch.v[0]);
+        sc->outer = outer;
     } else {
-        /* *p = ..., or something we cannot see into: memory */
+        /* something we cannot see into: memory */
         note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+        record_store(sc->fx, site);
         for (unsigned i = 0; i < ch.n; i++)
             scan(sc, ch.v[i]);
     }
@@ -442,6 +551,81 @@ static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
     }
     sc->fx->bits |= bits;
     sc->fx->cost += callee->cost + 2;
+    if (bits & (EFF_MEM_WRITE | EFF_ATOMIC))
+        record_store(sc->fx, call);
+    if (bits & EFF_MEM_READ)
+        record_load(sc->fx, call);
+}
+
+/*
+ * What a helper does through its pointer parameter: an argument '&t' (or a
+ * local array) is the caller's private variable, written or read; a
+ * parameter of the caller is passed on; anything else is memory.
+ */
+static void pointer_arg_effects(scan_ctx *sc, const effects *callee, unsigned p, CXCursor arg,
+                                CXCursor call)
+{
+    unsigned bit = p < 32 ? 1u << p : 0;
+    if (!(callee->param_writes & bit) && !(callee->param_reads & bit))
+        return;
+    CXCursor a = strip(arg), local = clang_getNullCursor();
+    if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+        cursor_list ch = children_of(a);
+        char op[8] = "";
+        if (ch.n == 1)
+            unary_operator(sc->an, a, ch.v[0], op, sizeof op);
+        if (!strcmp(op, "&"))
+            local = local_root(ch.v[0]);
+        free(ch.v);
+    } else if (clang_getCursorType(a).kind == CXType_ConstantArray) {
+        local = local_root(a);
+    }
+    int q = tracked_param(sc, arg);
+    if (callee->param_writes & bit) {
+        if (!clang_Cursor_isNull(local)) {
+            add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, local);
+            note_effect(sc->fx, EFF_LOCAL_WRITE, call, clang_getNullCursor());
+        } else if (q >= 0) {
+            sc->fx->param_writes |= 1u << q;
+        } else if (!clang_Cursor_isNull(callee->param_store)) {
+            note_effect(sc->fx, EFF_MEM_WRITE, callee->param_store, call);
+            record_store(sc->fx, call);
+        } else {
+            note_effect(sc->fx, EFF_MEM_WRITE, call, clang_getNullCursor());
+            record_store(sc->fx, call);
+        }
+    }
+    if (callee->param_reads & bit) {
+        if (!clang_Cursor_isNull(local))
+            add_var(&sc->fx->reads, &sc->fx->nreads, &sc->fx->capreads, local);
+        else
+            note_load(sc, arg, call);
+    }
+}
+
+/* The arguments of a call to a helper: '&t' is not a store by itself. */
+static void scan_helper_args(scan_ctx *sc, const effects *callee, CXCursor call)
+{
+    cursor_list ch = children_of(call);
+    for (unsigned i = 1; i < ch.n; i++) { /* child 0 is the callee */
+        CXCursor a = strip(ch.v[i]);
+        int addr_of_local = 0;
+        if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+            cursor_list op = children_of(a);
+            char text[8] = "";
+            if (op.n == 1)
+                unary_operator(sc->an, a, op.v[0], text, sizeof text);
+            if (!strcmp(text, "&") && !clang_Cursor_isNull(local_root(op.v[0]))) {
+                addr_of_local = 1;
+                scan(sc, op.v[0]); /* the indices, and a read of the variable (harmless) */
+            }
+            free(op.v);
+        }
+        if (!addr_of_local)
+            scan(sc, ch.v[i]);
+        pointer_arg_effects(sc, callee, i - 1, ch.v[i], call);
+    }
+    free(ch.v);
 }
 
 static void scan_call(scan_ctx *sc, CXCursor c)
@@ -451,7 +635,11 @@ static void scan_call(scan_ctx *sc, CXCursor c)
     CXCursor def = clang_getCursorDefinition(ref);
     if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
         !clang_equalCursors(def, sc->func)) {
-        merge_call(sc, function_summary(sc->an, def), c);
+        const effects *callee = function_summary(sc->an, def);
+        merge_call(sc, callee, c);
+        free(name);
+        scan_helper_args(sc, callee, c);
+        return;
     } else if (!clang_Cursor_isNull(def) && clang_equalCursors(def, sc->func)) {
         note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
     } else {
@@ -460,6 +648,10 @@ static void scan_call(scan_ctx *sc, CXCursor c)
             b |= EFF_MEM_WRITE; /* the write is the call's, not its '&p[i]' argument's */
         if (b)
             note_effect(sc->fx, b, c, clang_getNullCursor());
+        if (b & EFF_MEM_WRITE)
+            record_store(sc->fx, c);
+        if (b & EFF_MEM_READ)
+            record_load(sc->fx, c);
         sc->fx->cost += builtin_cost(name);
     }
     free(name);
@@ -493,6 +685,50 @@ static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
     free(ch.v);
 }
 
+/*
+ * The local variable whose own storage the lvalue e is part of (x, x.f,
+ * x[i] of a local array), or the null cursor when e is in memory.
+ */
+static CXCursor local_root(CXCursor e)
+{
+    CXCursor s = strip(e);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(s);
+        return is_local_decl(d) ? d : clang_getNullCursor();
+    }
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    cursor_list ch = children_of(s);
+    CXCursor r = clang_getNullCursor();
+    if (ch.n >= 1 && !type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+        r = local_root(ch.v[0]);
+    free(ch.v);
+    return r;
+}
+
+/*
+ * &e computes an address: nothing is loaded or stored here. A store comes
+ * later, through the pointer (and is seen there). The address of a local
+ * variable escapes, so the variable counts as written.
+ */
+static void scan_address_of(scan_ctx *sc, CXCursor operand, CXCursor site)
+{
+    CXCursor s = strip(operand);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (!clang_Cursor_isNull(local_root(s)) || (k != CXCursor_ArraySubscriptExpr &&
+                                                 k != CXCursor_MemberRefExpr)) {
+        scan_lvalue(sc, s, site);
+        scan(sc, s);
+        return;
+    }
+    cursor_list ch = children_of(s); /* &p[i], &p->f: the pointer and the index are read */
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    free(ch.v);
+    sc->fx->cost += 1;
+}
+
 static void scan_unary(scan_ctx *sc, CXCursor c)
 {
     cursor_list ch = children_of(c);
@@ -509,11 +745,9 @@ static void scan_unary(scan_ctx *sc, CXCursor c)
         scan(sc, ch.v[0]);
         scan_lvalue(sc, ch.v[0], c);
     } else if (!strcmp(op, "&")) {
-        scan_lvalue(sc, ch.v[0], c); /* address taken: may be written */
-        scan(sc, ch.v[0]);
+        scan_address_of(sc, ch.v[0], c);
     } else if (!strcmp(op, "*")) {
-        if (!read_is_immune(ch.v[0]))
-            note_effect(sc->fx, EFF_MEM_READ, c, clang_getNullCursor());
+        note_load(sc, ch.v[0], c);
         scan(sc, ch.v[0]);
     } else {
         scan(sc, ch.v[0]);
@@ -591,9 +825,53 @@ static enum CXChildVisitResult scan_cb(CXCursor c, CXCursor parent, CXClientData
     return CXChildVisit_Continue;
 }
 
+/* The loads under a member access s[i].f are of field f (see scan). */
+static void scan_member_access(scan_ctx *sc, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor outer = sc->outer;
+    if (ch.n == 1 && type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
+        note_load(sc, ch.v[0], c); /* p->f */
+        sc->outer = clang_getNullCursor();
+    } else if (clang_Cursor_isNull(sc->outer)) {
+        sc->outer = c; /* s[i].f: the load below is of field f */
+    }
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    sc->outer = outer;
+    free(ch.v);
+}
+
+static void scan_subscript(scan_ctx *sc, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor outer = sc->outer;
+    if (ch.n == 2 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+        note_load(sc, ch.v[0], c);
+    else if (ch.n == 2) /* a[i] of a private array: an outer .f stays the access */
+        scan(sc, ch.v[0]);
+    sc->outer = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n; i++)
+        if (!(i == 0 && ch.n == 2 && !type_is_pointer(clang_getCursorType(strip(ch.v[0])))))
+            scan(sc, ch.v[i]);
+    sc->outer = outer;
+    sc->fx->cost += 2;
+    free(ch.v);
+}
+
 static void scan(scan_ctx *sc, CXCursor c)
 {
-    switch (clang_getCursorKind(c)) {
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_Cursor_isNull(sc->outer) && kind != CXCursor_MemberRefExpr &&
+        kind != CXCursor_ArraySubscriptExpr && kind != CXCursor_ParenExpr &&
+        kind != CXCursor_UnexposedExpr && kind != CXCursor_DeclRefExpr) {
+        CXCursor outer = sc->outer; /* anything else: its loads are its own */
+        sc->outer = clang_getNullCursor();
+        scan(sc, c);
+        sc->outer = outer;
+        return;
+    }
+    switch (kind) {
     case CXCursor_CallExpr:
         scan_call(sc, c);
         return;
@@ -612,23 +890,12 @@ static void scan(scan_ctx *sc, CXCursor c)
     case CXCursor_VarDecl:
         scan_var_decl(sc, c);
         return;
-    case CXCursor_ArraySubscriptExpr: {
-        cursor_list ch = children_of(c);
-        if (ch.n == 2 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))) &&
-            !read_is_immune(ch.v[0]))
-            note_effect(sc->fx, EFF_MEM_READ, c, clang_getNullCursor());
-        free(ch.v);
-        sc->fx->cost += 2;
-        break;
-    }
-    case CXCursor_MemberRefExpr: {
-        cursor_list ch = children_of(c);
-        if (ch.n == 1 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))) &&
-            !read_is_immune(ch.v[0]))
-            note_effect(sc->fx, EFF_MEM_READ, c, clang_getNullCursor());
-        free(ch.v);
-        break;
-    }
+    case CXCursor_ArraySubscriptExpr:
+        scan_subscript(sc, c);
+        return;
+    case CXCursor_MemberRefExpr:
+        scan_member_access(sc, c);
+        return;
     case CXCursor_ForStmt:
         scan_loop(sc, c, 1);
         return;
@@ -665,6 +932,8 @@ static void effects_free(effects *fx)
 {
     free(fx->reads);
     free(fx->writes);
+    free(fx->stores);
+    free(fx->loads);
     memset(fx, 0, sizeof *fx);
 }
 
@@ -672,10 +941,23 @@ static void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx)
 {
     memset(fx, 0, sizeof *fx);
     fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
     for (unsigned i = 0; i < EFF_COUNT; i++)
         fx->site[i].at = fx->site[i].via = clang_getNullCursor();
-    scan_ctx sc = {an, fx, func, 0};
+    scan_ctx sc = {an, fx, func, 0, 0, clang_getNullCursor()};
     scan(&sc, c);
+}
+
+/* Like effects_of for a helper's definition: stores through its pointer parameters apart. */
+static void helper_effects(analysis *an, CXCursor def, effects *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+    scan_ctx sc = {an, fx, def, 0, 1, clang_getNullCursor()};
+    scan(&sc, def);
 }
 
 static const effects *function_summary(analysis *an, CXCursor def)
@@ -689,15 +971,19 @@ static const effects *function_summary(analysis *an, CXCursor def)
     summary *s = xcalloc(1, sizeof *s);
     s->def = def;
     s->fx.hidden_exit = clang_getNullCursor(); /* a zeroed CXCursor is not the null cursor */
+    s->fx.param_store = clang_getNullCursor();
     for (unsigned i = 0; i < EFF_COUNT; i++)
         s->fx.site[i].at = s->fx.site[i].via = clang_getNullCursor();
     s->busy = 1;
     s->next = an->summaries;
     an->summaries = s;
     effects fx;
-    effects_of(an, def, def, &fx);
-    /* writes through parameters are memory writes; the helper's own locals are not ours */
+    helper_effects(an, def, &fx);
+    /* the helper's own locals are not ours; stores through its parameters are the call's */
     s->fx.bits |= fx.bits;
+    s->fx.param_writes |= fx.param_writes;
+    s->fx.param_reads |= fx.param_reads;
+    s->fx.param_store = fx.param_store;
     for (unsigned i = 0; i < EFF_COUNT; i++)
         if (clang_Cursor_isNull(s->fx.site[i].at))
             s->fx.site[i] = fx.site[i];
@@ -857,6 +1143,10 @@ static void merge_effects(effects *into, const effects *from)
         add_var(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
     for (unsigned i = 0; i < from->nwrites; i++)
         add_var(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
+    for (unsigned i = 0; i < from->nstores; i++)
+        record_store(into, from->stores[i]);
+    for (unsigned i = 0; i < from->nloads; i++)
+        record_load(into, from->loads[i]);
     into->cost += from->cost;
 }
 

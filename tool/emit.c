@@ -336,26 +336,49 @@ static char *classifier_body(emitter *e, const kernel_plan *kp)
 
 /* ---- leaf bodies --------------------------------------------------------- */
 
-static void path_edits(const leaf *lf, edits *es)
+/*
+ * Conditions that write private variables (an out-parameter '&t' of a
+ * helper) are evaluated again in the leaf, in order, for those writes: the
+ * leaf then holds what the original held after the decision.
+ */
+static void put_condition_writes(strbuf *sb, const analysis *an, const decision *d, unsigned b)
+{
+    if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
+        return;
+    for (unsigned i = 0; i < d->nbranches && i <= b; i++) {
+        if (d->branches[i].kind != BR_IF)
+            continue;
+        sb_puts(sb, "(void)(");
+        put_active_range(an, sb, d->branches[i].cond);
+        sb_puts(sb, "); ");
+    }
+}
+
+static void path_edits(const analysis *an, const leaf *lf, edits *es)
 {
     for (unsigned i = 0; i < lf->npath; i++) {
         const decision *d = lf->path[i].d;
         const branch *br = &d->branches[lf->path[i].branch];
         char buf[96];
+        strbuf sb;
+        sb_init(&sb);
         if (d->kind == DEC_SWITCH) {
             long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
             snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {
-            snprintf(buf, sizeof buf, "{ /* nplus1: no branch of the if at line %u */ }",
-                     d->range.line);
-            add_edit(es, d->range.begin, d->range.end, buf);
+            sb_printf(&sb, "{ /* nplus1: no branch of the if at line %u */ ", d->range.line);
+            put_condition_writes(&sb, an, d, lf->path[i].branch);
+            sb_puts(&sb, "}");
+            add_edit(es, d->range.begin, d->range.end, sb.data);
         } else {
-            snprintf(buf, sizeof buf, "{ /* nplus1: branch %u of the if at line %u */ ",
-                     lf->path[i].branch, d->range.line);
-            add_edit(es, d->range.begin, br->body.begin, buf);
+            sb_printf(&sb, "{ /* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
+                      d->range.line);
+            put_condition_writes(&sb, an, d, lf->path[i].branch);
+            add_edit(es, d->range.begin, br->body.begin, sb.data);
             add_edit(es, br->body.end, d->range.end, " }");
         }
+        sb_free(&sb);
     }
 }
 
@@ -364,7 +387,7 @@ static char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     const kernel_info *k = kp->k;
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
-    path_edits(lf, &es);
+    path_edits(e->an, lf, &es);
     strbuf sb;
     sb_init(&sb);
     put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
