@@ -258,9 +258,11 @@ static int starts_with(const char *s, const char *p)
 
 static unsigned builtin_effects(const char *name)
 {
-    static const char *barriers[] = {"barrier", "work_group_barrier", "mem_fence",
-                                     "read_mem_fence", "write_mem_fence",
-                                     "sub_group_barrier", "atomic_work_item_fence", NULL};
+    /* mem_fence, read_mem_fence and write_mem_fence order one work-item's own
+     * accesses: not barriers, they may stay in the leaves. A fence with a scope
+     * (atomic_work_item_fence) orders them for a work-group: refused. */
+    static const char *barriers[] = {"barrier", "work_group_barrier", "sub_group_barrier",
+                                     "atomic_work_item_fence", NULL};
     static const char *local_ids[] = {"get_local_id", "get_group_id", "get_local_size",
                                       "get_num_groups", "get_enqueued_local_size",
                                       "get_local_linear_id", NULL};
@@ -275,10 +277,10 @@ static unsigned builtin_effects(const char *name)
     for (int i = 0; workitem[i]; i++)
         if (!strcmp(name, workitem[i]))
             return EFF_WORKITEM;
-    if (starts_with(name, "work_group_") || starts_with(name, "sub_group_") ||
-        starts_with(name, "get_sub_group") || starts_with(name, "get_max_sub_group") ||
-        starts_with(name, "get_num_sub_groups") || starts_with(name, "get_enqueued_num_sub") ||
-        starts_with(name, "async_work_group") || !strcmp(name, "wait_group_events"))
+    /* work-group and sub-group builtins, extensions' too (intel_sub_group_shuffle,
+     * qcom_sub_group_..., a prototype the kernel declares itself) */
+    if (strstr(name, "work_group") || strstr(name, "sub_group") || strstr(name, "subgroup") ||
+        strstr(name, "workgroup") || !strcmp(name, "wait_group_events"))
         return EFF_GROUP_FN;
     if (starts_with(name, "atomic_") || starts_with(name, "atom_"))
         return EFF_ATOMIC | EFF_MEM_READ;
@@ -1521,8 +1523,15 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
         report_at(bc, at, rule_of(bit), "%s uses __local memory ('%s')", what, name);
     else
         report_at(bc, at, rule_of(bit), "%s calls '%s'", what, name);
+    int fence = strstr(name, "fence") != NULL;
     free(name);
-    note_at(bc, at, "%s", why_of(bit));
+    if (fence)
+        note_at(bc, at, "a fence with a memory scope orders memory for the work-items of that "
+                        "scope (a work-group or sub-group), and the leaf kernels re-form "
+                        "work-groups; mem_fence, read_mem_fence and write_mem_fence, which "
+                        "order one work-item's own accesses, may stay");
+    else
+        note_at(bc, at, "%s", why_of(bit));
     if (bit == EFF_BARRIER)
         note_barrier_in_branch(bc, at, s->via);
     if (!clang_Cursor_isNull(s->via)) {
@@ -1530,6 +1539,149 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
         note_at(bc, s->via, "reached through this call to '%s'", callee);
         free(callee);
     }
+}
+
+/* ---- local ids whose value is never used ------------------------------- */
+
+typedef struct lid_use {
+    analysis *an;
+    cursor_list calls;       /* get_local_id & co, called in the kernel itself */
+    cursor_list dropped;     /* ... whose value is thrown away by their statement */
+    cursor_list owner_call, owner_var; /* call i is (part of) the value stored in var i */
+    cursor_list stores;      /* DeclRefs that are the target of '=' (not reads) */
+    cursor_list reads;       /* every other DeclRef's variable */
+    int via_helper;          /* a helper the kernel calls uses a local id */
+} lid_use;
+
+static enum CXChildVisitResult find_lid_calls_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    cursor_list *l = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        char *name = cursor_spelling(c);
+        if (builtin_effects(name) == EFF_LOCAL_ID)
+            VEC_PUSH(l->v, l->n, l->cap, c);
+        free(name);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void own_calls(lid_use *u, CXCursor value, CXCursor var)
+{
+    cursor_list found = {0};
+    if (clang_getCursorKind(value) == CXCursor_CallExpr)
+        find_lid_calls_cb(value, value, &found);
+    clang_visitChildren(value, find_lid_calls_cb, &found);
+    for (unsigned i = 0; i < found.n; i++) {
+        VEC_PUSH(u->owner_call.v, u->owner_call.n, u->owner_call.cap, found.v[i]);
+        VEC_PUSH(u->owner_var.v, u->owner_var.n, u->owner_var.cap, var);
+    }
+    free(found.v);
+}
+
+static CXCursor strip_casts(CXCursor c)
+{
+    c = strip(c);
+    while (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) {
+        cursor_list ch = children_of(c);
+        CXCursor inner = ch.n ? strip(ch.v[ch.n - 1]) : c;
+        free(ch.v);
+        if (clang_equalCursors(inner, c))
+            break;
+        c = inner;
+    }
+    return c;
+}
+
+/* The same expression, reached by two walks (their cursors need not compare equal). */
+static int same_node(CXCursor a, CXCursor b)
+{
+    return clang_getCursorKind(a) == clang_getCursorKind(b) &&
+           clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
+}
+
+static int node_in(const cursor_list *l, CXCursor c)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        if (same_node(l->v[i], c))
+            return 1;
+    return 0;
+}
+
+static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    lid_use *u = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(parent) == CXCursor_CompoundStmt && clang_isExpression(k) &&
+        clang_getCursorKind(strip_casts(c)) == CXCursor_CallExpr)
+        VEC_PUSH(u->dropped.v, u->dropped.n, u->dropped.cap, strip_casts(c));
+    if (k == CXCursor_VarDecl) {
+        cursor_list ch = children_of(c);
+        for (unsigned i = 0; i < ch.n; i++)
+            own_calls(u, ch.v[i], c);
+        free(ch.v);
+    } else if (k == CXCursor_BinaryOperator) {
+        cursor_list ch = children_of(c);
+        char op[8] = "";
+        if (ch.n == 2)
+            binary_operator(u->an, c, ch.v[0], ch.v[1], op, sizeof op);
+        CXCursor lhs = ch.n == 2 ? strip(ch.v[0]) : clang_getNullCursor();
+        if (!strcmp(op, "=") && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+            is_local_decl(clang_getCursorReferenced(lhs))) {
+            VEC_PUSH(u->stores.v, u->stores.n, u->stores.cap, lhs);
+            own_calls(u, ch.v[1], clang_getCursorReferenced(lhs));
+        }
+        free(ch.v);
+    } else if (k == CXCursor_DeclRefExpr && !node_in(&u->stores, c)) {
+        VEC_PUSH(u->reads.v, u->reads.n, u->reads.cap, clang_getCursorReferenced(c));
+    } else if (k == CXCursor_CallExpr) {
+        CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
+            (function_summary(u->an, def)->bits & EFF_LOCAL_ID))
+            u->via_helper = 1;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Is the value of this local-id call thrown away, or stored only in variables nobody reads? */
+static int lid_unused(const lid_use *u, CXCursor call)
+{
+    if (node_in(&u->dropped, call))
+        return 1;
+    int owned = 0;
+    for (unsigned i = 0; i < u->owner_call.n; i++) {
+        if (!same_node(u->owner_call.v[i], call))
+            continue;
+        owned = 1;
+        if (cursor_in(u->reads.v, u->reads.n, u->owner_var.v[i]))
+            return 0;
+    }
+    return owned;
+}
+
+/*
+ * The first local-id call of the kernel whose value reaches anything, or
+ * the null cursor when none does (an unused 'int lid = get_local_id(0);'
+ * is no reason to refuse). A helper that uses one counts as used.
+ */
+static CXCursor used_local_id(build_ctx *bc, CXCursor fallback)
+{
+    lid_use u;
+    memset(&u, 0, sizeof u);
+    u.an = bc->an;
+    clang_visitChildren(bc->k->cursor, find_lid_calls_cb, &u.calls);
+    clang_visitChildren(bc->k->cursor, lid_use_cb, &u);
+    CXCursor used = u.via_helper ? fallback : clang_getNullCursor();
+    for (unsigned i = 0; i < u.calls.n && clang_Cursor_isNull(used); i++)
+        if (!lid_unused(&u, u.calls.v[i]))
+            used = u.calls.v[i];
+    free(u.calls.v);
+    free(u.dropped.v);
+    free(u.owner_call.v);
+    free(u.owner_var.v);
+    free(u.stores.v);
+    free(u.reads.v);
+    return used;
 }
 
 /* Kernel-wide rules: what no split kernel may contain anywhere. */
@@ -1541,6 +1693,13 @@ static void check_forbidden(build_ctx *bc)
                                      EFF_UNSUPPORTED};
     char what[300];
     snprintf(what, sizeof what, "kernel '%s'", bc->k->name);
+    if (fx.bits & EFF_LOCAL_ID) {
+        CXCursor used = used_local_id(bc, fx.site[5].at);
+        if (clang_Cursor_isNull(used))
+            fx.bits &= ~EFF_LOCAL_ID; /* computed, never used */
+        else if (clang_Cursor_isNull(fx.site[5].via))
+            fx.site[5].at = used;
+    }
     for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
         if (fx.bits & order[i])
             report_effect(bc, &fx, order[i], what);

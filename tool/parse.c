@@ -80,6 +80,35 @@ static diag_level level_of(enum CXDiagnosticSeverity s)
     return s == CXDiagnostic_Warning ? DIAG_WARNING : DIAG_NOTE;
 }
 
+/*
+ * A work-group or sub-group builtin of an extension (intel_sub_group_shuffle)
+ * that this parser does not declare: clang calls the call an implicit
+ * declaration. It is refused by the rule that refuses every group builtin.
+ */
+static int report_group_builtin(parse_result *pr, CXDiagnostic dg)
+{
+    CXString sp = clang_getDiagnosticSpelling(dg);
+    const char *m = clang_getCString(sp), *q1 = strchr(m, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
+    int group = 0;
+    if (!strncmp(m, "implicit declaration of function", 32) && q1 && q2) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
+        group = strstr(name, "work_group") || strstr(name, "sub_group") ||
+                strstr(name, "subgroup") || strstr(name, "workgroup");
+        if (group) {
+            diag_loc loc = parse_diag_loc(pr, clang_getDiagnosticLocation(dg));
+            diag_report(pr->diag, DIAG_ERROR, &loc, "nplus1-group-function",
+                        "the kernel calls '%s', a work-group or sub-group builtin (of an "
+                        "extension this parser does not declare)", name);
+            diag_report(pr->diag, DIAG_NOTE, &loc, NULL,
+                        "work-group and sub-group functions combine the items of one group, "
+                        "and the leaf kernels re-form groups");
+        }
+    }
+    clang_disposeString(sp);
+    return group;
+}
+
 /* Reports clang's own diagnostics as clang shows them; returns the error count. */
 static unsigned report_clang_diagnostics(parse_result *pr)
 {
@@ -87,7 +116,9 @@ static unsigned report_clang_diagnostics(parse_result *pr)
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic dg = clang_getDiagnostic(pr->tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
-        if (sev >= CXDiagnostic_Warning) {
+        if (sev >= CXDiagnostic_Error && report_group_builtin(pr, dg)) {
+            errors++;
+        } else if (sev >= CXDiagnostic_Warning) {
             CXString s = clang_formatDiagnostic(dg, clang_defaultDiagnosticDisplayOptions());
             diag_loc loc = parse_diag_loc(pr, clang_getDiagnosticLocation(dg));
             diag_report_raw(pr->diag, level_of(sev), clang_getCString(s), &loc);
