@@ -1759,6 +1759,55 @@ static void read_reqd_wg(kernel_info *k)
     clang_PrintingPolicy_dispose(pol);
 }
 
+/* An if or switch nested where nplus1gen does not split: its line, and whether a loop holds it. */
+static unsigned nested_decision_line(analysis *an, CXCursor c, int in_loop, int *loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_IfStmt || k == CXCursor_SwitchStmt) && in_loop >= 0) {
+        src_range r;
+        *loop = in_loop > 0;
+        return cursor_range(an, c, &r) == 0 ? r.line : 1;
+    }
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+        in_loop = 1;
+    else if (in_loop < 0 && k == CXCursor_CompoundStmt)
+        in_loop = 0; /* the kernel's body: what is in it is top-level */
+    cursor_list ch = children_of(c);
+    unsigned line = 0;
+    for (unsigned i = 0; i < ch.n && !line; i++)
+        line = nested_decision_line(an, ch.v[i], in_loop, loop);
+    free(ch.v);
+    return line;
+}
+
+/* The line of the first if/switch inside a loop of the kernel (0: none). */
+static unsigned decision_in_loop(analysis *an, CXCursor kernel)
+{
+    int loop = 0;
+    unsigned line = nested_decision_line(an, kernel, -1, &loop);
+    return loop ? line : 0;
+}
+
+static void report_no_decision(build_ctx *bc)
+{
+    unsigned line = decision_in_loop(bc->an, bc->k->cursor);
+    if (line) {
+        report_at(bc, bc->k->cursor, "nplus1-no-decision",
+                  "kernel '%s' has decisions only inside loops (the first at line %u)",
+                  bc->k->name, line);
+        note_at(bc, bc->k->cursor, "nplus1gen splits the decisions at the kernel's top level and "
+                                   "those nested in them, not those inside loops; hoist a "
+                                   "decision out of its loop to split on it, or leave this "
+                                   "kernel as it is");
+        return;
+    }
+    report_at(bc, bc->k->cursor, "nplus1-no-decision",
+              "kernel '%s' has no decision (a top-level if or switch) to split", bc->k->name);
+    note_at(bc, bc->k->cursor, "nplus1gen splits the if and switch statements at the kernel's "
+                               "top level and those nested in them, and this kernel has none; "
+                               "leave it as it is");
+}
+
 static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
 {
     build_ctx bc = {an, k, diag, 0, 0, 0};
@@ -1781,12 +1830,8 @@ static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
     unsigned cap = 0;
     build_seq_from(&bc, body, &k->top, &cap);
     k->has_decision = seq_has_decision(&k->top);
-    if (!k->has_decision && !bc.macro_decisions) {
-        report_at(&bc, k->cursor, "nplus1-no-decision",
-                  "kernel '%s' has no decision (a top-level if or switch) to split", k->name);
-        note_at(&bc, k->cursor, "without a decision there is no divergence for nplus1gen to "
-                                "remove; leave this kernel as it is");
-    }
+    if (!k->has_decision && !bc.macro_decisions)
+        report_no_decision(&bc);
     bc.errors += analyze_params(an, k, diag);
     k->legal = bc.errors == 0;
 }
@@ -1915,8 +1960,14 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
         if (keep) {
             an->kernels[kept++] = *ki;
         } else {
-            if (!nwant)
+            if (!nwant) {
+                unsigned line = decision_in_loop(an, ki->cursor), cap = an->capskipped;
                 VEC_PUSH(an->skipped, an->nskipped, an->capskipped, ki->name);
+                if (cap != an->capskipped || !an->skipped_loop_line)
+                    an->skipped_loop_line = xrealloc(an->skipped_loop_line,
+                                                     an->capskipped * sizeof *an->skipped_loop_line);
+                an->skipped_loop_line[an->nskipped - 1] = line;
+            }
             else
                 free(ki->name);
         }
@@ -1926,6 +1977,13 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
         diag_report(diag, DIAG_ERROR, NULL, "nplus1-no-decision",
                     "no kernel in %s has a decision (an if or switch in its body) to split",
                     pr->files[0].path);
+        for (unsigned i = 0; i < an->nskipped; i++)
+            if (an->skipped_loop_line[i])
+                diag_report(diag, DIAG_NOTE, NULL, NULL,
+                            "kernel '%s' has decisions only inside loops (the first at line %u): "
+                            "nplus1gen splits the decisions at the kernel's top level and those "
+                            "nested in them, not those inside loops",
+                            an->skipped[i], an->skipped_loop_line[i]);
         return 1;
     }
     for (unsigned k = 0; k < an->nkernels; k++) {
@@ -1989,6 +2047,7 @@ void analyze_free(analysis *an)
     for (unsigned i = 0; i < an->nskipped; i++)
         free(an->skipped[i]);
     free(an->skipped);
+    free(an->skipped_loop_line);
     for (summary *s = an->summaries, *n; s; s = n) {
         n = s->next;
         effects_free(&s->fx);

@@ -175,6 +175,8 @@ typedef struct analysis {
     unsigned nhelpers, caphelpers;
     char **skipped;           /* kernels left alone: no decision (default selection) */
     unsigned nskipped, capskipped;
+    unsigned *skipped_loop_line; /* per skipped kernel: line of an if/switch inside a loop, or 0 */
+    unsigned capskippedlines;
     void *summaries;          /* private: memoised helper-function effects */
 } analysis;
 

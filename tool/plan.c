@@ -610,6 +610,12 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
                                                               : d->range.end_line));
         lf.line_end = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.end_line
                                                                 : d->range.end_line;
+        if ((br->kind == BR_IMPLICIT_ELSE || br->kind == BR_IMPLICIT_DEFAULT) && !returned) {
+            /* no branch of its own: the leaf is the code after the decision, to the kernel's end */
+            unsigned end = kp->k->body.end_line;
+            lf.line_begin = d->range.end_line < end ? d->range.end_line + 1 : end;
+            lf.line_end = end;
+        }
     }
     VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
 }
