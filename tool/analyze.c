@@ -45,6 +45,11 @@ const char *range_text(const analysis *an, src_range r, size_t *len)
     return an->pr->files[r.file].text + r.begin;
 }
 
+void put_active_range(const analysis *an, strbuf *sb, src_range r)
+{
+    parse_put_active(an->pr, sb, r.file, r.begin, r.end);
+}
+
 /* Skips whitespace and comments from offset; returns the new offset. */
 static unsigned skip_space(const char *t, size_t len, unsigned off)
 {
@@ -62,6 +67,18 @@ static unsigned skip_space(const char *t, size_t len, unsigned off)
         }
     }
     return off;
+}
+
+/* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
+static unsigned skip_inactive(analysis *an, unsigned file, unsigned off)
+{
+    const src_file *f = &an->pr->files[file];
+    for (;;) {
+        unsigned next = parse_skip_inactive(an->pr, file, skip_space(f->text, f->len, off));
+        if (next == off)
+            return off;
+        off = next;
+    }
 }
 
 /* Statement kinds whose source text ends with a ';' the extent may omit. */
@@ -117,7 +134,7 @@ static int stmt_range(analysis *an, CXCursor c, src_range *r)
     }
     if (!needs_semicolon(k) || (r->end > 0 && f->text[r->end - 1] == ';'))
         return 0;
-    unsigned off = skip_space(f->text, f->len, r->end);
+    unsigned off = skip_inactive(an, r->file, r->end);
     if (off < f->len && f->text[off] == ';')
         r->end = off + 1;
     return 0;
@@ -241,9 +258,11 @@ static int starts_with(const char *s, const char *p)
 
 static unsigned builtin_effects(const char *name)
 {
-    static const char *barriers[] = {"barrier", "work_group_barrier", "mem_fence",
-                                     "read_mem_fence", "write_mem_fence",
-                                     "sub_group_barrier", "atomic_work_item_fence", NULL};
+    /* mem_fence, read_mem_fence and write_mem_fence order one work-item's own
+     * accesses: not barriers, they may stay in the leaves. A fence with a scope
+     * (atomic_work_item_fence) orders them for a work-group: refused. */
+    static const char *barriers[] = {"barrier", "work_group_barrier", "sub_group_barrier",
+                                     "atomic_work_item_fence", NULL};
     static const char *local_ids[] = {"get_local_id", "get_group_id", "get_local_size",
                                       "get_num_groups", "get_enqueued_local_size",
                                       "get_local_linear_id", NULL};
@@ -258,10 +277,10 @@ static unsigned builtin_effects(const char *name)
     for (int i = 0; workitem[i]; i++)
         if (!strcmp(name, workitem[i]))
             return EFF_WORKITEM;
-    if (starts_with(name, "work_group_") || starts_with(name, "sub_group_") ||
-        starts_with(name, "get_sub_group") || starts_with(name, "get_max_sub_group") ||
-        starts_with(name, "get_num_sub_groups") || starts_with(name, "get_enqueued_num_sub") ||
-        starts_with(name, "async_work_group") || !strcmp(name, "wait_group_events"))
+    /* work-group and sub-group builtins, extensions' too (intel_sub_group_shuffle,
+     * qcom_sub_group_..., a prototype the kernel declares itself) */
+    if (strstr(name, "work_group") || strstr(name, "sub_group") || strstr(name, "subgroup") ||
+        strstr(name, "workgroup") || !strcmp(name, "wait_group_events"))
         return EFF_GROUP_FN;
     if (starts_with(name, "atomic_") || starts_with(name, "atom_"))
         return EFF_ATOMIC | EFF_MEM_READ;
@@ -299,9 +318,12 @@ typedef struct scan_ctx {
     effects *fx;
     CXCursor func;      /* the function whose locals we track */
     int depth_loops;
+    int track_params;   /* a helper's summary: stores through its pointer parameters */
+    CXCursor outer;     /* the member access (s[i].f) around the access being scanned, or null */
 } scan_ctx;
 
 static void scan(scan_ctx *sc, CXCursor c);
+static CXCursor local_root(CXCursor e);
 
 static int cursor_in(const CXCursor *v, unsigned n, CXCursor c)
 {
@@ -372,6 +394,95 @@ static int read_is_immune(CXCursor base)
     return 0;
 }
 
+/* The index of the helper's pointer parameter that base names, or -1. */
+static int tracked_param(const scan_ctx *sc, CXCursor base)
+{
+    if (!sc->track_params)
+        return -1;
+    CXCursor b = strip(base);
+    if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
+        return -1;
+    CXCursor d = clang_getCursorReferenced(b);
+    if (clang_getCursorKind(d) != CXCursor_ParmDecl)
+        return -1;
+    int n = clang_Cursor_getNumArguments(sc->func);
+    for (int i = 0; i < n && i < 32; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(sc->func, (unsigned)i), d))
+            return i;
+    return -1;
+}
+
+static void record_store(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->stores, fx->nstores, fx->capstores, access);
+}
+
+static void record_load(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->loads, fx->nloads, fx->caploads, access);
+}
+
+/* A store to the lvalue lv through the pointer base: to memory, or through a helper's parameter. */
+static void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site)
+{
+    int p = tracked_param(sc, base);
+    if (p >= 0) {
+        if (!sc->fx->param_writes || clang_Cursor_isNull(sc->fx->param_store))
+            sc->fx->param_store = site;
+        sc->fx->param_writes |= 1u << p;
+        return;
+    }
+    note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+    record_store(sc->fx, clang_Cursor_isNull(sc->outer) ? lv : sc->outer);
+}
+
+/* A load of the expression site through the pointer base. */
+static void note_load(scan_ctx *sc, CXCursor base, CXCursor site)
+{
+    int p = tracked_param(sc, base);
+    if (p >= 0) {
+        sc->fx->param_reads |= 1u << p;
+    } else if (!read_is_immune(base)) {
+        note_effect(sc->fx, EFF_MEM_READ, site, clang_getNullCursor());
+        record_load(sc->fx, clang_Cursor_isNull(sc->outer) ? site : sc->outer);
+    }
+}
+
+/* The field a member access names, or the null cursor. */
+static CXCursor member_field(CXCursor e)
+{
+    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    CXCursor f = clang_getCursorReferenced(e);
+    return clang_getCursorKind(f) == CXCursor_FieldDecl ? f : clang_getNullCursor();
+}
+
+int accesses_may_alias(CXCursor w, CXCursor r)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        CXCursor fw = member_field(strip(w)), fr = member_field(strip(r));
+        if (clang_Cursor_isNull(fw) || clang_Cursor_isNull(fr))
+            return 1; /* a whole element, a dereference, a call: it may overlap */
+        CXCursor rec = clang_getCursorSemanticParent(fw);
+        if (!clang_equalCursors(fw, fr))
+            return !(clang_equalCursors(rec, clang_getCursorSemanticParent(fr)) &&
+                     clang_getCursorKind(rec) == CXCursor_StructDecl);
+        cursor_list cw = children_of(strip(w)), cr = children_of(strip(r));
+        int deeper = cw.n == 1 && cr.n == 1 &&
+                     !type_is_pointer(clang_getCursorType(strip(cw.v[0]))) &&
+                     !type_is_pointer(clang_getCursorType(strip(cr.v[0])));
+        if (deeper) { /* s[i].pos.x and s[i].vel.x: compare pos and vel */
+            w = cw.v[0];
+            r = cr.v[0];
+        }
+        free(cw.v);
+        free(cr.v);
+        if (!deeper)
+            return 1;
+    }
+    return 1;
+}
+
 /* Records a write to the lvalue c: a local variable, or memory. */
 static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
 {
@@ -384,28 +495,45 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
             note_effect(sc->fx, EFF_LOCAL_WRITE, site, clang_getNullCursor());
         } else {
             note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            record_store(sc->fx, s);
         }
         return;
     }
     cursor_list ch = children_of(s);
+    CXCursor outer = sc->outer;
     if (k == CXCursor_ArraySubscriptExpr && ch.n == 2) {
+        sc->outer = clang_getNullCursor();
         scan(sc, ch.v[1]);
+        sc->outer = outer;
         if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
-            note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            note_store(sc, ch.v[0], s, site);
+            sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
+            sc->outer = outer;
         } else {
             scan_lvalue(sc, ch.v[0], site);
         }
     } else if (k == CXCursor_MemberRefExpr && ch.n == 1) {
         if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
-            note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            note_store(sc, ch.v[0], s, site);
+            sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
+            sc->outer = outer;
         } else {
+            if (clang_Cursor_isNull(sc->outer)) /* s[i].f: the store is to field f */
+                sc->outer = s;
             scan_lvalue(sc, ch.v[0], site);
+            sc->outer = outer;
         }
+    } else if (k == CXCursor_UnaryOperator && ch.n == 1) {
+        note_store(sc, ch.v[0], s, site); /* *p = ... */
+        sc->outer = clang_getNullCursor();
+        scan(sc, ch.v[0]);
+        sc->outer = outer;
     } else {
-        /* *p = ..., or something we cannot see into: memory */
+        /* something we cannot see into: memory */
         note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+        record_store(sc->fx, site);
         for (unsigned i = 0; i < ch.n; i++)
             scan(sc, ch.v[i]);
     }
@@ -425,6 +553,81 @@ static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
     }
     sc->fx->bits |= bits;
     sc->fx->cost += callee->cost + 2;
+    if (bits & (EFF_MEM_WRITE | EFF_ATOMIC))
+        record_store(sc->fx, call);
+    if (bits & EFF_MEM_READ)
+        record_load(sc->fx, call);
+}
+
+/*
+ * What a helper does through its pointer parameter: an argument '&t' (or a
+ * local array) is the caller's private variable, written or read; a
+ * parameter of the caller is passed on; anything else is memory.
+ */
+static void pointer_arg_effects(scan_ctx *sc, const effects *callee, unsigned p, CXCursor arg,
+                                CXCursor call)
+{
+    unsigned bit = p < 32 ? 1u << p : 0;
+    if (!(callee->param_writes & bit) && !(callee->param_reads & bit))
+        return;
+    CXCursor a = strip(arg), local = clang_getNullCursor();
+    if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+        cursor_list ch = children_of(a);
+        char op[8] = "";
+        if (ch.n == 1)
+            unary_operator(sc->an, a, ch.v[0], op, sizeof op);
+        if (!strcmp(op, "&"))
+            local = local_root(ch.v[0]);
+        free(ch.v);
+    } else if (clang_getCursorType(a).kind == CXType_ConstantArray) {
+        local = local_root(a);
+    }
+    int q = tracked_param(sc, arg);
+    if (callee->param_writes & bit) {
+        if (!clang_Cursor_isNull(local)) {
+            add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, local);
+            note_effect(sc->fx, EFF_LOCAL_WRITE, call, clang_getNullCursor());
+        } else if (q >= 0) {
+            sc->fx->param_writes |= 1u << q;
+        } else if (!clang_Cursor_isNull(callee->param_store)) {
+            note_effect(sc->fx, EFF_MEM_WRITE, callee->param_store, call);
+            record_store(sc->fx, call);
+        } else {
+            note_effect(sc->fx, EFF_MEM_WRITE, call, clang_getNullCursor());
+            record_store(sc->fx, call);
+        }
+    }
+    if (callee->param_reads & bit) {
+        if (!clang_Cursor_isNull(local))
+            add_var(&sc->fx->reads, &sc->fx->nreads, &sc->fx->capreads, local);
+        else
+            note_load(sc, arg, call);
+    }
+}
+
+/* The arguments of a call to a helper: '&t' is not a store by itself. */
+static void scan_helper_args(scan_ctx *sc, const effects *callee, CXCursor call)
+{
+    cursor_list ch = children_of(call);
+    for (unsigned i = 1; i < ch.n; i++) { /* child 0 is the callee */
+        CXCursor a = strip(ch.v[i]);
+        int addr_of_local = 0;
+        if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+            cursor_list op = children_of(a);
+            char text[8] = "";
+            if (op.n == 1)
+                unary_operator(sc->an, a, op.v[0], text, sizeof text);
+            if (!strcmp(text, "&") && !clang_Cursor_isNull(local_root(op.v[0]))) {
+                addr_of_local = 1;
+                scan(sc, op.v[0]); /* the indices, and a read of the variable (harmless) */
+            }
+            free(op.v);
+        }
+        if (!addr_of_local)
+            scan(sc, ch.v[i]);
+        pointer_arg_effects(sc, callee, i - 1, ch.v[i], call);
+    }
+    free(ch.v);
 }
 
 static void scan_call(scan_ctx *sc, CXCursor c)
@@ -434,7 +637,11 @@ static void scan_call(scan_ctx *sc, CXCursor c)
     CXCursor def = clang_getCursorDefinition(ref);
     if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
         !clang_equalCursors(def, sc->func)) {
-        merge_call(sc, function_summary(sc->an, def), c);
+        const effects *callee = function_summary(sc->an, def);
+        merge_call(sc, callee, c);
+        free(name);
+        scan_helper_args(sc, callee, c);
+        return;
     } else if (!clang_Cursor_isNull(def) && clang_equalCursors(def, sc->func)) {
         note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
     } else {
@@ -443,6 +650,10 @@ static void scan_call(scan_ctx *sc, CXCursor c)
             b |= EFF_MEM_WRITE; /* the write is the call's, not its '&p[i]' argument's */
         if (b)
             note_effect(sc->fx, b, c, clang_getNullCursor());
+        if (b & EFF_MEM_WRITE)
+            record_store(sc->fx, c);
+        if (b & EFF_MEM_READ)
+            record_load(sc->fx, c);
         sc->fx->cost += builtin_cost(name);
     }
     free(name);
@@ -476,6 +687,50 @@ static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
     free(ch.v);
 }
 
+/*
+ * The local variable whose own storage the lvalue e is part of (x, x.f,
+ * x[i] of a local array), or the null cursor when e is in memory.
+ */
+static CXCursor local_root(CXCursor e)
+{
+    CXCursor s = strip(e);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(s);
+        return is_local_decl(d) ? d : clang_getNullCursor();
+    }
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    cursor_list ch = children_of(s);
+    CXCursor r = clang_getNullCursor();
+    if (ch.n >= 1 && !type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+        r = local_root(ch.v[0]);
+    free(ch.v);
+    return r;
+}
+
+/*
+ * &e computes an address: nothing is loaded or stored here. A store comes
+ * later, through the pointer (and is seen there). The address of a local
+ * variable escapes, so the variable counts as written.
+ */
+static void scan_address_of(scan_ctx *sc, CXCursor operand, CXCursor site)
+{
+    CXCursor s = strip(operand);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (!clang_Cursor_isNull(local_root(s)) || (k != CXCursor_ArraySubscriptExpr &&
+                                                 k != CXCursor_MemberRefExpr)) {
+        scan_lvalue(sc, s, site);
+        scan(sc, s);
+        return;
+    }
+    cursor_list ch = children_of(s); /* &p[i], &p->f: the pointer and the index are read */
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    free(ch.v);
+    sc->fx->cost += 1;
+}
+
 static void scan_unary(scan_ctx *sc, CXCursor c)
 {
     cursor_list ch = children_of(c);
@@ -492,11 +747,9 @@ static void scan_unary(scan_ctx *sc, CXCursor c)
         scan(sc, ch.v[0]);
         scan_lvalue(sc, ch.v[0], c);
     } else if (!strcmp(op, "&")) {
-        scan_lvalue(sc, ch.v[0], c); /* address taken: may be written */
-        scan(sc, ch.v[0]);
+        scan_address_of(sc, ch.v[0], c);
     } else if (!strcmp(op, "*")) {
-        if (!read_is_immune(ch.v[0]))
-            note_effect(sc->fx, EFF_MEM_READ, c, clang_getNullCursor());
+        note_load(sc, ch.v[0], c);
         scan(sc, ch.v[0]);
     } else {
         scan(sc, ch.v[0]);
@@ -574,9 +827,53 @@ static enum CXChildVisitResult scan_cb(CXCursor c, CXCursor parent, CXClientData
     return CXChildVisit_Continue;
 }
 
+/* The loads under a member access s[i].f are of field f (see scan). */
+static void scan_member_access(scan_ctx *sc, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor outer = sc->outer;
+    if (ch.n == 1 && type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
+        note_load(sc, ch.v[0], c); /* p->f */
+        sc->outer = clang_getNullCursor();
+    } else if (clang_Cursor_isNull(sc->outer)) {
+        sc->outer = c; /* s[i].f: the load below is of field f */
+    }
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    sc->outer = outer;
+    free(ch.v);
+}
+
+static void scan_subscript(scan_ctx *sc, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor outer = sc->outer;
+    if (ch.n == 2 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+        note_load(sc, ch.v[0], c);
+    else if (ch.n == 2) /* a[i] of a private array: an outer .f stays the access */
+        scan(sc, ch.v[0]);
+    sc->outer = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n; i++)
+        if (!(i == 0 && ch.n == 2 && !type_is_pointer(clang_getCursorType(strip(ch.v[0])))))
+            scan(sc, ch.v[i]);
+    sc->outer = outer;
+    sc->fx->cost += 2;
+    free(ch.v);
+}
+
 static void scan(scan_ctx *sc, CXCursor c)
 {
-    switch (clang_getCursorKind(c)) {
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_Cursor_isNull(sc->outer) && kind != CXCursor_MemberRefExpr &&
+        kind != CXCursor_ArraySubscriptExpr && kind != CXCursor_ParenExpr &&
+        kind != CXCursor_UnexposedExpr && kind != CXCursor_DeclRefExpr) {
+        CXCursor outer = sc->outer; /* anything else: its loads are its own */
+        sc->outer = clang_getNullCursor();
+        scan(sc, c);
+        sc->outer = outer;
+        return;
+    }
+    switch (kind) {
     case CXCursor_CallExpr:
         scan_call(sc, c);
         return;
@@ -595,23 +892,12 @@ static void scan(scan_ctx *sc, CXCursor c)
     case CXCursor_VarDecl:
         scan_var_decl(sc, c);
         return;
-    case CXCursor_ArraySubscriptExpr: {
-        cursor_list ch = children_of(c);
-        if (ch.n == 2 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))) &&
-            !read_is_immune(ch.v[0]))
-            note_effect(sc->fx, EFF_MEM_READ, c, clang_getNullCursor());
-        free(ch.v);
-        sc->fx->cost += 2;
-        break;
-    }
-    case CXCursor_MemberRefExpr: {
-        cursor_list ch = children_of(c);
-        if (ch.n == 1 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))) &&
-            !read_is_immune(ch.v[0]))
-            note_effect(sc->fx, EFF_MEM_READ, c, clang_getNullCursor());
-        free(ch.v);
-        break;
-    }
+    case CXCursor_ArraySubscriptExpr:
+        scan_subscript(sc, c);
+        return;
+    case CXCursor_MemberRefExpr:
+        scan_member_access(sc, c);
+        return;
     case CXCursor_ForStmt:
         scan_loop(sc, c, 1);
         return;
@@ -648,6 +934,8 @@ static void effects_free(effects *fx)
 {
     free(fx->reads);
     free(fx->writes);
+    free(fx->stores);
+    free(fx->loads);
     memset(fx, 0, sizeof *fx);
 }
 
@@ -655,10 +943,23 @@ static void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx)
 {
     memset(fx, 0, sizeof *fx);
     fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
     for (unsigned i = 0; i < EFF_COUNT; i++)
         fx->site[i].at = fx->site[i].via = clang_getNullCursor();
-    scan_ctx sc = {an, fx, func, 0};
+    scan_ctx sc = {an, fx, func, 0, 0, clang_getNullCursor()};
     scan(&sc, c);
+}
+
+/* Like effects_of for a helper's definition: stores through its pointer parameters apart. */
+static void helper_effects(analysis *an, CXCursor def, effects *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+    scan_ctx sc = {an, fx, def, 0, 1, clang_getNullCursor()};
+    scan(&sc, def);
 }
 
 static const effects *function_summary(analysis *an, CXCursor def)
@@ -672,15 +973,19 @@ static const effects *function_summary(analysis *an, CXCursor def)
     summary *s = xcalloc(1, sizeof *s);
     s->def = def;
     s->fx.hidden_exit = clang_getNullCursor(); /* a zeroed CXCursor is not the null cursor */
+    s->fx.param_store = clang_getNullCursor();
     for (unsigned i = 0; i < EFF_COUNT; i++)
         s->fx.site[i].at = s->fx.site[i].via = clang_getNullCursor();
     s->busy = 1;
     s->next = an->summaries;
     an->summaries = s;
     effects fx;
-    effects_of(an, def, def, &fx);
-    /* writes through parameters are memory writes; the helper's own locals are not ours */
+    helper_effects(an, def, &fx);
+    /* the helper's own locals are not ours; stores through its parameters are the call's */
     s->fx.bits |= fx.bits;
+    s->fx.param_writes |= fx.param_writes;
+    s->fx.param_reads |= fx.param_reads;
+    s->fx.param_store = fx.param_store;
     for (unsigned i = 0; i < EFF_COUNT; i++)
         if (clang_Cursor_isNull(s->fx.site[i].at))
             s->fx.site[i] = fx.site[i];
@@ -840,6 +1145,10 @@ static void merge_effects(effects *into, const effects *from)
         add_var(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
     for (unsigned i = 0; i < from->nwrites; i++)
         add_var(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
+    for (unsigned i = 0; i < from->nstores; i++)
+        record_store(into, from->stores[i]);
+    for (unsigned i = 0; i < from->nloads; i++)
+        record_load(into, from->loads[i]);
     into->cost += from->cost;
 }
 
@@ -853,7 +1162,7 @@ static int paren_range(build_ctx *bc, CXCursor stmt, CXCursor cond, src_range *r
     unsigned open = s.begin;
     while (open < c.begin && f->text[open] != '(')
         open++;
-    unsigned close = skip_space(f->text, f->len, c.end);
+    unsigned close = skip_inactive(bc->an, s.file, c.end);
     if (open >= c.begin || close >= f->len || f->text[close] != ')')
         return -1;
     r->file = s.file;
@@ -1214,8 +1523,15 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
         report_at(bc, at, rule_of(bit), "%s uses __local memory ('%s')", what, name);
     else
         report_at(bc, at, rule_of(bit), "%s calls '%s'", what, name);
+    int fence = strstr(name, "fence") != NULL;
     free(name);
-    note_at(bc, at, "%s", why_of(bit));
+    if (fence)
+        note_at(bc, at, "a fence with a memory scope orders memory for the work-items of that "
+                        "scope (a work-group or sub-group), and the leaf kernels re-form "
+                        "work-groups; mem_fence, read_mem_fence and write_mem_fence, which "
+                        "order one work-item's own accesses, may stay");
+    else
+        note_at(bc, at, "%s", why_of(bit));
     if (bit == EFF_BARRIER)
         note_barrier_in_branch(bc, at, s->via);
     if (!clang_Cursor_isNull(s->via)) {
@@ -1223,6 +1539,149 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
         note_at(bc, s->via, "reached through this call to '%s'", callee);
         free(callee);
     }
+}
+
+/* ---- local ids whose value is never used ------------------------------- */
+
+typedef struct lid_use {
+    analysis *an;
+    cursor_list calls;       /* get_local_id & co, called in the kernel itself */
+    cursor_list dropped;     /* ... whose value is thrown away by their statement */
+    cursor_list owner_call, owner_var; /* call i is (part of) the value stored in var i */
+    cursor_list stores;      /* DeclRefs that are the target of '=' (not reads) */
+    cursor_list reads;       /* every other DeclRef's variable */
+    int via_helper;          /* a helper the kernel calls uses a local id */
+} lid_use;
+
+static enum CXChildVisitResult find_lid_calls_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    cursor_list *l = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        char *name = cursor_spelling(c);
+        if (builtin_effects(name) == EFF_LOCAL_ID)
+            VEC_PUSH(l->v, l->n, l->cap, c);
+        free(name);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void own_calls(lid_use *u, CXCursor value, CXCursor var)
+{
+    cursor_list found = {0};
+    if (clang_getCursorKind(value) == CXCursor_CallExpr)
+        find_lid_calls_cb(value, value, &found);
+    clang_visitChildren(value, find_lid_calls_cb, &found);
+    for (unsigned i = 0; i < found.n; i++) {
+        VEC_PUSH(u->owner_call.v, u->owner_call.n, u->owner_call.cap, found.v[i]);
+        VEC_PUSH(u->owner_var.v, u->owner_var.n, u->owner_var.cap, var);
+    }
+    free(found.v);
+}
+
+static CXCursor strip_casts(CXCursor c)
+{
+    c = strip(c);
+    while (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) {
+        cursor_list ch = children_of(c);
+        CXCursor inner = ch.n ? strip(ch.v[ch.n - 1]) : c;
+        free(ch.v);
+        if (clang_equalCursors(inner, c))
+            break;
+        c = inner;
+    }
+    return c;
+}
+
+/* The same expression, reached by two walks (their cursors need not compare equal). */
+static int same_node(CXCursor a, CXCursor b)
+{
+    return clang_getCursorKind(a) == clang_getCursorKind(b) &&
+           clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
+}
+
+static int node_in(const cursor_list *l, CXCursor c)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        if (same_node(l->v[i], c))
+            return 1;
+    return 0;
+}
+
+static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    lid_use *u = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(parent) == CXCursor_CompoundStmt && clang_isExpression(k) &&
+        clang_getCursorKind(strip_casts(c)) == CXCursor_CallExpr)
+        VEC_PUSH(u->dropped.v, u->dropped.n, u->dropped.cap, strip_casts(c));
+    if (k == CXCursor_VarDecl) {
+        cursor_list ch = children_of(c);
+        for (unsigned i = 0; i < ch.n; i++)
+            own_calls(u, ch.v[i], c);
+        free(ch.v);
+    } else if (k == CXCursor_BinaryOperator) {
+        cursor_list ch = children_of(c);
+        char op[8] = "";
+        if (ch.n == 2)
+            binary_operator(u->an, c, ch.v[0], ch.v[1], op, sizeof op);
+        CXCursor lhs = ch.n == 2 ? strip(ch.v[0]) : clang_getNullCursor();
+        if (!strcmp(op, "=") && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+            is_local_decl(clang_getCursorReferenced(lhs))) {
+            VEC_PUSH(u->stores.v, u->stores.n, u->stores.cap, lhs);
+            own_calls(u, ch.v[1], clang_getCursorReferenced(lhs));
+        }
+        free(ch.v);
+    } else if (k == CXCursor_DeclRefExpr && !node_in(&u->stores, c)) {
+        VEC_PUSH(u->reads.v, u->reads.n, u->reads.cap, clang_getCursorReferenced(c));
+    } else if (k == CXCursor_CallExpr) {
+        CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
+            (function_summary(u->an, def)->bits & EFF_LOCAL_ID))
+            u->via_helper = 1;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Is the value of this local-id call thrown away, or stored only in variables nobody reads? */
+static int lid_unused(const lid_use *u, CXCursor call)
+{
+    if (node_in(&u->dropped, call))
+        return 1;
+    int owned = 0;
+    for (unsigned i = 0; i < u->owner_call.n; i++) {
+        if (!same_node(u->owner_call.v[i], call))
+            continue;
+        owned = 1;
+        if (cursor_in(u->reads.v, u->reads.n, u->owner_var.v[i]))
+            return 0;
+    }
+    return owned;
+}
+
+/*
+ * The first local-id call of the kernel whose value reaches anything, or
+ * the null cursor when none does (an unused 'int lid = get_local_id(0);'
+ * is no reason to refuse). A helper that uses one counts as used.
+ */
+static CXCursor used_local_id(build_ctx *bc, CXCursor fallback)
+{
+    lid_use u;
+    memset(&u, 0, sizeof u);
+    u.an = bc->an;
+    clang_visitChildren(bc->k->cursor, find_lid_calls_cb, &u.calls);
+    clang_visitChildren(bc->k->cursor, lid_use_cb, &u);
+    CXCursor used = u.via_helper ? fallback : clang_getNullCursor();
+    for (unsigned i = 0; i < u.calls.n && clang_Cursor_isNull(used); i++)
+        if (!lid_unused(&u, u.calls.v[i]))
+            used = u.calls.v[i];
+    free(u.calls.v);
+    free(u.dropped.v);
+    free(u.owner_call.v);
+    free(u.owner_var.v);
+    free(u.stores.v);
+    free(u.reads.v);
+    return used;
 }
 
 /* Kernel-wide rules: what no split kernel may contain anywhere. */
@@ -1234,6 +1693,13 @@ static void check_forbidden(build_ctx *bc)
                                      EFF_UNSUPPORTED};
     char what[300];
     snprintf(what, sizeof what, "kernel '%s'", bc->k->name);
+    if (fx.bits & EFF_LOCAL_ID) {
+        CXCursor used = used_local_id(bc, fx.site[5].at);
+        if (clang_Cursor_isNull(used))
+            fx.bits &= ~EFF_LOCAL_ID; /* computed, never used */
+        else if (clang_Cursor_isNull(fx.site[5].via))
+            fx.site[5].at = used;
+    }
     for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
         if (fx.bits & order[i])
             report_effect(bc, &fx, order[i], what);
@@ -1293,6 +1759,55 @@ static void read_reqd_wg(kernel_info *k)
     clang_PrintingPolicy_dispose(pol);
 }
 
+/* An if or switch nested where nplus1gen does not split: its line, and whether a loop holds it. */
+static unsigned nested_decision_line(analysis *an, CXCursor c, int in_loop, int *loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_IfStmt || k == CXCursor_SwitchStmt) && in_loop >= 0) {
+        src_range r;
+        *loop = in_loop > 0;
+        return cursor_range(an, c, &r) == 0 ? r.line : 1;
+    }
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+        in_loop = 1;
+    else if (in_loop < 0 && k == CXCursor_CompoundStmt)
+        in_loop = 0; /* the kernel's body: what is in it is top-level */
+    cursor_list ch = children_of(c);
+    unsigned line = 0;
+    for (unsigned i = 0; i < ch.n && !line; i++)
+        line = nested_decision_line(an, ch.v[i], in_loop, loop);
+    free(ch.v);
+    return line;
+}
+
+/* The line of the first if/switch inside a loop of the kernel (0: none). */
+static unsigned decision_in_loop(analysis *an, CXCursor kernel)
+{
+    int loop = 0;
+    unsigned line = nested_decision_line(an, kernel, -1, &loop);
+    return loop ? line : 0;
+}
+
+static void report_no_decision(build_ctx *bc)
+{
+    unsigned line = decision_in_loop(bc->an, bc->k->cursor);
+    if (line) {
+        report_at(bc, bc->k->cursor, "nplus1-no-decision",
+                  "kernel '%s' has decisions only inside loops (the first at line %u)",
+                  bc->k->name, line);
+        note_at(bc, bc->k->cursor, "nplus1gen splits the decisions at the kernel's top level and "
+                                   "those nested in them, not those inside loops; hoist a "
+                                   "decision out of its loop to split on it, or leave this "
+                                   "kernel as it is");
+        return;
+    }
+    report_at(bc, bc->k->cursor, "nplus1-no-decision",
+              "kernel '%s' has no decision (a top-level if or switch) to split", bc->k->name);
+    note_at(bc, bc->k->cursor, "nplus1gen splits the if and switch statements at the kernel's "
+                               "top level and those nested in them, and this kernel has none; "
+                               "leave it as it is");
+}
+
 static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
 {
     build_ctx bc = {an, k, diag, 0, 0, 0};
@@ -1315,12 +1830,8 @@ static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
     unsigned cap = 0;
     build_seq_from(&bc, body, &k->top, &cap);
     k->has_decision = seq_has_decision(&k->top);
-    if (!k->has_decision && !bc.macro_decisions) {
-        report_at(&bc, k->cursor, "nplus1-no-decision",
-                  "kernel '%s' has no decision (a top-level if or switch) to split", k->name);
-        note_at(&bc, k->cursor, "without a decision there is no divergence for nplus1gen to "
-                                "remove; leave this kernel as it is");
-    }
+    if (!k->has_decision && !bc.macro_decisions)
+        report_no_decision(&bc);
     bc.errors += analyze_params(an, k, diag);
     k->legal = bc.errors == 0;
 }
@@ -1449,8 +1960,14 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
         if (keep) {
             an->kernels[kept++] = *ki;
         } else {
-            if (!nwant)
+            if (!nwant) {
+                unsigned line = decision_in_loop(an, ki->cursor), cap = an->capskipped;
                 VEC_PUSH(an->skipped, an->nskipped, an->capskipped, ki->name);
+                if (cap != an->capskipped || !an->skipped_loop_line)
+                    an->skipped_loop_line = xrealloc(an->skipped_loop_line,
+                                                     an->capskipped * sizeof *an->skipped_loop_line);
+                an->skipped_loop_line[an->nskipped - 1] = line;
+            }
             else
                 free(ki->name);
         }
@@ -1460,6 +1977,13 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
         diag_report(diag, DIAG_ERROR, NULL, "nplus1-no-decision",
                     "no kernel in %s has a decision (an if or switch in its body) to split",
                     pr->files[0].path);
+        for (unsigned i = 0; i < an->nskipped; i++)
+            if (an->skipped_loop_line[i])
+                diag_report(diag, DIAG_NOTE, NULL, NULL,
+                            "kernel '%s' has decisions only inside loops (the first at line %u): "
+                            "nplus1gen splits the decisions at the kernel's top level and those "
+                            "nested in them, not those inside loops",
+                            an->skipped[i], an->skipped_loop_line[i]);
         return 1;
     }
     for (unsigned k = 0; k < an->nkernels; k++) {
@@ -1523,6 +2047,7 @@ void analyze_free(analysis *an)
     for (unsigned i = 0; i < an->nskipped; i++)
         free(an->skipped[i]);
     free(an->skipped);
+    free(an->skipped_loop_line);
     for (summary *s = an->summaries, *n; s; s = n) {
         n = s->next;
         effects_free(&s->fx);

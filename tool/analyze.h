@@ -52,7 +52,21 @@ typedef struct effects {
     unsigned nwrites, capwrites;
     CXCursor hidden_exit; /* a return/break/continue nested inside, or null */
     double cost;          /* rough operation count */
+    /* helper summaries: bit p set when the helper stores (loads) through its pointer
+     * parameter p; a call turns them into writes of the caller's private variables
+     * (an argument '&t') or into memory effects (any other pointer) */
+    unsigned param_writes, param_reads;
+    CXCursor param_store; /* the first store through a parameter, or null */
+    /* memory accesses, for nplus1-memory-order: the lvalue stored to and the
+     * expression loaded from (p[i].f, *q, ...), or the call that does it */
+    CXCursor *stores;
+    unsigned nstores, capstores;
+    CXCursor *loads;
+    unsigned nloads, caploads;
 } effects;
+
+/* May a store to the access w change what the access r loads? (Distinct fields of one struct do not.) */
+int accesses_may_alias(CXCursor w, CXCursor r);
 
 typedef enum item_kind { ITEM_STMT, ITEM_DECISION, ITEM_RETURN, ITEM_BREAK } item_kind;
 
@@ -164,6 +178,8 @@ typedef struct analysis {
     unsigned nhelpers, caphelpers;
     char **skipped;           /* kernels left alone: no decision (default selection) */
     unsigned nskipped, capskipped;
+    unsigned *skipped_loop_line; /* per skipped kernel: line of an if/switch inside a loop, or 0 */
+    unsigned capskippedlines;
     void *summaries;          /* private: memoised helper-function effects */
 } analysis;
 
@@ -178,5 +194,8 @@ void analyze_free(analysis *an);
 
 /* The text of r (not NUL-terminated). */
 const char *range_text(const analysis *an, src_range r, size_t *len);
+
+/* Appends the active text of r: no skipped #if block, no conditional directive line. */
+void put_active_range(const analysis *an, strbuf *sb, src_range r);
 
 #endif

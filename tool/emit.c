@@ -131,8 +131,19 @@ static void edits_free(edits *es)
     free(es->v);
 }
 
-/* Appends text[begin, end) with the edits applied. */
-static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+/* Appends text[begin, end); from the active text only when an is given. */
+static void put_segment(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                        unsigned begin, unsigned end)
+{
+    if (an)
+        parse_put_active(an->pr, sb, file, begin, end);
+    else
+        sb_putn(sb, text + begin, end - begin);
+}
+
+/* Appends text[begin, end) with the edits applied (the active text of file, given an). */
+static void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                          unsigned begin, unsigned end, edits *es)
 {
     qsort(es->v, es->n, sizeof *es->v, edit_cmp);
     unsigned pos = begin;
@@ -140,11 +151,16 @@ static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned en
         const edit *e = &es->v[i];
         if (e->begin < pos || e->end > end)
             continue; /* overlapping edits cannot happen; stay safe */
-        sb_putn(sb, text + pos, e->begin - pos);
+        put_segment(sb, an, file, text, pos, e->begin);
         sb_puts(sb, e->text);
         pos = e->end;
     }
-    sb_putn(sb, text + pos, end - pos);
+    put_segment(sb, an, file, text, pos, end);
+}
+
+static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+{
+    put_edited_in(sb, NULL, 0, text, begin, end, es);
 }
 
 /* ---- helpers that see the original ids -------------------------------- */
@@ -221,9 +237,7 @@ static void indent(classify_emitter *c)
 
 static void put_range(strbuf *sb, const analysis *an, src_range r)
 {
-    size_t len;
-    const char *t = range_text(an, r, &len);
-    sb_putn(sb, t, len);
+    put_active_range(an, sb, r); /* cut from the active text: never half of an #if */
 }
 
 static void ce_stmt(void *ud, const seq_item *it)
@@ -323,26 +337,49 @@ static char *classifier_body(emitter *e, const kernel_plan *kp)
 
 /* ---- leaf bodies --------------------------------------------------------- */
 
-static void path_edits(const leaf *lf, edits *es)
+/*
+ * Conditions that write private variables (an out-parameter '&t' of a
+ * helper) are evaluated again in the leaf, in order, for those writes: the
+ * leaf then holds what the original held after the decision.
+ */
+static void put_condition_writes(strbuf *sb, const analysis *an, const decision *d, unsigned b)
+{
+    if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
+        return;
+    for (unsigned i = 0; i < d->nbranches && i <= b; i++) {
+        if (d->branches[i].kind != BR_IF)
+            continue;
+        sb_puts(sb, "(void)(");
+        put_active_range(an, sb, d->branches[i].cond);
+        sb_puts(sb, "); ");
+    }
+}
+
+static void path_edits(const analysis *an, const leaf *lf, edits *es)
 {
     for (unsigned i = 0; i < lf->npath; i++) {
         const decision *d = lf->path[i].d;
         const branch *br = &d->branches[lf->path[i].branch];
         char buf[96];
+        strbuf sb;
+        sb_init(&sb);
         if (d->kind == DEC_SWITCH) {
             long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
             snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {
-            snprintf(buf, sizeof buf, "{ /* nplus1: no branch of the if at line %u */ }",
-                     d->range.line);
-            add_edit(es, d->range.begin, d->range.end, buf);
+            sb_printf(&sb, "{ /* nplus1: no branch of the if at line %u */ ", d->range.line);
+            put_condition_writes(&sb, an, d, lf->path[i].branch);
+            sb_puts(&sb, "}");
+            add_edit(es, d->range.begin, d->range.end, sb.data);
         } else {
-            snprintf(buf, sizeof buf, "{ /* nplus1: branch %u of the if at line %u */ ",
-                     lf->path[i].branch, d->range.line);
-            add_edit(es, d->range.begin, br->body.begin, buf);
+            sb_printf(&sb, "{ /* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
+                      d->range.line);
+            put_condition_writes(&sb, an, d, lf->path[i].branch);
+            add_edit(es, d->range.begin, br->body.begin, sb.data);
             add_edit(es, br->body.end, d->range.end, " }");
         }
+        sb_free(&sb);
     }
 }
 
@@ -351,10 +388,10 @@ static char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     const kernel_info *k = kp->k;
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
-    path_edits(lf, &es);
+    path_edits(e->an, lf, &es);
     strbuf sb;
     sb_init(&sb);
-    put_edited(&sb, f->text, k->body.begin, k->body.end, &es);
+    put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
     edits_free(&es);
     return sb_steal(&sb);
 }
@@ -387,9 +424,10 @@ static const leaf *kernel_leaf(const kernel_plan *kp, int kn)
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 static char *leaf_body_merged(emitter *e, const kernel_plan *kp)
 {
-    const kernel_info *k = kp->k;
-    const src_file *f = &e->an->pr->files[k->body.file];
-    return xstrndup(f->text + k->body.begin, k->body.end - k->body.begin);
+    strbuf sb;
+    sb_init(&sb);
+    put_active_range(e->an, &sb, kp->k->body);
+    return sb_steal(&sb);
 }
 
 static char *merged_condition(const kernel_plan *kp)

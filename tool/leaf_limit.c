@@ -85,8 +85,11 @@ static void fx_reset(effects *fx)
 {
     free(fx->reads);
     free(fx->writes);
+    free(fx->stores);
+    free(fx->loads);
     memset(fx, 0, sizeof *fx);
     fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
     for (unsigned i = 0; i < EFF_COUNT; i++)
         fx->site[i].at = fx->site[i].via = clang_getNullCursor();
 }
@@ -109,6 +112,10 @@ static void fx_merge(effects *into, const effects *from)
         add_cursor(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
     for (unsigned i = 0; i < from->nwrites; i++)
         add_cursor(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
+    for (unsigned i = 0; i < from->nstores; i++)
+        VEC_PUSH(into->stores, into->nstores, into->capstores, from->stores[i]);
+    for (unsigned i = 0; i < from->nloads; i++)
+        VEC_PUSH(into->loads, into->nloads, into->caploads, from->loads[i]);
     into->cost += from->cost;
 }
 

@@ -247,7 +247,8 @@ static int check_conditions(analysis *an, const tree_lists *t, diag_sink *diag)
     int errors = 0;
     for (unsigned i = 0; i < t->ndecisions; i++) {
         const decision *d = t->decisions[i];
-        unsigned bad = d->cond_fx.bits & (EFF_OBSERVABLE | EFF_LOCAL_WRITE);
+        /* an if's conditions may write private variables: the leaves evaluate them again */
+        unsigned bad = d->cond_fx.bits & (EFF_OBSERVABLE | (d->kind == DEC_SWITCH ? EFF_LOCAL_WRITE : 0));
         if (!bad)
             continue;
         CXCursor via;
@@ -364,44 +365,137 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon, diag
     return errors;
 }
 
-/* A condition (or its slice) must not read memory that earlier code wrote. */
-static int check_memory_order(analysis *an, const tree_lists *t, unsigned horizon,
-                              diag_sink *diag)
+/* ---- memory order: stores before a condition that loads what they wrote ---- */
+
+typedef struct spans {
+    unsigned (*v)[2];
+    unsigned n, cap;
+} spans;
+
+enum { FLOW_RETURNED, FLOW_ON, FLOW_BREAK };
+
+/* Adds the text from item `from` of s up to a return or break; says how the flow leaves. */
+static int flow_after(const seq *s, unsigned from, spans *out)
 {
-    const seq_item *first_write = NULL;
-    for (unsigned i = 0; i < t->nitems; i++) {
-        const seq_item *it = t->items[i];
-        if (it->range.end <= horizon && (it->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)) &&
-            (!first_write || it->range.begin < first_write->range.begin))
-            first_write = it;
+    unsigned end = from;
+    int how = FLOW_ON;
+    for (; end < s->n; end++)
+        if (s->items[end].kind == ITEM_RETURN || s->items[end].kind == ITEM_BREAK) {
+            how = s->items[end].kind == ITEM_RETURN ? FLOW_RETURNED : FLOW_BREAK;
+            break;
+        }
+    if (end > from) {
+        unsigned span[2] = {s->items[from].range.begin, s->items[end - 1].range.end};
+        if (out->n == out->cap) {
+            out->cap = out->cap ? 2 * out->cap : 8;
+            out->v = xrealloc(out->v, out->cap * sizeof *out->v);
+        }
+        memcpy(out->v[out->n++], span, sizeof span);
     }
-    if (!first_write)
-        return 0;
-    unsigned w = first_write->range.begin;
+    return how;
+}
+
+/*
+ * The text that can run after target, on some path: the rest of its
+ * sequence up to a return or break, then what follows the decisions around
+ * it. Returns how the flow leaves s, or -1 when target is not in s.
+ */
+static int reach_after(const seq *s, const seq_item *target, spans *out)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        if (it == target)
+            return flow_after(s, i + 1, out);
+        if (it->kind != ITEM_DECISION || !it->decision || it->decision->keep_in_leaf)
+            continue;
+        const decision *d = it->decision;
+        int r = -1;
+        if (d->kind == DEC_SWITCH) {
+            r = reach_after(&d->body, target, out);
+            if (r == FLOW_BREAK)
+                r = FLOW_ON; /* a break leaves the switch */
+        } else {
+            for (unsigned b = 0; b < d->nbranches && r < 0; b++)
+                r = reach_after(&d->branches[b].seq, target, out);
+        }
+        if (r < 0)
+            continue;
+        return r == FLOW_ON ? flow_after(s, i + 1, out) : r;
+    }
+    return -1;
+}
+
+static int in_spans(const spans *sp, unsigned at)
+{
+    for (unsigned i = 0; i < sp->n; i++)
+        if (at >= sp->v[i][0] && at < sp->v[i][1])
+            return 1;
+    return 0;
+}
+
+/* A load of r that a store of w may feed, or the null cursor. */
+static CXCursor fed_load(const effects *w, const effects *r, CXCursor *store)
+{
+    for (unsigned i = 0; i < r->nloads; i++)
+        for (unsigned j = 0; j < w->nstores; j++)
+            if (accesses_may_alias(w->stores[j], r->loads[i])) {
+                *store = w->stores[j];
+                return r->loads[i];
+            }
+    return clang_getNullCursor();
+}
+
+/* The first load by a condition or the slice that the store item w may feed on a path. */
+static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *w, CXCursor *store)
+{
+    spans sp = {NULL, 0, 0};
+    reach_after(top, w, &sp);
     CXCursor read = clang_getNullCursor();
     for (unsigned i = 0; i < t->nitems && clang_Cursor_isNull(read); i++) {
         const seq_item *it = t->items[i];
-        if (it->in_slice && (it->fx.bits & EFF_MEM_READ) && it->range.begin > w)
-            read = it->fx.site[7].at;
+        if (it->in_slice && (it->fx.bits & EFF_MEM_READ) && in_spans(&sp, it->range.begin))
+            read = fed_load(&w->fx, &it->fx, store);
     }
     for (unsigned i = 0; i < t->ndecisions && clang_Cursor_isNull(read); i++) {
         const decision *d = t->decisions[i];
-        if ((d->cond_fx.bits & EFF_MEM_READ) && d->range.begin > w)
-            read = d->cond_fx.site[7].at;
+        if ((d->cond_fx.bits & EFF_MEM_READ) && in_spans(&sp, d->range.begin))
+            read = fed_load(&w->fx, &d->cond_fx, store);
     }
-    if (clang_Cursor_isNull(read))
-        return 0;
-    report_at(an, diag, DIAG_ERROR, read, "nplus1-memory-order",
-              "a condition reads memory after the kernel wrote memory");
-    CXCursor via;
-    CXCursor at = first_site(&first_write->fx, EFF_MEM_WRITE | EFF_ATOMIC, first_write->cursor,
-                             &via);
-    report_at(an, diag, DIAG_NOTE, at, NULL,
-              "this write runs before the condition; the classifier runs before any leaf kernel "
-              "and would read the old value (declare the read pointer 'restrict' or "
-              "'__constant' if it never aliases the written one)");
-    note_via(an, diag, via);
-    return 1;
+    free(sp.v);
+    return read;
+}
+
+/*
+ * A condition (or its slice) must not load memory that a store before it,
+ * on the same path, may have written: the classifier runs before any leaf.
+ * A store on a path that returns first, and a store to another field of the
+ * struct, do not count.
+ */
+static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
+                              unsigned horizon, diag_sink *diag)
+{
+    for (unsigned i = 0; i < t->nitems; i++) {
+        const seq_item *w = t->items[i];
+        if (w->range.end > horizon || !(w->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)))
+            continue;
+        CXCursor store = clang_getNullCursor();
+        CXCursor read = load_after(t, top, w, &store);
+        if (clang_Cursor_isNull(read))
+            continue;
+        report_at(an, diag, DIAG_ERROR, read, "nplus1-memory-order",
+                  "a condition reads memory after the kernel wrote memory");
+        CXCursor via;
+        CXCursor at = first_site(&w->fx, EFF_MEM_WRITE | EFF_ATOMIC, w->cursor, &via);
+        if (clang_Cursor_isNull(via) && !clang_Cursor_isNull(store))
+            at = store;
+        report_at(an, diag, DIAG_NOTE, at, NULL,
+                  "this write runs before the condition; the classifier runs before any leaf "
+                  "kernel and would read the old value (declare the read pointer 'restrict' or "
+                  "'__constant' if it never aliases the written one)");
+        note_via(an, diag, via);
+        return 1;
+    }
+    return 0;
 }
 
 /* Even the outermost level of decisions alone has more paths than --max-leaves. */
@@ -433,12 +527,12 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
 {
     const decision *d = c->d;
     const branch *br = &d->branches[c->branch];
-    size_t len;
     if (sb->len)
         sb_puts(sb, " && ");
     if (d->kind == DEC_SWITCH) {
-        const char *t = range_text(an, d->cond, &len);
-        sb_printf(sb, "(%.*s) ", (int)len, t);
+        sb_putc(sb, '(');
+        put_active_range(an, sb, d->cond);
+        sb_puts(sb, ") ");
         if (br->kind == BR_CASE && br->nvalues == 1) {
             sb_printf(sb, "== %lld", br->values[0]);
         } else if (br->kind == BR_CASE) {
@@ -453,13 +547,15 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
     }
     int first = 1;
     for (unsigned b = 0; b < c->branch; b++) {
-        const char *t = range_text(an, d->branches[b].cond, &len);
-        sb_printf(sb, "%s!(%.*s)", first ? "" : " && ", (int)len, t);
+        sb_puts(sb, first ? "!(" : " && !(");
+        put_active_range(an, sb, d->branches[b].cond);
+        sb_putc(sb, ')');
         first = 0;
     }
     if (br->kind == BR_IF) {
-        const char *t = range_text(an, br->cond, &len);
-        sb_printf(sb, "%s(%.*s)", first ? "" : " && ", (int)len, t);
+        sb_puts(sb, first ? "(" : " && (");
+        put_active_range(an, sb, br->cond);
+        sb_putc(sb, ')');
     }
 }
 
@@ -515,6 +611,12 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
                                                               : d->range.end_line));
         lf.line_end = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.end_line
                                                                 : d->range.end_line;
+        if ((br->kind == BR_IMPLICIT_ELSE || br->kind == BR_IMPLICIT_DEFAULT) && !returned) {
+            /* no branch of its own: the leaf is the code after the decision, to the kernel's end */
+            unsigned end = kp->k->body.end_line;
+            lf.line_begin = d->range.end_line < end ? d->range.end_line + 1 : end;
+            lf.line_end = end;
+        }
     }
     VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
 }
@@ -581,7 +683,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(&t, horizon);
     errors += check_slice(an, &t, horizon, diag);
-    errors += check_memory_order(an, &t, horizon, diag);
+    errors += check_memory_order(an, &t, &k->top, horizon, diag);
     for (unsigned i = 0; i < t.nitems; i++)
         if (t.items[i]->in_slice)
             kp.classifier_cost += t.items[i]->fx.cost;

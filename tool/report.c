@@ -254,5 +254,10 @@ void report_print(FILE *f, const analysis *an, const plan *pl, int full)
     for (unsigned i = 0; i < an->nkernels; i++)
         print_kernel(f, an, pl, &an->kernels[i], full);
     for (unsigned i = 0; i < an->nskipped; i++)
-        fprintf(f, "kernel %s: skipped (no decision to split)\n", an->skipped[i]);
+        if (an->skipped_loop_line && an->skipped_loop_line[i])
+            fprintf(f, "kernel %s: skipped (its decisions are inside loops, from line %u: "
+                       "nplus1gen does not split those)\n",
+                    an->skipped[i], an->skipped_loop_line[i]);
+        else
+            fprintf(f, "kernel %s: skipped (no decision to split)\n", an->skipped[i]);
 }

@@ -11,25 +11,29 @@
 // RUN: not %nplus1gen %s --check --max-leaves 65 2>&1 | %FileCheck %s --check-prefix=USAGE
 
 // DEFAULT:      kernel flags: can be split: 64 leaves, 64 leaf kernels, classifier slice of 2 statements, strategy aggregated, dispatch auto
-// DEFAULT:        decisions: 6 split, 1 stay in the leaf kernels and branch there (line 53); 128 paths if every decision were split, at most 64 leaves
-// DEFAULT:          if (v & 32)  [line 51]
+// DEFAULT:        decisions: 6 split, 1 stay in the leaf kernels and branch there (line 57); 128 paths if every decision were split, at most 64 leaves
+// DEFAULT:          if (v & 32)  [line 55]
 // DEFAULT-NEXT:     (no else: falls through)
-// DEFAULT-NEXT:     if (v & 64)  [line 53]  (stays in the leaf kernels)
+// DEFAULT-NEXT:     if (v & 64)  [line 57]  (stays in the leaf kernels)
 
 // FOUR:      kernel flags: can be split: 4 leaves, 4 leaf kernels, classifier slice of 2 statements, strategy aggregated, dispatch auto
-// FOUR:        decisions: 2 split, 5 stay in the leaf kernels and branch there (lines 45, 47, 49, 51, 53); 128 paths if every decision were split, at most 4 leaves
-// FOUR:          if (v & 2)  [line 43]
+// FOUR:        decisions: 2 split, 5 stay in the leaf kernels and branch there (lines 49, 51, 53, 55, 57); 128 paths if every decision were split, at most 4 leaves
+// FOUR:          if (v & 2)  [line 47]
 // FOUR-NEXT:     (no else: falls through)
-// FOUR-NEXT:     if (v & 4)  [line 45]  (stays in the leaf kernels)
+// FOUR-NEXT:     if (v & 4)  [line 49]  (stays in the leaf kernels)
 // FOUR:        leaves:
 // FOUR-NEXT:     leaf 0 -> flags__nplus1_leaf0  lines {{.*}}
 // FOUR-NEXT:       when (v & 1) && (v & 2)
+// a leaf without a branch of its own (no else: falls through) is the code after its
+// decision, to the end of the kernel:
+// FOUR:          leaf 3 -> flags__nplus1_leaf3  lines 49-59  cost ~{{[0-9]+}}
+// FOUR-NEXT:       when !(v & 1) && !(v & 2)
 
 // the leaf keeps the inner decisions as written; the classifier does not evaluate them
 // LEAF:     static int flags__nplus1_classify(
 // LEAF-NOT: v & 4
 // LEAF:     static void flags__nplus1_leaf0_body(
-// LEAF:     { /* nplus1: branch 0 of the if at line 41 */ out[i] += 1; }
+// LEAF:     { /* nplus1: branch 0 of the if at line 45 */ out[i] += 1; }
 // LEAF:     if (v & 4)
 // LEAF-NEXT:        out[i] += 4;
 
