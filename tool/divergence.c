@@ -805,7 +805,9 @@ static dval var_uncached(dctx *x, const frame *f, CXCursor var, int mode)
             continue;
         v = join(v, def_class(x, f, d, mode));
     }
-    if (v.c >= V_VARYING && !strstr(v.why, " through '")) {
+    char quoted[70];
+    snprintf(quoted, sizeof quoted, "'%s'", name);
+    if (v.c >= V_VARYING && !strstr(v.why, " through '") && !strstr(v.why, quoted)) {
         size_t n = strlen(v.why);
         snprintf(v.why + n, sizeof v.why - n, " through '%s'", name);
     }
