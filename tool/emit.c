@@ -145,7 +145,8 @@ static void put_segment(strbuf *sb, const analysis *an, unsigned file, const cha
 static void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
                           unsigned begin, unsigned end, edits *es)
 {
-    qsort(es->v, es->n, sizeof *es->v, edit_cmp);
+    if (es->n)
+        qsort(es->v, es->n, sizeof *es->v, edit_cmp);
     unsigned pos = begin;
     for (unsigned i = 0; i < es->n; i++) {
         const edit *e = &es->v[i];

@@ -347,6 +347,8 @@ static int inactive_cmp(const void *a, const void *b)
 
 static void merge_inactive(src_file *f)
 {
+    if (f->ninactive == 0)
+        return;
     qsort(f->inactive, f->ninactive, sizeof *f->inactive, inactive_cmp);
     unsigned n = 0;
     for (unsigned i = 0; i < f->ninactive; i++) {
