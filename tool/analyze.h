@@ -52,7 +52,21 @@ typedef struct effects {
     unsigned nwrites, capwrites;
     CXCursor hidden_exit; /* a return/break/continue nested inside, or null */
     double cost;          /* rough operation count */
+    /* helper summaries: bit p set when the helper stores (loads) through its pointer
+     * parameter p; a call turns them into writes of the caller's private variables
+     * (an argument '&t') or into memory effects (any other pointer) */
+    unsigned param_writes, param_reads;
+    CXCursor param_store; /* the first store through a parameter, or null */
+    /* memory accesses, for nplus1-memory-order: the lvalue stored to and the
+     * expression loaded from (p[i].f, *q, ...), or the call that does it */
+    CXCursor *stores;
+    unsigned nstores, capstores;
+    CXCursor *loads;
+    unsigned nloads, caploads;
 } effects;
+
+/* May a store to the access w change what the access r loads? (Distinct fields of one struct do not.) */
+int accesses_may_alias(CXCursor w, CXCursor r);
 
 typedef enum item_kind { ITEM_STMT, ITEM_DECISION, ITEM_RETURN, ITEM_BREAK } item_kind;
 
@@ -100,6 +114,22 @@ typedef struct decision {
     seq body;                 /* DEC_SWITCH: the body's statements, flattened */
     long long default_value;  /* DEC_SWITCH: a value no case matches */
     int has_default_value;
+    int divergence;           /* divergence.c: div_class of the condition(s) */
+    char divergence_why[200]; /* divergence.c: the value that makes it so */
+    const char *divergence_plan; /* divergence.c: what the plan does with it, and why */
+    /*
+     * plan: not split. The decision (and every decision nested in it) stays
+     * in the leaf code as written and still branches there. It is not a
+     * level of the condition tree: the walk treats it as one plain statement
+     * of the sequence it sits in (its seq_item's fx then holds the effects
+     * and cost of the whole statement), its text is copied into each leaf
+     * unchanged, and the classifier runs it only when the slice needs what
+     * it writes. Set it before plan_build (plan_keep_in_leaf() does); plan
+     * also sets it for the inner levels that --max-leaves cuts, and for every
+     * decision after a kept one that may return or break on the same path.
+     */
+    int keep_in_leaf;
+    unsigned level;           /* plan: split decisions before it on its longest path */
 } decision;
 
 typedef struct kernel_param {
@@ -157,6 +187,8 @@ typedef struct analysis {
     unsigned nhelpers, caphelpers;
     char **skipped;           /* kernels left alone: no decision (default selection) */
     unsigned nskipped, capskipped;
+    unsigned *skipped_loop_line; /* per skipped kernel: line of an if/switch inside a loop, or 0 */
+    unsigned capskippedlines;
     void *summaries;          /* private: memoised helper-function effects */
 } analysis;
 
@@ -171,5 +203,8 @@ void analyze_free(analysis *an);
 
 /* The text of r (not NUL-terminated). */
 const char *range_text(const analysis *an, src_range r, size_t *len);
+
+/* Appends the active text of r: no skipped #if block, no conditional directive line. */
+void put_active_range(const analysis *an, strbuf *sb, src_range r);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "divergence.h"
 #include "template.h"
 #include "util.h"
 #include "version.h"
@@ -131,20 +132,37 @@ static void edits_free(edits *es)
     free(es->v);
 }
 
-/* Appends text[begin, end) with the edits applied. */
-static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+/* Appends text[begin, end); from the active text only when an is given. */
+static void put_segment(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                        unsigned begin, unsigned end)
 {
-    qsort(es->v, es->n, sizeof *es->v, edit_cmp);
+    if (an)
+        parse_put_active(an->pr, sb, file, begin, end);
+    else
+        sb_putn(sb, text + begin, end - begin);
+}
+
+/* Appends text[begin, end) with the edits applied (the active text of file, given an). */
+static void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                          unsigned begin, unsigned end, edits *es)
+{
+    if (es->n)
+        qsort(es->v, es->n, sizeof *es->v, edit_cmp);
     unsigned pos = begin;
     for (unsigned i = 0; i < es->n; i++) {
         const edit *e = &es->v[i];
         if (e->begin < pos || e->end > end)
             continue; /* overlapping edits cannot happen; stay safe */
-        sb_putn(sb, text + pos, e->begin - pos);
+        put_segment(sb, an, file, text, pos, e->begin);
         sb_puts(sb, e->text);
         pos = e->end;
     }
-    sb_putn(sb, text + pos, end - pos);
+    put_segment(sb, an, file, text, pos, end);
+}
+
+static void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+{
+    put_edited_in(sb, NULL, 0, text, begin, end, es);
 }
 
 /* ---- helpers that see the original ids -------------------------------- */
@@ -221,9 +239,7 @@ static void indent(classify_emitter *c)
 
 static void put_range(strbuf *sb, const analysis *an, src_range r)
 {
-    size_t len;
-    const char *t = range_text(an, r, &len);
-    sb_putn(sb, t, len);
+    put_active_range(an, sb, r); /* cut from the active text: never half of an #if */
 }
 
 static void ce_stmt(void *ud, const seq_item *it)
@@ -323,26 +339,49 @@ static char *classifier_body(emitter *e, const kernel_plan *kp)
 
 /* ---- leaf bodies --------------------------------------------------------- */
 
-static void path_edits(const leaf *lf, edits *es)
+/*
+ * Conditions that write private variables (an out-parameter '&t' of a
+ * helper) are evaluated again in the leaf, in order, for those writes: the
+ * leaf then holds what the original held after the decision.
+ */
+static void put_condition_writes(strbuf *sb, const analysis *an, const decision *d, unsigned b)
+{
+    if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
+        return;
+    for (unsigned i = 0; i < d->nbranches && i <= b; i++) {
+        if (d->branches[i].kind != BR_IF)
+            continue;
+        sb_puts(sb, "(void)(");
+        put_active_range(an, sb, d->branches[i].cond);
+        sb_puts(sb, "); ");
+    }
+}
+
+static void path_edits(const analysis *an, const leaf *lf, edits *es)
 {
     for (unsigned i = 0; i < lf->npath; i++) {
         const decision *d = lf->path[i].d;
         const branch *br = &d->branches[lf->path[i].branch];
         char buf[96];
+        strbuf sb;
+        sb_init(&sb);
         if (d->kind == DEC_SWITCH) {
             long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
             snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {
-            snprintf(buf, sizeof buf, "{ /* nplus1: no branch of the if at line %u */ }",
-                     d->range.line);
-            add_edit(es, d->range.begin, d->range.end, buf);
+            sb_printf(&sb, "{ /* nplus1: no branch of the if at line %u */ ", d->range.line);
+            put_condition_writes(&sb, an, d, lf->path[i].branch);
+            sb_puts(&sb, "}");
+            add_edit(es, d->range.begin, d->range.end, sb.data);
         } else {
-            snprintf(buf, sizeof buf, "{ /* nplus1: branch %u of the if at line %u */ ",
-                     lf->path[i].branch, d->range.line);
-            add_edit(es, d->range.begin, br->body.begin, buf);
+            sb_printf(&sb, "{ /* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
+                      d->range.line);
+            put_condition_writes(&sb, an, d, lf->path[i].branch);
+            add_edit(es, d->range.begin, br->body.begin, sb.data);
             add_edit(es, br->body.end, d->range.end, " }");
         }
+        sb_free(&sb);
     }
 }
 
@@ -351,10 +390,10 @@ static char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     const kernel_info *k = kp->k;
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
-    path_edits(lf, &es);
+    path_edits(e->an, lf, &es);
     strbuf sb;
     sb_init(&sb);
-    put_edited(&sb, f->text, k->body.begin, k->body.end, &es);
+    put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
     edits_free(&es);
     return sb_steal(&sb);
 }
@@ -387,9 +426,10 @@ static const leaf *kernel_leaf(const kernel_plan *kp, int kn)
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 static char *leaf_body_merged(emitter *e, const kernel_plan *kp)
 {
-    const kernel_info *k = kp->k;
-    const src_file *f = &e->an->pr->files[k->body.file];
-    return xstrndup(f->text + k->body.begin, k->body.end - k->body.begin);
+    strbuf sb;
+    sb_init(&sb);
+    put_active_range(e->an, &sb, kp->k->body);
+    return sb_steal(&sb);
 }
 
 static char *merged_condition(const kernel_plan *kp)
@@ -730,6 +770,31 @@ static const char *candidates_json(const emitter *e, const kernel_plan *kp)
     return names[kp->split != SPLIT_MODE_ALWAYS][chunked][tile];
 }
 
+/* The decisions in source order, with their divergence class (divergence.h). */
+static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].decision;
+        if (s->items[i].kind != ITEM_DECISION || !d)
+            continue;
+        size_t len;
+        src_range cr = d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond;
+        const char *cond = range_text(e->an, cr, &len);
+        sb_printf(sb, "%s\n        {\"line\": %u, \"kind\": \"%s\", \"condition\": \"",
+                  sb->len ? "," : "", d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+        sb_put_json_string(sb, cond, len);
+        sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
+                  div_class_name((div_class)d->divergence));
+        sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
+        sb_printf(sb, "\", \"keep_in_leaf\": %s}", d->keep_in_leaf ? "true" : "false");
+        if (d->kind == DEC_SWITCH)
+            manifest_decisions(e, sb, &d->body);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                manifest_decisions(e, sb, &d->branches[b].seq);
+    }
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -749,12 +814,17 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         snprintf(ck, sizeof ck, "\"%s__nplus1_tile\"", k->name);
     else
         snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scatter\"", k->name, k->name);
+    strbuf decisions;
+    sb_init(&decisions);
+    manifest_decisions(e, &decisions, &k->top);
+    sb_puts(&decisions, decisions.len ? "\n      " : "");
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", candidates_json(e, kp)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"FUSED", fused}, {"TILE", tile},
+                     {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
     for (unsigned i = 0; i < k->nparams; i++) {
@@ -793,6 +863,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         free(file);
     }
     expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
+    sb_free(&decisions);
 }
 
 static char *manifest(emitter *e)

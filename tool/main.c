@@ -17,6 +17,7 @@
 #include "parse.h"
 #include "plan.h"
 #include "report.h"
+#include "safety_net.h"
 #include "util.h"
 #include "validate_cmd.h"
 #include "version.h"
@@ -220,6 +221,13 @@ static int parse_cli(cli *c, int argc, char **argv)
                 return usage_error("--wg takes a power of two from 1 to 256 (got '%s')",
                                    v ? v : "");
             c->plan.wg = (unsigned)wg;
+        } else if (match(a, NULL, "--max-leaves", &n)) {
+            char *end;
+            v = take_value(argc, argv, &i, a, n);
+            unsigned long m = v ? strtoul(v, &end, 10) : 0;
+            if (!v || *end || m < 1 || m > PLAN_MAX_LEAVES)
+                return usage_error("--max-leaves takes a number from 1 to 64 (got '%s')", v ? v : "");
+            c->plan.max_leaves = (unsigned)m;
         } else if (match(a, NULL, "--stem", &n)) {
             if (!(c->stem = take_value(argc, argv, &i, a, n)) || !*c->stem ||
                 strchr(c->stem, '/'))
@@ -517,8 +525,11 @@ static int validate(cli *c, const plan *pl)
     emit_output out;
     char err[512] = "";
     int rc;
+    parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
     if (emit_all(pl, &eo, &out, err, sizeof err) != 0) {
         rc = emit_failed(c, err);
+    } else if (safety_net_check(pl, &po, c->input, stem, out.kernel_file, !!c->template_dir)) {
+        rc = c->template_dir ? EXIT_INPUT : EXIT_INTERNAL;
     } else {
         c->vopt.input = c->input;
         c->vopt.defines = c->defines;
@@ -540,10 +551,13 @@ static int generate(const cli *c, const plan *pl)
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines};
     emit_output out;
     char err[512] = "";
-    if (emit_all(pl, &eo, &out, err, sizeof err) != 0) {
+    parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
+    if (emit_all(pl, &eo, &out, err, sizeof err) != 0 ||
+        safety_net_check(pl, &po, c->input, stem, out.kernel_file, !!c->template_dir)) {
+        int rc = err[0] ? emit_failed(c, err) : c->template_dir ? EXIT_INPUT : EXIT_INTERNAL;
         emit_output_free(&out);
         free(stem);
-        return emit_failed(c, err);
+        return rc;
     }
     const char *fmt[4] = {"%s/%s.nplus1.cl", "%s/%s_nplus1.h", "%s/%s_nplus1.c",
                           "%s/%s.nplus1.json"};

@@ -196,15 +196,31 @@ static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *
                "", "");
         return 1;
     }
-    if (canon.kind == CXType_Pointer) {
-        CXType pointee = clang_getPointeeType(canon);
+    int is_array = canon.kind == CXType_ConstantArray || canon.kind == CXType_IncompleteArray ||
+                   canon.kind == CXType_VariableArray;
+    if (is_array) { /* 'float w[9]' is a pointer parameter: 'float *w' */
+        char *elem = type_spelling(clang_getArrayElementType(canon));
+        strip_address_space(elem);
+        free(p->type_text);
+        p->type_text = xmalloc(strlen(elem) + 3);
+        sprintf(p->type_text, "%s *", elem);
+        free(elem);
+    }
+    if (canon.kind == CXType_Pointer || is_array) {
+        CXType pointee = is_array ? clang_getArrayElementType(canon) : clang_getPointeeType(canon);
         char *ps = type_spelling(pointee);
         p->is_pointer = 1;
-        p->is_constant_space = strstr(ps, "__constant") != NULL;
+        p->is_constant_space = strstr(ps, "__constant") != NULL ||
+                               (is_array && (strstr(p->decl_text, "__constant") ||
+                                             !strncmp(p->decl_text, "constant ", 9)));
         p->writable = !p->is_constant_space && !clang_isConstQualifiedType(pointee);
         p->host_type = xstrdup("cl_mem");
         free(ps);
-        if (describe_value(pointee, p, 0) != 0) {
+        if (clang_getCanonicalType(pointee).kind == CXType_Void) { /* a byte buffer */
+            p->elem = E_U8;
+            p->lanes = 1;
+            p->size = 1;
+        } else if (describe_value(pointee, p, 0) != 0) {
             long long sz = clang_Type_getSizeOf(pointee);
             if (sz <= 0) {
                 report(diag, an, c, "parameter '%s' points to a type of unknown size%s",

@@ -1,6 +1,7 @@
 /* parse.c - libclang front end: one TU, loaded file texts, locations. */
 #include "parse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@ static int add_file(parse_result *pr, const char *path, CXFile cx)
     size_t len;
     if (read_file(path, &text, &len) != 0)
         return -1;
-    src_file f = {xstrdup(path), text, len, cx};
+    src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0};
     VEC_PUSH(pr->files, pr->nfiles, pr->capfiles, f);
     return (int)pr->nfiles - 1;
 }
@@ -79,6 +80,35 @@ static diag_level level_of(enum CXDiagnosticSeverity s)
     return s == CXDiagnostic_Warning ? DIAG_WARNING : DIAG_NOTE;
 }
 
+/*
+ * A work-group or sub-group builtin of an extension (intel_sub_group_shuffle)
+ * that this parser does not declare: clang calls the call an implicit
+ * declaration. It is refused by the rule that refuses every group builtin.
+ */
+static int report_group_builtin(parse_result *pr, CXDiagnostic dg)
+{
+    CXString sp = clang_getDiagnosticSpelling(dg);
+    const char *m = clang_getCString(sp), *q1 = strchr(m, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
+    int group = 0;
+    if (!strncmp(m, "implicit declaration of function", 32) && q1 && q2) {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
+        group = strstr(name, "work_group") || strstr(name, "sub_group") ||
+                strstr(name, "subgroup") || strstr(name, "workgroup");
+        if (group) {
+            diag_loc loc = parse_diag_loc(pr, clang_getDiagnosticLocation(dg));
+            diag_report(pr->diag, DIAG_ERROR, &loc, "nplus1-group-function",
+                        "the kernel calls '%s', a work-group or sub-group builtin (of an "
+                        "extension this parser does not declare)", name);
+            diag_report(pr->diag, DIAG_NOTE, &loc, NULL,
+                        "work-group and sub-group functions combine the items of one group, "
+                        "and the leaf kernels re-form groups");
+        }
+    }
+    clang_disposeString(sp);
+    return group;
+}
+
 /* Reports clang's own diagnostics as clang shows them; returns the error count. */
 static unsigned report_clang_diagnostics(parse_result *pr)
 {
@@ -86,7 +116,9 @@ static unsigned report_clang_diagnostics(parse_result *pr)
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic dg = clang_getDiagnostic(pr->tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
-        if (sev >= CXDiagnostic_Warning) {
+        if (sev >= CXDiagnostic_Error && report_group_builtin(pr, dg)) {
+            errors++;
+        } else if (sev >= CXDiagnostic_Warning) {
             CXString s = clang_formatDiagnostic(dg, clang_defaultDiagnosticDisplayOptions());
             diag_loc loc = parse_diag_loc(pr, clang_getDiagnosticLocation(dg));
             diag_report_raw(pr->diag, level_of(sev), clang_getCString(s), &loc);
@@ -163,11 +195,55 @@ int parse_input(parse_result *pr, const char *path, const parse_options *opt,
     return report_clang_diagnostics(pr) ? 1 : 0;
 }
 
+int parse_check_text(const char *name, const char *text, const parse_options *opt,
+                     parse_error *first)
+{
+    memset(first, 0, sizeof *first);
+    parse_options o = *opt;
+    o.ndefines = 0; /* the generated file defines them itself */
+    strbuf std;
+    sb_init(&std);
+    unsigned nargs;
+    const char **args = build_args(&o, &nargs, &std);
+    struct CXUnsavedFile file = {name, text, (unsigned long)strlen(text)};
+    CXIndex index = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode rc = clang_parseTranslationUnit2(
+        index, name, args, (int)nargs, &file, 1,
+        CXTranslationUnit_KeepGoing, &tu);
+    free(args);
+    sb_free(&std);
+    int errors = 0;
+    if (rc != CXError_Success || !tu) {
+        snprintf(first->message, sizeof first->message, "libclang could not parse it (error %d)",
+                 (int)rc);
+        errors = 1;
+    }
+    unsigned n = tu ? clang_getNumDiagnostics(tu) : 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic dg = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error && errors++ == 0) {
+            CXString s = clang_getDiagnosticSpelling(dg);
+            snprintf(first->message, sizeof first->message, "%s", clang_getCString(s));
+            clang_disposeString(s);
+            CXFile f;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(dg), &f, &first->line,
+                                       &first->col, &first->offset);
+        }
+        clang_disposeDiagnostic(dg);
+    }
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return errors;
+}
+
 void parse_free(parse_result *pr)
 {
     for (unsigned i = 0; i < pr->nfiles; i++) {
         free(pr->files[i].path);
         free(pr->files[i].text);
+        free(pr->files[i].inactive);
     }
     free(pr->files);
     if (pr->tu)
@@ -175,4 +251,155 @@ void parse_free(parse_result *pr)
     if (pr->index)
         clang_disposeIndex(pr->index);
     memset(pr, 0, sizeof *pr);
+}
+
+/* ---- inactive text ----------------------------------------------------- */
+
+static int is_conditional_directive(const char *w, size_t n)
+{
+    static const char *names[] = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef",
+                                  "else", "endif", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == n && !strncmp(w, names[i], n))
+            return 1;
+    return 0;
+}
+
+/* The end of the line at off (the '\n' or the end), following backslash continuations. */
+static size_t line_end(const char *t, size_t len, size_t off)
+{
+    while (off < len && t[off] != '\n')
+        off++;
+    while (off < len && off > 0 && t[off - 1] == '\\') {
+        off++;
+        while (off < len && t[off] != '\n')
+            off++;
+    }
+    return off;
+}
+
+static void add_inactive(src_file *f, unsigned *cap, size_t begin, size_t end)
+{
+    inactive_range r = {(unsigned)begin, (unsigned)end};
+    VEC_PUSH(f->inactive, f->ninactive, *cap, r);
+}
+
+/* Conditional directive lines outside comments (a rough scanner: directives sit on their own lines). */
+static void find_directive_lines(src_file *f, unsigned *cap)
+{
+    const char *t = f->text;
+    size_t len = f->len, i = 0;
+    int in_comment = 0;
+    while (i < len) {
+        size_t end = line_end(t, len, i), p = i;
+        while (!in_comment && p < end && (t[p] == ' ' || t[p] == '\t'))
+            p++;
+        if (!in_comment && p < end && t[p] == '#') {
+            size_t w = p + 1;
+            while (w < end && (t[w] == ' ' || t[w] == '\t'))
+                w++;
+            size_t we = w;
+            while (we < end && (isalpha((unsigned char)t[we]) || t[we] == '_'))
+                we++;
+            if (is_conditional_directive(t + w, we - w))
+                add_inactive(f, cap, i, end);
+        }
+        for (size_t q = i; q + 1 < end; q++) { /* comments that continue past this line */
+            if (!in_comment && t[q] == '/' && t[q + 1] == '/')
+                break;
+            if (!in_comment && t[q] == '/' && t[q + 1] == '*')
+                in_comment = 1, q++;
+            else if (in_comment && t[q] == '*' && t[q + 1] == '/')
+                in_comment = 0, q++;
+        }
+        i = end + 1;
+    }
+}
+
+/* The blocks libclang skipped, widened to whole lines. */
+static void find_skipped_blocks(parse_result *pr, src_file *f, unsigned *cap)
+{
+    if (!pr->tu || !f->cxfile)
+        return;
+    CXSourceRangeList *l = clang_getSkippedRanges(pr->tu, f->cxfile);
+    for (unsigned i = 0; l && i < l->count; i++) {
+        unsigned b, e;
+        clang_getExpansionLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
+        clang_getExpansionLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &e);
+        if (b > e || e > f->len)
+            continue;
+        size_t lb = b;
+        while (lb > 0 && (f->text[lb - 1] == ' ' || f->text[lb - 1] == '\t'))
+            lb--;
+        if (lb == 0 || f->text[lb - 1] == '\n')
+            b = (unsigned)lb;
+        add_inactive(f, cap, b, line_end(f->text, f->len, e));
+    }
+    if (l)
+        clang_disposeSourceRangeList(l);
+}
+
+static int inactive_cmp(const void *a, const void *b)
+{
+    const inactive_range *x = a, *y = b;
+    return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+static void merge_inactive(src_file *f)
+{
+    if (f->ninactive == 0)
+        return;
+    qsort(f->inactive, f->ninactive, sizeof *f->inactive, inactive_cmp);
+    unsigned n = 0;
+    for (unsigned i = 0; i < f->ninactive; i++) {
+        if (n && f->inactive[i].begin <= f->inactive[n - 1].end) {
+            if (f->inactive[i].end > f->inactive[n - 1].end)
+                f->inactive[n - 1].end = f->inactive[i].end;
+        } else {
+            f->inactive[n++] = f->inactive[i];
+        }
+    }
+    f->ninactive = n;
+}
+
+const src_file *parse_inactive(parse_result *pr, unsigned file)
+{
+    src_file *f = &pr->files[file];
+    if (f->inactive_ready)
+        return f;
+    unsigned cap = 0;
+    find_directive_lines(f, &cap);
+    find_skipped_blocks(pr, f, &cap);
+    merge_inactive(f);
+    f->inactive_ready = 1;
+    return f;
+}
+
+unsigned parse_skip_inactive(parse_result *pr, unsigned file, unsigned off)
+{
+    const src_file *f = parse_inactive(pr, file);
+    for (unsigned i = 0; i < f->ninactive && f->inactive[i].begin <= off; i++)
+        if (off < f->inactive[i].end)
+            return f->inactive[i].end;
+    return off;
+}
+
+void parse_put_active(parse_result *pr, strbuf *sb, unsigned file, unsigned begin, unsigned end)
+{
+    const src_file *f = parse_inactive(pr, file);
+    unsigned pos = begin;
+    for (unsigned i = 0; i < f->ninactive && pos < end; i++) {
+        const inactive_range *r = &f->inactive[i];
+        if (r->end <= pos || r->begin >= end)
+            continue;
+        if (r->begin > pos)
+            sb_putn(sb, f->text + pos, r->begin - pos);
+        unsigned stop = r->end < end ? r->end : end;
+        for (unsigned j = r->begin > pos ? r->begin : pos; j < stop; j++)
+            if (f->text[j] == '\n')
+                sb_putc(sb, '\n');
+        pos = stop;
+    }
+    if (pos < end)
+        sb_putn(sb, f->text + pos, end - pos);
 }

@@ -9,6 +9,7 @@
 #include <clang-c/Index.h>
 
 #include "diag.h"
+#include "util.h"
 
 typedef struct parse_options {
     const char *cl_std;          /* "CL1.2" unless given */
@@ -18,11 +19,19 @@ typedef struct parse_options {
     unsigned nincludes;
 } parse_options;
 
+/* Text the compiler does not see: a skipped #if block, or a conditional directive line. */
+typedef struct inactive_range {
+    unsigned begin, end;
+} inactive_range;
+
 typedef struct src_file {
     char *path;
     char *text;
     size_t len;
     CXFile cxfile;
+    inactive_range *inactive;    /* sorted, disjoint; see parse_inactive */
+    unsigned ninactive;
+    int inactive_ready;
 } src_file;
 
 typedef struct parse_result {
@@ -48,6 +57,35 @@ typedef struct src_pos {
 int parse_input(parse_result *pr, const char *path, const parse_options *opt,
                 diag_sink *diag);
 void parse_free(parse_result *pr);
+
+/*
+ * The inactive text of a loaded file: the blocks the preprocessor skipped
+ * under the -D set, and every conditional directive line (#if, #ifdef,
+ * #ifndef, #elif, #else, #endif). Leaves and the classifier are cut from
+ * the active text, so they never hold half of an #if. Computed on first use.
+ */
+const src_file *parse_inactive(parse_result *pr, unsigned file);
+
+/* off, or the end of the inactive range that holds it. */
+unsigned parse_skip_inactive(parse_result *pr, unsigned file, unsigned off);
+
+/* Appends the active text of file[begin, end): inactive text is dropped, its newlines kept. */
+void parse_put_active(parse_result *pr, strbuf *sb, unsigned file, unsigned begin,
+                      unsigned end);
+
+/* The first error clang finds in a text (line 0: no location). */
+typedef struct parse_error {
+    unsigned line, col, offset;
+    char message[512];
+} parse_error;
+
+/*
+ * Parses text (an in-memory file called name) with opt's -cl-std and -I,
+ * as the input was (its -D are not passed: the text defines them). Returns
+ * the number of errors, the first in *first.
+ */
+int parse_check_text(const char *name, const char *text, const parse_options *opt,
+                     parse_error *first);
 
 /* The loaded file for cx (loads its text on first use); -1 if unreadable. */
 int parse_file_index(parse_result *pr, CXFile cx);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "divergence.h"
+#include "leaf_limit.h"
 #include "util.h"
 
 const char *strategy_name(strategy s)
@@ -134,6 +136,13 @@ static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i,
             break_out(w, fx, cost);
             return;
         case ITEM_DECISION:
+            if (it->decision && it->decision->keep_in_leaf) { /* a plain statement */
+                if (w->v->stmt)
+                    w->v->stmt(w->v->ud, it);
+                fx |= it->fx.bits;
+                cost += it->fx.cost;
+                break;
+            }
             walk_decision(w, items, n, i, fx, cost);
             return;
         }
@@ -177,7 +186,8 @@ static void collect_seq(tree_lists *t, const seq *s)
 {
     for (unsigned i = 0; i < s->n; i++) {
         seq_item *it = &s->items[i];
-        if (it->kind == ITEM_STMT)
+        if (it->kind == ITEM_STMT || (it->kind == ITEM_DECISION && it->decision &&
+                                      it->decision->keep_in_leaf))
             VEC_PUSH(t->items, t->nitems, t->capitems, it);
         else if (it->kind == ITEM_DECISION && it->decision)
             collect_decision(t, it->decision);
@@ -237,7 +247,8 @@ static int check_conditions(analysis *an, const tree_lists *t, diag_sink *diag)
     int errors = 0;
     for (unsigned i = 0; i < t->ndecisions; i++) {
         const decision *d = t->decisions[i];
-        unsigned bad = d->cond_fx.bits & (EFF_OBSERVABLE | EFF_LOCAL_WRITE);
+        /* an if's conditions may write private variables: the leaves evaluate them again */
+        unsigned bad = d->cond_fx.bits & (EFF_OBSERVABLE | (d->kind == DEC_SWITCH ? EFF_LOCAL_WRITE : 0));
         if (!bad)
             continue;
         CXCursor via;
@@ -330,7 +341,8 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon, diag
         const seq_item *it = t->items[i];
         if (it->range.end > horizon)
             continue;
-        if (!clang_Cursor_isNull(it->fx.hidden_exit)) {
+        /* a kept decision may return: nothing after it is split, unless the slice needs it */
+        if (!clang_Cursor_isNull(it->fx.hidden_exit) && (it->kind == ITEM_STMT || it->in_slice)) {
             report_at(an, diag, DIAG_ERROR, it->fx.hidden_exit, "nplus1-hidden-return",
                       "a return or break inside this statement comes before a decision");
             report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
@@ -353,44 +365,160 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon, diag
     return errors;
 }
 
-/* A condition (or its slice) must not read memory that earlier code wrote. */
-static int check_memory_order(analysis *an, const tree_lists *t, unsigned horizon,
-                              diag_sink *diag)
+/* ---- memory order: stores before a condition that loads what they wrote ---- */
+
+typedef struct spans {
+    unsigned (*v)[2];
+    unsigned n, cap;
+} spans;
+
+enum { FLOW_RETURNED, FLOW_ON, FLOW_BREAK };
+
+/* Adds the text from item `from` of s up to a return or break; says how the flow leaves. */
+static int flow_after(const seq *s, unsigned from, spans *out)
 {
-    const seq_item *first_write = NULL;
-    for (unsigned i = 0; i < t->nitems; i++) {
-        const seq_item *it = t->items[i];
-        if (it->range.end <= horizon && (it->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)) &&
-            (!first_write || it->range.begin < first_write->range.begin))
-            first_write = it;
+    unsigned end = from;
+    int how = FLOW_ON;
+    for (; end < s->n; end++)
+        if (s->items[end].kind == ITEM_RETURN || s->items[end].kind == ITEM_BREAK) {
+            how = s->items[end].kind == ITEM_RETURN ? FLOW_RETURNED : FLOW_BREAK;
+            break;
+        }
+    if (end > from) {
+        unsigned span[2] = {s->items[from].range.begin, s->items[end - 1].range.end};
+        if (out->n == out->cap) {
+            out->cap = out->cap ? 2 * out->cap : 8;
+            out->v = xrealloc(out->v, out->cap * sizeof *out->v);
+        }
+        memcpy(out->v[out->n++], span, sizeof span);
     }
-    if (!first_write)
-        return 0;
-    unsigned w = first_write->range.begin;
+    return how;
+}
+
+/*
+ * The text that can run after target, on some path: the rest of its
+ * sequence up to a return or break, then what follows the decisions around
+ * it. Returns how the flow leaves s, or -1 when target is not in s.
+ */
+static int reach_after(const seq *s, const seq_item *target, spans *out)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        if (it == target)
+            return flow_after(s, i + 1, out);
+        if (it->kind != ITEM_DECISION || !it->decision || it->decision->keep_in_leaf)
+            continue;
+        const decision *d = it->decision;
+        int r = -1;
+        if (d->kind == DEC_SWITCH) {
+            r = reach_after(&d->body, target, out);
+            if (r == FLOW_BREAK)
+                r = FLOW_ON; /* a break leaves the switch */
+        } else {
+            for (unsigned b = 0; b < d->nbranches && r < 0; b++)
+                r = reach_after(&d->branches[b].seq, target, out);
+        }
+        if (r < 0)
+            continue;
+        return r == FLOW_ON ? flow_after(s, i + 1, out) : r;
+    }
+    return -1;
+}
+
+static int in_spans(const spans *sp, unsigned at)
+{
+    for (unsigned i = 0; i < sp->n; i++)
+        if (at >= sp->v[i][0] && at < sp->v[i][1])
+            return 1;
+    return 0;
+}
+
+/* A load of r that a store of w may feed, or the null cursor. */
+static CXCursor fed_load(const effects *w, const effects *r, CXCursor *store)
+{
+    for (unsigned i = 0; i < r->nloads; i++)
+        for (unsigned j = 0; j < w->nstores; j++)
+            if (accesses_may_alias(w->stores[j], r->loads[i])) {
+                *store = w->stores[j];
+                return r->loads[i];
+            }
+    return clang_getNullCursor();
+}
+
+/* The first load by a condition or the slice that the store item w may feed on a path. */
+static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *w, CXCursor *store)
+{
+    spans sp = {NULL, 0, 0};
+    reach_after(top, w, &sp);
     CXCursor read = clang_getNullCursor();
     for (unsigned i = 0; i < t->nitems && clang_Cursor_isNull(read); i++) {
         const seq_item *it = t->items[i];
-        if (it->in_slice && (it->fx.bits & EFF_MEM_READ) && it->range.begin > w)
-            read = it->fx.site[7].at;
+        if (it->in_slice && (it->fx.bits & EFF_MEM_READ) && in_spans(&sp, it->range.begin))
+            read = fed_load(&w->fx, &it->fx, store);
     }
     for (unsigned i = 0; i < t->ndecisions && clang_Cursor_isNull(read); i++) {
         const decision *d = t->decisions[i];
-        if ((d->cond_fx.bits & EFF_MEM_READ) && d->range.begin > w)
-            read = d->cond_fx.site[7].at;
+        if ((d->cond_fx.bits & EFF_MEM_READ) && in_spans(&sp, d->range.begin))
+            read = fed_load(&w->fx, &d->cond_fx, store);
     }
-    if (clang_Cursor_isNull(read))
-        return 0;
-    report_at(an, diag, DIAG_ERROR, read, "nplus1-memory-order",
-              "a condition reads memory after the kernel wrote memory");
-    CXCursor via;
-    CXCursor at = first_site(&first_write->fx, EFF_MEM_WRITE | EFF_ATOMIC, first_write->cursor,
-                             &via);
-    report_at(an, diag, DIAG_NOTE, at, NULL,
-              "this write runs before the condition; the classifier runs before any leaf kernel "
-              "and would read the old value (declare the read pointer 'restrict' or "
-              "'__constant' if it never aliases the written one)");
-    note_via(an, diag, via);
-    return 1;
+    free(sp.v);
+    return read;
+}
+
+/*
+ * A condition (or its slice) must not load memory that a store before it,
+ * on the same path, may have written: the classifier runs before any leaf.
+ * A store on a path that returns first, and a store to another field of the
+ * struct, do not count.
+ */
+static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
+                              unsigned horizon, diag_sink *diag)
+{
+    for (unsigned i = 0; i < t->nitems; i++) {
+        const seq_item *w = t->items[i];
+        if (w->range.end > horizon || !(w->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)))
+            continue;
+        CXCursor store = clang_getNullCursor();
+        CXCursor read = load_after(t, top, w, &store);
+        if (clang_Cursor_isNull(read))
+            continue;
+        report_at(an, diag, DIAG_ERROR, read, "nplus1-memory-order",
+                  "a condition reads memory after the kernel wrote memory");
+        CXCursor via;
+        CXCursor at = first_site(&w->fx, EFF_MEM_WRITE | EFF_ATOMIC, w->cursor, &via);
+        if (clang_Cursor_isNull(via) && !clang_Cursor_isNull(store))
+            at = store;
+        report_at(an, diag, DIAG_NOTE, at, NULL,
+                  "this write runs before the condition; the classifier runs before any leaf "
+                  "kernel and would read the old value (declare the read pointer 'restrict' or "
+                  "'__constant' if it never aliases the written one)");
+        note_via(an, diag, via);
+        return 1;
+    }
+    return 0;
+}
+
+/* Even the outermost level of decisions alone has more paths than --max-leaves. */
+static void report_too_many_leaves(analysis *an, const kernel_info *k, double all, double outer,
+                                   unsigned max_leaves, diag_sink *diag)
+{
+    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+    if (all > outer)
+        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
+                    "kernel '%s' has %.0f paths through its decisions (leaves), %.0f with only "
+                    "its outermost decisions split; at most %u are allowed",
+                    k->name, all, outer, max_leaves);
+    else
+        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
+                    "kernel '%s' has %.0f paths through its outermost decisions (leaves); at "
+                    "most %u are allowed",
+                    k->name, all, max_leaves);
+    diag_report(diag, DIAG_NOTE, &loc, NULL,
+                "nplus1gen splits the outer levels of the condition tree that fit and leaves "
+                "the inner ones in the leaf kernels, but one decision alone has more branches "
+                "than that; %s",
+                max_leaves < PLAN_MAX_LEAVES ? "raise --max-leaves (at most 64)"
+                                             : "write it as a computed index or a table lookup");
 }
 
 /* ---- leaves ------------------------------------------------------------ */
@@ -399,12 +527,12 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
 {
     const decision *d = c->d;
     const branch *br = &d->branches[c->branch];
-    size_t len;
     if (sb->len)
         sb_puts(sb, " && ");
     if (d->kind == DEC_SWITCH) {
-        const char *t = range_text(an, d->cond, &len);
-        sb_printf(sb, "(%.*s) ", (int)len, t);
+        sb_putc(sb, '(');
+        put_active_range(an, sb, d->cond);
+        sb_puts(sb, ") ");
         if (br->kind == BR_CASE && br->nvalues == 1) {
             sb_printf(sb, "== %lld", br->values[0]);
         } else if (br->kind == BR_CASE) {
@@ -419,13 +547,15 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
     }
     int first = 1;
     for (unsigned b = 0; b < c->branch; b++) {
-        const char *t = range_text(an, d->branches[b].cond, &len);
-        sb_printf(sb, "%s!(%.*s)", first ? "" : " && ", (int)len, t);
+        sb_puts(sb, first ? "!(" : " && !(");
+        put_active_range(an, sb, d->branches[b].cond);
+        sb_putc(sb, ')');
         first = 0;
     }
     if (br->kind == BR_IF) {
-        const char *t = range_text(an, br->cond, &len);
-        sb_printf(sb, "%s(%.*s)", first ? "" : " && ", (int)len, t);
+        sb_puts(sb, first ? "(" : " && (");
+        put_active_range(an, sb, br->cond);
+        sb_putc(sb, ')');
     }
 }
 
@@ -481,6 +611,12 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
                                                               : d->range.end_line));
         lf.line_end = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.end_line
                                                                 : d->range.end_line;
+        if ((br->kind == BR_IMPLICIT_ELSE || br->kind == BR_IMPLICIT_DEFAULT) && !returned) {
+            /* no branch of its own: the leaf is the code after the decision, to the kernel's end */
+            unsigned end = kp->k->body.end_line;
+            lf.line_begin = d->range.end_line < end ? d->range.end_line + 1 : end;
+            lf.line_end = end;
+        }
     }
     VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
 }
@@ -497,6 +633,10 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
     kp->split = SPLIT_MODE_ALWAYS;
     if (pl->opt.split != SPLIT_AUTO || kp->nkernels == 0)
         return;
+    if (kp->ndata == 0) { /* uniform and affine conditions diverge at the borders at most */
+        kp->split = SPLIT_MODE_NEVER;
+        return;
+    }
     double cheap_below = PLAN_CHEAP_LEAF;
     if (16 * kp->classifier_cost > cheap_below)
         cheap_below = 16 * kp->classifier_cost;
@@ -525,6 +665,13 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
 static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
+    divergence_classify(an, k);
+    divergence_keep_in_leaf(an, k);
+    unsigned max_leaves = pl->opt.max_leaves && pl->opt.max_leaves < PLAN_MAX_LEAVES
+                              ? pl->opt.max_leaves
+                              : PLAN_MAX_LEAVES;
+    double all_paths, split_paths;
+    int fits = plan_limit_leaves(&k->top, max_leaves, &all_paths, &split_paths) == 0;
     tree_lists t = {0};
     collect_seq(&t, &k->top);
     int errors = check_conditions(an, &t, diag);
@@ -532,14 +679,18 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kernel_plan kp;
     memset(&kp, 0, sizeof kp);
     kp.k = k;
+    kp.paths = all_paths;
+    kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(&t, horizon);
     errors += check_slice(an, &t, horizon, diag);
-    errors += check_memory_order(an, &t, horizon, diag);
+    errors += check_memory_order(an, &t, &k->top, horizon, diag);
     for (unsigned i = 0; i < t.nitems; i++)
         if (t.items[i]->in_slice)
             kp.classifier_cost += t.items[i]->fx.cost;
     for (unsigned i = 0; i < t.ndecisions; i++)
         kp.classifier_cost += t.decisions[i]->cond_fx.cost;
+    for (unsigned i = 0; i < t.ndecisions; i++)
+        kp.ndata += t.decisions[i]->divergence == DIV_DATA;
     free(t.items);
     free(t.decisions);
     leaf_collector lc = {&kp, an};
@@ -547,12 +698,8 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     v.path_end = on_path_end;
     v.ud = &lc;
     unsigned paths = walk_tree(&k->top, &v);
-    if (paths > PLAN_MAX_LEAVES) {
-        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
-        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
-                    "kernel '%s' has more than %d paths through its decisions (leaves); at "
-                    "most %d are supported",
-                    k->name, PLAN_MAX_LEAVES, PLAN_MAX_LEAVES);
+    if (!fits || paths > max_leaves) {
+        report_too_many_leaves(an, k, all_paths, split_paths, max_leaves, diag);
         errors++;
     } else if (kp.nkernels == 0) {
         diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));

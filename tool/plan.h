@@ -52,6 +52,9 @@ typedef struct kernel_plan {
     int merged_kernel;     /* kernel running the original code for cheap leaves, or -1 */
     unsigned nmerged;      /* leaves in it */
     unsigned errors;       /* slice rules this kernel broke (refused) */
+    unsigned ndata;        /* decisions whose condition is data dependent (divergence.h) */
+    double paths;          /* paths with every decision split (before --max-leaves) */
+    unsigned max_leaves;   /* the leaf limit it was planned under */
 } kernel_plan;
 
 typedef struct plan_options {
@@ -59,6 +62,7 @@ typedef struct plan_options {
     dispatch dispatch;
     unsigned wg;           /* work-group size of the generated kernels */
     split_policy split;    /* auto: cost model and run-time probe; always: split every launch */
+    unsigned max_leaves;   /* split only the outer levels that keep this many leaves (0: 64) */
 } plan_options;
 
 typedef struct plan {

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "divergence.h"
+
 static void put_text(FILE *f, const analysis *an, src_range r, size_t max)
 {
     size_t len;
@@ -22,15 +24,22 @@ static void put_text(FILE *f, const analysis *an, src_range r, size_t max)
         fputs("...", f);
 }
 
-static void print_seq(FILE *f, const analysis *an, const seq *s, int depth);
+static void print_seq(FILE *f, const analysis *an, const seq *s, int depth, int in_kept);
 
-static void print_decision(FILE *f, const analysis *an, const decision *d, int depth)
+/* The mark of a decision that is not split; those nested in it are not marked again. */
+static const char *kept_mark(const decision *d, unsigned b, int in_kept)
+{
+    return b == 0 && d->keep_in_leaf && !in_kept ? "  (stays in the leaf kernels)" : "";
+}
+
+static void print_decision(FILE *f, const analysis *an, const decision *d, int depth, int in_kept)
 {
     if (d->kind == DEC_SWITCH) {
         fprintf(f, "%*sswitch (", depth * 2, "");
         put_text(f, an, d->cond, 60);
-        fprintf(f, ")  [line %u]\n", d->range.line);
+        fprintf(f, ")  [line %u]%s\n", d->range.line, kept_mark(d, 0, in_kept));
     }
+    int kept = in_kept || d->keep_in_leaf;
     for (unsigned b = 0; b < d->nbranches; b++) {
         const branch *br = &d->branches[b];
         int ind = depth * 2 + (d->kind == DEC_SWITCH ? 2 : 0);
@@ -38,7 +47,8 @@ static void print_decision(FILE *f, const analysis *an, const decision *d, int d
         case BR_IF:
             fprintf(f, "%*s%s (", ind, "", b == 0 ? "if" : "else if");
             put_text(f, an, br->cond, 60);
-            fprintf(f, ")  [line %u]\n", br->cond.line);
+            fprintf(f, ")  [line %u]%s\n", br->cond.line,
+                    d->kind == DEC_IF ? kept_mark(d, b, in_kept) : "");
             break;
         case BR_ELSE:
             fprintf(f, "%*selse  [line %u]\n", ind, "", br->body.line);
@@ -58,18 +68,18 @@ static void print_decision(FILE *f, const analysis *an, const decision *d, int d
             break;
         }
         if (d->kind == DEC_IF)
-            print_seq(f, an, &br->seq, ind / 2 + 1);
+            print_seq(f, an, &br->seq, ind / 2 + 1, kept);
     }
     if (d->kind == DEC_SWITCH)
-        print_seq(f, an, &d->body, depth + 2);
+        print_seq(f, an, &d->body, depth + 2, kept);
 }
 
-static void print_seq(FILE *f, const analysis *an, const seq *s, int depth)
+static void print_seq(FILE *f, const analysis *an, const seq *s, int depth, int in_kept)
 {
     for (unsigned i = 0; i < s->n; i++) {
         const seq_item *it = &s->items[i];
         if (it->kind == ITEM_DECISION && it->decision)
-            print_decision(f, an, it->decision, depth);
+            print_decision(f, an, it->decision, depth, in_kept);
         else if (it->kind == ITEM_RETURN)
             fprintf(f, "%*sreturn  [line %u]\n", depth * 2, "", it->range.line);
         else if (it->kind == ITEM_BREAK)
@@ -98,6 +108,81 @@ static void print_slice(FILE *f, const analysis *an, const seq *s, int *any)
     }
 }
 
+/* What the plan does with d: divergence.c's verdict, or what --max-leaves made of it. */
+static const char *plan_text(const decision *d, int in_kept)
+{
+    if (in_kept)
+        return "stays in the leaf kernels (inside one that does)";
+    if (d->keep_in_leaf && (!d->divergence_plan || !strncmp(d->divergence_plan, "split", 5)))
+        return "stays in the leaf kernels (an inner level past --max-leaves, or after a kept "
+               "decision that may return)";
+    return d->divergence_plan;
+}
+
+/* One line per decision, in source order: its divergence class and why. */
+static void print_divergence(FILE *f, const analysis *an, const seq *s, int in_kept)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].decision;
+        if (s->items[i].kind != ITEM_DECISION || !d)
+            continue;
+        fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name((div_class)d->divergence),
+                d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+        put_text(f, an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
+        fputs(")]\n", f);
+        const char *plan = plan_text(d, in_kept);
+        if (plan)
+            fprintf(f, "      plan: %s\n", plan);
+        int kept = in_kept || d->keep_in_leaf;
+        if (d->kind == DEC_SWITCH)
+            print_divergence(f, an, &d->body, kept);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                print_divergence(f, an, &d->branches[b].seq, kept);
+    }
+}
+
+typedef struct decision_count {
+    unsigned split, kept;
+    unsigned kept_lines[8];
+} decision_count;
+
+static void count_seq(decision_count *c, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        if (d->keep_in_leaf) {
+            if (c->kept < 8)
+                c->kept_lines[c->kept] = d->range.line;
+            c->kept++;
+            continue;
+        }
+        c->split++;
+        if (d->kind == DEC_SWITCH)
+            count_seq(c, &d->body);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                count_seq(c, &d->branches[b].seq);
+    }
+}
+
+/* Which decisions are split and which stay in the leaf kernels (and still branch there). */
+static void print_kept(FILE *f, const kernel_plan *kp)
+{
+    decision_count c = {0, 0, {0}};
+    count_seq(&c, &kp->k->top);
+    if (!c.kept)
+        return;
+    fprintf(f, "  decisions: %u split, %u stay in the leaf kernels and branch there (line%s",
+            c.split, c.kept, c.kept > 1 ? "s" : "");
+    for (unsigned i = 0; i < c.kept && i < 8; i++)
+        fprintf(f, "%s %u", i ? "," : "", c.kept_lines[i]);
+    fprintf(f, "%s); %.0f paths if every decision were split, at most %u leaves\n",
+            c.kept > 8 ? ", ..." : "", kp->paths, kp->max_leaves);
+}
+
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
 {
     for (unsigned i = 0; i < pl->nkernels; i++)
@@ -123,7 +208,11 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
                "statements, strategy %s, dispatch %s\n",
             k->name, kp->nleaves, kp->nkernels, kp->nslice, strategy_name(pl->opt.strategy),
             dispatch_name(pl->opt.dispatch));
-    if (kp->split == SPLIT_MODE_NEVER)
+    if (kp->split == SPLIT_MODE_NEVER && kp->ndata == 0)
+        fprintf(f, "  split: never: no decision depends on data (every condition is uniform or "
+                   "affine, so the items of a SIMD group agree except at the borders); the driver "
+                   "runs the original kernel\n");
+    else if (kp->split == SPLIT_MODE_NEVER)
         fprintf(f, "  split: never: every leaf is too cheap to pay for the classifier (cost < %.0f); "
                    "the driver runs the original kernel\n", PLAN_CHEAP_LEAF);
     else if (kp->split == SPLIT_MODE_ADAPTIVE)
@@ -134,8 +223,9 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
                    "code\n", kp->nmerged, k->name, kp->merged_kernel);
     if (!full)
         return;
+    print_kept(f, kp);
     fputs("  condition tree:\n", f);
-    print_seq(f, an, &k->top, 2);
+    print_seq(f, an, &k->top, 2, 0);
     fputs("  leaves:\n", f);
     for (unsigned l = 0; l < kp->nleaves; l++) {
         const leaf *lf = &kp->leaves[l];
@@ -155,6 +245,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
             kp->nkernels, pl->opt.wg);
+    fputs("  divergence (one line per decision, in source order):\n", f);
+    print_divergence(f, an, &k->top, 0);
 }
 
 void report_print(FILE *f, const analysis *an, const plan *pl, int full)
@@ -162,5 +254,10 @@ void report_print(FILE *f, const analysis *an, const plan *pl, int full)
     for (unsigned i = 0; i < an->nkernels; i++)
         print_kernel(f, an, pl, &an->kernels[i], full);
     for (unsigned i = 0; i < an->nskipped; i++)
-        fprintf(f, "kernel %s: skipped (no decision to split)\n", an->skipped[i]);
+        if (an->skipped_loop_line && an->skipped_loop_line[i])
+            fprintf(f, "kernel %s: skipped (its decisions are inside loops, from line %u: "
+                       "nplus1gen does not split those)\n",
+                    an->skipped[i], an->skipped_loop_line[i]);
+        else
+            fprintf(f, "kernel %s: skipped (no decision to split)\n", an->skipped[i]);
 }

@@ -277,18 +277,18 @@ def cases_size(s):
           timeout=600)
     s.run("10,000 kernels in one file (-o)", [many, "-o", s.path("out-many"), "-q"], expect=(0,),
           timeout=600)
-    s.expect_in(s.run("200-deep nested ifs", [s.write("deep200.cl", nested_ifs(200, True)),
-                                              "--check"]), "nplus1-too-many-leaves")
+    # more than 64 paths: the outer levels that fit are split, the inner ones stay in the leaves
+    s.run("200-deep nested ifs", [s.write("deep200.cl", nested_ifs(200, True)), "--check"],
+          expect=(0,))
     s.run("300-deep nested blocks (over clang's bracket limit)",
           [s.write("deep300.cl", nested_ifs(300, True)), "--check"])
     s.run("40 if/else in a row (2^40 paths)", [s.write("seq40.cl", ifs_in_a_row(40)), "--check"],
-          timeout=30)
+          expect=(0,), timeout=30)
     s.run("10 MB of 60,000 small helper functions", [s.write("small10mb.cl", small_functions(
         10 << 20)), "--check", "-q"], expect=(0,), timeout=60,
         xfail="tool/analyze.c function_summary looks helpers up in a list: quadratic")
-    s.expect_in(s.run("1000-deep nested ifs without braces",
-                      [s.write("deep1000.cl", nested_ifs(1000, False)), "--check"], timeout=120),
-                "nplus1-too-many-leaves")
+    s.run("1000-deep nested ifs without braces",
+          [s.write("deep1000.cl", nested_ifs(1000, False)), "--check"], expect=(0,), timeout=120)
 
 
 def cases_options(s):

@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "leaf_limit.h"
 #include "plan.h"
 
 static int failures;
+static int keep_first; /* mark the kernel's first decision keep_in_leaf before planning */
 
 static void check(int ok, const char *what)
 {
@@ -25,6 +27,7 @@ typedef struct result {
     unsigned leaves, kernels, slice, decisions;
     unsigned errors;
     char first_leaf_condition[256];
+    double paths;        /* counted without walking (leaf_limit.c) */
 } result;
 
 static result run(const char *src)
@@ -50,12 +53,18 @@ static result run(const char *src)
     r.rc = parse_input(&pr, path, &po, &d);
     if (r.rc == 0) {
         r.rc = analyze_tu(&an, &pr, NULL, 0, &d);
-        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS};
+        for (unsigned i = 0; keep_first && an.nkernels && i < an.kernels[0].top.n; i++)
+            if (an.kernels[0].top.items[i].kind == ITEM_DECISION) {
+                plan_keep_in_leaf(an.kernels[0].top.items[i].decision);
+                break;
+            }
+        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0};
         r.rc |= plan_build(&pl, &an, &opt, &d);
         if (pl.nkernels) {
             r.leaves = pl.kernels[0].nleaves;
             r.kernels = pl.kernels[0].nkernels;
             r.slice = pl.kernels[0].nslice;
+            r.paths = pl.kernels[0].paths;
             if (r.leaves)
                 snprintf(r.first_leaf_condition, sizeof r.first_leaf_condition, "%s",
                          pl.kernels[0].leaves[0].condition);
@@ -152,6 +161,47 @@ int main(void)
             "  if (g > 7) o[g] += 1;\n  o[g] += v;\n}\n");
     check(r.rc == 0 && r.slice == 2,
           "a write after the last read of a variable is not in the slice (no false refusal)");
+
+    /* the path count that drives --max-leaves agrees with the walk that makes the leaves */
+    r = run("__kernel void k(__global const int *m, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = m[g];\n"
+            "  if (g > 100000) return;\n"
+            "  switch (v & 7) {\n"
+            "  case 0: o[g] = 1;\n"
+            "  case 1: if (v > 50) { o[g] += 2; break; } o[g] += 3;\n"
+            "  case 2: { o[g] = 4; break; }\n"
+            "  case 3: if (v > 9) return; else o[g] = 5; break;\n"
+            "  default: o[g] = 6;\n  }\n"
+            "  if (v & 8) o[g] *= 2; else o[g] -= 1;\n}\n");
+    check(r.rc == 0 && r.paths == (double)r.leaves && r.leaves > 8,
+          "paths counted without walking = leaves walked (switch fall-through, break, return)");
+    r = run("__kernel void k(__global const int *m, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = m[g];\n"
+            "  if (v & 1) { if (v & 2) o[g] = 1; else if (v & 4) return; } else o[g] = 2;\n"
+            "  if (v & 8) o[g] += 1;\n  if (v & 16) o[g] += 2;\n}\n");
+    check(r.rc == 0 && r.paths == (double)r.leaves,
+          "paths counted without walking = leaves walked (nested ifs, a return, ifs in a row)");
+
+    keep_first = 1;
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = a[g];\n"
+            "  if (v == 7) o[g] = 0;\n"
+            "  if (v > 3) o[g] += 1; else o[g] -= 2;\n}\n");
+    check(r.rc == 0 && r.leaves == 2 && r.slice == 2,
+          "a kept decision is a plain statement: the next one is split (2 leaves)");
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = a[g];\n"
+            "  if (v == 7) { o[g] = 0; return; }\n"
+            "  if (v > 3) o[g] += 1; else o[g] -= 2;\n}\n");
+    check(r.rc == 0 && r.leaves == 1,
+          "nothing after a kept decision that may return is split (1 leaf)");
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0); int v = a[g]; int w = 0;\n"
+            "  if (v == 7) w = 5; else w = v;\n"
+            "  if (w > 3) o[g] += 1; else o[g] -= 2;\n}\n");
+    check(r.rc == 0 && r.leaves == 2 && r.slice == 4,
+          "the classifier runs a kept decision when a later condition reads what it writes");
+    keep_first = 0;
 
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
     return failures != 0;

@@ -1,7 +1,9 @@
 // Rule nplus1-memory-order: a condition (or its slice) reads memory after
 // the kernel wrote memory. The classifier runs before every leaf kernel, so
 // it would read the value from before the write. A 'restrict' or
-// '__constant' read pointer cannot alias the write, and passes.
+// '__constant' read pointer cannot alias the write, and passes; so do a
+// store on a path that returns before the condition, and a store to another
+// field of the struct the condition reads.
 // RUN: rm -rf %t
 // RUN: not %nplus1gen %s -o %t 2>&1 | %FileCheck %s --match-full-lines
 // RUN: %nplus1gen %s -o %t >/dev/null 2>&1; test $? -eq 1
@@ -53,5 +55,50 @@ __kernel void restricted(__global const float *restrict in, __global float *out)
     if (in[i] > 0.5f)
         out[i] = 1.0f;
 }
-// CHECK-NEXT: nplus1gen: 2 errors; no files written
+
+// An address is not a store: the note points at the store through the pointer.
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+11]]:9: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK-NEXT: if (grid[i] > 0.25f)
+// CHECK-NEXT: ^
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+7]]:5: note: this write runs before the condition; {{.*}}
+// CHECK-NEXT: *cell = 0.5f * (*cell);
+// CHECK-NEXT: ^
+__kernel void relax(__global float *grid, __global float *out)
+{
+    const int i = get_global_id(0);
+    __global float *cell = &grid[i];
+    *cell = 0.5f * (*cell);
+    if (grid[i] > 0.25f)
+        out[i] = 1.0f;
+}
+
+// No diagnostic: the store is on a path that returns before the condition
+// (the masked voxel writes zeros and returns).
+__kernel void masked(__global const int *mask, __global float *vox, __global float *out)
+{
+    const int i = get_global_id(0);
+    if (mask[i] == 0) {
+        vox[i] = 0.0f;
+        return;
+    }
+    if (vox[i] > 0.5f)
+        out[i] = 1.0f;
+    else
+        out[i] = 0.0f;
+}
+
+// No diagnostic: the store writes field 'v', the condition reads field 'kind'.
+typedef struct particle {
+    float v;
+    int kind;
+} particle;
+
+__kernel void fields(__global particle *p, __global float *out)
+{
+    const int i = get_global_id(0);
+    p[i].v = 0.0f;
+    if (p[i].kind > 2)
+        out[i] = 1.0f;
+}
+// CHECK-NEXT: nplus1gen: 3 errors; no files written
 // CHECK-NOT:  {{.}}

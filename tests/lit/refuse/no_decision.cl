@@ -15,7 +15,7 @@
 // NAMED:      {{.*}}no_decision.cl:[[@LINE+8]]:15: error: kernel 'copy' has no decision (a top-level if or switch) to split [nplus1-no-decision]
 // NAMED-NEXT: __kernel void copy(__global const int *in, __global int *out)
 // NAMED-NEXT: ^
-// NAMED-NEXT: {{.*}}no_decision.cl:[[@LINE+5]]:15: note: without a decision there is no divergence for nplus1gen to remove; leave this kernel as it is
+// NAMED-NEXT: {{.*}}no_decision.cl:[[@LINE+5]]:15: note: nplus1gen splits the if and switch statements at the kernel's top level and those nested in them, and this kernel has none; leave it as it is
 // NAMED-NEXT: __kernel void copy(__global const int *in, __global int *out)
 // NAMED-NEXT: ^
 // NAMED-NEXT: nplus1gen: 1 error; no files written

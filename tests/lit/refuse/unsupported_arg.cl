@@ -46,13 +46,15 @@ __kernel void by_value(const pair p, __global float *out)
         out[i] = p.a;
 }
 
-// CHECK-NEXT: {{.*}}unsupported_arg.cl:[[@LINE+6]]:43: error: parameter 'raw' points to a type of unknown size [nplus1-unsupported-arg]
-// CHECK-NEXT: __kernel void void_pointer(__global void *raw, __global float *out)
+// A pointer to a struct declared but never defined (a '__global void *' is a
+// byte buffer and passes).
+// CHECK-NEXT: {{.*}}unsupported_arg.cl:[[@LINE+6]]:54: error: parameter 'raw' points to a type of unknown size [nplus1-unsupported-arg]
+// CHECK-NEXT: __kernel void opaque_pointer(__global struct opaque *raw, __global float *out)
 // CHECK-NEXT: ^
-// CHECK-NEXT: {{.*}}unsupported_arg.cl:[[@LINE+3]]:43: note: the generated driver and the validation need the element size of every buffer: give the pointer an element type (for example __global uchar *)
-// CHECK-NEXT: __kernel void void_pointer(__global void *raw, __global float *out)
+// CHECK-NEXT: {{.*}}unsupported_arg.cl:[[@LINE+3]]:54: note: the generated driver and the validation need the element size of every buffer: give the pointer an element type (for example __global uchar *)
+// CHECK-NEXT: __kernel void opaque_pointer(__global struct opaque *raw, __global float *out)
 // CHECK-NEXT: ^
-__kernel void void_pointer(__global void *raw, __global float *out)
+__kernel void opaque_pointer(__global struct opaque *raw, __global float *out)
 {
     const int i = get_global_id(0);
     if (i > 3)

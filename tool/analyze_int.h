@@ -1,0 +1,80 @@
+/*
+ * analyze_int.h - shared inside the analyze stage (analyze.c, cond_tree.c,
+ * effects.c, legality.c, syntax.c); nothing outside it includes this.
+ */
+#ifndef NPLUS1_ANALYZE_INT_H
+#define NPLUS1_ANALYZE_INT_H
+
+#include "analyze.h"
+
+/* ---- syntax.c: cursors, ranges, operators ---- */
+
+typedef struct cursor_list {
+    CXCursor *v;
+    unsigned n, cap;
+} cursor_list;
+
+cursor_list children_of(CXCursor c);
+/* Skips whitespace and comments from offset; returns the new offset. */
+unsigned skip_space(const char *t, size_t len, unsigned off);
+/* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
+unsigned skip_inactive(analysis *an, unsigned file, unsigned off);
+/* The extent of c in expansion coordinates; 0 on success. */
+int cursor_range(analysis *an, CXCursor c, src_range *r);
+/* Like cursor_range, for a statement: includes its ';'. */
+int stmt_range(analysis *an, CXCursor c, src_range *r);
+char *cursor_spelling(CXCursor c);
+/* Strips implicit casts and parentheses. */
+CXCursor strip(CXCursor c);
+/* The operator text of a binary / unary operator (libclang 14 does not expose the kind). */
+void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
+                     size_t outlen);
+void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen);
+int is_assignment_op(const char *op);
+
+/* ---- effects.c: effects of statements and helpers ---- */
+
+unsigned builtin_effects(const char *name);
+int cursor_in(const CXCursor *v, unsigned n, CXCursor c);
+void add_var(CXCursor **v, unsigned *n, unsigned *cap, CXCursor decl);
+int is_local_decl(CXCursor decl);
+int type_is_pointer(CXType t);
+int spelling_has(CXType t, const char *word);
+/* The effects of c, part of function func (whose locals are tracked). */
+void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx);
+void effects_free(effects *fx);
+void merge_effects(effects *into, const effects *from);
+/* The memoised effects of a helper's definition. */
+const effects *function_summary(analysis *an, CXCursor def);
+void summaries_free(analysis *an);
+
+/* ---- cond_tree.c: condition trees ---- */
+
+typedef struct build_ctx {
+    analysis *an;
+    kernel_info *k;
+    diag_sink *diag;
+    int errors;
+    int macro_decisions;    /* decisions refused because a macro wrote them */
+    int in_switch;          /* building the body of a switch decision */
+} build_ctx;
+
+void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Appends the items of a statement used as a branch body, or of a compound. */
+void build_seq_from(build_ctx *bc, CXCursor stmt, seq *out, unsigned *cap);
+
+/* ---- legality.c: kernel-wide rules ---- */
+
+void check_forbidden(build_ctx *bc);
+void check_param_types(build_ctx *bc);
+/* The line of the first if/switch inside a loop of the kernel (0: none). */
+unsigned decision_in_loop(analysis *an, CXCursor kernel);
+void report_no_decision(build_ctx *bc);
+
+/* params.c */
+int analyze_params(analysis *an, kernel_info *k, diag_sink *diag);
+
+#endif

@@ -1,0 +1,1650 @@
+/*
+ * divergence.c - how each decision's condition varies across work-items.
+ *
+ * An abstract interpretation over the libclang AST, in the spirit of LLVM's
+ * UniformityAnalysis and of the affine divergence analyses of Karrenberg &
+ * Hack and Sampaio et al. Every expression gets a class in the lattice
+ *
+ *     uniform < affine < varying < data
+ *
+ * where varying is an item-varying value no affine form describes (x * y,
+ * x & 1, sqrt(x)); it is reported as data. An expression is read in one of
+ * two modes: as a value, or as a condition (its truth). A comparison of
+ * affine values is an affine *condition* but a varying *value*.
+ *
+ * Locals are followed through every definition that reaches the decision
+ * (in the kernel: the definitions before it in the text, since decisions
+ * never sit inside loops; in helpers: all of them), joined with the
+ * conditions the definition is control dependent on (enclosing ifs, loops,
+ * ternaries, && / ||). Cycles (loops) are solved by iterating to a fixed
+ * point from uniform upwards. Helper calls are evaluated with the call's
+ * argument classes bound to the helper's parameters.
+ */
+#include "divergence.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leaf_limit.h"
+#include "util.h"
+
+typedef enum vclass { V_UNIFORM, V_AFFINE, V_VARYING, V_DATA } vclass;
+
+/* A class and, for varying/data, the value that makes it so. */
+typedef struct dval {
+    vclass c;
+    char why[160];
+} dval;
+
+const char *div_class_name(div_class c)
+{
+    static const char *names[] = {"uniform", "affine", "data"};
+    return names[c];
+}
+
+/* ---- definitions of locals, per function -------------------------------- */
+
+typedef enum def_kind { DEF_INIT, DEF_ASSIGN, DEF_UPDATE, DEF_ELEMENT, DEF_ESCAPE, DEF_RETURN } def_kind;
+
+typedef struct guard {
+    CXCursor cond;
+    int loop;          /* a loop's condition (or a condition that can leave a loop) */
+} guard;
+
+typedef struct def_site {
+    def_kind kind;
+    CXCursor var;      /* VarDecl / ParmDecl; null for DEF_RETURN */
+    CXCursor rhs;      /* the value stored (or returned), or null */
+    CXCursor index;    /* DEF_ELEMENT: the element's index, or null */
+    char op[4];        /* DEF_UPDATE: "+", "*", ... ("+" for ++ and --) */
+    unsigned file, offset;
+    guard *guards;
+    unsigned nguards;
+} def_site;
+
+typedef struct func_defs {
+    CXCursor func;
+    def_site *v;
+    unsigned n, cap;
+    struct func_defs *next;
+} func_defs;
+
+typedef struct guard_stack {
+    guard *v;
+    unsigned n, cap;
+} guard_stack;
+
+/* ---- the analysis context ------------------------------------------------ */
+
+typedef struct memo {
+    CXCursor key;      /* a variable, or a helper function */
+    int mode;          /* 1: as a condition */
+    unsigned sig;      /* the argument classes of the frame */
+    int visiting;
+    int done;          /* computed in this round */
+    dval val;
+} memo;
+
+#define MAX_SOURCES 4
+
+typedef struct dctx {
+    analysis *an;
+    kernel_info *k;
+    func_defs *defs;
+    memo *memos;
+    unsigned nmemos, capmemos;
+    int changed;       /* a memo grew in this round */
+    char ids[MAX_SOURCES][48];       /* the id builtins the condition reads */
+    unsigned nids;
+    char uniforms[MAX_SOURCES][48];  /* the uniform values it reads */
+    unsigned nuniforms;
+    int more_uniforms;
+} dctx;
+
+/* One function being evaluated: the kernel, or a helper with bound arguments. */
+typedef struct frame {
+    CXCursor func;
+    const dval *args;  /* helper: the classes of the call's arguments */
+    unsigned nargs;
+    unsigned sig;
+    unsigned hfile, horizon;  /* kernel: definitions before this point reach */
+    int depth;
+} frame;
+
+static dval eval(dctx *x, const frame *f, CXCursor e, int cond);
+static dval eval_var_value(dctx *x, const frame *f, CXCursor var);
+
+/* ---- small helpers -------------------------------------------------------- */
+
+typedef struct cursor_list {
+    CXCursor *v;
+    unsigned n, cap;
+} cursor_list;
+
+static enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    cursor_list *l = data;
+    VEC_PUSH(l->v, l->n, l->cap, c);
+    return CXChildVisit_Continue;
+}
+
+static cursor_list children_of(CXCursor c)
+{
+    cursor_list l = {0};
+    clang_visitChildren(c, collect_cb, &l);
+    return l;
+}
+
+static CXCursor strip(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+            return c;
+        cursor_list ch = children_of(c);
+        CXCursor next = clang_getNullCursor();
+        unsigned nexpr = 0;
+        for (unsigned i = 0; i < ch.n; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
+                next = ch.v[i];
+                nexpr++;
+            }
+        free(ch.v);
+        if (nexpr != 1)
+            return c;
+        c = next;
+    }
+}
+
+static dval mk(vclass c, const char *why)
+{
+    dval v;
+    v.c = c;
+    snprintf(v.why, sizeof v.why, "%s", why ? why : "");
+    return v;
+}
+
+static dval join(dval a, dval b)
+{
+    return b.c > a.c ? b : a;
+}
+
+/* At least varying: what an item-varying value becomes through a non-affine operation. */
+static dval at_least_varying(dval v, const char *why)
+{
+    if (v.c >= V_VARYING || v.c == V_UNIFORM)
+        return v;
+    return mk(V_VARYING, why);
+}
+
+static void add_source(char (*set)[48], unsigned *n, int *more, const char *s)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (!strcmp(set[i], s))
+            return;
+    if (*n == MAX_SOURCES) {
+        if (more)
+            *more = 1;
+        return;
+    }
+    snprintf(set[(*n)++], 48, "%s", s);
+}
+
+static void spelling(CXCursor c, char *out, size_t n)
+{
+    CXString s = clang_getCursorSpelling(c);
+    snprintf(out, n, "%s", clang_getCString(s));
+    clang_disposeString(s);
+}
+
+/* The source text of e (one line, at most n-1 bytes, "..." when cut). */
+static void text_of(dctx *x, CXCursor e, char *out, size_t n)
+{
+    out[0] = '\0';
+    CXSourceRange r = clang_getCursorExtent(e);
+    src_pos b, en;
+    if (parse_in_macro(clang_getRangeStart(r)) ||
+        parse_resolve(x->an->pr, clang_getRangeStart(r), &b) != 0 ||
+        parse_resolve(x->an->pr, clang_getRangeEnd(r), &en) != 0 || b.file != en.file ||
+        en.offset <= b.offset) {
+        CXPrintingPolicy pol = clang_getCursorPrintingPolicy(e);
+        CXString s = clang_getCursorPrettyPrinted(e, pol);
+        snprintf(out, n, "%s", clang_getCString(s));
+        clang_disposeString(s);
+        clang_PrintingPolicy_dispose(pol);
+    } else {
+        const char *t = x->an->pr->files[b.file].text + b.offset;
+        size_t len = en.offset - b.offset, w = 0;
+        for (size_t i = 0; i < len && w + 1 < n; i++) {
+            char ch = isspace((unsigned char)t[i]) ? ' ' : t[i];
+            if (ch == ' ' && w > 0 && out[w - 1] == ' ')
+                continue;
+            out[w++] = ch;
+        }
+        out[w] = '\0';
+    }
+    size_t len = strlen(out);
+    if (len + 1 >= n && n > 4)
+        memcpy(out + n - 4, "...", 4);
+}
+
+/* The operator text between the two operands of a binary operator. */
+static void binary_op(dctx *x, CXCursor c, CXCursor lhs, CXCursor rhs, char *op, size_t n)
+{
+    op[0] = '\0';
+    src_pos a, b;
+    CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(lhs));
+    CXSourceLocation rb = clang_getRangeStart(clang_getCursorExtent(rhs));
+    if (!parse_in_macro(le) && !parse_in_macro(rb) && parse_resolve(x->an->pr, le, &a) == 0 &&
+        parse_resolve(x->an->pr, rb, &b) == 0 && a.file == b.file && a.offset < b.offset &&
+        b.offset - a.offset < 32) {
+        const char *t = x->an->pr->files[a.file].text;
+        size_t w = 0;
+        for (unsigned i = a.offset; i < b.offset && w + 1 < n; i++)
+            if (!isspace((unsigned char)t[i]) && t[i] != ')' && t[i] != '(')
+                op[w++] = t[i];
+        op[w] = '\0';
+        if (op[0])
+            return;
+    }
+    /* inside a macro: the pretty-printed text, after the pretty-printed lhs */
+    char whole[256], left[256];
+    CXPrintingPolicy pol = clang_getCursorPrintingPolicy(c);
+    CXString sw = clang_getCursorPrettyPrinted(c, pol), sl = clang_getCursorPrettyPrinted(lhs, pol);
+    snprintf(whole, sizeof whole, "%s", clang_getCString(sw));
+    snprintf(left, sizeof left, "%s", clang_getCString(sl));
+    clang_disposeString(sw);
+    clang_disposeString(sl);
+    clang_PrintingPolicy_dispose(pol);
+    size_t ll = strlen(left);
+    if (strncmp(whole, left, ll) != 0)
+        return;
+    const char *p = whole + ll;
+    while (*p == ' ')
+        p++;
+    size_t w = 0;
+    while (p[w] && p[w] != ' ' && w + 1 < n) {
+        op[w] = p[w];
+        w++;
+    }
+    op[w] = '\0';
+}
+
+static void unary_op(dctx *x, CXCursor c, CXCursor operand, char *op, size_t n)
+{
+    op[0] = '\0';
+    src_pos u, o, ue;
+    CXSourceRange ur = clang_getCursorExtent(c), orr = clang_getCursorExtent(operand);
+    if (parse_in_macro(clang_getRangeStart(ur)) ||
+        parse_resolve(x->an->pr, clang_getRangeStart(ur), &u) != 0 ||
+        parse_resolve(x->an->pr, clang_getRangeEnd(ur), &ue) != 0 ||
+        parse_resolve(x->an->pr, clang_getRangeStart(orr), &o) != 0 || u.file != o.file)
+        return;
+    const char *t = x->an->pr->files[u.file].text;
+    unsigned from = u.offset, to = o.offset;
+    if (o.offset <= u.offset) { /* postfix: after the operand */
+        src_pos oe;
+        if (parse_resolve(x->an->pr, clang_getRangeEnd(orr), &oe) != 0)
+            return;
+        from = oe.offset;
+        to = ue.offset;
+    }
+    size_t w = 0;
+    for (unsigned i = from; i < to && w + 1 < n; i++)
+        if (!isspace((unsigned char)t[i]) && t[i] != '(')
+            op[w++] = t[i];
+    op[w] = '\0';
+}
+
+static int is_comparison(const char *op)
+{
+    return !strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
+           !strcmp(op, "==") || !strcmp(op, "!=");
+}
+
+static int is_logical(const char *op)
+{
+    return !strcmp(op, "&&") || !strcmp(op, "||");
+}
+
+static int is_additive(const char *op)
+{
+    return !strcmp(op, "+") || !strcmp(op, "-");
+}
+
+static int is_local(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k == CXCursor_ParmDecl)
+        return 1;
+    if (k != CXCursor_VarDecl || clang_Cursor_getStorageClass(decl) == CX_SC_Static)
+        return 0;
+    return clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
+}
+
+static CXCursor ref_of(CXCursor e)
+{
+    CXCursor s = strip(e);
+    if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    return clang_getCursorReferenced(s);
+}
+
+/* The local variable at the root of an lvalue (x, x[i], x.y, x.s0), or null. */
+static CXCursor lvalue_root(CXCursor e, CXCursor *index)
+{
+    CXCursor s = strip(e);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(s);
+        return is_local(d) ? d : clang_getNullCursor();
+    }
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr &&
+        k != CXCursor_UnexposedExpr)
+        return clang_getNullCursor();
+    cursor_list ch = children_of(s);
+    CXCursor root = clang_getNullCursor();
+    if (ch.n >= 1) {
+        CXCursor base = ch.v[0];
+        CXType bt = clang_getCanonicalType(clang_getCursorType(strip(base)));
+        int through_pointer = bt.kind == CXType_Pointer;
+        if (k == CXCursor_ArraySubscriptExpr && ch.n == 2 && index)
+            *index = ch.v[1];
+        if (!through_pointer)
+            root = lvalue_root(base, index);
+    }
+    free(ch.v);
+    return root;
+}
+
+static void pos_of(dctx *x, CXCursor c, unsigned *file, unsigned *offset)
+{
+    src_pos p;
+    if (parse_resolve(x->an->pr, clang_getRangeStart(clang_getCursorExtent(c)), &p) == 0) {
+        *file = p.file;
+        *offset = p.offset;
+    } else {
+        *file = ~0u;
+        *offset = 0;
+    }
+}
+
+/* ---- collecting definitions ---------------------------------------------- */
+
+typedef struct def_walk {
+    dctx *x;
+    func_defs *fd;
+    guard_stack gs;
+} def_walk;
+
+static void walk_defs(def_walk *w, CXCursor c);
+
+static void push_guard(def_walk *w, CXCursor cond, int loop)
+{
+    guard g = {cond, loop};
+    VEC_PUSH(w->gs.v, w->gs.n, w->gs.cap, g);
+}
+
+static void add_def(def_walk *w, def_kind kind, CXCursor var, CXCursor rhs, CXCursor index,
+                    const char *op, CXCursor at)
+{
+    def_site d;
+    memset(&d, 0, sizeof d);
+    d.kind = kind;
+    d.var = var;
+    d.rhs = rhs;
+    d.index = index;
+    snprintf(d.op, sizeof d.op, "%s", op ? op : "");
+    pos_of(w->x, at, &d.file, &d.offset);
+    if (w->gs.n) {
+        d.guards = xmalloc(w->gs.n * sizeof *d.guards);
+        memcpy(d.guards, w->gs.v, w->gs.n * sizeof *d.guards);
+        d.nguards = w->gs.n;
+    }
+    VEC_PUSH(w->fd->v, w->fd->n, w->fd->cap, d);
+}
+
+static void def_of_store(def_walk *w, CXCursor lhs, CXCursor rhs, const char *op, CXCursor at)
+{
+    CXCursor index = clang_getNullCursor();
+    CXCursor root = lvalue_root(lhs, &index);
+    if (clang_Cursor_isNull(root))
+        return; /* a store to memory: not a local's value */
+    int whole = clang_getCursorKind(strip(lhs)) == CXCursor_DeclRefExpr;
+    def_kind kind = !whole ? DEF_ELEMENT : op[0] ? DEF_UPDATE : DEF_ASSIGN;
+    add_def(w, kind, root, rhs, index, op, at);
+}
+
+static void walk_children(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n; i++)
+        walk_defs(w, ch.v[i]);
+    free(ch.v);
+}
+
+typedef struct spine_node {
+    CXCursor lhs, rhs;
+    int shortcut;      /* && or ||: the rhs runs only as the lhs decides */
+} spine_node;
+
+/*
+ * The left spine of nested non-assigning binary operators (a && b && c ...):
+ * walked in a loop, deepest first, so that a chain of a thousand operands
+ * does not recurse a thousand deep.
+ */
+static void walk_spine(def_walk *w, CXCursor c)
+{
+    spine_node *v = NULL;
+    unsigned n = 0, cap = 0;
+    CXCursor cur = c;
+    while (clang_getCursorKind(cur) == CXCursor_BinaryOperator) {
+        cursor_list ch = children_of(cur);
+        char op[8] = "";
+        if (ch.n == 2)
+            binary_op(w->x, cur, ch.v[0], ch.v[1], op, sizeof op);
+        if (ch.n != 2 || !strcmp(op, "=")) {
+            free(ch.v);
+            break;
+        }
+        spine_node sn = {ch.v[0], ch.v[1], is_logical(op)};
+        VEC_PUSH(v, n, cap, sn);
+        cur = strip(ch.v[0]);
+        free(ch.v);
+    }
+    walk_defs(w, n ? v[n - 1].lhs : cur);
+    for (unsigned i = n; i-- > 0;) {
+        unsigned saved = w->gs.n;
+        if (v[i].shortcut)
+            push_guard(w, v[i].lhs, 0);
+        walk_defs(w, v[i].rhs);
+        w->gs.n = saved;
+    }
+    free(v);
+}
+
+static void walk_binary(def_walk *w, CXCursor c, int compound)
+{
+    cursor_list ch = children_of(c);
+    if (ch.n != 2) {
+        free(ch.v);
+        walk_children(w, c);
+        return;
+    }
+    char op[8];
+    binary_op(w->x, c, ch.v[0], ch.v[1], op, sizeof op);
+    if (!compound && strcmp(op, "=")) {
+        free(ch.v);
+        walk_spine(w, c);
+        return;
+    }
+    size_t n = strlen(op);
+    if (compound && n > 1) {
+        op[n - 1] = '\0'; /* "+=" -> "+" */
+        def_of_store(w, ch.v[0], ch.v[1], op, c);
+    } else if (!strcmp(op, "=")) {
+        def_of_store(w, ch.v[0], ch.v[1], "", c);
+    }
+    walk_defs(w, ch.v[0]);
+    int shortcut = !strcmp(op, "&&") || !strcmp(op, "||");
+    unsigned saved = w->gs.n;
+    if (shortcut)
+        push_guard(w, ch.v[0], 0);
+    walk_defs(w, ch.v[1]);
+    w->gs.n = saved;
+    free(ch.v);
+}
+
+static void walk_unary(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    if (ch.n == 1) {
+        char op[8];
+        unary_op(w->x, c, ch.v[0], op, sizeof op);
+        if (!strcmp(op, "++") || !strcmp(op, "--")) {
+            def_of_store(w, ch.v[0], clang_getNullCursor(), "+", c);
+        } else if (!strcmp(op, "&")) {
+            CXCursor root = lvalue_root(ch.v[0], NULL);
+            if (!clang_Cursor_isNull(root))
+                add_def(w, DEF_ESCAPE, root, clang_getNullCursor(), clang_getNullCursor(), "", c);
+        }
+    }
+    free(ch.v);
+    walk_children(w, c);
+}
+
+/* A local array passed by name (it decays to a pointer the callee may write through). */
+static void walk_call(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    for (unsigned i = 1; i < ch.n; i++) {
+        CXCursor d = ref_of(ch.v[i]);
+        if (!clang_Cursor_isNull(d) && is_local(d) &&
+            clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_ConstantArray)
+            add_def(w, DEF_ESCAPE, d, clang_getNullCursor(), clang_getNullCursor(), "", c);
+    }
+    free(ch.v);
+    walk_children(w, c);
+}
+
+typedef struct exit_scan {
+    int has_exit;
+    cursor_list conds;
+} exit_scan;
+
+static enum CXChildVisitResult exit_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    exit_scan *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt)
+        s->has_exit = 1;
+    if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt || k == CXCursor_WhileStmt ||
+        k == CXCursor_DoStmt) {
+        cursor_list ch = children_of(c);
+        if (ch.n)
+            VEC_PUSH(s->conds.v, s->conds.n, s->conds.cap,
+                     k == CXCursor_DoStmt ? ch.v[ch.n - 1] : ch.v[0]);
+        free(ch.v);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/*
+ * A loop: its definitions depend on its condition (for: every part but the
+ * body), and, when the body can leave early, on every condition inside.
+ */
+static void walk_loop(def_walk *w, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    cursor_list ch = children_of(c);
+    if (ch.n == 0) {
+        free(ch.v);
+        return;
+    }
+    unsigned body = k == CXCursor_DoStmt ? 0 : ch.n - 1;
+    unsigned saved = w->gs.n;
+    for (unsigned i = 0; i < ch.n; i++)
+        if (i != body && clang_isExpression(clang_getCursorKind(ch.v[i])))
+            push_guard(w, ch.v[i], 1);
+    exit_scan es = {0, {0}};
+    clang_visitChildren(ch.v[body], exit_cb, &es);
+    if (es.has_exit)
+        for (unsigned i = 0; i < es.conds.n; i++)
+            push_guard(w, es.conds.v[i], 1);
+    free(es.conds.v);
+    for (unsigned i = 0; i < ch.n; i++)
+        walk_defs(w, ch.v[i]);
+    w->gs.n = saved;
+    free(ch.v);
+}
+
+/* if / switch / ternary: what follows the first child depends on it. */
+static void walk_guarded(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    if (ch.n == 0) {
+        free(ch.v);
+        return;
+    }
+    walk_defs(w, ch.v[0]);
+    unsigned saved = w->gs.n;
+    push_guard(w, ch.v[0], 0);
+    for (unsigned i = 1; i < ch.n; i++)
+        walk_defs(w, ch.v[i]);
+    w->gs.n = saved;
+    free(ch.v);
+}
+
+static void walk_var_decl(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_isExpression(clang_getCursorKind(ch.v[i])) && i + 1 == ch.n)
+            add_def(w, DEF_INIT, c, ch.v[i], clang_getNullCursor(), "", c);
+    free(ch.v);
+    walk_children(w, c);
+}
+
+static void walk_return(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    add_def(w, DEF_RETURN, clang_getNullCursor(), ch.n ? ch.v[0] : clang_getNullCursor(),
+            clang_getNullCursor(), "", c);
+    free(ch.v);
+    walk_children(w, c);
+}
+
+static void walk_defs(def_walk *w, CXCursor c)
+{
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_VarDecl:
+        walk_var_decl(w, c);
+        return;
+    case CXCursor_BinaryOperator:
+        walk_binary(w, c, 0);
+        return;
+    case CXCursor_CompoundAssignOperator:
+        walk_binary(w, c, 1);
+        return;
+    case CXCursor_UnaryOperator:
+        walk_unary(w, c);
+        return;
+    case CXCursor_CallExpr:
+        walk_call(w, c);
+        return;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+        walk_loop(w, c);
+        return;
+    case CXCursor_IfStmt:
+    case CXCursor_SwitchStmt:
+    case CXCursor_ConditionalOperator:
+        walk_guarded(w, c);
+        return;
+    case CXCursor_ReturnStmt:
+        walk_return(w, c);
+        return;
+    default:
+        walk_children(w, c);
+    }
+}
+
+static func_defs *defs_of(dctx *x, CXCursor func)
+{
+    for (func_defs *fd = x->defs; fd; fd = fd->next)
+        if (clang_equalCursors(fd->func, func))
+            return fd;
+    func_defs *fd = xcalloc(1, sizeof *fd);
+    fd->func = func;
+    fd->next = x->defs;
+    x->defs = fd;
+    def_walk w = {x, fd, {0}};
+    walk_children(&w, func);
+    free(w.gs.v);
+    return fd;
+}
+
+static void defs_free(func_defs *fd)
+{
+    while (fd) {
+        func_defs *next = fd->next;
+        for (unsigned i = 0; i < fd->n; i++)
+            free(fd->v[i].guards);
+        free(fd->v);
+        free(fd);
+        fd = next;
+    }
+}
+
+/* ---- memo ----------------------------------------------------------------- */
+
+static memo *memo_find(dctx *x, CXCursor key, int mode, unsigned sig)
+{
+    for (unsigned i = 0; i < x->nmemos; i++)
+        if (x->memos[i].mode == mode && x->memos[i].sig == sig &&
+            clang_equalCursors(x->memos[i].key, key))
+            return &x->memos[i];
+    memo m;
+    memset(&m, 0, sizeof m);
+    m.key = key;
+    m.mode = mode;
+    m.sig = sig;
+    m.val = mk(V_UNIFORM, "");
+    VEC_PUSH(x->memos, x->nmemos, x->capmemos, m);
+    return &x->memos[x->nmemos - 1];
+}
+
+/* Evaluates through a memo entry: a cycle reads the current estimate. */
+typedef dval (*memo_fn)(dctx *x, const frame *f, CXCursor key, int mode);
+
+static dval memoised(dctx *x, const frame *f, CXCursor key, int mode, memo_fn fn)
+{
+    memo *m = memo_find(x, key, mode, f->sig);
+    if (m->visiting || m->done)
+        return m->val;
+    m->visiting = 1;
+    dval v = fn(x, f, key, mode);
+    m = memo_find(x, key, mode, f->sig); /* the table may have moved */
+    m->visiting = 0;
+    m->done = 1;
+    if (v.c > m->val.c) {
+        m->val = v;
+        x->changed = 1;
+    }
+    return m->val;
+}
+
+/* ---- variables ------------------------------------------------------------ */
+
+static dval guard_class(dctx *x, const frame *f, const guard *g, int mode)
+{
+    dval c = eval(x, f, g->cond, 1);
+    if (c.c == V_UNIFORM)
+        return c;
+    if (c.c >= V_VARYING)
+        return c;
+    char t[64], why[160];
+    text_of(x, g->cond, t, sizeof t);
+    snprintf(why, sizeof why, "set under a condition that varies across items: '%s'", t);
+    /* as a condition, a flag set under affine ifs is still an affine predicate */
+    if (mode && !g->loop && c.c == V_AFFINE)
+        return c;
+    return at_least_varying(mk(c.c, why), why);
+}
+
+static dval binary_class(dctx *x, CXCursor c, const char *op, dval l, dval r, CXCursor rhs,
+                         int cond);
+
+static dval def_class(dctx *x, const frame *f, const def_site *d, int mode)
+{
+    char name[64], why[160];
+    spelling(d->var, name, sizeof name);
+    dval v = mk(V_UNIFORM, "");
+    switch (d->kind) {
+    case DEF_ESCAPE:
+        snprintf(why, sizeof why, "the address of '%s' is taken, so a call or store may set it",
+                 name);
+        return mk(V_DATA, why);
+    case DEF_INIT:
+    case DEF_ASSIGN:
+        v = eval(x, f, d->rhs, mode);
+        break;
+    case DEF_UPDATE: {
+        dval self = eval_var_value(x, f, d->var);
+        dval r = clang_Cursor_isNull(d->rhs) ? mk(V_UNIFORM, "") : eval(x, f, d->rhs, 0);
+        v = binary_class(x, d->rhs, d->op, self, r, d->rhs, 0);
+        break;
+    }
+    case DEF_ELEMENT:
+        v = eval(x, f, d->rhs, 0);
+        if (!clang_Cursor_isNull(d->index)) {
+            dval i = eval(x, f, d->index, 0);
+            snprintf(why, sizeof why, "'%s' is stored to at an index that varies", name);
+            v = join(v, at_least_varying(i, why));
+        }
+        break;
+    case DEF_RETURN:
+        v = clang_Cursor_isNull(d->rhs) ? mk(V_UNIFORM, "") : eval(x, f, d->rhs, mode);
+        break;
+    }
+    for (unsigned g = 0; g < d->nguards; g++)
+        v = join(v, guard_class(x, f, &d->guards[g], mode));
+    return v;
+}
+
+static int reaches(const frame *f, const def_site *d)
+{
+    return f->args || d->file != f->hfile || d->offset < f->horizon;
+}
+
+static dval var_uncached(dctx *x, const frame *f, CXCursor var, int mode)
+{
+    char name[64], src[64];
+    spelling(var, name, sizeof name);
+    dval v = mk(V_UNIFORM, "");
+    if (clang_getCursorKind(var) == CXCursor_ParmDecl) {
+        int idx = clang_Cursor_getNumArguments(f->func);
+        for (int i = 0; f->args && i < idx && (unsigned)i < f->nargs; i++)
+            if (clang_equalCursors(clang_Cursor_getArgument(f->func, (unsigned)i), var))
+                v = f->args[i];
+        int pointer = clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+        if (!f->args && !pointer) { /* a pointer argument shows as the load it makes */
+            snprintf(src, sizeof src, "argument '%.40s'", name);
+            add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, src);
+        }
+    }
+    func_defs *fd = defs_of(x, f->func);
+    for (unsigned i = 0; i < fd->n; i++) {
+        const def_site *d = &fd->v[i];
+        if (d->kind == DEF_RETURN || !clang_equalCursors(d->var, var) || !reaches(f, d))
+            continue;
+        v = join(v, def_class(x, f, d, mode));
+    }
+    char quoted[70];
+    snprintf(quoted, sizeof quoted, "'%s'", name);
+    if (v.c >= V_VARYING && !strstr(v.why, " through '") && !strstr(v.why, quoted)) {
+        size_t n = strlen(v.why);
+        snprintf(v.why + n, sizeof v.why - n, " through '%s'", name);
+    }
+    return v;
+}
+
+static dval eval_var(dctx *x, const frame *f, CXCursor var, int mode)
+{
+    return memoised(x, f, var, mode, var_uncached);
+}
+
+static dval eval_var_value(dctx *x, const frame *f, CXCursor var)
+{
+    return eval_var(x, f, var, 0);
+}
+
+/* ---- operators ------------------------------------------------------------- */
+
+static int small_constant(CXCursor e)
+{
+    if (clang_Cursor_isNull(e))
+        return 0;
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    int small = 0;
+    if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
+        long long v = clang_EvalResult_getAsLongLong(r);
+        small = v > 0 && v < 32;
+    }
+    if (r)
+        clang_EvalResult_dispose(r);
+    return small;
+}
+
+static void why_text(dctx *x, CXCursor c, const char *fmt, char *why, size_t n)
+{
+    char t[72];
+    if (clang_Cursor_isNull(c))
+        snprintf(t, sizeof t, "...");
+    else
+        text_of(x, c, t, sizeof t);
+    snprintf(why, n, fmt, t);
+}
+
+static dval binary_class(dctx *x, CXCursor c, const char *op, dval l, dval r, CXCursor rhs,
+                         int cond)
+{
+    char why[160];
+    dval j = join(l, r);
+    if (!strcmp(op, "=") || !strcmp(op, ","))
+        return r;
+    if (!strcmp(op, "+") || !strcmp(op, "-"))
+        return j;
+    if (!strcmp(op, "&&") || !strcmp(op, "||") || is_comparison(op)) {
+        if (cond || j.c == V_UNIFORM)
+            return j;
+        why_text(x, c, "'%s' is a comparison used as a number", why, sizeof why);
+        return at_least_varying(j, why);
+    }
+    if (!strcmp(op, "*") && (l.c == V_UNIFORM || r.c == V_UNIFORM))
+        return j;
+    if ((!strcmp(op, "/") || !strcmp(op, "<<") || !strcmp(op, ">>")) && r.c == V_UNIFORM)
+        return j;
+    if (!strcmp(op, "%") && r.c == V_UNIFORM) {
+        if (l.c == V_UNIFORM || !small_constant(rhs))
+            return j;
+        why_text(x, c, "'%s' repeats with a period shorter than a SIMD group (32 items)", why,
+                 sizeof why);
+        return at_least_varying(j, why);
+    }
+    if ((!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) && j.c == V_UNIFORM)
+        return j;
+    why_text(x, c, "'%s' is not affine in the work-item ids", why, sizeof why);
+    return at_least_varying(j, why);
+}
+
+/*
+ * A left-nested chain (a && b && c ..., a + b - c ...) is a join of its
+ * operands: walked down its left spine in a loop, so that a chain of a
+ * thousand operands does not recurse a thousand deep.
+ */
+static dval eval_chain(dctx *x, const frame *f, CXCursor e, int logical, int cond)
+{
+    cursor_list rhs = {0}; /* the right operands, outermost first */
+    CXCursor cur = e;
+    while (clang_getCursorKind(cur) == CXCursor_BinaryOperator) {
+        cursor_list ch = children_of(cur);
+        char op[8] = "";
+        if (ch.n == 2)
+            binary_op(x, cur, ch.v[0], ch.v[1], op, sizeof op);
+        if (ch.n != 2 || !(logical ? is_logical(op) : is_additive(op))) {
+            free(ch.v);
+            break;
+        }
+        VEC_PUSH(rhs.v, rhs.n, rhs.cap, ch.v[1]);
+        cur = strip(ch.v[0]);
+        free(ch.v);
+    }
+    dval j = eval(x, f, cur, logical); /* left to right, as written */
+    for (unsigned i = rhs.n; i-- > 0;)
+        j = join(j, eval(x, f, rhs.v[i], logical));
+    free(rhs.v);
+    if (!logical || cond || j.c == V_UNIFORM)
+        return j;
+    char why[160];
+    why_text(x, e, "'%s' is a comparison used as a number", why, sizeof why);
+    return at_least_varying(j, why);
+}
+
+static dval eval_binary(dctx *x, const frame *f, CXCursor e, int cond)
+{
+    cursor_list ch = children_of(e);
+    if (ch.n != 2) {
+        free(ch.v);
+        return mk(V_DATA, "cannot read an operator");
+    }
+    char op[8];
+    binary_op(x, e, ch.v[0], ch.v[1], op, sizeof op);
+    if (is_logical(op) || is_additive(op)) {
+        free(ch.v);
+        return eval_chain(x, f, e, is_logical(op), cond);
+    }
+    int sub_cond = !strcmp(op, "&&") || !strcmp(op, "||");
+    dval l = eval(x, f, ch.v[0], sub_cond);
+    dval r = eval(x, f, ch.v[1], sub_cond || (!strcmp(op, ",") && cond));
+    dval v = binary_class(x, e, op, l, r, ch.v[1], cond);
+    free(ch.v);
+    return v;
+}
+
+/* x += y as an expression (a loop's increment): the class of x + y. */
+static dval eval_compound(dctx *x, const frame *f, CXCursor e)
+{
+    cursor_list ch = children_of(e);
+    if (ch.n != 2) {
+        free(ch.v);
+        return mk(V_DATA, "cannot read an assignment");
+    }
+    char op[8];
+    binary_op(x, e, ch.v[0], ch.v[1], op, sizeof op);
+    size_t n = strlen(op);
+    if (n > 1)
+        op[n - 1] = '\0';
+    dval v = binary_class(x, e, op, eval(x, f, ch.v[0], 0), eval(x, f, ch.v[1], 0), ch.v[1], 0);
+    free(ch.v);
+    return v;
+}
+
+static dval eval_load(dctx *x, CXCursor base, dval addr, CXCursor whole, int subscript);
+
+static dval eval_unary(dctx *x, const frame *f, CXCursor e, int cond)
+{
+    cursor_list ch = children_of(e);
+    if (ch.n != 1) {
+        free(ch.v);
+        return mk(V_UNIFORM, ""); /* sizeof and friends */
+    }
+    CXCursor a = ch.v[0];
+    free(ch.v);
+    char op[8], why[160];
+    unary_op(x, e, a, op, sizeof op);
+    if (!strcmp(op, "!")) {
+        dval v = eval(x, f, a, 1);
+        if (cond || v.c == V_UNIFORM)
+            return v;
+        why_text(x, e, "'%s' is a comparison used as a number", why, sizeof why);
+        return at_least_varying(v, why);
+    }
+    if (!strcmp(op, "-") || !strcmp(op, "+") || !strcmp(op, "~") || !strcmp(op, "++") ||
+        !strcmp(op, "--"))
+        return eval(x, f, a, cond);
+    if (!strcmp(op, "*"))
+        return eval_load(x, a, eval(x, f, a, 0), e, 0);
+    why_text(x, e, "cannot follow '%s'", why, sizeof why);
+    return mk(V_DATA, why);
+}
+
+/* ---- memory ----------------------------------------------------------------- */
+
+static const char *space_of(CXType pointee)
+{
+    CXString s = clang_getTypeSpelling(pointee);
+    const char *t = clang_getCString(s);
+    const char *space = strstr(t, "__constant") ? "constant"
+                        : strstr(t, "__global") ? "global"
+                        : strstr(t, "__local")  ? "local"
+                                                : "private";
+    clang_disposeString(s);
+    return space;
+}
+
+/* A load: uniform when the address is and the memory is __constant or const. */
+static dval eval_load(dctx *x, CXCursor base, dval addr, CXCursor whole, int subscript)
+{
+    CXType pointee = clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(base)));
+    const char *space = space_of(pointee);
+    int unwritten = !strcmp(space, "constant") || clang_isConstQualifiedType(pointee);
+    char t[64], why[160];
+    if (subscript) {
+        text_of(x, strip(base), t, 40);
+        strcat(t, "[...]");
+    } else {
+        text_of(x, whole, t, sizeof t);
+    }
+    if (addr.c == V_UNIFORM && unwritten) {
+        char src[48];
+        text_of(x, whole, src, 40);
+        snprintf(t, sizeof t, "'%s'", src);
+        add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, t);
+        return mk(V_UNIFORM, "");
+    }
+    snprintf(why, sizeof why, "reads '%s' (%s memory)", t, space);
+    return mk(V_DATA, why);
+}
+
+static int is_private_array(CXCursor base, CXCursor *decl)
+{
+    *decl = ref_of(base);
+    if (clang_Cursor_isNull(*decl) || clang_getCursorKind(*decl) != CXCursor_VarDecl ||
+        !is_local(*decl))
+        return 0;
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(*decl)).kind;
+    return k == CXType_ConstantArray || k == CXType_IncompleteArray;
+}
+
+static int owns(const frame *f, CXCursor var)
+{
+    return clang_equalCursors(clang_getCursorSemanticParent(var), f->func);
+}
+
+static dval eval_subscript(dctx *x, const frame *f, CXCursor e)
+{
+    cursor_list ch = children_of(e);
+    if (ch.n != 2) {
+        free(ch.v);
+        return mk(V_DATA, "cannot read a subscript");
+    }
+    CXCursor base = ch.v[0], index = ch.v[1], arr;
+    free(ch.v);
+    dval i = eval(x, f, index, 0);
+    if (is_private_array(base, &arr) && owns(f, arr)) {
+        char why[160];
+        why_text(x, e, "'%s' reads a private array at an index that varies", why, sizeof why);
+        return join(eval_var(x, f, arr, 0), at_least_varying(i, why));
+    }
+    return eval_load(x, base, join(eval(x, f, base, 0), i), e, 1);
+}
+
+static dval eval_member(dctx *x, const frame *f, CXCursor e)
+{
+    cursor_list ch = children_of(e);
+    if (ch.n != 1) {
+        free(ch.v);
+        return mk(V_DATA, "cannot read a member");
+    }
+    CXCursor base = ch.v[0];
+    free(ch.v);
+    dval b = eval(x, f, base, 0);
+    if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+        return eval_load(x, base, b, e, 0);
+    return b;
+}
+
+/* ---- calls --------------------------------------------------------------------- */
+
+static int name_is(const char *name, const char *const *set)
+{
+    for (int i = 0; set[i]; i++)
+        if (!strcmp(name, set[i]))
+            return 1;
+    return 0;
+}
+
+static int starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static void builtin_source(dctx *x, CXCursor call, const char *name, int id)
+{
+    char t[48];
+    text_of(x, call, t, sizeof t);
+    if (strlen(t) > 30)
+        snprintf(t, sizeof t, "%.40s(...)", name);
+    if (id)
+        add_source(x->ids, &x->nids, NULL, t);
+    else
+        add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, t);
+}
+
+typedef struct call_args {
+    CXCursor *v;
+    unsigned n;
+    dval *cls;
+} call_args;
+
+static dval join_args(const call_args *a, unsigned from)
+{
+    dval j = mk(V_UNIFORM, "");
+    for (unsigned i = from; i < a->n; i++)
+        j = join(j, a->cls[i]);
+    return j;
+}
+
+static dval eval_builtin(dctx *x, const frame *f, CXCursor e, const char *name,
+                         const call_args *a)
+{
+    static const char *const ids[] = {"get_global_id", "get_global_linear_id", NULL};
+    static const char *const sizes[] = {"get_global_size", "get_global_offset", "get_work_dim",
+                                        NULL};
+    static const char *const monotone[] = {"min", "max", "clamp", "abs", "fmin", "fmax",
+                                           "add_sat", "sub_sat", NULL};
+    static const char *const products[] = {"mad", "mad24", "mul24", "fma", "mad_sat", NULL};
+    char why[160];
+    if (name_is(name, ids)) {
+        builtin_source(x, e, name, 1);
+        return mk(V_AFFINE, "");
+    }
+    if (name_is(name, sizes)) {
+        builtin_source(x, e, name, 0);
+        return mk(V_UNIFORM, "");
+    }
+    if (starts(name, "atomic_") || starts(name, "atom_")) {
+        snprintf(why, sizeof why, "calls %s (an atomic: every item may see another value)", name);
+        return mk(V_DATA, why);
+    }
+    if (starts(name, "vload") && a->n >= 2)
+        return eval_load(x, a->v[a->n - 1], join_args(a, 0), e, 0);
+    if (starts(name, "read_image") || starts(name, "get_local") || starts(name, "get_group") ||
+        starts(name, "get_num_groups") || starts(name, "work_group") || starts(name, "sub_group") ||
+        !strcmp(name, "printf")) {
+        snprintf(why, sizeof why, "calls %s", name);
+        return mk(V_DATA, why);
+    }
+    if (name_is(name, monotone) || starts(name, "convert_"))
+        return join_args(a, 0);
+    if (name_is(name, products) && a->n >= 2) {
+        dval p = a->cls[0].c == V_UNIFORM || a->cls[1].c == V_UNIFORM
+                     ? join(a->cls[0], a->cls[1])
+                     : at_least_varying(join(a->cls[0], a->cls[1]), "a product of two values that vary");
+        return a->n > 2 ? join(p, a->cls[2]) : p;
+    }
+    if (!strcmp(name, "select") && a->n == 3) {
+        dval c = eval(x, f, a->v[2], 1);
+        why_text(x, e, "'%s' picks by a condition that varies", why, sizeof why);
+        return join(join_args(a, 0), at_least_varying(c, why));
+    }
+    dval j = join_args(a, 0);
+    why_text(x, e, "'%s' is not affine in the work-item ids", why, sizeof why);
+    return at_least_varying(j, why);
+}
+
+static dval helper_uncached(dctx *x, const frame *hf, CXCursor def, int mode)
+{
+    func_defs *fd = defs_of(x, def);
+    dval v = mk(V_UNIFORM, "");
+    for (unsigned i = 0; i < fd->n; i++)
+        if (fd->v[i].kind == DEF_RETURN)
+            v = join(v, def_class(x, hf, &fd->v[i], mode));
+    return v;
+}
+
+static dval eval_helper(dctx *x, const frame *f, CXCursor def, const char *name,
+                        const call_args *a, int cond)
+{
+    if (f->depth >= 16)
+        return mk(V_DATA, "helper calls nest too deep to follow");
+    frame hf = {def, a->cls, a->n, 0, ~0u, 0, f->depth + 1};
+    for (unsigned i = 0; i < a->n && i < 16; i++)
+        hf.sig |= (unsigned)a->cls[i].c << (2 * i);
+    dval v = memoised(x, &hf, def, cond, helper_uncached);
+    if (v.c >= V_VARYING && !strstr(v.why, "(in helper")) {
+        size_t n = strlen(v.why);
+        snprintf(v.why + n, sizeof v.why - n, " (in helper '%s')", name);
+    }
+    return v;
+}
+
+/*
+ * An OpenCL builtin: declared in a system header, or (-fdeclare-opencl-builtins)
+ * declared implicitly, at the call itself.
+ */
+static int is_builtin_decl(dctx *x, CXCursor ref, CXCursor call)
+{
+    CXSourceLocation loc = clang_getCursorLocation(ref);
+    CXFile file;
+    clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
+    if (!file || clang_Location_isInSystemHeader(loc))
+        return 1;
+    src_pos d, b, e;
+    CXSourceRange r = clang_getCursorExtent(call);
+    return parse_resolve(x->an->pr, loc, &d) == 0 &&
+           parse_resolve(x->an->pr, clang_getRangeStart(r), &b) == 0 &&
+           parse_resolve(x->an->pr, clang_getRangeEnd(r), &e) == 0 && d.file == b.file &&
+           d.offset >= b.offset && d.offset <= e.offset;
+}
+
+static dval eval_call(dctx *x, const frame *f, CXCursor e, int cond)
+{
+    char name[64], why[160];
+    spelling(e, name, sizeof name);
+    cursor_list ch = children_of(e);
+    call_args a = {ch.n > 1 ? ch.v + 1 : NULL, ch.n > 1 ? ch.n - 1 : 0, NULL};
+    a.cls = xcalloc(a.n ? a.n : 1, sizeof *a.cls);
+    for (unsigned i = 0; i < a.n; i++)
+        a.cls[i] = eval(x, f, a.v[i], 0);
+    CXCursor ref = clang_getCursorReferenced(e);
+    CXCursor def = clang_getCursorDefinition(ref);
+    dval v;
+    if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl) {
+        v = eval_helper(x, f, def, name, &a, cond);
+    } else if (clang_Cursor_isNull(ref) || is_builtin_decl(x, ref, e)) {
+        v = eval_builtin(x, f, e, name, &a);
+    } else {
+        snprintf(why, sizeof why, "calls '%s', whose body nplus1gen cannot see", name);
+        v = mk(V_DATA, why);
+    }
+    free(a.cls);
+    free(ch.v);
+    return v;
+}
+
+/* ---- expressions ------------------------------------------------------------------ */
+
+static dval eval_ref(dctx *x, const frame *f, CXCursor e, int cond)
+{
+    CXCursor d = clang_getCursorReferenced(e);
+    char name[64], why[160];
+    spelling(d, name, sizeof name);
+    switch (clang_getCursorKind(d)) {
+    case CXCursor_EnumConstantDecl:
+    case CXCursor_FunctionDecl:
+        add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, "constants");
+        return mk(V_UNIFORM, "");
+    case CXCursor_ParmDecl:
+    case CXCursor_VarDecl:
+        break;
+    default:
+        snprintf(why, sizeof why, "cannot follow '%s'", name);
+        return mk(V_DATA, why);
+    }
+    if (is_local(d)) {
+        if (!owns(f, d)) {
+            snprintf(why, sizeof why, "cannot follow '%s'", name);
+            return mk(V_DATA, why);
+        }
+        return eval_var(x, f, d, cond);
+    }
+    CXType t = clang_getCursorType(d);
+    CXString s = clang_getTypeSpelling(t);
+    int constant = strstr(clang_getCString(s), "__constant") != NULL ||
+                   clang_isConstQualifiedType(t);
+    clang_disposeString(s);
+    if (constant) {
+        snprintf(why, sizeof why, "constant '%s'", name);
+        add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, why);
+        return mk(V_UNIFORM, "");
+    }
+    snprintf(why, sizeof why, "reads the program-scope variable '%s'", name);
+    return mk(V_DATA, why);
+}
+
+static dval eval_children(dctx *x, const frame *f, CXCursor e, int cond)
+{
+    cursor_list ch = children_of(e);
+    dval v = mk(V_UNIFORM, "");
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_isExpression(clang_getCursorKind(ch.v[i])))
+            v = join(v, eval(x, f, ch.v[i], cond));
+    free(ch.v);
+    return v;
+}
+
+static dval eval_ternary(dctx *x, const frame *f, CXCursor e, int cond)
+{
+    cursor_list ch = children_of(e);
+    if (ch.n != 3) {
+        free(ch.v);
+        return mk(V_DATA, "cannot read a conditional operator");
+    }
+    dval c = eval(x, f, ch.v[0], 1);
+    dval v = join(c, join(eval(x, f, ch.v[1], cond), eval(x, f, ch.v[2], cond)));
+    free(ch.v);
+    if (cond || c.c == V_UNIFORM)
+        return v;
+    char why[160];
+    why_text(x, e, "'%s' picks by a condition that varies", why, sizeof why);
+    return at_least_varying(v, why);
+}
+
+static dval eval(dctx *x, const frame *f, CXCursor e, int cond)
+{
+    char why[160];
+    switch (clang_getCursorKind(e)) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_StringLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+        add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, "constants");
+        return mk(V_UNIFORM, "");
+    case CXCursor_UnaryExpr:
+        return mk(V_UNIFORM, ""); /* sizeof, vec_step */
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr:
+        return eval_children(x, f, e, cond);
+    case CXCursor_CompoundLiteralExpr:
+    case CXCursor_InitListExpr:
+        return eval_children(x, f, e, 0);
+    case CXCursor_DeclRefExpr:
+        return eval_ref(x, f, e, cond);
+    case CXCursor_BinaryOperator:
+        return eval_binary(x, f, e, cond);
+    case CXCursor_CompoundAssignOperator:
+        return eval_compound(x, f, e);
+    case CXCursor_UnaryOperator:
+        return eval_unary(x, f, e, cond);
+    case CXCursor_ArraySubscriptExpr:
+        return eval_subscript(x, f, e);
+    case CXCursor_MemberRefExpr:
+        return eval_member(x, f, e);
+    case CXCursor_CallExpr:
+        return eval_call(x, f, e, cond);
+    case CXCursor_ConditionalOperator:
+        return eval_ternary(x, f, e, cond);
+    default:
+        why_text(x, e, "cannot follow '%s'", why, sizeof why);
+        return mk(V_DATA, why);
+    }
+}
+
+/* ---- decisions -------------------------------------------------------------------- */
+
+static void put_list(strbuf *sb, char (*set)[48], unsigned n, int more)
+{
+    for (unsigned i = 0; i < n; i++)
+        sb_printf(sb, "%s%s", i == 0 ? "" : i + 1 == n && !more ? " and " : ", ", set[i]);
+    if (more)
+        sb_puts(sb, " and more");
+}
+
+/* "argument 'n'", "arguments 'w', 'h' and get_global_size(0)", "constants". */
+static void put_uniforms(strbuf *sb, dctx *x)
+{
+    char set[MAX_SOURCES][48];
+    unsigned n = 0, nargs = 0;
+    strbuf args;
+    sb_init(&args);
+    for (unsigned i = 0; i < x->nuniforms; i++)
+        if (starts(x->uniforms[i], "argument '")) {
+            sb_printf(&args, "%s%s", nargs ? ", " : "", x->uniforms[i] + strlen("argument "));
+            nargs++;
+        }
+    if (nargs)
+        snprintf(set[n++], 48, "%s %s", nargs > 1 ? "arguments" : "argument", args.data);
+    for (unsigned i = 0; i < x->nuniforms; i++)
+        if (!starts(x->uniforms[i], "argument '") && strcmp(x->uniforms[i], "constants"))
+            snprintf(set[n++], 48, "%s", x->uniforms[i]);
+    if (n == 0)
+        snprintf(set[n++], 48, "constants");
+    put_list(sb, set, n, x->more_uniforms);
+    sb_free(&args);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+static dval classify_condition(dctx *x, const frame *f, const decision *d)
+{
+    if (d->kind == DEC_SWITCH)
+        return eval(x, f, d->cond_cursor, 0);
+    dval v = mk(V_UNIFORM, "");
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (d->branches[b].kind == BR_IF)
+            v = join(v, eval(x, f, d->branches[b].cond_cursor, 1));
+    return v;
+}
+
+static void classify_decision(dctx *x, decision *d)
+{
+    frame f = {x->k->cursor, NULL, 0, ~0u, d->range.file, d->range.begin, 0};
+    x->nmemos = 0;
+    dval v = mk(V_UNIFORM, "");
+    for (int round = 0; round < 32; round++) {
+        x->changed = 0;
+        x->nids = x->nuniforms = 0;
+        x->more_uniforms = 0;
+        for (unsigned i = 0; i < x->nmemos; i++)
+            x->memos[i].done = 0;
+        v = classify_condition(x, &f, d);
+        if (!x->changed)
+            break;
+    }
+    strbuf sb;
+    sb_init(&sb);
+    if (v.c == V_UNIFORM) {
+        d->divergence = DIV_UNIFORM;
+        sb_puts(&sb, "depends only on ");
+        put_uniforms(&sb, x);
+    } else if (v.c == V_AFFINE) {
+        d->divergence = DIV_AFFINE;
+        qsort(x->ids, x->nids, sizeof x->ids[0], compare_names);
+        sb_puts(&sb, "compares ");
+        put_list(&sb, x->ids, x->nids, 0);
+        sb_puts(&sb, " with ");
+        put_uniforms(&sb, x);
+    } else {
+        d->divergence = DIV_DATA;
+        sb_puts(&sb, v.why[0] ? v.why : "cannot follow the condition");
+    }
+    snprintf(d->divergence_why, sizeof d->divergence_why, "%s", sb.data ? sb.data : "");
+    sb_free(&sb);
+}
+
+static void classify_seq(dctx *x, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        decision *d = s->items[i].decision;
+        if (s->items[i].kind != ITEM_DECISION || !d)
+            continue;
+        classify_decision(x, d);
+        if (d->kind == DEC_SWITCH) {
+            classify_seq(x, &d->body);
+            continue;
+        }
+        for (unsigned b = 0; b < d->nbranches; b++)
+            classify_seq(x, &d->branches[b].seq);
+    }
+}
+
+void divergence_classify(analysis *an, kernel_info *k)
+{
+    dctx x;
+    memset(&x, 0, sizeof x);
+    x.an = an;
+    x.k = k;
+    classify_seq(&x, &k->top);
+    defs_free(x.defs);
+    free(x.memos);
+}
+
+/* ---- the plan's use of the classes ------------------------------------------------ */
+
+static int seq_has_data(const seq *s);
+
+static int decision_has_data(const decision *d, int self)
+{
+    if (self && d->divergence == DIV_DATA)
+        return 1;
+    if (d->kind == DEC_SWITCH)
+        return seq_has_data(&d->body);
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (seq_has_data(&d->branches[b].seq))
+            return 1;
+    return 0;
+}
+
+static int seq_has_data(const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision &&
+            decision_has_data(s->items[i].decision, 1))
+            return 1;
+    return 0;
+}
+
+/* A return, or a break that leaves no switch inside d: the path ends there. */
+static int seq_may_exit(const seq *s, int in_switch)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        if (it->kind == ITEM_RETURN || (it->kind == ITEM_BREAK && !in_switch))
+            return 1;
+        const decision *d = it->kind == ITEM_DECISION ? it->decision : NULL;
+        if (!d)
+            continue;
+        int sw = in_switch || d->kind == DEC_SWITCH;
+        if (d->kind == DEC_SWITCH && seq_may_exit(&d->body, sw))
+            return 1;
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            if (seq_may_exit(&d->branches[b].seq, sw))
+                return 1;
+    }
+    return 0;
+}
+
+static int may_exit(const decision *d)
+{
+    if (d->kind == DEC_SWITCH)
+        return seq_may_exit(&d->body, 1);
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (seq_may_exit(&d->branches[b].seq, 0))
+            return 1;
+    return 0;
+}
+
+/* `if (gid >= n) return;`: a branch that only returns, doing nothing observable. */
+static int is_guard(const decision *d)
+{
+    if (d->kind != DEC_IF)
+        return 0;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const seq *s = &d->branches[b].seq;
+        int empty = s->n > 0 && s->items[s->n - 1].kind == ITEM_RETURN;
+        for (unsigned i = 0; empty && i + 1 < s->n; i++)
+            empty = s->items[i].kind == ITEM_STMT && !(s->items[i].fx.bits & EFF_OBSERVABLE);
+        if (empty)
+            return 1;
+    }
+    return 0;
+}
+
+/* A data decision after offset `end` in the kernel. */
+static int data_after(const seq *s, unsigned end)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        if (d->range.begin >= end && d->divergence == DIV_DATA)
+            return 1;
+        if (d->kind == DEC_SWITCH && data_after(&d->body, end))
+            return 1;
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            if (data_after(&d->branches[b].seq, end))
+                return 1;
+    }
+    return 0;
+}
+
+/* A decision after offset `end` in the kernel (any class). */
+static int decision_after(const seq *s, unsigned end)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        if (d->range.begin >= end)
+            return 1;
+        if (d->kind == DEC_SWITCH && decision_after(&d->body, end))
+            return 1;
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            if (decision_after(&d->branches[b].seq, end))
+                return 1;
+    }
+    return 0;
+}
+
+static int declared_inside(CXCursor var, const decision *d, const analysis *an)
+{
+    CXFile file;
+    unsigned off;
+    clang_getExpansionLocation(clang_getCursorLocation(var), &file, NULL, NULL, &off);
+    return file == an->pr->files[d->range.file].cxfile && off >= d->range.begin &&
+           off < d->range.end;
+}
+
+/* Does s (inside d) assign a local declared before d? */
+static int seq_sets_outer(const seq *s, const decision *d, const analysis *an)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        for (unsigned w = 0; w < it->fx.nwrites; w++)
+            if (!declared_inside(it->fx.writes[w], d, an))
+                return 1;
+        const decision *in = it->kind == ITEM_DECISION ? it->decision : NULL;
+        if (in && in->kind == DEC_SWITCH && seq_sets_outer(&in->body, d, an))
+            return 1;
+        for (unsigned b = 0; in && in->kind == DEC_IF && b < in->nbranches; b++)
+            if (seq_sets_outer(&in->branches[b].seq, d, an))
+                return 1;
+    }
+    return 0;
+}
+
+static int sets_outer(const decision *d, const analysis *an)
+{
+    if (d->kind == DEC_SWITCH)
+        return seq_sets_outer(&d->body, d, an);
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (seq_sets_outer(&d->branches[b].seq, d, an))
+            return 1;
+    return 0;
+}
+
+static void mark_nested(const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        d->divergence_plan = "stays in the leaf kernels (inside one that does)";
+        if (d->kind == DEC_SWITCH)
+            mark_nested(&d->body);
+        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+            mark_nested(&d->branches[b].seq);
+    }
+}
+
+static void keep_seq(const analysis *an, const kernel_info *k, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        if (d->divergence == DIV_DATA) {
+            d->divergence_plan = "split";
+        } else if (decision_has_data(d, 0)) {
+            d->divergence_plan = "split: a data decision is nested in it";
+        } else if (is_guard(d)) {
+            d->divergence_plan = "split: an early-return guard, a free filter in the classifier "
+                                 "(its returning path makes no leaf kernel)";
+        } else if (may_exit(d) && data_after(&k->top, d->range.end)) {
+            d->divergence_plan = "split: it may return or break, and a data decision follows";
+        } else if (sets_outer(d, an) && decision_after(&k->top, d->range.end)) {
+            /* kept, it would be one statement the classifier's slice may need, side effects and all */
+            d->divergence_plan = "split: it sets a variable a later decision may read";
+        } else {
+            plan_keep_in_leaf(d);
+            if (d->kind == DEC_SWITCH)
+                mark_nested(&d->body);
+            for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
+                mark_nested(&d->branches[b].seq);
+            d->divergence_plan = "stays in the leaf kernels (not split)";
+            continue;
+        }
+        if (d->kind == DEC_SWITCH)
+            keep_seq(an, k, &d->body);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                keep_seq(an, k, &d->branches[b].seq);
+    }
+}
+
+void divergence_keep_in_leaf(const analysis *an, kernel_info *k)
+{
+    keep_seq(an, k, &k->top);
+}

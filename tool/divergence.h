@@ -1,0 +1,53 @@
+/*
+ * divergence.h - the divergence analysis (part of the analyze stage): for
+ * every decision of a kernel's condition tree, how its condition varies
+ * across the work-items of a launch.
+ *
+ *   uniform  every item agrees: the condition reads only kernel scalar
+ *            arguments, constants, get_global_size/offset, get_work_dim,
+ *            and __constant/const memory at uniform indices;
+ *   affine   it compares values affine in the global ids (get_global_id,
+ *            get_global_linear_id, and what +, -, * by uniform, / and % by
+ *            uniform, shifts, casts and vector components make of them)
+ *            with uniform values: bounds guards, `x == 0 || x == w-1`.
+ *            Items disagree only in the SIMD groups at the borders;
+ *   data     anything else: loads at item-varying addresses, atomics,
+ *            values no affine form describes. It may diverge anywhere.
+ *
+ * Values are followed through locals (every definition that reaches the
+ * decision, joined, plus the conditions it is control dependent on),
+ * helper calls (their returns, with the call's arguments bound), casts,
+ * vector components, ternaries and && / ||. When unsure: data, which is
+ * the safe side (data means "split", the behaviour before the analysis).
+ * See docs/design.md, "Divergence analysis".
+ */
+#ifndef NPLUS1_DIVERGENCE_H
+#define NPLUS1_DIVERGENCE_H
+
+#include "analyze.h"
+
+/* Ordered: the join of two classes is the larger. */
+typedef enum div_class { DIV_UNIFORM = 0, DIV_AFFINE = 1, DIV_DATA = 2 } div_class;
+
+/* "uniform", "affine", "data". */
+const char *div_class_name(div_class c);
+
+/*
+ * Classifies every decision of k's condition tree: fills decision.divergence
+ * and decision.divergence_why.
+ */
+void divergence_classify(analysis *an, kernel_info *k);
+
+/*
+ * The plan's use of the classes (call after divergence_classify, before the
+ * walk): a uniform or affine decision with no data decision below it stays
+ * in the leaf kernels (keep_in_leaf), except an early-return guard whose
+ * returning path is empty (a free filter in the classifier: it makes no leaf
+ * kernel) and one that may return or break while a data decision follows
+ * (keeping it would keep that one too), or that sets a local a later decision
+ * may read (the classifier's slice would need the whole kept statement, side
+ * effects and all). Sets decision.divergence_plan.
+ */
+void divergence_keep_in_leaf(const analysis *an, kernel_info *k);
+
+#endif

@@ -1,0 +1,786 @@
+/*
+ * effects.c - the effects of statements and helpers: stores and loads (and
+ * where), private variables read and written, builtins with work-group
+ * meaning, early exits, a rough cost; helper functions are summarised once.
+ */
+#include "analyze_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- builtin classification -------------------------------------------- */
+
+static int starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+unsigned builtin_effects(const char *name)
+{
+    /* mem_fence, read_mem_fence and write_mem_fence order one work-item's own
+     * accesses: not barriers, they may stay in the leaves. A fence with a scope
+     * (atomic_work_item_fence) orders them for a work-group: refused. */
+    static const char *barriers[] = {"barrier", "work_group_barrier", "sub_group_barrier",
+                                     "atomic_work_item_fence", NULL};
+    static const char *local_ids[] = {"get_local_id", "get_group_id", "get_local_size",
+                                      "get_num_groups", "get_enqueued_local_size",
+                                      "get_local_linear_id", NULL};
+    static const char *workitem[] = {"get_global_id", "get_global_size", "get_global_offset",
+                                     "get_work_dim", "get_global_linear_id", NULL};
+    for (int i = 0; barriers[i]; i++)
+        if (!strcmp(name, barriers[i]))
+            return EFF_BARRIER;
+    for (int i = 0; local_ids[i]; i++)
+        if (!strcmp(name, local_ids[i]))
+            return EFF_LOCAL_ID;
+    for (int i = 0; workitem[i]; i++)
+        if (!strcmp(name, workitem[i]))
+            return EFF_WORKITEM;
+    /* work-group and sub-group builtins, extensions' too (intel_sub_group_shuffle,
+     * qcom_sub_group_..., a prototype the kernel declares itself) */
+    if (strstr(name, "work_group") || strstr(name, "sub_group") || strstr(name, "subgroup") ||
+        strstr(name, "workgroup") || !strcmp(name, "wait_group_events"))
+        return EFF_GROUP_FN;
+    if (starts_with(name, "atomic_") || starts_with(name, "atom_"))
+        return EFF_ATOMIC | EFF_MEM_READ;
+    if (!strcmp(name, "printf"))
+        return EFF_PRINTF;
+    if (starts_with(name, "vstore") || starts_with(name, "write_image"))
+        return EFF_MEM_WRITE;
+    if (starts_with(name, "vload") || starts_with(name, "read_image"))
+        return EFF_MEM_READ;
+    return 0;
+}
+
+static double builtin_cost(const char *name)
+{
+    static const char *cheap[] = {"min", "max", "clamp", "select", "abs", "fabs", "mad",
+                                  "fma", "floor", "ceil", "round", "trunc", "sign", "mix",
+                                  "as_", "convert_", NULL};
+    for (int i = 0; cheap[i]; i++)
+        if (starts_with(name, cheap[i]))
+            return 1;
+    return 8; /* transcendental and friends */
+}
+
+/* ---- effects ----------------------------------------------------------- */
+
+typedef struct summary {
+    CXCursor def;
+    effects fx;
+    int busy;
+    struct summary *next;
+} summary;
+
+typedef struct scan_ctx {
+    analysis *an;
+    effects *fx;
+    CXCursor func;      /* the function whose locals we track */
+    int depth_loops;
+    int track_params;   /* a helper's summary: stores through its pointer parameters */
+    CXCursor outer;     /* the member access (s[i].f) around the access being scanned, or null */
+} scan_ctx;
+
+static void scan(scan_ctx *sc, CXCursor c);
+static CXCursor local_root(CXCursor e);
+
+int cursor_in(const CXCursor *v, unsigned n, CXCursor c)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (clang_equalCursors(v[i], c))
+            return 1;
+    return 0;
+}
+
+void add_var(CXCursor **v, unsigned *n, unsigned *cap, CXCursor decl)
+{
+    if (!cursor_in(*v, *n, decl))
+        VEC_PUSH(*v, *n, *cap, decl);
+}
+
+static void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via)
+{
+    for (unsigned i = 0; i < EFF_COUNT; i++) {
+        if (!(bit & (1u << i)) || (fx->bits & (1u << i)))
+            continue;
+        fx->site[i].at = at;
+        fx->site[i].via = via;
+    }
+    fx->bits |= bit;
+}
+
+int is_local_decl(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k == CXCursor_ParmDecl)
+        return 1;
+    if (k != CXCursor_VarDecl)
+        return 0;
+    return clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
+           clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
+}
+
+int type_is_pointer(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    return t.kind == CXType_Pointer;
+}
+
+int spelling_has(CXType t, const char *word)
+{
+    CXString s = clang_getTypeSpelling(t);
+    int has = strstr(clang_getCString(s), word) != NULL;
+    clang_disposeString(s);
+    return has;
+}
+
+/* A load through base (a pointer expression): is it immune to stores? */
+static int read_is_immune(CXCursor base)
+{
+    CXType t = clang_getCursorType(base);
+    if (t.kind != CXType_Invalid) {
+        CXType pointee = clang_getPointeeType(clang_getCanonicalType(t));
+        if (spelling_has(pointee, "__constant"))
+            return 1;
+    }
+    CXCursor b = strip(base);
+    if (clang_getCursorKind(b) == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(b);
+        if (clang_getCursorKind(d) == CXCursor_ParmDecl &&
+            clang_isRestrictQualifiedType(clang_getCursorType(d)))
+            return 1;
+    }
+    return 0;
+}
+
+/* The index of the helper's pointer parameter that base names, or -1. */
+static int tracked_param(const scan_ctx *sc, CXCursor base)
+{
+    if (!sc->track_params)
+        return -1;
+    CXCursor b = strip(base);
+    if (clang_getCursorKind(b) != CXCursor_DeclRefExpr)
+        return -1;
+    CXCursor d = clang_getCursorReferenced(b);
+    if (clang_getCursorKind(d) != CXCursor_ParmDecl)
+        return -1;
+    int n = clang_Cursor_getNumArguments(sc->func);
+    for (int i = 0; i < n && i < 32; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(sc->func, (unsigned)i), d))
+            return i;
+    return -1;
+}
+
+static void record_store(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->stores, fx->nstores, fx->capstores, access);
+}
+
+static void record_load(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->loads, fx->nloads, fx->caploads, access);
+}
+
+/* A store to the lvalue lv through the pointer base: to memory, or through a helper's parameter. */
+static void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site)
+{
+    int p = tracked_param(sc, base);
+    if (p >= 0) {
+        if (!sc->fx->param_writes || clang_Cursor_isNull(sc->fx->param_store))
+            sc->fx->param_store = site;
+        sc->fx->param_writes |= 1u << p;
+        return;
+    }
+    note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+    record_store(sc->fx, clang_Cursor_isNull(sc->outer) ? lv : sc->outer);
+}
+
+/* A load of the expression site through the pointer base. */
+static void note_load(scan_ctx *sc, CXCursor base, CXCursor site)
+{
+    int p = tracked_param(sc, base);
+    if (p >= 0) {
+        sc->fx->param_reads |= 1u << p;
+    } else if (!read_is_immune(base)) {
+        note_effect(sc->fx, EFF_MEM_READ, site, clang_getNullCursor());
+        record_load(sc->fx, clang_Cursor_isNull(sc->outer) ? site : sc->outer);
+    }
+}
+
+/* The field a member access names, or the null cursor. */
+static CXCursor member_field(CXCursor e)
+{
+    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    CXCursor f = clang_getCursorReferenced(e);
+    return clang_getCursorKind(f) == CXCursor_FieldDecl ? f : clang_getNullCursor();
+}
+
+int accesses_may_alias(CXCursor w, CXCursor r)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        CXCursor fw = member_field(strip(w)), fr = member_field(strip(r));
+        if (clang_Cursor_isNull(fw) || clang_Cursor_isNull(fr))
+            return 1; /* a whole element, a dereference, a call: it may overlap */
+        CXCursor rec = clang_getCursorSemanticParent(fw);
+        if (!clang_equalCursors(fw, fr))
+            return !(clang_equalCursors(rec, clang_getCursorSemanticParent(fr)) &&
+                     clang_getCursorKind(rec) == CXCursor_StructDecl);
+        cursor_list cw = children_of(strip(w)), cr = children_of(strip(r));
+        int deeper = cw.n == 1 && cr.n == 1 &&
+                     !type_is_pointer(clang_getCursorType(strip(cw.v[0]))) &&
+                     !type_is_pointer(clang_getCursorType(strip(cr.v[0])));
+        if (deeper) { /* s[i].pos.x and s[i].vel.x: compare pos and vel */
+            w = cw.v[0];
+            r = cr.v[0];
+        }
+        free(cw.v);
+        free(cr.v);
+        if (!deeper)
+            return 1;
+    }
+    return 1;
+}
+
+/* Records a write to the lvalue c: a local variable, or memory. */
+static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
+{
+    CXCursor s = strip(c);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(s);
+        if (is_local_decl(d)) {
+            add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, d);
+            note_effect(sc->fx, EFF_LOCAL_WRITE, site, clang_getNullCursor());
+        } else {
+            note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            record_store(sc->fx, s);
+        }
+        return;
+    }
+    cursor_list ch = children_of(s);
+    CXCursor outer = sc->outer;
+    if (k == CXCursor_ArraySubscriptExpr && ch.n == 2) {
+        sc->outer = clang_getNullCursor();
+        scan(sc, ch.v[1]);
+        sc->outer = outer;
+        if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
+            note_store(sc, ch.v[0], s, site);
+            sc->outer = clang_getNullCursor();
+            scan(sc, ch.v[0]);
+            sc->outer = outer;
+        } else {
+            scan_lvalue(sc, ch.v[0], site);
+        }
+    } else if (k == CXCursor_MemberRefExpr && ch.n == 1) {
+        if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
+            note_store(sc, ch.v[0], s, site);
+            sc->outer = clang_getNullCursor();
+            scan(sc, ch.v[0]);
+            sc->outer = outer;
+        } else {
+            if (clang_Cursor_isNull(sc->outer)) /* s[i].f: the store is to field f */
+                sc->outer = s;
+            scan_lvalue(sc, ch.v[0], site);
+            sc->outer = outer;
+        }
+    } else if (k == CXCursor_UnaryOperator && ch.n == 1) {
+        note_store(sc, ch.v[0], s, site); /* *p = ... */
+        sc->outer = clang_getNullCursor();
+        scan(sc, ch.v[0]);
+        sc->outer = outer;
+    } else {
+        /* something we cannot see into: memory */
+        note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+        record_store(sc->fx, site);
+        for (unsigned i = 0; i < ch.n; i++)
+            scan(sc, ch.v[i]);
+    }
+    free(ch.v);
+}
+
+static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
+{
+    unsigned bits = callee->bits & ~EFF_LOCAL_WRITE;
+    for (unsigned i = 0; i < EFF_COUNT; i++) {
+        if (!(bits & (1u << i)) || (sc->fx->bits & (1u << i)))
+            continue;
+        sc->fx->site[i].at = callee->site[i].at;
+        sc->fx->site[i].via = call;
+    }
+    sc->fx->bits |= bits;
+    sc->fx->cost += callee->cost + 2;
+    if (bits & (EFF_MEM_WRITE | EFF_ATOMIC))
+        record_store(sc->fx, call);
+    if (bits & EFF_MEM_READ)
+        record_load(sc->fx, call);
+}
+
+/*
+ * What a helper does through its pointer parameter: an argument '&t' (or a
+ * local array) is the caller's private variable, written or read; a
+ * parameter of the caller is passed on; anything else is memory.
+ */
+static void pointer_arg_effects(scan_ctx *sc, const effects *callee, unsigned p, CXCursor arg,
+                                CXCursor call)
+{
+    unsigned bit = p < 32 ? 1u << p : 0;
+    if (!(callee->param_writes & bit) && !(callee->param_reads & bit))
+        return;
+    CXCursor a = strip(arg), local = clang_getNullCursor();
+    if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+        cursor_list ch = children_of(a);
+        char op[8] = "";
+        if (ch.n == 1)
+            unary_operator(sc->an, a, ch.v[0], op, sizeof op);
+        if (!strcmp(op, "&"))
+            local = local_root(ch.v[0]);
+        free(ch.v);
+    } else if (clang_getCursorType(a).kind == CXType_ConstantArray) {
+        local = local_root(a);
+    }
+    int q = tracked_param(sc, arg);
+    if (callee->param_writes & bit) {
+        if (!clang_Cursor_isNull(local)) {
+            add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, local);
+            note_effect(sc->fx, EFF_LOCAL_WRITE, call, clang_getNullCursor());
+        } else if (q >= 0) {
+            sc->fx->param_writes |= 1u << q;
+        } else if (!clang_Cursor_isNull(callee->param_store)) {
+            note_effect(sc->fx, EFF_MEM_WRITE, callee->param_store, call);
+            record_store(sc->fx, call);
+        } else {
+            note_effect(sc->fx, EFF_MEM_WRITE, call, clang_getNullCursor());
+            record_store(sc->fx, call);
+        }
+    }
+    if (callee->param_reads & bit) {
+        if (!clang_Cursor_isNull(local))
+            add_var(&sc->fx->reads, &sc->fx->nreads, &sc->fx->capreads, local);
+        else
+            note_load(sc, arg, call);
+    }
+}
+
+/* The arguments of a call to a helper: '&t' is not a store by itself. */
+static void scan_helper_args(scan_ctx *sc, const effects *callee, CXCursor call)
+{
+    cursor_list ch = children_of(call);
+    for (unsigned i = 1; i < ch.n; i++) { /* child 0 is the callee */
+        CXCursor a = strip(ch.v[i]);
+        int addr_of_local = 0;
+        if (clang_getCursorKind(a) == CXCursor_UnaryOperator) {
+            cursor_list op = children_of(a);
+            char text[8] = "";
+            if (op.n == 1)
+                unary_operator(sc->an, a, op.v[0], text, sizeof text);
+            if (!strcmp(text, "&") && !clang_Cursor_isNull(local_root(op.v[0]))) {
+                addr_of_local = 1;
+                scan(sc, op.v[0]); /* the indices, and a read of the variable (harmless) */
+            }
+            free(op.v);
+        }
+        if (!addr_of_local)
+            scan(sc, ch.v[i]);
+        pointer_arg_effects(sc, callee, i - 1, ch.v[i], call);
+    }
+    free(ch.v);
+}
+
+static void scan_call(scan_ctx *sc, CXCursor c)
+{
+    char *name = cursor_spelling(c);
+    CXCursor ref = clang_getCursorReferenced(c);
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
+        !clang_equalCursors(def, sc->func)) {
+        const effects *callee = function_summary(sc->an, def);
+        merge_call(sc, callee, c);
+        free(name);
+        scan_helper_args(sc, callee, c);
+        return;
+    } else if (!clang_Cursor_isNull(def) && clang_equalCursors(def, sc->func)) {
+        note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
+    } else {
+        unsigned b = builtin_effects(name);
+        if (b & EFF_ATOMIC)
+            b |= EFF_MEM_WRITE; /* the write is the call's, not its '&p[i]' argument's */
+        if (b)
+            note_effect(sc->fx, b, c, clang_getNullCursor());
+        if (b & EFF_MEM_WRITE)
+            record_store(sc->fx, c);
+        if (b & EFF_MEM_READ)
+            record_load(sc->fx, c);
+        sc->fx->cost += builtin_cost(name);
+    }
+    free(name);
+    cursor_list ch = children_of(c);
+    for (unsigned i = 1; i < ch.n; i++) /* child 0 is the callee */
+        scan(sc, ch.v[i]);
+    free(ch.v);
+}
+
+static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
+{
+    cursor_list ch = children_of(c);
+    if (ch.n != 2) {
+        for (unsigned i = 0; i < ch.n; i++)
+            scan(sc, ch.v[i]);
+        free(ch.v);
+        return;
+    }
+    char op[8] = "=";
+    if (!compound)
+        binary_operator(sc->an, c, ch.v[0], ch.v[1], op, sizeof op);
+    sc->fx->cost += 1;
+    if (compound || is_assignment_op(op)) {
+        if (compound || strcmp(op, "="))
+            scan(sc, ch.v[0]); /* x += y reads x */
+        scan_lvalue(sc, ch.v[0], c);
+    } else {
+        scan(sc, ch.v[0]);
+    }
+    scan(sc, ch.v[1]);
+    free(ch.v);
+}
+
+/*
+ * The local variable whose own storage the lvalue e is part of (x, x.f,
+ * x[i] of a local array), or the null cursor when e is in memory.
+ */
+static CXCursor local_root(CXCursor e)
+{
+    CXCursor s = strip(e);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(s);
+        return is_local_decl(d) ? d : clang_getNullCursor();
+    }
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    cursor_list ch = children_of(s);
+    CXCursor r = clang_getNullCursor();
+    if (ch.n >= 1 && !type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+        r = local_root(ch.v[0]);
+    free(ch.v);
+    return r;
+}
+
+/*
+ * &e computes an address: nothing is loaded or stored here. A store comes
+ * later, through the pointer (and is seen there). The address of a local
+ * variable escapes, so the variable counts as written.
+ */
+static void scan_address_of(scan_ctx *sc, CXCursor operand, CXCursor site)
+{
+    CXCursor s = strip(operand);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (!clang_Cursor_isNull(local_root(s)) || (k != CXCursor_ArraySubscriptExpr &&
+                                                 k != CXCursor_MemberRefExpr)) {
+        scan_lvalue(sc, s, site);
+        scan(sc, s);
+        return;
+    }
+    cursor_list ch = children_of(s); /* &p[i], &p->f: the pointer and the index are read */
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    free(ch.v);
+    sc->fx->cost += 1;
+}
+
+static void scan_unary(scan_ctx *sc, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    if (ch.n != 1) {
+        for (unsigned i = 0; i < ch.n; i++)
+            scan(sc, ch.v[i]);
+        free(ch.v);
+        return;
+    }
+    char op[8];
+    unary_operator(sc->an, c, ch.v[0], op, sizeof op);
+    sc->fx->cost += 1;
+    if (!strcmp(op, "++") || !strcmp(op, "--")) {
+        scan(sc, ch.v[0]);
+        scan_lvalue(sc, ch.v[0], c);
+    } else if (!strcmp(op, "&")) {
+        scan_address_of(sc, ch.v[0], c);
+    } else if (!strcmp(op, "*")) {
+        note_load(sc, ch.v[0], c);
+        scan(sc, ch.v[0]);
+    } else {
+        scan(sc, ch.v[0]);
+    }
+    free(ch.v);
+}
+
+static void scan_decl_ref(scan_ctx *sc, CXCursor c)
+{
+    CXCursor d = clang_getCursorReferenced(c);
+    if (is_local_decl(d))
+        add_var(&sc->fx->reads, &sc->fx->nreads, &sc->fx->capreads, d);
+}
+
+static void scan_var_decl(scan_ctx *sc, CXCursor c)
+{
+    add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, c);
+    if (spelling_has(clang_getCursorType(c), "__local"))
+        note_effect(sc->fx, EFF_LOCAL_MEM, c, clang_getNullCursor());
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    free(ch.v);
+}
+
+/* A constant trip count for a for-loop, or 16 when unknown. */
+static double loop_trips(scan_ctx *sc, CXCursor loop)
+{
+    cursor_list ch = children_of(loop);
+    double trips = 16;
+    for (unsigned i = 0; i + 1 < ch.n; i++) {
+        CXCursor e = strip(ch.v[i]);
+        if (clang_getCursorKind(e) != CXCursor_BinaryOperator)
+            continue;
+        cursor_list ops = children_of(e);
+        if (ops.n == 2) {
+            char op[8];
+            binary_operator(sc->an, e, ops.v[0], ops.v[1], op, sizeof op);
+            if (op[0] == '<' || !strcmp(op, "!=")) {
+                CXEvalResult r = clang_Cursor_Evaluate(ops.v[1]);
+                if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
+                    long long v = clang_EvalResult_getAsLongLong(r);
+                    trips = v > 0 ? (double)v : 1;
+                }
+                if (r)
+                    clang_EvalResult_dispose(r);
+            }
+        }
+        free(ops.v);
+        break;
+    }
+    free(ch.v);
+    return trips;
+}
+
+static void scan_loop(scan_ctx *sc, CXCursor c, int is_for)
+{
+    double trips = is_for ? loop_trips(sc, c) : 16;
+    double before = sc->fx->cost;
+    CXCursor exit_before = sc->fx->hidden_exit;
+    sc->depth_loops++;
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    free(ch.v);
+    sc->depth_loops--;
+    sc->fx->cost = before + (sc->fx->cost - before) * trips;
+    (void)exit_before;
+}
+
+static enum CXChildVisitResult scan_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    scan(data, c);
+    return CXChildVisit_Continue;
+}
+
+/* The loads under a member access s[i].f are of field f (see scan). */
+static void scan_member_access(scan_ctx *sc, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor outer = sc->outer;
+    if (ch.n == 1 && type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
+        note_load(sc, ch.v[0], c); /* p->f */
+        sc->outer = clang_getNullCursor();
+    } else if (clang_Cursor_isNull(sc->outer)) {
+        sc->outer = c; /* s[i].f: the load below is of field f */
+    }
+    for (unsigned i = 0; i < ch.n; i++)
+        scan(sc, ch.v[i]);
+    sc->outer = outer;
+    free(ch.v);
+}
+
+static void scan_subscript(scan_ctx *sc, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor outer = sc->outer;
+    if (ch.n == 2 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+        note_load(sc, ch.v[0], c);
+    else if (ch.n == 2) /* a[i] of a private array: an outer .f stays the access */
+        scan(sc, ch.v[0]);
+    sc->outer = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n; i++)
+        if (!(i == 0 && ch.n == 2 && !type_is_pointer(clang_getCursorType(strip(ch.v[0])))))
+            scan(sc, ch.v[i]);
+    sc->outer = outer;
+    sc->fx->cost += 2;
+    free(ch.v);
+}
+
+static void scan(scan_ctx *sc, CXCursor c)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (!clang_Cursor_isNull(sc->outer) && kind != CXCursor_MemberRefExpr &&
+        kind != CXCursor_ArraySubscriptExpr && kind != CXCursor_ParenExpr &&
+        kind != CXCursor_UnexposedExpr && kind != CXCursor_DeclRefExpr) {
+        CXCursor outer = sc->outer; /* anything else: its loads are its own */
+        sc->outer = clang_getNullCursor();
+        scan(sc, c);
+        sc->outer = outer;
+        return;
+    }
+    switch (kind) {
+    case CXCursor_CallExpr:
+        scan_call(sc, c);
+        return;
+    case CXCursor_BinaryOperator:
+        scan_binary(sc, c, 0);
+        return;
+    case CXCursor_CompoundAssignOperator:
+        scan_binary(sc, c, 1);
+        return;
+    case CXCursor_UnaryOperator:
+        scan_unary(sc, c);
+        return;
+    case CXCursor_DeclRefExpr:
+        scan_decl_ref(sc, c);
+        return;
+    case CXCursor_VarDecl:
+        scan_var_decl(sc, c);
+        return;
+    case CXCursor_ArraySubscriptExpr:
+        scan_subscript(sc, c);
+        return;
+    case CXCursor_MemberRefExpr:
+        scan_member_access(sc, c);
+        return;
+    case CXCursor_ForStmt:
+        scan_loop(sc, c, 1);
+        return;
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+        scan_loop(sc, c, 0);
+        return;
+    case CXCursor_ReturnStmt:
+        if (clang_Cursor_isNull(sc->fx->hidden_exit))
+            sc->fx->hidden_exit = c;
+        break;
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        if (sc->depth_loops == 0 && clang_Cursor_isNull(sc->fx->hidden_exit))
+            sc->fx->hidden_exit = c;
+        break;
+    case CXCursor_SwitchStmt:
+        sc->depth_loops++; /* a break inside belongs to it */
+        clang_visitChildren(c, scan_cb, sc);
+        sc->depth_loops--;
+        return;
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+    case CXCursor_LabelStmt:
+        note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor());
+        break;
+    default:
+        break;
+    }
+    clang_visitChildren(c, scan_cb, sc);
+}
+
+void effects_free(effects *fx)
+{
+    free(fx->reads);
+    free(fx->writes);
+    free(fx->stores);
+    free(fx->loads);
+    memset(fx, 0, sizeof *fx);
+}
+
+void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+    scan_ctx sc = {an, fx, func, 0, 0, clang_getNullCursor()};
+    scan(&sc, c);
+}
+
+/* Like effects_of for a helper's definition: stores through its pointer parameters apart. */
+static void helper_effects(analysis *an, CXCursor def, effects *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+    scan_ctx sc = {an, fx, def, 0, 1, clang_getNullCursor()};
+    scan(&sc, def);
+}
+
+const effects *function_summary(analysis *an, CXCursor def)
+{
+    for (summary *s = an->summaries; s; s = s->next)
+        if (clang_equalCursors(s->def, def)) {
+            if (s->busy)
+                note_effect(&s->fx, EFF_UNSUPPORTED, def, clang_getNullCursor());
+            return &s->fx;
+        }
+    summary *s = xcalloc(1, sizeof *s);
+    s->def = def;
+    s->fx.hidden_exit = clang_getNullCursor(); /* a zeroed CXCursor is not the null cursor */
+    s->fx.param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        s->fx.site[i].at = s->fx.site[i].via = clang_getNullCursor();
+    s->busy = 1;
+    s->next = an->summaries;
+    an->summaries = s;
+    effects fx;
+    helper_effects(an, def, &fx);
+    /* the helper's own locals are not ours; stores through its parameters are the call's */
+    s->fx.bits |= fx.bits;
+    s->fx.param_writes |= fx.param_writes;
+    s->fx.param_reads |= fx.param_reads;
+    s->fx.param_store = fx.param_store;
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        if (clang_Cursor_isNull(s->fx.site[i].at))
+            s->fx.site[i] = fx.site[i];
+    s->fx.cost = fx.cost;
+    effects_free(&fx);
+    s->busy = 0;
+    return &s->fx;
+}
+
+void merge_effects(effects *into, const effects *from)
+{
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        if ((from->bits & (1u << i)) && !(into->bits & (1u << i)))
+            into->site[i] = from->site[i];
+    into->bits |= from->bits;
+    for (unsigned i = 0; i < from->nreads; i++)
+        add_var(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
+    for (unsigned i = 0; i < from->nwrites; i++)
+        add_var(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
+    for (unsigned i = 0; i < from->nstores; i++)
+        record_store(into, from->stores[i]);
+    for (unsigned i = 0; i < from->nloads; i++)
+        record_load(into, from->loads[i]);
+    into->cost += from->cost;
+}
+
+void summaries_free(analysis *an)
+{
+    for (summary *s = an->summaries, *n; s; s = n) {
+        n = s->next;
+        effects_free(&s->fx);
+        free(s);
+    }
+    an->summaries = NULL;
+}

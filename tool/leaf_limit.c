@@ -1,0 +1,265 @@
+/*
+ * leaf_limit.c - which decisions are split and which stay in the leaves.
+ *
+ * A decision marked keep_in_leaf is not a level of the condition tree: it
+ * stays in the leaf code as written. Here: the path count of a tree
+ * (kept decisions counting as plain statements), the levels of the split
+ * decisions, the choice of the outer levels that fit --max-leaves, the rule
+ * that nothing after a kept decision that may return or break is split,
+ * and the effects of a kept decision as one statement.
+ */
+#include "leaf_limit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void plan_keep_in_leaf(decision *d)
+{
+    d->keep_in_leaf = 1;
+}
+
+static int is_split(const seq_item *it)
+{
+    return it->kind == ITEM_DECISION && it->decision && !it->decision->keep_in_leaf;
+}
+
+/* ---- path count ------------------------------------------------------- */
+
+static double count_decision(const decision *d, double cont, double brk);
+
+/* The paths from item i of s on, when `after` paths follow item i. */
+static double count_item(const seq_item *it, double after, double brk)
+{
+    if (it->kind == ITEM_RETURN)
+        return 1;
+    if (it->kind == ITEM_BREAK)
+        return brk;
+    if (is_split(it))
+        return count_decision(it->decision, after, brk);
+    return after;
+}
+
+/* Paths from the start of s, right to left so that each item is seen once. */
+static double count_seq(const seq *s, double cont, double brk)
+{
+    double after = cont;
+    for (unsigned i = s->n; i-- > 0;)
+        after = count_item(&s->items[i], after, brk);
+    return after;
+}
+
+/* The paths of decision d, when cont paths follow it and brk follow a break. */
+static double count_decision(const decision *d, double cont, double brk)
+{
+    double sum = 0;
+    if (d->kind == DEC_IF) {
+        for (unsigned b = 0; b < d->nbranches; b++)
+            sum += count_seq(&d->branches[b].seq, cont, brk);
+        return sum;
+    }
+    /* the cases are suffixes of the body: count every suffix once; a break leaves the switch */
+    unsigned n = d->body.n;
+    double *suffix = xmalloc((n + 1) * sizeof *suffix);
+    suffix[n] = cont;
+    for (unsigned i = n; i-- > 0;)
+        suffix[i] = count_item(&d->body.items[i], suffix[i + 1], cont);
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const seq *bs = &d->branches[b].seq;
+        unsigned start = bs->n ? (unsigned)(bs->items - d->body.items) : n;
+        sum += suffix[start];
+    }
+    free(suffix);
+    return sum;
+}
+
+double plan_count_paths(const seq *top)
+{
+    return count_seq(top, 1, 1);
+}
+
+/* ---- a kept decision as one statement ----------------------------------- */
+
+static void fx_reset(effects *fx)
+{
+    free(fx->reads);
+    free(fx->writes);
+    free(fx->stores);
+    free(fx->loads);
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+}
+
+static void add_cursor(CXCursor **v, unsigned *n, unsigned *cap, CXCursor c)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (clang_equalCursors((*v)[i], c))
+            return;
+    VEC_PUSH(*v, *n, *cap, c);
+}
+
+static void fx_merge(effects *into, const effects *from)
+{
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        if ((from->bits & (1u << i)) && !(into->bits & (1u << i)))
+            into->site[i] = from->site[i];
+    into->bits |= from->bits;
+    for (unsigned i = 0; i < from->nreads; i++)
+        add_cursor(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
+    for (unsigned i = 0; i < from->nwrites; i++)
+        add_cursor(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
+    for (unsigned i = 0; i < from->nstores; i++)
+        VEC_PUSH(into->stores, into->nstores, into->capstores, from->stores[i]);
+    for (unsigned i = 0; i < from->nloads; i++)
+        VEC_PUSH(into->loads, into->nloads, into->caploads, from->loads[i]);
+    into->cost += from->cost;
+}
+
+static void set_exit(effects *fx, CXCursor at)
+{
+    if (clang_Cursor_isNull(fx->hidden_exit))
+        fx->hidden_exit = at;
+}
+
+static void gather_decision(effects *into, const decision *d, int in_switch);
+
+/* Effects of s; a break leaves the kept statement only outside a switch inside it. */
+static void gather_seq(effects *into, const seq *s, int in_switch)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        switch (it->kind) {
+        case ITEM_STMT:
+            fx_merge(into, &it->fx);
+            if (!clang_Cursor_isNull(it->fx.hidden_exit) &&
+                (!in_switch || clang_getCursorKind(it->fx.hidden_exit) == CXCursor_ReturnStmt))
+                set_exit(into, it->fx.hidden_exit);
+            break;
+        case ITEM_RETURN:
+            fx_merge(into, &it->fx);
+            set_exit(into, it->cursor);
+            break;
+        case ITEM_BREAK:
+            if (!in_switch)
+                set_exit(into, it->cursor);
+            break;
+        case ITEM_DECISION:
+            if (it->decision)
+                gather_decision(into, it->decision, in_switch);
+            break;
+        }
+    }
+}
+
+static void gather_decision(effects *into, const decision *d, int in_switch)
+{
+    fx_merge(into, &d->cond_fx);
+    if (d->kind == DEC_SWITCH) {
+        gather_seq(into, &d->body, 1);
+        return;
+    }
+    for (unsigned b = 0; b < d->nbranches; b++)
+        gather_seq(into, &d->branches[b].seq, in_switch);
+}
+
+/* The effects, reads, writes, cost and early exit of a kept decision's statement. */
+static void kept_effects(seq_item *it)
+{
+    fx_reset(&it->fx);
+    gather_decision(&it->fx, it->decision, 0);
+}
+
+/* ---- nothing split after a kept return ---------------------------------- */
+
+/*
+ * Keeps every decision after a kept one that may return or break, on any
+ * path through s (over-approximated by position: the rest of the sequence
+ * and what follows the enclosing decisions). Returns whether such an exit
+ * is pending at the end of s.
+ */
+static int keep_after_exits(seq *s, int pending)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        seq_item *it = &s->items[i];
+        if (it->kind != ITEM_DECISION || !it->decision)
+            continue;
+        decision *d = it->decision;
+        if (pending)
+            d->keep_in_leaf = 1;
+        if (d->keep_in_leaf) {
+            kept_effects(it);
+            pending |= !clang_Cursor_isNull(it->fx.hidden_exit);
+            continue;
+        }
+        int inner = 0;
+        if (d->kind == DEC_SWITCH)
+            inner = keep_after_exits(&d->body, 0);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                inner |= keep_after_exits(&d->branches[b].seq, 0);
+        pending |= inner;
+    }
+    return pending;
+}
+
+/* ---- levels and --max-leaves ---------------------------------------------- */
+
+typedef struct decision_list {
+    decision **v;
+    unsigned n, cap;
+} decision_list;
+
+static unsigned level_seq(decision_list *l, const seq *s, unsigned lvl);
+
+static unsigned level_decision(decision_list *l, decision *d, unsigned lvl)
+{
+    d->level = lvl;
+    VEC_PUSH(l->v, l->n, l->cap, d);
+    unsigned after = lvl + 1, a;
+    if (d->kind == DEC_SWITCH)
+        return (a = level_seq(l, &d->body, lvl + 1)) > after ? a : after;
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if ((a = level_seq(l, &d->branches[b].seq, lvl + 1)) > after)
+            after = a;
+    return after;
+}
+
+/* Numbers the split decisions by how many split ones come before them on a path. */
+static unsigned level_seq(decision_list *l, const seq *s, unsigned lvl)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (is_split(&s->items[i]))
+            lvl = level_decision(l, s->items[i].decision, lvl);
+    return lvl;
+}
+
+static void keep_from_level(const decision_list *l, unsigned level)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        l->v[i]->keep_in_leaf = l->v[i]->level >= level;
+}
+
+int plan_limit_leaves(seq *top, unsigned max_leaves, double *paths, double *outer)
+{
+    keep_after_exits(top, 0);
+    *paths = *outer = plan_count_paths(top);
+    if (*paths <= max_leaves)
+        return 0;
+    decision_list l = {0};
+    unsigned levels = level_seq(&l, top, 0);
+    int fits = 0;
+    for (unsigned level = levels; level-- > 1 && !fits;) {
+        keep_from_level(&l, level);
+        *outer = plan_count_paths(top);
+        fits = *outer <= max_leaves;
+    }
+    if (!fits)
+        keep_from_level(&l, levels); /* refused: leave every decision split, as written */
+    free(l.v);
+    keep_after_exits(top, 0); /* the effects of the newly kept statements */
+    return fits ? 0 : -1;
+}

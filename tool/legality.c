@@ -1,0 +1,402 @@
+/*
+ * legality.c - the kernel-wide rules (barriers, __local memory, local ids
+ * whose value is used, group functions, goto and recursion, __local
+ * arguments) and the messages when there is nothing to split. See
+ * docs/legality.md.
+ */
+#include "analyze_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- legality ---------------------------------------------------------- */
+
+static const char *rule_of(unsigned bit)
+{
+    switch (bit) {
+    case EFF_BARRIER: return "nplus1-barrier";
+    case EFF_LOCAL_MEM: return "nplus1-local-memory";
+    case EFF_LOCAL_ID: return "nplus1-local-id";
+    case EFF_GROUP_FN: return "nplus1-group-function";
+    default: return "nplus1-unsupported";
+    }
+}
+
+static const char *why_of(unsigned bit)
+{
+    switch (bit) {
+    case EFF_BARRIER:
+        return "the leaf kernels re-form work-groups from the items of one leaf, so a barrier "
+               "would synchronise a different set of work-items than in the original";
+    case EFF_LOCAL_MEM:
+        return "__local memory is shared by a work-group, and the leaf kernels re-form "
+               "work-groups, so items would share it with different neighbours";
+    case EFF_LOCAL_ID:
+        return "the leaf kernels re-form work-groups, so local ids, group ids and local sizes "
+               "would differ from the original launch";
+    case EFF_GROUP_FN:
+        return "work-group and sub-group functions combine the items of one group, and the leaf "
+               "kernels re-form groups";
+    default:
+        return "nplus1gen cannot preserve its meaning in the split kernels";
+    }
+}
+
+/* ---- barriers inside branches ------------------------------------------ */
+
+typedef struct branch_search {
+    CXCursor target;
+    int depth;           /* branch bodies entered on the way down */
+    int found;           /* -1 not yet, else the depth where target was */
+} branch_search;
+
+static void search_branch(branch_search *s, CXCursor c, int depth);
+
+static enum CXChildVisitResult search_branch_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    branch_search *s = data;
+    search_branch(s, c, s->depth);
+    return s->found >= 0 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Looks for s->target under c; the bodies of if/switch/?: count as branches. */
+static void search_branch(branch_search *s, CXCursor c, int depth)
+{
+    if (clang_equalCursors(c, s->target)) {
+        s->found = depth;
+        return;
+    }
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_IfStmt && k != CXCursor_SwitchStmt &&
+        k != CXCursor_ConditionalOperator) {
+        int saved = s->depth;
+        s->depth = depth;
+        clang_visitChildren(c, search_branch_cb, s);
+        s->depth = saved;
+        return;
+    }
+    cursor_list ch = children_of(c); /* child 0 is the condition */
+    for (unsigned i = 0; i < ch.n && s->found < 0; i++)
+        search_branch(s, ch.v[i], i == 0 ? depth : depth + 1);
+    free(ch.v);
+}
+
+static enum CXChildVisitResult find_function_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    branch_search *s = data;
+    if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
+        search_branch(s, c, 0);
+    return s->found >= 0 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Is where (in the kernel or in any helper) inside a branch of its function? */
+static int inside_branch(build_ctx *bc, CXCursor where)
+{
+    branch_search s = {where, 0, -1};
+    clang_visitChildren(clang_getTranslationUnitCursor(bc->an->pr->tu), find_function_cb, &s);
+    return s.found > 0;
+}
+
+/* A barrier that not every work-item reaches is undefined in OpenCL already. */
+static void note_barrier_in_branch(build_ctx *bc, CXCursor at, CXCursor via)
+{
+    char *name = cursor_spelling(at);
+    int group = !strcmp(name, "barrier") || !strcmp(name, "work_group_barrier");
+    int sub = !strcmp(name, "sub_group_barrier");
+    free(name);
+    if (!group && !sub)
+        return;
+    const char *unit = group ? "work-group" : "sub-group";
+    if (inside_branch(bc, at))
+        note_at(bc, at, "this barrier is inside a branch: unless every work-item of the %s takes "
+                        "the same branch, the kernel is already invalid OpenCL (all of them must "
+                        "reach the barrier, or none)", unit);
+    else if (!clang_Cursor_isNull(via) && inside_branch(bc, via))
+        note_at(bc, via, "this call, which reaches a barrier, is inside a branch: unless every "
+                         "work-item of the %s takes the same branch, the kernel is already "
+                         "invalid OpenCL (all of them must reach the barrier, or none)", unit);
+}
+
+/* What an EFF_UNSUPPORTED site is, in words. */
+static const char *unsupported_construct(CXCursor at, const char *name)
+{
+    (void)name;
+    enum CXCursorKind k = clang_getCursorKind(at);
+    if (k == CXCursor_CallExpr || k == CXCursor_FunctionDecl)
+        return "recursion";
+    return "goto or labels";
+}
+
+static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const char *what)
+{
+    unsigned i = 0;
+    while (!(bit & (1u << i)))
+        i++;
+    const effect_site *s = &fx->site[i];
+    CXCursor at = clang_Cursor_isNull(s->at) ? bc->k->cursor : s->at;
+    char *name = cursor_spelling(at);
+    if (bit == EFF_UNSUPPORTED)
+        report_at(bc, at, "nplus1-unsupported", "%s cannot be split: it uses %s", what,
+                  unsupported_construct(at, name));
+    else if (bit == EFF_LOCAL_MEM)
+        report_at(bc, at, rule_of(bit), "%s uses __local memory ('%s')", what, name);
+    else
+        report_at(bc, at, rule_of(bit), "%s calls '%s'", what, name);
+    int fence = strstr(name, "fence") != NULL;
+    free(name);
+    if (fence)
+        note_at(bc, at, "a fence with a memory scope orders memory for the work-items of that "
+                        "scope (a work-group or sub-group), and the leaf kernels re-form "
+                        "work-groups; mem_fence, read_mem_fence and write_mem_fence, which "
+                        "order one work-item's own accesses, may stay");
+    else
+        note_at(bc, at, "%s", why_of(bit));
+    if (bit == EFF_BARRIER)
+        note_barrier_in_branch(bc, at, s->via);
+    if (!clang_Cursor_isNull(s->via)) {
+        char *callee = cursor_spelling(s->via);
+        note_at(bc, s->via, "reached through this call to '%s'", callee);
+        free(callee);
+    }
+}
+
+/* ---- local ids whose value is never used ------------------------------- */
+
+typedef struct lid_use {
+    analysis *an;
+    cursor_list calls;       /* get_local_id & co, called in the kernel itself */
+    cursor_list dropped;     /* ... whose value is thrown away by their statement */
+    cursor_list owner_call, owner_var; /* call i is (part of) the value stored in var i */
+    cursor_list stores;      /* DeclRefs that are the target of '=' (not reads) */
+    cursor_list reads;       /* every other DeclRef's variable */
+    int via_helper;          /* a helper the kernel calls uses a local id */
+} lid_use;
+
+static enum CXChildVisitResult find_lid_calls_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    cursor_list *l = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        char *name = cursor_spelling(c);
+        if (builtin_effects(name) == EFF_LOCAL_ID)
+            VEC_PUSH(l->v, l->n, l->cap, c);
+        free(name);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void own_calls(lid_use *u, CXCursor value, CXCursor var)
+{
+    cursor_list found = {0};
+    if (clang_getCursorKind(value) == CXCursor_CallExpr)
+        find_lid_calls_cb(value, value, &found);
+    clang_visitChildren(value, find_lid_calls_cb, &found);
+    for (unsigned i = 0; i < found.n; i++) {
+        VEC_PUSH(u->owner_call.v, u->owner_call.n, u->owner_call.cap, found.v[i]);
+        VEC_PUSH(u->owner_var.v, u->owner_var.n, u->owner_var.cap, var);
+    }
+    free(found.v);
+}
+
+static CXCursor strip_casts(CXCursor c)
+{
+    c = strip(c);
+    while (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) {
+        cursor_list ch = children_of(c);
+        CXCursor inner = ch.n ? strip(ch.v[ch.n - 1]) : c;
+        free(ch.v);
+        if (clang_equalCursors(inner, c))
+            break;
+        c = inner;
+    }
+    return c;
+}
+
+/* The same expression, reached by two walks (their cursors need not compare equal). */
+static int same_node(CXCursor a, CXCursor b)
+{
+    return clang_getCursorKind(a) == clang_getCursorKind(b) &&
+           clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
+}
+
+static int node_in(const cursor_list *l, CXCursor c)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        if (same_node(l->v[i], c))
+            return 1;
+    return 0;
+}
+
+static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    lid_use *u = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(parent) == CXCursor_CompoundStmt && clang_isExpression(k) &&
+        clang_getCursorKind(strip_casts(c)) == CXCursor_CallExpr)
+        VEC_PUSH(u->dropped.v, u->dropped.n, u->dropped.cap, strip_casts(c));
+    if (k == CXCursor_VarDecl) {
+        cursor_list ch = children_of(c);
+        for (unsigned i = 0; i < ch.n; i++)
+            own_calls(u, ch.v[i], c);
+        free(ch.v);
+    } else if (k == CXCursor_BinaryOperator) {
+        cursor_list ch = children_of(c);
+        char op[8] = "";
+        if (ch.n == 2)
+            binary_operator(u->an, c, ch.v[0], ch.v[1], op, sizeof op);
+        CXCursor lhs = ch.n == 2 ? strip(ch.v[0]) : clang_getNullCursor();
+        if (!strcmp(op, "=") && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+            is_local_decl(clang_getCursorReferenced(lhs))) {
+            VEC_PUSH(u->stores.v, u->stores.n, u->stores.cap, lhs);
+            own_calls(u, ch.v[1], clang_getCursorReferenced(lhs));
+        }
+        free(ch.v);
+    } else if (k == CXCursor_DeclRefExpr && !node_in(&u->stores, c)) {
+        VEC_PUSH(u->reads.v, u->reads.n, u->reads.cap, clang_getCursorReferenced(c));
+    } else if (k == CXCursor_CallExpr) {
+        CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
+            (function_summary(u->an, def)->bits & EFF_LOCAL_ID))
+            u->via_helper = 1;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Is the value of this local-id call thrown away, or stored only in variables nobody reads? */
+static int lid_unused(const lid_use *u, CXCursor call)
+{
+    if (node_in(&u->dropped, call))
+        return 1;
+    int owned = 0;
+    for (unsigned i = 0; i < u->owner_call.n; i++) {
+        if (!same_node(u->owner_call.v[i], call))
+            continue;
+        owned = 1;
+        if (cursor_in(u->reads.v, u->reads.n, u->owner_var.v[i]))
+            return 0;
+    }
+    return owned;
+}
+
+/*
+ * The first local-id call of the kernel whose value reaches anything, or
+ * the null cursor when none does (an unused 'int lid = get_local_id(0);'
+ * is no reason to refuse). A helper that uses one counts as used.
+ */
+static CXCursor used_local_id(build_ctx *bc, CXCursor fallback)
+{
+    lid_use u;
+    memset(&u, 0, sizeof u);
+    u.an = bc->an;
+    clang_visitChildren(bc->k->cursor, find_lid_calls_cb, &u.calls);
+    clang_visitChildren(bc->k->cursor, lid_use_cb, &u);
+    CXCursor used = u.via_helper ? fallback : clang_getNullCursor();
+    for (unsigned i = 0; i < u.calls.n && clang_Cursor_isNull(used); i++)
+        if (!lid_unused(&u, u.calls.v[i]))
+            used = u.calls.v[i];
+    free(u.calls.v);
+    free(u.dropped.v);
+    free(u.owner_call.v);
+    free(u.owner_var.v);
+    free(u.stores.v);
+    free(u.reads.v);
+    return used;
+}
+
+/* Kernel-wide rules: what no split kernel may contain anywhere. */
+void check_forbidden(build_ctx *bc)
+{
+    effects fx;
+    effects_of(bc->an, bc->k->cursor, bc->k->cursor, &fx);
+    static const unsigned order[] = {EFF_BARRIER, EFF_LOCAL_MEM, EFF_LOCAL_ID, EFF_GROUP_FN,
+                                     EFF_UNSUPPORTED};
+    char what[300];
+    snprintf(what, sizeof what, "kernel '%s'", bc->k->name);
+    if (fx.bits & EFF_LOCAL_ID) {
+        CXCursor used = used_local_id(bc, fx.site[5].at);
+        if (clang_Cursor_isNull(used))
+            fx.bits &= ~EFF_LOCAL_ID; /* computed, never used */
+        else if (clang_Cursor_isNull(fx.site[5].via))
+            fx.site[5].at = used;
+    }
+    for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
+        if (fx.bits & order[i])
+            report_effect(bc, &fx, order[i], what);
+    effects_free(&fx);
+}
+
+void check_param_types(build_ctx *bc)
+{
+    cursor_list ch = children_of(bc->k->cursor);
+    for (unsigned i = 0; i < ch.n; i++) {
+        if (clang_getCursorKind(ch.v[i]) != CXCursor_ParmDecl)
+            continue;
+        CXType t = clang_getCursorType(ch.v[i]);
+        if (spelling_has(t, "__local") || spelling_has(t, "local ")) {
+            report_at(bc, ch.v[i], "nplus1-local-memory",
+                      "kernel '%s' takes a __local argument", bc->k->name);
+            note_at(bc, ch.v[i], "%s", why_of(EFF_LOCAL_MEM));
+        }
+    }
+    free(ch.v);
+}
+
+
+/* ---- nothing to split ----------------------------------------------------- */
+
+/* An if or switch nested where nplus1gen does not split: its line, and whether a loop holds it. */
+static unsigned nested_decision_line(analysis *an, CXCursor c, int in_loop, int *loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_IfStmt || k == CXCursor_SwitchStmt) && in_loop >= 0) {
+        src_range r;
+        *loop = in_loop > 0;
+        return cursor_range(an, c, &r) == 0 ? r.line : 1;
+    }
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+        in_loop = 1;
+    else if (in_loop < 0 && k == CXCursor_CompoundStmt)
+        in_loop = 0; /* the kernel's body: what is in it is top-level */
+    cursor_list ch = children_of(c);
+    unsigned line = 0;
+    for (unsigned i = 0; i < ch.n && !line; i++)
+        line = nested_decision_line(an, ch.v[i], in_loop, loop);
+    free(ch.v);
+    return line;
+}
+
+/* The line of the first if/switch inside a loop of the kernel (0: none). */
+unsigned decision_in_loop(analysis *an, CXCursor kernel)
+{
+    int loop = 0;
+    unsigned line = nested_decision_line(an, kernel, -1, &loop);
+    return loop ? line : 0;
+}
+
+void report_no_decision(build_ctx *bc)
+{
+    unsigned line = decision_in_loop(bc->an, bc->k->cursor);
+    if (line) {
+        report_at(bc, bc->k->cursor, "nplus1-no-decision",
+                  "kernel '%s' has decisions only inside loops (the first at line %u)",
+                  bc->k->name, line);
+        note_at(bc, bc->k->cursor, "nplus1gen splits the decisions at the kernel's top level and "
+                                   "those nested in them, not those inside loops; hoist a "
+                                   "decision out of its loop to split on it, or leave this "
+                                   "kernel as it is");
+        return;
+    }
+    report_at(bc, bc->k->cursor, "nplus1-no-decision",
+              "kernel '%s' has no decision (a top-level if or switch) to split", bc->k->name);
+    note_at(bc, bc->k->cursor, "nplus1gen splits the if and switch statements at the kernel's "
+                               "top level and those nested in them, and this kernel has none; "
+                               "leave it as it is");
+}

@@ -1,0 +1,268 @@
+/*
+ * syntax.c - cursors, source ranges and operators: what libclang 14 leaves
+ * to the caller (statement extents with their ';', operator spellings, the
+ * active text).
+ */
+#include "analyze_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- cursors and ranges ------------------------------------------------ */
+
+static enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    cursor_list *l = data;
+    VEC_PUSH(l->v, l->n, l->cap, c);
+    return CXChildVisit_Continue;
+}
+
+cursor_list children_of(CXCursor c)
+{
+    cursor_list l = {0};
+    clang_visitChildren(c, collect_cb, &l);
+    return l;
+}
+
+const char *range_text(const analysis *an, src_range r, size_t *len)
+{
+    *len = r.end - r.begin;
+    return an->pr->files[r.file].text + r.begin;
+}
+
+void put_active_range(const analysis *an, strbuf *sb, src_range r)
+{
+    parse_put_active(an->pr, sb, r.file, r.begin, r.end);
+}
+
+/* Skips whitespace and comments from offset; returns the new offset. */
+unsigned skip_space(const char *t, size_t len, unsigned off)
+{
+    while (off < len) {
+        if (isspace((unsigned char)t[off])) {
+            off++;
+        } else if (t[off] == '/' && off + 1 < len && t[off + 1] == '/') {
+            while (off < len && t[off] != '\n')
+                off++;
+        } else if (t[off] == '/' && off + 1 < len && t[off + 1] == '*') {
+            const char *e = strstr(t + off + 2, "*/");
+            off = e ? (unsigned)(e - t) + 2 : (unsigned)len;
+        } else {
+            break;
+        }
+    }
+    return off;
+}
+
+/* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
+unsigned skip_inactive(analysis *an, unsigned file, unsigned off)
+{
+    const src_file *f = &an->pr->files[file];
+    for (;;) {
+        unsigned next = parse_skip_inactive(an->pr, file, skip_space(f->text, f->len, off));
+        if (next == off)
+            return off;
+        off = next;
+    }
+}
+
+/* Statement kinds whose source text ends with a ';' the extent may omit. */
+static int needs_semicolon(enum CXCursorKind k)
+{
+    switch (k) {
+    case CXCursor_CompoundStmt: case CXCursor_IfStmt: case CXCursor_SwitchStmt:
+    case CXCursor_ForStmt: case CXCursor_WhileStmt: case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt: case CXCursor_LabelStmt:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The extent of c in expansion coordinates; 0 on success. */
+int cursor_range(analysis *an, CXCursor c, src_range *r)
+{
+    CXSourceRange ext = clang_getCursorExtent(c);
+    src_pos b, e;
+    if (parse_resolve(an->pr, clang_getRangeStart(ext), &b) != 0 ||
+        parse_resolve(an->pr, clang_getRangeEnd(ext), &e) != 0 || b.file != e.file)
+        return -1;
+    r->file = b.file;
+    r->begin = b.offset;
+    r->end = e.offset < b.offset ? b.offset : e.offset;
+    r->line = b.line;
+    r->end_line = e.line;
+    return 0;
+}
+
+/* Like cursor_range, for a statement: includes its ';'. */
+int stmt_range(analysis *an, CXCursor c, src_range *r)
+{
+    if (cursor_range(an, c, r) != 0)
+        return -1;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const src_file *f = &an->pr->files[r->file];
+    if (k == CXCursor_IfStmt || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+        k == CXCursor_SwitchStmt || k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt ||
+        k == CXCursor_LabelStmt) {
+        cursor_list ch = children_of(c);
+        if (ch.n > 0) {
+            src_range last;
+            if (stmt_range(an, ch.v[ch.n - 1], &last) == 0 && last.file == r->file &&
+                last.end > r->end) {
+                r->end = last.end;
+                r->end_line = last.end_line;
+            }
+        }
+        free(ch.v);
+        return 0;
+    }
+    if (!needs_semicolon(k) || (r->end > 0 && f->text[r->end - 1] == ';'))
+        return 0;
+    unsigned off = skip_inactive(an, r->file, r->end);
+    if (off < f->len && f->text[off] == ';')
+        r->end = off + 1;
+    return 0;
+}
+
+char *cursor_spelling(CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    char *d = xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return d;
+}
+
+/* Strips implicit casts and parentheses. */
+CXCursor strip(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+            return c;
+        cursor_list ch = children_of(c);
+        if (ch.n != 1) {
+            free(ch.v);
+            return c;
+        }
+        c = ch.v[0];
+        free(ch.v);
+    }
+}
+
+/* ---- operators (libclang 14 to 16 do not expose operator kinds) ------- */
+
+static void trim_copy(const char *s, size_t n, char *out, size_t outlen)
+{
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n >= outlen)
+        n = outlen - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
+static char *pretty(CXCursor c)
+{
+    CXPrintingPolicy pol = clang_getCursorPrintingPolicy(c);
+    CXString s = clang_getCursorPrettyPrinted(c, pol);
+    char *d = xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    clang_PrintingPolicy_dispose(pol);
+    return d;
+}
+
+#ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
+/* libclang 17+ (detected at configure time): the operator from the cursor's
+ * kind, exact inside macro expansions too. 0 when it could tell. */
+static int operator_from_kind(CXString spelling, char *out, size_t outlen)
+{
+    const char *t = clang_getCString(spelling);
+    int ok = t && *t && strlen(t) < outlen;
+    if (ok)
+        strcpy(out, t);
+    clang_disposeString(spelling);
+    return ok ? 0 : -1;
+}
+#endif
+
+/* The operator text between the two operands of a binary operator. */
+void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
+                            char *out, size_t outlen)
+{
+    out[0] = '\0';
+#ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
+    enum CXBinaryOperatorKind bk = clang_getCursorBinaryOperatorKind(c);
+    if (bk != CXBinaryOperator_Invalid &&
+        operator_from_kind(clang_getBinaryOperatorKindSpelling(bk), out, outlen) == 0)
+        return;
+#endif
+    CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(lhs));
+    CXSourceLocation rb = clang_getRangeStart(clang_getCursorExtent(rhs));
+    src_pos a, b;
+    if (!parse_in_macro(le) && !parse_in_macro(rb) && parse_resolve(an->pr, le, &a) == 0 &&
+        parse_resolve(an->pr, rb, &b) == 0 && a.file == b.file && a.offset < b.offset &&
+        b.offset - a.offset < 64) {
+        trim_copy(an->pr->files[a.file].text + a.offset, b.offset - a.offset, out, outlen);
+        if (out[0])
+            return;
+    }
+    char *whole = pretty(c), *left = pretty(lhs);
+    size_t ll = strlen(left);
+    if (strncmp(whole, left, ll) == 0) {
+        const char *p = whole + ll;
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        trim_copy(p, n, out, outlen);
+    }
+    free(whole);
+    free(left);
+}
+
+void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen)
+{
+    out[0] = '\0';
+#ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
+    enum CXUnaryOperatorKind uk = clang_getCursorUnaryOperatorKind(c);
+    if (uk != CXUnaryOperator_Invalid &&
+        operator_from_kind(clang_getUnaryOperatorKindSpelling(uk), out, outlen) == 0)
+        return;
+#endif
+    src_range u, o;
+    CXSourceLocation ub = clang_getRangeStart(clang_getCursorExtent(c));
+    if (!parse_in_macro(ub) && cursor_range(an, c, &u) == 0 && cursor_range(an, operand, &o) == 0) {
+        const char *t = an->pr->files[u.file].text;
+        if (u.begin < o.begin)
+            trim_copy(t + u.begin, o.begin - u.begin, out, outlen);
+        else if (o.end < u.end)
+            trim_copy(t + o.end, u.end - o.end, out, outlen);
+        if (out[0])
+            return;
+    }
+    char *whole = pretty(c), *inner = pretty(operand);
+    size_t wl = strlen(whole), il = strlen(inner);
+    if (il < wl && strncmp(whole, inner, il) == 0)
+        trim_copy(whole + il, wl - il, out, outlen);
+    else if (il < wl)
+        trim_copy(whole, wl - il, out, outlen);
+    free(whole);
+    free(inner);
+}
+
+int is_assignment_op(const char *op)
+{
+    size_t n = strlen(op);
+    if (n == 0 || op[n - 1] != '=')
+        return 0;
+    return strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">=");
+}
