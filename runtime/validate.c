@@ -348,6 +348,29 @@ static void free_args(vctx *v)
     free(v->vals);
 }
 
+/* The inputs of both runs, and the original kernel built from its source. */
+static cl_int setup_original(vctx *v, const char *source, const char *build_options,
+                             cl_program *prog, cl_kernel *orig)
+{
+    for (cl_uint d = 0; d < v->o->work_dim && d < 3; d++)
+        v->items *= v->o->global_size[d];
+    v->args = calloc(v->desc->nargs + 1, sizeof *v->args);
+    v->vals = calloc(v->desc->nargs + 1, sizeof *v->vals);
+    cl_int err = v->args && v->vals ? prepare_args(v) : vfail(v, NPLUS1_ERR_OOM, "allocating");
+    if (err != CL_SUCCESS)
+        return err;
+    char *log = NULL;
+    *prog = nplus1rt_build(v->ctx, v->dev, source, build_options, &log, &err);
+    if (!*prog)
+        snprintf(v->res->message, sizeof v->res->message, "building the original kernel: %s\n%s",
+                 nplus1_strerror(err), log ? log : "");
+    free(log);
+    if (err != CL_SUCCESS)
+        return err;
+    *orig = clCreateKernel(*prog, v->desc->kernel, &err);
+    return err == CL_SUCCESS ? err : vfail(v, err, "creating the original kernel");
+}
+
 cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
                          const nplus1rt_set_desc *desc, const char *original_source,
                          const char *build_options, nplus1rt_enqueue_fn gen, void *gen_ud,
@@ -356,27 +379,11 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
     memset(res, 0, sizeof *res);
     res->nleaves = desc->nleaves;
     vctx v = {ctx, dev, q, desc, opts, res, NULL, NULL, 1};
-    for (cl_uint d = 0; d < opts->work_dim && d < 3; d++)
-        v.items *= opts->global_size[d];
-    v.args = calloc(desc->nargs + 1, sizeof *v.args);
-    v.vals = calloc(desc->nargs + 1, sizeof *v.vals);
-    cl_int err = v.args && v.vals ? prepare_args(&v) : vfail(&v, NPLUS1_ERR_OOM, "allocating");
-    char *log = NULL;
     cl_program prog = NULL;
     cl_kernel orig = NULL;
+    cl_int err = setup_original(&v, original_source, build_options, &prog, &orig);
     nplus1rt_set *set = NULL;
     cl_int *leaf_of = NULL;
-    if (err == CL_SUCCESS) {
-        prog = nplus1rt_build(ctx, dev, original_source, build_options, &log, &err);
-        if (!prog)
-            snprintf(res->message, sizeof res->message, "building the original kernel: %s\n%s",
-                     nplus1_strerror(err), log ? log : "");
-    }
-    if (err == CL_SUCCESS) {
-        orig = clCreateKernel(prog, desc->kernel, &err);
-        if (err != CL_SUCCESS)
-            vfail(&v, err, "creating the original kernel");
-    }
     /* the split kernels are what needs proving: the own set always splits */
     nplus1rt_set_desc always = *desc;
     always.split = NPLUS1RT_SPLIT_ALWAYS;
@@ -419,7 +426,6 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
         time_variants(&v, desc, build_options, set);
     }
     free(leaf_of);
-    free(log);
     nplus1rt_set_release(set);
     if (orig)
         clReleaseKernel(orig);
@@ -436,28 +442,11 @@ cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue 
 {
     memset(res, 0, sizeof *res);
     vctx v = {ctx, dev, q, desc, opts, res, NULL, NULL, 1};
-    for (cl_uint d = 0; d < opts->work_dim && d < 3; d++)
-        v.items *= opts->global_size[d];
-    v.args = calloc(desc->nargs + 1, sizeof *v.args);
-    v.vals = calloc(desc->nargs + 1, sizeof *v.vals);
-    cl_int err = v.args && v.vals ? prepare_args(&v) : vfail(&v, NPLUS1_ERR_OOM, "allocating");
-    char *log = NULL;
     cl_program prog = NULL;
     cl_kernel orig = NULL;
-    if (err == CL_SUCCESS) {
-        prog = nplus1rt_build(ctx, dev, original_source, build_options, &log, &err);
-        if (!prog)
-            snprintf(res->message, sizeof res->message, "building the original kernel: %s\n%s",
-                     nplus1_strerror(err), log ? log : "");
-    }
-    if (err == CL_SUCCESS) {
-        orig = clCreateKernel(prog, desc->kernel, &err);
-        if (err != CL_SUCCESS)
-            vfail(&v, err, "creating the original kernel");
-    }
+    cl_int err = setup_original(&v, original_source, build_options, &prog, &orig);
     if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS)
         err = run_original(&v, orig);
-    free(log);
     if (orig)
         clReleaseKernel(orig);
     if (prog)

@@ -17,27 +17,30 @@
 
 /* ---- condition trees --------------------------------------------------- */
 
-void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
+static void report_va(build_ctx *bc, diag_level lvl, CXCursor at, const char *rule,
+                      const char *fmt, va_list ap)
 {
     char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    diag_loc loc = parse_diag_loc(bc->an->pr, clang_getCursorLocation(at));
+    diag_report(bc->diag, lvl, &loc, rule, "%s", msg);
+}
+
+void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    report_va(bc, DIAG_ERROR, at, rule, fmt, ap);
     va_end(ap);
-    diag_loc loc = parse_diag_loc(bc->an->pr, clang_getCursorLocation(at));
-    diag_report(bc->diag, DIAG_ERROR, &loc, rule, "%s", msg);
     bc->errors++;
 }
 
 void note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    report_va(bc, DIAG_NOTE, at, NULL, fmt, ap);
     va_end(ap);
-    diag_loc loc = parse_diag_loc(bc->an->pr, clang_getCursorLocation(at));
-    diag_report(bc->diag, DIAG_NOTE, &loc, NULL, "%s", msg);
 }
 
 static decision *build_if(build_ctx *bc, CXCursor c);
