@@ -82,15 +82,18 @@ static diag_level level_of(enum CXDiagnosticSeverity s)
 
 /*
  * A work-group or sub-group builtin of an extension (intel_sub_group_shuffle)
- * that this parser does not declare: clang calls the call an implicit
- * declaration. It is refused by the rule that refuses every group builtin.
+ * that this parser does not declare: clang 14 calls the call an implicit
+ * declaration, clang 16 a use of an undeclared identifier. It is refused by
+ * the rule that refuses every group builtin.
  */
 static int report_group_builtin(parse_result *pr, CXDiagnostic dg)
 {
     CXString sp = clang_getDiagnosticSpelling(dg);
     const char *m = clang_getCString(sp), *q1 = strchr(m, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
     int group = 0;
-    if (!strncmp(m, "implicit declaration of function", 32) && q1 && q2) {
+    int undeclared = !strncmp(m, "implicit declaration of function", 32) ||
+                     !strncmp(m, "use of undeclared identifier", 28);
+    if (undeclared && q1 && q2) {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
         group = strstr(name, "work_group") || strstr(name, "sub_group") ||
