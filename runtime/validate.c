@@ -397,6 +397,16 @@ static cl_int setup_original(vctx *v, const char *source, const char *build_opti
     return err == CL_SUCCESS ? err : vfail(v, err, "creating the original kernel");
 }
 
+/* Undoes setup_original. */
+static void teardown_original(vctx *v, cl_program prog, cl_kernel orig)
+{
+    if (orig)
+        clReleaseKernel(orig);
+    if (prog)
+        clReleaseProgram(prog);
+    free_args(v);
+}
+
 cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
                          const nplus1rt_set_desc *desc, const char *original_source,
                          const char *build_options, nplus1rt_enqueue_fn gen, void *gen_ud,
@@ -453,11 +463,7 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
     }
     free(leaf_of);
     nplus1rt_set_release(set);
-    if (orig)
-        clReleaseKernel(orig);
-    if (prog)
-        clReleaseProgram(prog);
-    free_args(&v);
+    teardown_original(&v, prog, orig);
     return err;
 }
 
@@ -473,10 +479,6 @@ cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue 
     cl_int err = setup_original(&v, original_source, build_options, &prog, &orig);
     if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS)
         err = run_original(&v, orig);
-    if (orig)
-        clReleaseKernel(orig);
-    if (prog)
-        clReleaseProgram(prog);
-    free_args(&v);
+    teardown_original(&v, prog, orig);
     return err;
 }
