@@ -1522,37 +1522,19 @@ static int is_guard(const decision *d)
     return 0;
 }
 
-/* A data decision after offset `end` in the kernel. */
-static int data_after(const seq *s, unsigned end)
+/* A decision after offset `end` in the kernel: a data one when only_data, else any. */
+static int decision_after(const seq *s, unsigned end, int only_data)
 {
     for (unsigned i = 0; i < s->n; i++) {
         const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
         if (!d)
             continue;
-        if (d->range.begin >= end && d->divergence == DIV_DATA)
+        if (d->range.begin >= end && (!only_data || d->divergence == DIV_DATA))
             return 1;
-        if (d->kind == DEC_SWITCH && data_after(&d->body, end))
-            return 1;
-        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
-            if (data_after(&d->branches[b].seq, end))
-                return 1;
-    }
-    return 0;
-}
-
-/* A decision after offset `end` in the kernel (any class). */
-static int decision_after(const seq *s, unsigned end)
-{
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        if (d->range.begin >= end)
-            return 1;
-        if (d->kind == DEC_SWITCH && decision_after(&d->body, end))
+        if (d->kind == DEC_SWITCH && decision_after(&d->body, end, only_data))
             return 1;
         for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
-            if (decision_after(&d->branches[b].seq, end))
+            if (decision_after(&d->branches[b].seq, end, only_data))
                 return 1;
     }
     return 0;
@@ -1622,9 +1604,9 @@ static void keep_seq(const analysis *an, const kernel_info *k, const seq *s)
         } else if (is_guard(d)) {
             d->divergence_plan = "split: an early-return guard, a free filter in the classifier "
                                  "(its returning path makes no leaf kernel)";
-        } else if (may_exit(d) && data_after(&k->top, d->range.end)) {
+        } else if (may_exit(d) && decision_after(&k->top, d->range.end, 1)) {
             d->divergence_plan = "split: it may return or break, and a data decision follows";
-        } else if (sets_outer(d, an) && decision_after(&k->top, d->range.end)) {
+        } else if (sets_outer(d, an) && decision_after(&k->top, d->range.end, 0)) {
             /* kept, it would be one statement the classifier's slice may need, side effects and all */
             d->divergence_plan = "split: it sets a variable a later decision may read";
         } else {
