@@ -77,18 +77,36 @@ static void init_choice(nplus1rt_set *s);
 
 /* ---- messages ------------------------------------------------------------ */
 
+/* fmt formatted into a malloc'd string, or NULL. */
+static char *format_msg(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (m)
+        vsnprintf(m, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return m;
+}
+
+static char *new_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = format_msg(fmt, ap);
+    va_end(ap);
+    return m;
+}
+
 static void set_msg(nplus1rt_set *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *m = format_msg(fmt, ap);
     va_end(ap);
-    char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!m)
         return;
-    va_start(ap, fmt);
-    vsnprintf(m, (size_t)n + 1, fmt, ap);
-    va_end(ap);
     free(s->errmsg);
     s->errmsg = m;
 }
@@ -278,13 +296,8 @@ static cl_int check_format(const nplus1rt_set_desc *desc, char **errmsg)
                           "this libnplus1rt %s runs format versions %d to %d: regenerate the "
                           "driver with the nplus1gen that matches this runtime "
                           "(nplus1gen --version prints its format version)";
-        const char *k = desc->kernel ? desc->kernel : "?";
-        int n = snprintf(NULL, 0, fmt, k, v, NPLUS1RT_VERSION, NPLUS1RT_FORMAT_OLDEST,
-                         NPLUS1RT_FORMAT_VERSION);
-        *errmsg = n > 0 ? malloc((size_t)n + 1) : NULL;
-        if (*errmsg)
-            snprintf(*errmsg, (size_t)n + 1, fmt, k, v, NPLUS1RT_VERSION, NPLUS1RT_FORMAT_OLDEST,
-                     NPLUS1RT_FORMAT_VERSION);
+        *errmsg = new_msg(fmt, desc->kernel ? desc->kernel : "?", v, NPLUS1RT_VERSION,
+                          NPLUS1RT_FORMAT_OLDEST, NPLUS1RT_FORMAT_VERSION);
     }
     return NPLUS1_ERR_FORMAT;
 }
@@ -694,11 +707,18 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
  * them): unchanged ones are not set again, a host cost that shows on short
  * launches. Returns 1 when args are what the last launch set.
  */
-static int same_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+/* Bytes of args packed as (size, value) pairs. */
+static size_t packed_args_size(const nplus1rt_set *s, const nplus1rt_argval *args)
 {
     size_t need = 0;
     for (unsigned i = 0; i < s->desc->nargs; i++)
         need += sizeof(size_t) + args[i].size;
+    return need;
+}
+
+static int same_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+{
+    size_t need = packed_args_size(s, args);
     if (s->orig_args && s->orig_args_len == need) {
         const unsigned char *p = s->orig_args;
         unsigned i = 0;
@@ -716,9 +736,7 @@ static int same_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
 
 static void keep_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
 {
-    size_t need = 0;
-    for (unsigned i = 0; i < s->desc->nargs; i++)
-        need += sizeof(size_t) + args[i].size;
+    size_t need = packed_args_size(s, args);
     unsigned char *p = realloc(s->orig_args, need ? need : 1);
     s->orig_args_len = 0;
     if (!p)
