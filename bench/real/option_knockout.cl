@@ -10,6 +10,9 @@
  *
  * Today: the affine guard is the only top-level decision; the knock-out
  * (a break in the inner loop) and the payoff test sit inside loops.
+ * The barrier level is `barrier_at`, not `barrier`: a parameter named like
+ * the builtin barrier() shadows it in the generated code, which then does
+ * not compile (nplus1-internal; reported with this set).
  */
 static uint lcg(uint *s)
 {
@@ -25,7 +28,7 @@ static float normal(uint *s)
     return sqrt(-2.0f * log(u1)) * cos(6.2831853f * u2);
 }
 
-__kernel void barrier_call(__global const float *strike, __global const float *barrier,
+__kernel void barrier_call(__global const float *strike, __global const float *barrier_at,
                            __global const float *vol, __global float *price,
                            const int paths, const int steps, const float rate,
                            const float maturity, const uint seed, const uint n)
@@ -38,7 +41,7 @@ __kernel void barrier_call(__global const float *strike, __global const float *b
     const float sig = vol[i];
     const float drift = (rate - 0.5f * sig * sig) * dt;
     const float diff = sig * sqrt(dt);
-    const float b = barrier[i];
+    const float b = barrier_at[i];
     float sum = 0.0f;
     for (int p = 0; p < paths; p++) {
         float spot = 1.0f;
