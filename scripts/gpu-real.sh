@@ -9,7 +9,8 @@
 #                                    (default .carry/real, git-ignored); --small: 64K
 #                                    items (256x256) instead of 1M (1024x1024)
 #   scripts/gpu-real.sh run [DEST]   there (OpenCL, no libclang): builds
-#                                    nplus1gen-validate from the runtime alone with cc,
+#                                    nplus1gen-validate without the tool (CMake,
+#                                    -DNPLUS1_BUILD_TOOL=OFF, in build-real),
 #                                    runs every job one after another, writes real.csv
 #                                    (one row per variant timed), real_wide.csv, real.log
 #                                    and verdicts.txt to $OUT (or ./real-out)
@@ -22,7 +23,8 @@
 # DEST/skipped.txt with the tool's reason, and run copies that list into the
 # CSV, so the set measures it as soon as the tool splits it.
 # Environment: REPS (gen, default 9), PART=K/M (run: only every M-th job from
-# the K-th, 1-based, to spread the set over several device calls), NPLUS1_PLATFORM
+# the K-th, 1-based, to spread the set over several device calls), JOBS (run: a
+# bash regex on the job names KERNEL__MIX__STRATEGY, e.g. '__auto$'), NPLUS1_PLATFORM
 # (run, default NVIDIA), JOB_TIMEOUT (run, seconds per job, default 120).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -107,10 +109,9 @@ build_runner() {
     if [ -n "${NPLUS1_VALIDATE:-}" ]; then
         return 0
     fi
-    mkdir -p build-real
-    cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iruntime -I"$dest/include" \
-       -o build-real/nplus1gen-validate tool/validate_runner.c runtime/*.c \
-       -lOpenCL -lm -lpthread || return 1
+    cmake -S . -B build-real -DNPLUS1_BUILD_TOOL=OFF -DCMAKE_BUILD_TYPE=Release \
+          -DCMAKE_C_FLAGS="-I$(realpath "$dest/include")" >/dev/null || return 1
+    cmake --build build-real -j "$(nproc)" --target nplus1gen-validate >/dev/null || return 1
     NPLUS1_VALIDATE=$PWD/build-real/nplus1gen-validate
 }
 
@@ -148,9 +149,10 @@ run() {
     echo "kernel,mix,job,variant,ms,x,how,result" >"$out/real.csv"
     for j in "$dest"/jobs/*/; do
         j=${j%/}
+        name=$(basename "$j")
+        [[ "$name" =~ ${JOBS:-.} ]] || continue
         i=$((i + 1))
         [ $(((i - k) % m)) -eq 0 ] || continue
-        name=$(basename "$j")
         kernel=${name%%__*}; s=${name##*__}; mix=${name#*__}; mix=${mix%__*}
         if [ -f "$j/inputs.links" ]; then
             mkdir -p "$j/inputs"
@@ -178,5 +180,5 @@ run() {
 case "$mode" in
 gen) shift; gen "$@" ;;
 run) shift; run "$@" ;;
-*) sed -n '2,28p' "$0" >&2; exit 2 ;;
+*) sed -n '2,30p' "$0" >&2; exit 2 ;;
 esac
