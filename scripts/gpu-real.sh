@@ -13,7 +13,7 @@
 #                                    -DNPLUS1_BUILD_TOOL=OFF, in build-real),
 #                                    runs every job one after another, writes real.csv
 #                                    (one row per variant timed), real_wide.csv, real.log
-#                                    and verdicts.txt to $OUT (or ./real-out)
+#                                    and verdicts.txt to $OUT (or .carry/real-out)
 #
 # Jobs: atomic, aggregated, ordered, chunked and tile with --split always, and
 # auto (no --split, no --strategy: the default set as a user gets it). Each
@@ -141,7 +141,7 @@ parse_job() {
 
 run() {
     local dest=${1:-.carry/real}
-    local out=${OUT:-$PWD/real-out} part=${PART:-1/1}
+    local out=${OUT:-$PWD/.carry/real-out} part=${PART:-1/1}
     local k=${part%/*} m=${part#*/} i=0 j name kernel mix s
     build_runner "$dest" || return 1
     export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}

@@ -35,9 +35,8 @@ def main():
         c["valid"].add(r["result"])
         if r["variant"] == "original":
             c["orig"].append(float(r["ms"]))
-        elif r["job"] != "auto" and r["how"] == "forced" \
-                and r["variant"].split("/")[0] == r["job"]:
-            c[r["job"]] = r["x"]
+        elif r["job"] != "auto" and r["how"] == "forced" and r["job"] not in c:
+            c[r["job"]] = r["x"]  # the job's split comes first (chunked on a CPU: aggregated)
         elif r["job"] == "auto" and r["variant"] == "auto":
             c["auto"] = r["x"]
             c["chose"] = r["how"].replace("chose ", "")
