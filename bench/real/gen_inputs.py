@@ -52,8 +52,10 @@ def bounce_coherent():
 
 def layers(kind):
     """(mua, mus, g, n) per slab; slab 1 is an air gap (void) in both mixes."""
-    tissue = {"gapped": [(1.0, 9.0, 0.9, 1.4), (2.0, 18.0, 0.8, 1.37), (0.5, 4.5, 0.7, 1.45)],
-              "dense": [(0.2, 19.8, 0.95, 1.4), (0.3, 29.7, 0.9, 1.37), (0.1, 9.9, 0.9, 1.45)]}[kind]
+    tissue = {
+        "gapped": [(1.0, 9.0, 0.9, 1.4), (2.0, 18.0, 0.8, 1.37), (0.5, 4.5, 0.7, 1.45)],
+        "dense": [(0.2, 19.8, 0.95, 1.4), (0.3, 29.7, 0.9, 1.37), (0.1, 9.9, 0.9, 1.45)],
+    }[kind]
     rows = [tissue[0], (0.0, 0.0, 0.0, 1.0), tissue[1], tissue[2]]
     return array.array("f", [v for r in rows for v in r])
 
