@@ -72,6 +72,7 @@ gen() {
             dedup_inputs "$job" "$dest/store"
         done
     done <bench/real/kernels.tsv
+    rm -rf "$dest/data" # the jobs read their inputs from the store: carry each file once
     echo "gpu-real gen: $(find "$dest/jobs" -mindepth 1 -maxdepth 1 | wc -l) jobs in $dest," \
          "$(cut -f1,2 "$dest/skipped.txt" | sort -u | wc -l) kernel/mix rows without one" \
          "($(du -sh "$dest" | cut -f1))"
