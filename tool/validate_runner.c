@@ -86,9 +86,10 @@ static char *dup_rest(const char *s)
 
 /* ---- argument values ---------------------------------------------------------- */
 
+/* A value's lanes: 1 (splatted) or one per lane; a 3-vector's padding lane stays 0. */
 static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *out)
 {
-    size_t ss = nplus1rt_elem_size(a->elem), lanes = a->size / ss;
+    size_t ss = nplus1rt_elem_size(a->elem), lanes = a->lanes ? a->lanes : 1;
     memset(out, 0, a->size);
     const char *p = text;
     for (size_t i = 0; i < lanes; i++) {
@@ -175,12 +176,16 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
         v->contents[p] = val;
     } else if (!buffer && parse_value(a, val, v->storage[p]) == 0) {
         v->ptr[p] = v->storage[p];
+    } else if (buffer) {
+        return arg_error(spec, "a buffer takes size:N, file:PATH, fill:V, iota, range:LO:HI or "
+                               "choice:A,B,...", a);
+    } else if (a->lanes > 1) {
+        char what[96];
+        snprintf(what, sizeof what, "not a value of this type (%s%u takes 1 or %u values)",
+                 nplus1rt_elem_name(a->elem), a->lanes, a->lanes);
+        return arg_error(spec, what, a);
     } else {
-        return arg_error(spec, buffer ? "a buffer takes size:N, file:PATH, fill:V, iota, "
-                                        "range:LO:HI or choice:A,B,..."
-                                      : a->lanes > 1 ? "not a value of this type (a vector "
-                                                       "takes one value or one per lane)"
-                                                     : "not a value of this type", a);
+        return arg_error(spec, "not a value of this type", a);
     }
     return 0;
 }
