@@ -9,6 +9,7 @@
  * bounds on these inputs), 3 cannot run.
  *
  *   nplus1gen-validate [--device oclgrind] JOB   (JOB: a folder with job.desc, or the file)
+ *   nplus1gen-validate --help                    (the usage on stdout, exit 0)
  *
  * The process that starts runs the job in a child: when the child dies or
  * a kernel run fails, the original kernel alone is run again under
@@ -870,11 +871,12 @@ static int supervise(const char *path, const char *device)
     return rc == EXIT_RUN_FAILED ? 3 : rc;
 }
 
-static int usage(void)
+/* To stdout and exit 0 for --help; to stderr and exit 2 for a usage error. */
+static int usage(FILE *to)
 {
-    fprintf(stderr, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
-                    "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
-    return 2;
+    fprintf(to, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
+                "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
+    return to == stdout ? 0 : 2;
 }
 
 int main(int argc, char **argv)
@@ -882,6 +884,8 @@ int main(int argc, char **argv)
     const char *device = NULL, *path = NULL;
     int child = 0, original_only = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return usage(stdout);
         if (!strcmp(argv[i], "--device") && i + 1 < argc)
             device = argv[++i];
         else if (!strcmp(argv[i], "--child"))
@@ -891,10 +895,10 @@ int main(int argc, char **argv)
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else
-            return usage();
+            return usage(stderr);
     }
     if (!path)
-        return usage();
+        return usage(stderr);
     if (child || original_only)
         return run_job(path, original_only);
     if (device && strcmp(device, "oclgrind")) {

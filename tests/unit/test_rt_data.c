@@ -417,7 +417,8 @@ static void test_recipe_fits_the_kind(void)
     check(refused_with(NPLUS1RT_I16, "choice:1,40000", "40000 does not fit short (-32768..32767)"),
           "choice names the value that does not fit");
     check(refused_with(NPLUS1RT_I64, "fill:9223372036854775808",
-                       "9223372036854775808 does not fit long (-9223372036854775808..9223372036854775807)"),
+                       "9223372036854775808 does not fit long "
+                       "(-9223372036854775808..9223372036854775807)"),
           "a value past long's top is refused");
     unsigned long long u;
     check(nplus1rt_fill_recipe(&u, 1, NPLUS1RT_U64, "fill:18446744073709551615", &st, err,
