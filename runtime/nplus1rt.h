@@ -103,9 +103,10 @@ const char *nplus1rt_elem_name(nplus1rt_elem e); /* "int", "float", ... */
 uint64_t nplus1rt_rand(uint64_t *state);
 
 /*
- * Fills count scalar elements of kind e: integers uniform in [0, 1024)
- * (signed kinds in [-512, 512) when signed_range), floats uniform in
- * [-1, 1) (in [0, 1) unless signed_range).
+ * Fills count scalar elements of kind e: 8- and 16-bit integers uniform over
+ * their kind's whole range (char [-128, 128), ushort [0, 65536), ...), wider
+ * integers uniform in [0, 1024) (signed kinds in [-512, 512) when
+ * signed_range), floats uniform in [-1, 1) (in [0, 1) unless signed_range).
  */
 void nplus1rt_fill_random(void *buf, size_t count, nplus1rt_elem e,
                           int signed_range, uint64_t *state);
@@ -392,7 +393,9 @@ void nplus1rt_fill_fields(void *buf, size_t count, size_t stride, const nplus1rt
 /*
  * Fills count scalar elements of kind e from a recipe: "fill:V", "iota",
  * "range:LO:HI" (uniform in [LO, HI)), "choice:A,B,C". Returns 0, or -1
- * with a message in err when the recipe does not parse for e.
+ * with a message in err when the recipe does not parse for e or names an
+ * integer that e cannot hold ("range 0:200 does not fit char (-128..127)";
+ * range's HI is exclusive: range:-128:128 is a char's whole range).
  */
 int nplus1rt_fill_recipe(void *buf, size_t count, nplus1rt_elem e, const char *recipe,
                          uint64_t *state, char *err, size_t errlen);

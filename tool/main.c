@@ -28,6 +28,10 @@
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
+typedef struct given_option {
+    const char *opt, *value;
+} given_option;
+
 typedef struct cli {
     const char *input;
     const char *outdir;
@@ -45,6 +49,8 @@ typedef struct cli {
     int report, check, quiet;
     int validate;
     validate_options vopt;
+    given_option given[64]; /* the options seen: see note_option */
+    unsigned ngiven;
 } cli;
 
 /* The --help text is tool/help.txt, embedded at build time; the man page
@@ -70,6 +76,83 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputs("\nTry 'nplus1gen --help' for more information.\n", stderr);
     return EXIT_USAGE;
+}
+
+/* ---- options that cannot apply together (docs/cli.md, "Options given together") ---- */
+
+/* The value option opt (as docs/cli.md names it) was first given with; "" for a flag; NULL. */
+static const char *given(const cli *c, const char *opt)
+{
+    for (unsigned i = 0; i < c->ngiven; i++)
+        if (!strcmp(c->given[i].opt, opt))
+            return c->given[i].value;
+    return NULL;
+}
+
+/*
+ * Records option opt given with value v (NULL: a flag). once: a single-valued
+ * option, which may come again only with the same value (of two, which was meant?).
+ */
+static int note_option(cli *c, const char *opt, const char *v, int once)
+{
+    const char *prev = given(c, opt);
+    if (prev && once && strcmp(prev, v ? v : "")) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s given twice ('%s', then '%s'): give it once", opt, prev,
+                 v ? v : "");
+        return usage_error("%s", msg);
+    }
+    if (!prev && c->ngiven < sizeof c->given / sizeof c->given[0])
+        c->given[c->ngiven++] = (given_option){opt, v ? v : ""};
+    return EXIT_OK;
+}
+
+static int not_applied(const char *fmt, const char *opt)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, opt);
+    return usage_error("%s", msg);
+}
+
+/* Exit 2 when options were given that the run asked for cannot apply; else EXIT_OK. */
+static int refuse_unapplied(const cli *c)
+{
+    static const char *const no_check[] = {"-o", "--validate", "--emit-job", "--depfile",
+                                           "-T", "--stem", NULL};
+    static const char *const validation[] = {"--global", "--local", "--offset", "--arg",
+                                              "--seed", "--ulp", "--reps", "--timeout",
+                                              "--unordered", "--count", "--require-all-leaves",
+                                              "--device", NULL};
+    for (int i = 0; c->check && no_check[i]; i++)
+        if (given(c, no_check[i]))
+            return not_applied("--check writes and runs nothing, so %s cannot apply: drop one "
+                               "of them (--report prints the analysis beside -o or --validate)",
+                               no_check[i]);
+    for (int i = 0; !c->validate && validation[i]; i++)
+        if (given(c, validation[i]))
+            return not_applied("%s applies only with --validate (or --emit-job)", validation[i]);
+    for (int i = 0; given(c, "--emit-job") && i < 2; i++)
+        if (given(c, i ? "--timeout" : "--device"))
+            return not_applied("%s applies to a run here, and --emit-job runs nothing",
+                               i ? "--timeout" : "--device");
+    if (given(c, "--depfile") && !c->outdir)
+        return not_applied("%s applies only with -o (it lists the files -o writes)", "--depfile");
+    for (int i = 0; i < 2; i++)
+        if (given(c, i ? "--stem" : "-T") && !c->outdir && !c->validate)
+            return not_applied("%s applies only with -o or --validate", i ? "--stem" : "-T");
+    return EXIT_OK;
+}
+
+/* Options that do not change this run but have a clear meaning: a warning, like clang's. */
+static void warn_unapplied(const cli *c)
+{
+    const char *dispatch = given(c, "--dispatch");
+    if (c->plan.strategy == STRATEGY_TILE && dispatch && strcmp(dispatch, "auto"))
+        fprintf(stderr, "nplus1gen: warning: --dispatch %s does not apply to --strategy tile "
+                        "(one kernel, no leaf launches): ignored\n", dispatch);
+    if (c->plan.strategy == STRATEGY_CHUNKED && c->plan.dispatch == DISPATCH_HOST)
+        fprintf(stderr, "nplus1gen: warning: --strategy chunked runs with the fused dispatch "
+                        "only: with --dispatch host the set uses aggregated\n");
 }
 
 static void push_arg(const char ***v, unsigned *n, const char *s)
@@ -181,6 +264,8 @@ static int parse_cli(cli *c, int argc, char **argv)
         } else if (match(a, "-o", "--output", &n)) {
             if (!(c->outdir = take_value(argc, argv, &i, a, n)))
                 return usage_error("option '%s' needs a directory", a);
+            if (note_option(c, "-o", c->outdir, 1))
+                return EXIT_USAGE;
         } else if (match(a, "-k", "--kernel", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)))
                 return usage_error("option '%s' needs a kernel name", a);
@@ -197,14 +282,20 @@ static int parse_cli(cli *c, int argc, char **argv)
             if (!(c->cl_std = take_value(argc, argv, &i, a, n)) || !known_cl_std(c->cl_std))
                 return usage_error("--cl-std takes CL1.0, CL1.1, CL1.2, CL2.0, CL3.0 or CLC++ "
                                    "(got '%s')", c->cl_std ? c->cl_std : "");
+            if (note_option(c, "--cl-std", c->cl_std, 1))
+                return EXIT_USAGE;
         } else if (match(a, NULL, "--strategy", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) || parse_strategy(v, &c->plan.strategy))
                 return usage_error("--strategy takes aggregated, chunked, ordered, atomic or tile "
                                    "(got '%s')", v ? v : "");
+            if (note_option(c, "--strategy", v, 1))
+                return EXIT_USAGE;
         } else if (match(a, NULL, "--dispatch", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) ||
                 (strcmp(v, "host") && strcmp(v, "fused") && strcmp(v, "auto")))
                 return usage_error("--dispatch takes auto, fused or host (got '%s')", v ? v : "");
+            if (note_option(c, "--dispatch", v, 1))
+                return EXIT_USAGE;
             c->plan.dispatch = !strcmp(v, "fused")  ? DISPATCH_FUSED
                                : !strcmp(v, "auto") ? DISPATCH_AUTO
                                                     : DISPATCH_HOST;
@@ -212,6 +303,8 @@ static int parse_cli(cli *c, int argc, char **argv)
             if (!(v = take_value(argc, argv, &i, a, n)) ||
                 (strcmp(v, "auto") && strcmp(v, "always")))
                 return usage_error("--split takes auto or always (got '%s')", v ? v : "");
+            if (note_option(c, "--split", v, 1))
+                return EXIT_USAGE;
             c->plan.split = !strcmp(v, "always") ? SPLIT_ALWAYS : SPLIT_AUTO;
         } else if (match(a, NULL, "--wg", &n)) {
             char *end;
@@ -220,6 +313,8 @@ static int parse_cli(cli *c, int argc, char **argv)
             if (!v || *end || wg < 1 || wg > 256 || (wg & (wg - 1)))
                 return usage_error("--wg takes a power of two from 1 to 256 (got '%s')",
                                    v ? v : "");
+            if (note_option(c, "--wg", v, 1))
+                return EXIT_USAGE;
             c->plan.wg = (unsigned)wg;
         } else if (match(a, NULL, "--max-leaves", &n)) {
             char *end;
@@ -227,20 +322,29 @@ static int parse_cli(cli *c, int argc, char **argv)
             unsigned long m = v ? strtoul(v, &end, 10) : 0;
             if (!v || *end || m < 1 || m > PLAN_MAX_LEAVES)
                 return usage_error("--max-leaves takes a number from 1 to 64 (got '%s')", v ? v : "");
+            if (note_option(c, "--max-leaves", v, 1))
+                return EXIT_USAGE;
             c->plan.max_leaves = (unsigned)m;
         } else if (match(a, NULL, "--stem", &n)) {
             if (!(c->stem = take_value(argc, argv, &i, a, n)) || !*c->stem ||
                 strchr(c->stem, '/'))
                 return usage_error("--stem needs a file name without '/' (got '%s')",
                                    c->stem ? c->stem : "");
+            if (note_option(c, "--stem", c->stem, 1))
+                return EXIT_USAGE;
         } else if (match(a, NULL, "--depfile", &n)) {
             if (!(c->depfile = take_value(argc, argv, &i, a, n)))
                 return usage_error("option '%s' needs a file name", a);
+            if (note_option(c, "--depfile", c->depfile, 1))
+                return EXIT_USAGE;
         } else if (match(a, "-T", "--template-dir", &n)) {
             if (!(c->template_dir = take_value(argc, argv, &i, a, n)))
                 return usage_error("option '%s' needs a directory", a);
+            if (note_option(c, "-T", c->template_dir, 1))
+                return EXIT_USAGE;
         } else if (!strcmp(a, "--validate")) {
             c->validate = 1;
+            note_option(c, "--validate", NULL, 0);
         } else if (match(a, NULL, "--global", &n) || match(a, NULL, "--local", &n) ||
                    match(a, NULL, "--offset", &n)) {
             v = take_value(argc, argv, &i, a, n);
@@ -249,6 +353,9 @@ static int parse_cli(cli *c, int argc, char **argv)
             int zero_ok = a[2] == 'o';
             if (!nd || (!zero_ok && (!dims[0] || (nd > 1 && !dims[1]) || (nd > 2 && !dims[2]))))
                 return usage_error("%s takes N, N,H or N,H,D (positive integers)", a);
+            if (note_option(c, a[2] == 'g' ? "--global" : a[2] == 'l' ? "--local" : "--offset", v,
+                            1))
+                return EXIT_USAGE;
             size_t *dst = a[2] == 'g' ? c->vopt.global : a[2] == 'l' ? c->vopt.local : c->vopt.offset;
             for (unsigned d = 0; d < 3; d++)
                 dst[d] = d < nd ? dims[d] : (a[2] == 'o' ? 0 : 1);
@@ -260,6 +367,7 @@ static int parse_cli(cli *c, int argc, char **argv)
             if (!(v = take_value(argc, argv, &i, a, n)) || !strchr(v, '=') || *v == '=')
                 return usage_error("--arg needs NAME=VALUE or NAME=size:N (got '%s')", v ? v : "");
             push_arg(&c->vopt.args, &c->vopt.nargs, v);
+            note_option(c, "--arg", v, 0);
         } else if (match(a, NULL, "--seed", &n) || match(a, NULL, "--ulp", &n) ||
                    match(a, NULL, "--reps", &n) || match(a, NULL, "--timeout", &n)) {
             char *end;
@@ -267,6 +375,9 @@ static int parse_cli(cli *c, int argc, char **argv)
             unsigned long long x = v ? strtoull(v, &end, 10) : 0;
             if (!v || !*v || *end || *v == '-')
                 return usage_error("%s needs a non-negative integer", a);
+            if (note_option(c, a[2] == 't' ? "--timeout" : a[2] == 's' ? "--seed"
+                               : a[2] == 'u' ? "--ulp" : "--reps", v, 1))
+                return EXIT_USAGE;
             if (a[2] == 't')
                 c->vopt.timeout = x > 86400 ? 86400 : (unsigned)x;
             else if (a[2] == 's')
@@ -278,6 +389,8 @@ static int parse_cli(cli *c, int argc, char **argv)
         } else if (match(a, NULL, "--device", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)))
                 return usage_error("%s", "--device needs a name or an index");
+            if (note_option(c, "--device", v, 1))
+                return EXIT_USAGE;
             if (!strcasecmp(v, "oclgrind")) /* the runner runs under oclgrind */
                 c->vopt.device = "oclgrind";
             else
@@ -286,6 +399,9 @@ static int parse_cli(cli *c, int argc, char **argv)
                    match(a, NULL, "--emit-job", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) || !*v)
                 return usage_error("%s needs a value", a);
+            if (note_option(c, a[2] == 'e' ? "--emit-job" : a[2] == 'u' ? "--unordered" : "--count",
+                            v, a[2] == 'e'))
+                return EXIT_USAGE;
             if (a[2] == 'e') {
                 c->vopt.emit_job = v;
                 c->validate = 1;
@@ -300,6 +416,7 @@ static int parse_cli(cli *c, int argc, char **argv)
             }
         } else if (!strcmp(a, "--require-all-leaves")) {
             c->vopt.require_all_leaves = 1;
+            note_option(c, "--require-all-leaves", NULL, 0);
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
         } else if (c->input) {
@@ -310,12 +427,15 @@ static int parse_cli(cli *c, int argc, char **argv)
     }
     if (!c->input)
         return usage_error("%s", "no input file");
+    if (refuse_unapplied(c))
+        return EXIT_USAGE;
     if (c->validate && c->vopt.has_local && (unsigned)c->vopt.has_local != c->vopt.dim)
         return usage_error("%s", "--local must have as many dimensions as --global");
     if (c->validate && launch_error(&c->vopt))
         return usage_error("%s", launch_error(&c->vopt));
     if (!c->outdir && !c->check && !c->report && !c->validate)
         return usage_error("%s", "no output directory: give -o DIR (or --check / --report)");
+    warn_unapplied(c);
     return EXIT_OK;
 }
 

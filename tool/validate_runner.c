@@ -9,6 +9,7 @@
  * bounds on these inputs), 3 cannot run.
  *
  *   nplus1gen-validate [--device oclgrind] JOB   (JOB: a folder with job.desc, or the file)
+ *   nplus1gen-validate --help                    (the usage on stdout, exit 0)
  *
  * The process that starts runs the job in a child: when the child dies or
  * a kernel run fails, the original kernel alone is run again under
@@ -86,9 +87,10 @@ static char *dup_rest(const char *s)
 
 /* ---- argument values ---------------------------------------------------------- */
 
+/* A value's lanes: 1 (splatted) or one per lane; a 3-vector's padding lane stays 0. */
 static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *out)
 {
-    size_t ss = nplus1rt_elem_size(a->elem), lanes = a->size / ss;
+    size_t ss = nplus1rt_elem_size(a->elem), lanes = a->lanes ? a->lanes : 1;
     memset(out, 0, a->size);
     const char *p = text;
     for (size_t i = 0; i < lanes; i++) {
@@ -175,12 +177,16 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
         v->contents[p] = val;
     } else if (!buffer && parse_value(a, val, v->storage[p]) == 0) {
         v->ptr[p] = v->storage[p];
+    } else if (buffer) {
+        return arg_error(spec, "a buffer takes size:N, file:PATH, fill:V, iota, range:LO:HI or "
+                               "choice:A,B,...", a);
+    } else if (a->lanes > 1) {
+        char what[96];
+        snprintf(what, sizeof what, "not a value of this type (%s%u takes 1 or %u values)",
+                 nplus1rt_elem_name(a->elem), a->lanes, a->lanes);
+        return arg_error(spec, what, a);
     } else {
-        return arg_error(spec, buffer ? "a buffer takes size:N, file:PATH, fill:V, iota, "
-                                        "range:LO:HI or choice:A,B,..."
-                                      : a->lanes > 1 ? "not a value of this type (a vector "
-                                                       "takes one value or one per lane)"
-                                                     : "not a value of this type", a);
+        return arg_error(spec, "not a value of this type", a);
     }
     return 0;
 }
@@ -865,11 +871,12 @@ static int supervise(const char *path, const char *device)
     return rc == EXIT_RUN_FAILED ? 3 : rc;
 }
 
-static int usage(void)
+/* To stdout and exit 0 for --help; to stderr and exit 2 for a usage error. */
+static int usage(FILE *to)
 {
-    fprintf(stderr, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
-                    "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
-    return 2;
+    fprintf(to, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
+                "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
+    return to == stdout ? 0 : 2;
 }
 
 int main(int argc, char **argv)
@@ -877,6 +884,8 @@ int main(int argc, char **argv)
     const char *device = NULL, *path = NULL;
     int child = 0, original_only = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return usage(stdout);
         if (!strcmp(argv[i], "--device") && i + 1 < argc)
             device = argv[++i];
         else if (!strcmp(argv[i], "--child"))
@@ -886,10 +895,10 @@ int main(int argc, char **argv)
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else
-            return usage();
+            return usage(stderr);
     }
     if (!path)
-        return usage();
+        return usage(stderr);
     if (child || original_only)
         return run_job(path, original_only);
     if (device && strcmp(device, "oclgrind")) {
