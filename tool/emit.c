@@ -786,18 +786,37 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_free(&vals);
 }
 
+/* "SEL=3 follows, FAST undefined refuses" as a C string's contents. */
+static char *macro_summary(const emitter *e)
+{
+    strbuf sb, c;
+    sb_init(&sb);
+    sb_init(&c);
+    for (unsigned i = 0; i < e->md.ndeps; i++) {
+        const macro_dep *d = &e->md.deps[i];
+        sb_printf(&sb, "%s%s%s%s %s", i ? ", " : "", d->name, d->value ? "=" : " undefined",
+                  d->value ? d->value : "", d->followed ? "follows" : "refuses");
+    }
+    sb_put_c_string(&c, sb.data ? sb.data : "", sb.len);
+    sb_free(&sb);
+    return c.data ? sb_steal(&c) : xstrdup("");
+}
+
 static char *driver_c(emitter *e, const char *source)
 {
     strbuf sb, src;
     sb_init(&sb);
     sb_init(&src);
     sb_put_c_string(&src, source, strlen(source));
+    char *macros = macro_summary(e);
     tmpl_var hv[] = {{"STEM", e->opt->stem}, {"VERSION", NPLUS1_VERSION},
-                     {"INPUT", e->opt->input}, {"SOURCE", src.data ? src.data : ""}};
+                     {"INPUT", e->opt->input}, {"SOURCE", src.data ? src.data : ""},
+                     {"MACROS", macros}};
     expand(e, &sb, &e->dc, "source-begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         driver_kernel(e, &sb, &e->pl->kernels[i]);
     sb_free(&src);
+    free(macros);
     return sb_steal(&sb);
 }
 
@@ -921,18 +940,46 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     sb_free(&decisions);
 }
 
+/*
+ * The macros the generated text depends on: "follows" (a case label as
+ * written: the set computes with the run-time value) or "refuses" (an #if
+ * around a kernel: _create fails with NPLUS1_ERR_MACRO when it changes).
+ */
+static char *macro_dependencies(const emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < e->md.ndeps; i++) {
+        const macro_dep *d = &e->md.deps[i];
+        sb_printf(&sb, "%s\n    {\"name\": \"", i ? "," : "");
+        sb_put_json_string(&sb, d->name, strlen(d->name));
+        sb_printf(&sb, "\", \"defined\": %s", d->value ? "true" : "false");
+        if (d->value) {
+            sb_puts(&sb, ", \"value\": \"");
+            sb_put_json_string(&sb, d->value, strlen(d->value));
+            sb_puts(&sb, "\"");
+        }
+        sb_printf(&sb, ", \"line\": %u, \"on_change\": \"%s\"}", d->line,
+                  d->followed ? "follows" : "refuses");
+    }
+    sb_puts(&sb, e->md.ndeps ? "\n  " : "");
+    return sb_steal(&sb);
+}
+
 static char *manifest(emitter *e)
 {
     strbuf sb;
     sb_init(&sb);
-    char *input = json_escape(e->opt->input);
+    char *input = json_escape(e->opt->input), *macros = macro_dependencies(e);
     tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
-                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING}};
+                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
+                     {"MACROS", macros}};
     expand(e, &sb, &e->mf, "begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);
     expand(e, &sb, &e->mf, "end", hv, NV(hv));
     free(input);
+    free(macros);
     return sb_steal(&sb);
 }
 
