@@ -101,6 +101,7 @@ typedef struct branch {
     char **labels;           /* BR_CASE: each label's expression as written ("SEL", "A ... B") */
     unsigned nlabels;
     int macro_labels;        /* a label's value comes from a macro: emit the labels as written */
+    int folded_label;        /* a macro writes a whole label: the values, as folded, are emitted */
 } branch;
 
 typedef enum decision_kind { DEC_IF, DEC_SWITCH } decision_kind;

@@ -337,7 +337,8 @@ static unsigned label_end(const src_file *f, unsigned pos, unsigned end)
  * Keeps the text of `case LABEL:` (LABEL as written) on b. A label whose
  * value a macro writes is emitted as written, so that the classifier and
  * the leaves follow the macro's run-time value (docs/driver.md, build
- * options); a whole label that a macro writes cannot be, and is refused.
+ * options). A whole label that a macro writes (`CASE(1)`) keeps its value as
+ * folded, as before.
  */
 static void add_case_label(switch_build *sb, CXCursor c, const cursor_list *ch, branch *b)
 {
@@ -346,13 +347,10 @@ static void add_case_label(switch_build *sb, CXCursor c, const cursor_list *ch, 
     const src_file *f = NULL;
     if (cursor_range(sb->bc->an, c, &r) == 0)
         f = &sb->bc->an->pr->files[r.file];
-    if (!f || !f->cxfile || r.begin + 4 > f->len || strncmp(f->text + r.begin, "case", 4) != 0) {
-        if (f && expands_macro(sb->bc->an, f, r.begin, r.end)) {
-            report_at(sb->bc, c, "nplus1-macro-decision",
-                      "a macro writes this case label, and its value comes from a macro");
-            note_at(sb->bc, c, "write `case NAME:` in the source, so that the set follows "
-                               "NAME's value under the build options");
-        }
+    if (!f || !f->cxfile || r.begin + 4 > f->len || strncmp(f->text + r.begin, "case", 4) != 0)
+    {
+        b->folded_label = 1; /* a macro writes the whole label (CASE(1)): values as folded */
+        b->macro_labels = 0;
         return;
     }
     unsigned e = label_end(f, r.begin + 4, r.end);
@@ -361,8 +359,8 @@ static void add_case_label(switch_build *sb, CXCursor c, const cursor_list *ch, 
     memcpy(text, f->text + r.begin + 4, e - r.begin - 4);
     b->labels = xrealloc(b->labels, (b->nlabels + 1) * sizeof *b->labels);
     b->labels[b->nlabels++] = text;
-    b->macro_labels |= macro;
-    sb->d->macro_labels |= macro;
+    b->macro_labels |= macro && !b->folded_label;
+    sb->d->macro_labels |= b->macro_labels;
 }
 
 static void flatten_case(switch_build *sb, CXCursor c)

@@ -416,8 +416,10 @@ static void path_edits(const analysis *an, const leaf *lf, edits *es)
         if (d->kind == DEC_SWITCH && d->macro_labels) {
             /* the labels follow their macros: a case leaf switches on its label as written;
              * a default leaf keeps the controlling value, which no label matches for it */
-            if (br->kind == BR_CASE && br->nlabels)
+            if (br->kind == BR_CASE && br->macro_labels)
                 sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", label_first(br->labels[0]));
+            else if (br->kind == BR_CASE)
+                sb_printf(&sb, "(%lld) /* nplus1: this leaf's case */", br->values[0]);
             if (sb.len)
                 add_edit(es, d->cond.begin, d->cond.end, sb.data);
         } else if (d->kind == DEC_SWITCH) {
