@@ -49,6 +49,13 @@ const char *nplus1_strerror(cl_int err);
 #define NPLUS1_ERR_OOM            (-9003) /* host allocation failed */
 #define NPLUS1_ERR_BAD_LAUNCH     (-9004) /* launch description is invalid */
 #define NPLUS1_ERR_FORMAT         (-9005) /* driver generated for another format version */
+/*
+ * The build options change a macro the set was cut with (an #ifdef in a
+ * kernel takes another branch): the set would compute other results than
+ * the original, so _create refuses. The message names the macro, its value
+ * when the set was generated and the -D to regenerate with.
+ */
+#define NPLUS1_ERR_MACRO          (-9006)
 
 /* ---- device selection -------------------------------------------------- */
 

@@ -154,6 +154,44 @@ static void release_kernels(nplus1rt_set *s)
     }
 }
 
+/* The -D options of opts that name macro (name, name at its start), as written, in sb. */
+static void macro_options(char *out, size_t n, const char *opts, const char *name, size_t len)
+{
+    out[0] = '\0';
+    for (const char *p = opts ? strstr(opts, "-D") : NULL; p; p = strstr(p + 2, "-D")) {
+        const char *q = p + 2;
+        while (*q == ' ')
+            q++;
+        size_t w = strcspn(q, " \t");
+        if (!strncmp(q, name, len) && (q[len] == '=' || w == len) && (p == opts || p[-1] == ' '))
+            snprintf(out + strlen(out), n - strlen(out), "%s-D%.*s", out[0] ? " " : "", (int)w, q);
+    }
+}
+
+/*
+ * NPLUS1_ERR_MACRO's message, from the generated "#error nplus1-macro: NAMES:
+ * line L (...) ... (FAST undefined)" line of the build log and the options.
+ */
+static void macro_msg(nplus1rt_set *s, const char *log, const char *opts)
+{
+    const char *m = strstr(log, "nplus1-macro: ") + 14, *colon = strchr(m, ':');
+    size_t len = strcspn(m, "\r\n");
+    char given[512] = "", one[256];
+    for (const char *n = m; colon && n < colon;) {
+        size_t w = strcspn(n, ",:");
+        macro_options(one, sizeof one, opts, n, w);
+        if (one[0])
+            snprintf(given + strlen(given), sizeof given - strlen(given), "%s%s",
+                     given[0] ? " " : "", one);
+        n += w + (n[w] == ',');
+    }
+    set_msg(s, "the n+1 set of '%s' cannot be built with these build options (\"%s\"): %.*s; "
+               "its kernels were cut from the other branch, and would compute other results "
+               "than the original. Regenerate the set with the same macros (nplus1gen ... %s), "
+               "or create it without %s", s->desc->kernel, opts ? opts : "", (int)len, m,
+            given[0] ? given : "-D<the macro>=<value>", given[0] ? given : "that option");
+}
+
 static cl_int build(nplus1rt_set *s, const char *user_options)
 {
     size_t n = strlen(user_options ? user_options : "") + 96;
@@ -168,8 +206,13 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
     free(opts);
     if (!s->prog) {
-        set_msg(s, "building the n+1 kernel set of '%s' failed (%s):\n%s", s->desc->kernel,
-                nplus1_strerror(err), log ? log : "(no build log)");
+        if (log && strstr(log, "nplus1-macro: ")) { /* a generated #error (tool/macro_deps.h) */
+            err = NPLUS1_ERR_MACRO;
+            macro_msg(s, log, user_options);
+        } else {
+            set_msg(s, "building the n+1 kernel set of '%s' failed (%s):\n%s", s->desc->kernel,
+                    nplus1_strerror(err), log ? log : "(no build log)");
+        }
         free(log);
         return err;
     }

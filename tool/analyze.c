@@ -245,6 +245,9 @@ static void decision_free(decision *d)
         if (d->kind == DEC_IF)
             seq_free(&d->branches[b].seq, 1);
         free(d->branches[b].values);
+        for (unsigned i = 0; i < d->branches[b].nlabels; i++)
+            free(d->branches[b].labels[i]);
+        free(d->branches[b].labels);
     }
     free(d->branches);
     if (d->kind == DEC_SWITCH)

@@ -98,6 +98,10 @@ typedef struct branch {
     seq seq;                 /* what runs when the branch is taken */
     long long *values;       /* BR_CASE: the case values of this entry */
     unsigned nvalues;
+    char **labels;           /* BR_CASE: each label's expression as written ("SEL", "A ... B") */
+    unsigned nlabels;
+    int macro_labels;        /* a label's value comes from a macro: emit the labels as written */
+    int folded_label;        /* a macro writes a whole label: the values, as folded, are emitted */
 } branch;
 
 typedef enum decision_kind { DEC_IF, DEC_SWITCH } decision_kind;
@@ -114,6 +118,7 @@ typedef struct decision {
     seq body;                 /* DEC_SWITCH: the body's statements, flattened */
     long long default_value;  /* DEC_SWITCH: a value no case matches */
     int has_default_value;
+    int macro_labels;         /* DEC_SWITCH: some branch's macro_labels (the values may change) */
     int divergence;           /* divergence.c: div_class of the condition(s) */
     char divergence_why[200]; /* divergence.c: the value that makes it so */
     const char *divergence_plan; /* divergence.c: what the plan does with it, and why */

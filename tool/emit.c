@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "divergence.h"
+#include "macro_deps.h"
 #include "template.h"
 #include "util.h"
 #include "version.h"
@@ -32,6 +33,7 @@ typedef struct emitter {
     size_t errlen;
     int failed;
     char wg[16];
+    macro_deps md;    /* the macros the text depends on, and the #error lines for them */
 } emitter;
 
 static void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
@@ -53,6 +55,7 @@ typedef struct inclusion {
 
 typedef struct inclusions {
     const analysis *an;
+    const macro_deps *md;
     inclusion *v;
     unsigned n, cap;
 } inclusions;
@@ -74,6 +77,25 @@ static void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len,
     VEC_PUSH(inc->v, inc->n, inc->cap, i);
 }
 
+/* Appends file's text[from, to) with the #error lines of macro_deps.h inserted. */
+static void put_guarded(strbuf *sb, const inclusions *inc, unsigned file, unsigned from,
+                        unsigned to)
+{
+    const src_file *f = &inc->an->pr->files[file];
+    for (unsigned i = 0; i < inc->md->nins; i++) {
+        const macro_insert *in = &inc->md->ins[i];
+        unsigned at = in->offset > f->len ? (unsigned)f->len : in->offset;
+        if (in->file != file || at < from || at > to || (at == to && to != f->len))
+            continue;
+        sb_putn(sb, f->text + from, at - from);
+        if (sb->len && sb->data[sb->len - 1] != '\n')
+            sb_putc(sb, '\n');
+        sb_puts(sb, in->text);
+        from = at;
+    }
+    sb_putn(sb, f->text + from, to - from);
+}
+
 static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth)
 {
     const src_file *f = &inc->an->pr->files[file];
@@ -87,7 +109,7 @@ static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, 
             ls--;
         while (le < f->len && f->text[le] != '\n')
             le++;
-        sb_putn(sb, f->text + pos, ls - pos);
+        put_guarded(sb, inc, file, pos, ls);
         sb_printf(sb, "/* nplus1gen: %.*s */\n", (int)(le - ls), f->text + ls);
         emit_file_inlined(sb, inc, in->included, depth + 1);
         if (sb->len && sb->data[sb->len - 1] != '\n')
@@ -96,7 +118,7 @@ static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, 
         sb_printf(sb, "/* nplus1gen: end of %s */", base ? base + 1 : path);
         pos = le;
     }
-    sb_putn(sb, f->text + pos, f->len - pos);
+    put_guarded(sb, inc, file, pos, (unsigned)f->len);
     if (sb->len && sb->data[sb->len - 1] != '\n')
         sb_putc(sb, '\n');
 }
@@ -264,6 +286,28 @@ static void ce_decision_begin(void *ud, const decision *d)
     c->depth++;
 }
 
+/* s without its leading and trailing blanks (a label as written), in a static buffer. */
+static const char *trimmed(const char *s)
+{
+    static char buf[512];
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+        n--;
+    snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+    return buf;
+}
+
+/* The first value of a label as written: "A" of the GNU range "A ... B". */
+static const char *label_first(const char *label)
+{
+    static char buf[512];
+    const char *dots = strstr(label, "...");
+    snprintf(buf, sizeof buf, "%.*s", (int)(dots ? dots - label : (long)strlen(label)), label);
+    return trimmed(buf);
+}
+
 static void ce_branch_begin(void *ud, const decision *d, unsigned b)
 {
     classify_emitter *c = ud;
@@ -281,8 +325,12 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
         break;
     case BR_CASE:
     case BR_DEFAULT:
-        for (unsigned i = 0; i < br->nvalues; i++)
-            sb_printf(c->sb, "case %lld: ", br->values[i]);
+        if (br->macro_labels) /* as written: the labels follow their macros' run-time values */
+            for (unsigned i = 0; i < br->nlabels; i++)
+                sb_printf(c->sb, "case %s: ", trimmed(br->labels[i]));
+        else
+            for (unsigned i = 0; i < br->nvalues; i++)
+                sb_printf(c->sb, "case %lld: ", br->values[i]);
         sb_puts(c->sb, br->kind == BR_DEFAULT ? "default: {\n" : "{\n");
         break;
     case BR_IMPLICIT_DEFAULT:
@@ -365,7 +413,16 @@ static void path_edits(const analysis *an, const leaf *lf, edits *es)
         char buf[96];
         strbuf sb;
         sb_init(&sb);
-        if (d->kind == DEC_SWITCH) {
+        if (d->kind == DEC_SWITCH && d->macro_labels) {
+            /* the labels follow their macros: a case leaf switches on its label as written;
+             * a default leaf keeps the controlling value, which no label matches for it */
+            if (br->kind == BR_CASE && br->macro_labels)
+                sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", label_first(br->labels[0]));
+            else if (br->kind == BR_CASE)
+                sb_printf(&sb, "(%lld) /* nplus1: this leaf's case */", br->values[0]);
+            if (sb.len)
+                add_edit(es, d->cond.begin, d->cond.end, sb.data);
+        } else if (d->kind == DEC_SWITCH) {
             long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
             snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
             add_edit(es, d->cond.begin, d->cond.end, buf);
@@ -731,18 +788,37 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_free(&vals);
 }
 
+/* "SEL=3 follows, FAST undefined refuses" as a C string's contents. */
+static char *macro_summary(const emitter *e)
+{
+    strbuf sb, c;
+    sb_init(&sb);
+    sb_init(&c);
+    for (unsigned i = 0; i < e->md.ndeps; i++) {
+        const macro_dep *d = &e->md.deps[i];
+        sb_printf(&sb, "%s%s%s%s %s", i ? ", " : "", d->name, d->value ? "=" : " undefined",
+                  d->value ? d->value : "", d->followed ? "follows" : "refuses");
+    }
+    sb_put_c_string(&c, sb.data ? sb.data : "", sb.len);
+    sb_free(&sb);
+    return c.data ? sb_steal(&c) : xstrdup("");
+}
+
 static char *driver_c(emitter *e, const char *source)
 {
     strbuf sb, src;
     sb_init(&sb);
     sb_init(&src);
     sb_put_c_string(&src, source, strlen(source));
+    char *macros = macro_summary(e);
     tmpl_var hv[] = {{"STEM", e->opt->stem}, {"VERSION", NPLUS1_VERSION},
-                     {"INPUT", e->opt->input}, {"SOURCE", src.data ? src.data : ""}};
+                     {"INPUT", e->opt->input}, {"SOURCE", src.data ? src.data : ""},
+                     {"MACROS", macros}};
     expand(e, &sb, &e->dc, "source-begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         driver_kernel(e, &sb, &e->pl->kernels[i]);
     sb_free(&src);
+    free(macros);
     return sb_steal(&sb);
 }
 
@@ -866,18 +942,46 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     sb_free(&decisions);
 }
 
+/*
+ * The macros the generated text depends on: "follows" (a case label as
+ * written: the set computes with the run-time value) or "refuses" (an #if
+ * around a kernel: _create fails with NPLUS1_ERR_MACRO when it changes).
+ */
+static char *macro_dependencies(const emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < e->md.ndeps; i++) {
+        const macro_dep *d = &e->md.deps[i];
+        sb_printf(&sb, "%s\n    {\"name\": \"", i ? "," : "");
+        sb_put_json_string(&sb, d->name, strlen(d->name));
+        sb_printf(&sb, "\", \"defined\": %s", d->value ? "true" : "false");
+        if (d->value) {
+            sb_puts(&sb, ", \"value\": \"");
+            sb_put_json_string(&sb, d->value, strlen(d->value));
+            sb_puts(&sb, "\"");
+        }
+        sb_printf(&sb, ", \"line\": %u, \"on_change\": \"%s\"}", d->line,
+                  d->followed ? "follows" : "refuses");
+    }
+    sb_puts(&sb, e->md.ndeps ? "\n  " : "");
+    return sb_steal(&sb);
+}
+
 static char *manifest(emitter *e)
 {
     strbuf sb;
     sb_init(&sb);
-    char *input = json_escape(e->opt->input);
+    char *input = json_escape(e->opt->input), *macros = macro_dependencies(e);
     tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
-                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING}};
+                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
+                     {"MACROS", macros}};
     expand(e, &sb, &e->mf, "begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);
     expand(e, &sb, &e->mf, "end", hv, NV(hv));
     free(input);
+    free(macros);
     return sb_steal(&sb);
 }
 
@@ -905,7 +1009,8 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
     snprintf(e.wg, sizeof e.wg, "%u", pl->opt.wg);
     int rc = -1;
     if (load_templates(&e) == 0) {
-        inclusions inc = {pl->an, NULL, 0, 0};
+        macro_deps_find(&e.md, pl, opt->defines, opt->ndefines);
+        inclusions inc = {pl->an, &e.md, NULL, 0, 0};
         clang_getInclusions(pl->an->pr->tu, inclusion_cb, &inc);
         out->kernel_file = kernel_file(&e, &inc);
         out->driver_h = driver_h(&e);
@@ -918,6 +1023,7 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
         free(inc.v);
         rc = e.failed ? -1 : 0;
     }
+    macro_deps_free(&e.md);
     tmpl_free(&e.kt);
     tmpl_free(&e.dh);
     tmpl_free(&e.dc);

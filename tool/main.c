@@ -414,6 +414,9 @@ static int parse_cli(cli *c, int argc, char **argv)
             } else {
                 c->vopt.count[c->vopt.nunordered - 1] = v;
             }
+        } else if (match(a, NULL, "--build-options", &n)) {
+            if (!(c->vopt.build_options = take_value(argc, argv, &i, a, n)))
+                return usage_error("%s", "--build-options needs a text (\"-DSEL=5 -DFAST\")");
         } else if (!strcmp(a, "--require-all-leaves")) {
             c->vopt.require_all_leaves = 1;
             note_option(c, "--require-all-leaves", NULL, 0);

@@ -533,7 +533,10 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
         sb_putc(sb, '(');
         put_active_range(an, sb, d->cond);
         sb_puts(sb, ") ");
-        if (br->kind == BR_CASE && br->nvalues == 1) {
+        if (br->kind == BR_CASE && br->macro_labels && br->nlabels) { /* "== SEL", as written */
+            for (unsigned i = 0; i < br->nlabels; i++)
+                sb_printf(sb, "%s== %s", i ? "|| " : "", br->labels[i] + strspn(br->labels[i], " "));
+        } else if (br->kind == BR_CASE && br->nvalues == 1) {
             sb_printf(sb, "== %lld", br->values[0]);
         } else if (br->kind == BR_CASE) {
             sb_puts(sb, "in {");

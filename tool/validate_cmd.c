@@ -60,6 +60,8 @@ static char *build_options(const validate_options *o)
     sb_init(&sb);
     for (unsigned i = 0; i < o->ndefines; i++)
         sb_printf(&sb, "-D%s ", o->defines[i]);
+    if (o->build_options) /* as given to the driver's _create, after the generation's -D */
+        sb_printf(&sb, "%s ", o->build_options);
     /* the original is built from a string: its own folder goes first, as for #include "x" */
     char *input = realpath(o->input, NULL);
     if (input) {
@@ -236,6 +238,8 @@ static char *job_options(const validate_options *o, const char *dir)
     sb_init(&sb);
     for (unsigned i = 0; i < o->ndefines; i++)
         sb_printf(&sb, "-D%s ", o->defines[i]);
+    if (o->build_options) /* as given to the driver's _create, after the generation's -D */
+        sb_printf(&sb, "%s ", o->build_options);
     char *input = xstrdup(o->input);
     char *slash = strrchr(input, '/');
     if (slash)

@@ -45,6 +45,7 @@
 #define MAX_FIELDS 4096
 #define EXIT_RUN_FAILED 4 /* child to parent: a kernel run failed (not a build) */
 #define EXIT_UNPROVEN 5   /* child to parent: inconclusive, or a leaf without items (exit 1) */
+#define EXIT_REFUSED 6    /* child to parent: the set refuses the build options (exit 1) */
 
 typedef struct kdesc {
     char *name;                   /* any length: OpenCL C sets no limit */
@@ -611,7 +612,12 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     }
     cl_int err = nplus1rt_validate(dc->ctx, dc->dev.device, dc->q, &k->d, original, j->options,
                                    NULL, NULL, &o, r);
-    if (err != CL_SUCCESS) {
+    if (err == NPLUS1_ERR_MACRO) { /* refused, as the driver's _create refuses: exit 1 */
+        fprintf(stderr, "nplus1gen: error: validating '%s': the set refuses these build "
+                        "options (NPLUS1_ERR_MACRO): %s\n", k->name, r->message);
+        rc = EXIT_REFUSED;
+        goto done;
+    } else if (err != CL_SUCCESS) {
         fprintf(stderr, "nplus1gen: error: validating '%s' could not run: %s\n", k->name,
                 r->message);
         rc = strstr(r->message, "running ") ? EXIT_RUN_FAILED : 3;
@@ -714,6 +720,9 @@ static void read_sources(const job *j, char **source, char **original)
 
 static void print_verdict(const job *j, int rc)
 {
+    if (rc == EXIT_REFUSED)
+        printf("validation refused: the set refuses these build options (NPLUS1_ERR_MACRO, "
+               "see above); nothing was compared\n");
     if (rc >= 2 || j->original_only)
         return;
     if (rc == 0)
@@ -854,7 +863,7 @@ static int supervise(const char *path, const char *device)
     if (pid < 0 || waitpid(pid, &status, 0) != pid)
         return 3;
     int died = WIFSIGNALED(status), rc = died ? 3 : WEXITSTATUS(status);
-    if (rc == EXIT_UNPROVEN)
+    if (rc == EXIT_UNPROVEN || rc == EXIT_REFUSED)
         return 1;
     if (!died && rc != EXIT_RUN_FAILED && rc != 1)
         return rc == EXIT_RUN_FAILED ? 3 : rc;
