@@ -122,7 +122,7 @@ static int refuse_unapplied(const cli *c)
     static const char *const validation[] = {"--global", "--local", "--offset", "--arg",
                                               "--seed", "--ulp", "--reps", "--timeout",
                                               "--unordered", "--count", "--require-all-leaves",
-                                              "--device", NULL};
+                                              "--device", "--build-options", NULL};
     for (int i = 0; c->check && no_check[i]; i++)
         if (given(c, no_check[i]))
             return not_applied("--check writes and runs nothing, so %s cannot apply: drop one "
@@ -417,6 +417,8 @@ static int parse_cli(cli *c, int argc, char **argv)
         } else if (match(a, NULL, "--build-options", &n)) {
             if (!(c->vopt.build_options = take_value(argc, argv, &i, a, n)))
                 return usage_error("%s", "--build-options needs a text (\"-DSEL=5 -DFAST\")");
+            if (note_option(c, "--build-options", c->vopt.build_options, 1))
+                return EXIT_USAGE;
         } else if (!strcmp(a, "--require-all-leaves")) {
             c->vopt.require_all_leaves = 1;
             note_option(c, "--require-all-leaves", NULL, 0);
