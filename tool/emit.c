@@ -804,20 +804,64 @@ static char *macro_summary(const emitter *e)
     return c.data ? sb_steal(&c) : xstrdup("");
 }
 
+/*
+ * C99 and C11 compilers need not take a string literal over 4095 characters
+ * (-pedantic: -Woverlength-strings), and a kernel file is often longer. The
+ * driver embeds it as a struct of char arrays, each initialised by one literal
+ * of at most SOURCE_PIECE characters without its NUL (the last keeps its NUL):
+ * the members lie back to back, so the struct reads as one string.
+ */
+enum { SOURCE_PIECE = 4000 };
+
+/* The length of the next piece of s (n left): whole lines where they fit. */
+static size_t source_piece_len(const char *s, size_t n)
+{
+    if (n <= SOURCE_PIECE)
+        return n;
+    size_t cut = SOURCE_PIECE;
+    while (cut > 0 && s[cut - 1] != '\n')
+        cut--;
+    return cut ? cut : SOURCE_PIECE;
+}
+
+/* Fills ${SOURCE_MEMBERS}, ${SOURCE_PIECES} and ${SOURCE_SIZE}. */
+static void source_pieces(const char *source, strbuf *members, strbuf *pieces, size_t *size)
+{
+    size_t n = strlen(source), at = 0;
+    unsigned k = 0;
+    do {
+        size_t len = source_piece_len(source + at, n - at);
+        int last = at + len == n;
+        sb_printf(members, "%s    char p%u[%zu];", k ? "\n" : "", k, len + (size_t)last);
+        sb_puts(pieces, k ? ",\n    \"" : "    \"");
+        sb_put_c_string(pieces, source + at, len);
+        sb_putc(pieces, '"');
+        at += len;
+        k++;
+    } while (at < n);
+    *size = n + 1;
+}
+
 static char *driver_c(emitter *e, const char *source)
 {
-    strbuf sb, src;
+    strbuf sb, members, pieces;
     sb_init(&sb);
-    sb_init(&src);
-    sb_put_c_string(&src, source, strlen(source));
+    sb_init(&members);
+    sb_init(&pieces);
+    size_t size = 0;
+    source_pieces(source, &members, &pieces, &size);
+    char size_text[32];
+    snprintf(size_text, sizeof size_text, "%zu", size);
     char *macros = macro_summary(e);
     tmpl_var hv[] = {{"STEM", e->opt->stem}, {"VERSION", NPLUS1_VERSION},
-                     {"INPUT", e->opt->input}, {"SOURCE", src.data ? src.data : ""},
+                     {"INPUT", e->opt->input}, {"SOURCE_MEMBERS", members.data},
+                     {"SOURCE_PIECES", pieces.data}, {"SOURCE_SIZE", size_text},
                      {"MACROS", macros}};
     expand(e, &sb, &e->dc, "source-begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         driver_kernel(e, &sb, &e->pl->kernels[i]);
-    sb_free(&src);
+    sb_free(&members);
+    sb_free(&pieces);
     free(macros);
     return sb_steal(&sb);
 }
