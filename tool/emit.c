@@ -10,6 +10,7 @@
  */
 #include "emit.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +265,27 @@ static void ce_decision_begin(void *ud, const decision *d)
     c->depth++;
 }
 
+/*
+ * A case value as a literal of a type that holds it: 'L' where it needs 64 bits or the
+ * switch's value has them (a leaf's '(1)' in place of a long value would convert its
+ * case labels to int: 0x100000001L and 0x1L would both be 1).
+ */
+static void case_literal(char *buf, size_t n, long long v, int wide)
+{
+    if (v == LLONG_MIN)
+        snprintf(buf, n, "(-9223372036854775807L - 1)");
+    else if (wide || v < INT_MIN || v > INT_MAX)
+        snprintf(buf, n, "%lldL", v);
+    else
+        snprintf(buf, n, "%lld", v);
+}
+
+/* Whether the switch's controlling value has 64 bits. */
+static int switch_is_wide(const decision *d)
+{
+    return clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(d->cond_cursor))) > 4;
+}
+
 static void ce_branch_begin(void *ud, const decision *d, unsigned b)
 {
     classify_emitter *c = ud;
@@ -281,8 +303,11 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
         break;
     case BR_CASE:
     case BR_DEFAULT:
-        for (unsigned i = 0; i < br->nvalues; i++)
-            sb_printf(c->sb, "case %lld: ", br->values[i]);
+        for (unsigned i = 0; i < br->nvalues; i++) {
+            char lit[40];
+            case_literal(lit, sizeof lit, br->values[i], 0);
+            sb_printf(c->sb, "case %s: ", lit);
+        }
         sb_puts(c->sb, br->kind == BR_DEFAULT ? "default: {\n" : "{\n");
         break;
     case BR_IMPLICIT_DEFAULT:
@@ -366,8 +391,11 @@ static void path_edits(const analysis *an, const leaf *lf, edits *es)
         strbuf sb;
         sb_init(&sb);
         if (d->kind == DEC_SWITCH) {
-            long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
-            snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
+            char lit[40];
+            case_literal(lit, sizeof lit,
+                         br->kind == BR_CASE ? br->values[0] : d->default_value,
+                         switch_is_wide(d));
+            snprintf(buf, sizeof buf, "(%s) /* nplus1: this leaf's case */", lit);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {
             sb_printf(&sb, "{ /* nplus1: no branch of the if at line %u */ ", d->range.line);
