@@ -398,16 +398,20 @@ static void path_edits(const analysis *an, const leaf *lf, edits *es)
             snprintf(buf, sizeof buf, "(%s) /* nplus1: this leaf's case */", lit);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {
-            sb_printf(&sb, "{ /* nplus1: no branch of the if at line %u */ ", d->range.line);
+            sb_printf(&sb, "/* nplus1: no branch of the if at line %u */ ", d->range.line);
             put_condition_writes(&sb, an, d, lf->path[i].branch);
-            sb_puts(&sb, "}");
+            if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
+                sb_puts(&sb, ";");
             add_edit(es, d->range.begin, d->range.end, sb.data);
         } else {
-            sb_printf(&sb, "{ /* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
+            /* no braces of its own: a split if sits in a block, a case, or a split if's
+             * branch (never a loop's or a kept if's), so its statements may stand there,
+             * and nesting stays the input's (clang allows 256 levels) */
+            sb_printf(&sb, "/* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
                       d->range.line);
             put_condition_writes(&sb, an, d, lf->path[i].branch);
             add_edit(es, d->range.begin, br->body.begin, sb.data);
-            add_edit(es, br->body.end, d->range.end, " }");
+            add_edit(es, br->body.end, d->range.end, "");
         }
         sb_free(&sb);
     }
