@@ -10,6 +10,7 @@
  */
 #include "emit.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,27 @@ static const char *label_first(const char *label)
     return trimmed(buf);
 }
 
+/*
+ * A case value as a literal of a type that holds it: 'L' where it needs 64 bits or the
+ * switch's value has them (a leaf's '(1)' in place of a long value would convert its
+ * case labels to int: 0x100000001L and 0x1L would both be 1).
+ */
+static void case_literal(char *buf, size_t n, long long v, int wide)
+{
+    if (v == LLONG_MIN)
+        snprintf(buf, n, "(-9223372036854775807L - 1)");
+    else if (wide || v < INT_MIN || v > INT_MAX)
+        snprintf(buf, n, "%lldL", v);
+    else
+        snprintf(buf, n, "%lld", v);
+}
+
+/* Whether the switch's controlling value has 64 bits. */
+static int switch_is_wide(const decision *d)
+{
+    return clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(d->cond_cursor))) > 4;
+}
+
 static void ce_branch_begin(void *ud, const decision *d, unsigned b)
 {
     classify_emitter *c = ud;
@@ -325,12 +347,16 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
         break;
     case BR_CASE:
     case BR_DEFAULT:
-        if (br->macro_labels) /* as written: the labels follow their macros' run-time values */
+        if (br->macro_labels) { /* as written: the labels follow their macros' values */
             for (unsigned i = 0; i < br->nlabels; i++)
                 sb_printf(c->sb, "case %s: ", trimmed(br->labels[i]));
-        else
-            for (unsigned i = 0; i < br->nvalues; i++)
-                sb_printf(c->sb, "case %lld: ", br->values[i]);
+        } else {
+            for (unsigned i = 0; i < br->nvalues; i++) {
+                char lit[40];
+                case_literal(lit, sizeof lit, br->values[i], 0);
+                sb_printf(c->sb, "case %s: ", lit);
+            }
+        }
         sb_puts(c->sb, br->kind == BR_DEFAULT ? "default: {\n" : "{\n");
         break;
     case BR_IMPLICIT_DEFAULT:
@@ -413,30 +439,39 @@ static void path_edits(const analysis *an, const leaf *lf, edits *es)
         char buf[96];
         strbuf sb;
         sb_init(&sb);
+        char lit[40];
         if (d->kind == DEC_SWITCH && d->macro_labels) {
             /* the labels follow their macros: a case leaf switches on its label as written;
              * a default leaf keeps the controlling value, which no label matches for it */
-            if (br->kind == BR_CASE && br->macro_labels)
+            if (br->kind == BR_CASE && br->macro_labels) {
                 sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", label_first(br->labels[0]));
-            else if (br->kind == BR_CASE)
-                sb_printf(&sb, "(%lld) /* nplus1: this leaf's case */", br->values[0]);
+            } else if (br->kind == BR_CASE) {
+                case_literal(lit, sizeof lit, br->values[0], switch_is_wide(d));
+                sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", lit);
+            }
             if (sb.len)
                 add_edit(es, d->cond.begin, d->cond.end, sb.data);
         } else if (d->kind == DEC_SWITCH) {
-            long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
-            snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
+            case_literal(lit, sizeof lit,
+                         br->kind == BR_CASE ? br->values[0] : d->default_value,
+                         switch_is_wide(d));
+            snprintf(buf, sizeof buf, "(%s) /* nplus1: this leaf's case */", lit);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {
-            sb_printf(&sb, "{ /* nplus1: no branch of the if at line %u */ ", d->range.line);
+            sb_printf(&sb, "/* nplus1: no branch of the if at line %u */ ", d->range.line);
             put_condition_writes(&sb, an, d, lf->path[i].branch);
-            sb_puts(&sb, "}");
+            if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
+                sb_puts(&sb, ";");
             add_edit(es, d->range.begin, d->range.end, sb.data);
         } else {
-            sb_printf(&sb, "{ /* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
+            /* no braces of its own: a split if sits in a block, a case, or a split if's
+             * branch (never a loop's or a kept if's), so its statements may stand there,
+             * and nesting stays the input's (clang allows 256 levels) */
+            sb_printf(&sb, "/* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
                       d->range.line);
             put_condition_writes(&sb, an, d, lf->path[i].branch);
             add_edit(es, d->range.begin, br->body.begin, sb.data);
-            add_edit(es, br->body.end, d->range.end, " }");
+            add_edit(es, br->body.end, d->range.end, "");
         }
         sb_free(&sb);
     }

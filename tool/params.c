@@ -3,6 +3,7 @@
  * __global/__constant pointers, the cl_ host type for scalars and vectors,
  * and the element kind the runtime fills and diffs.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,51 @@ static void strip_address_space(char *s)
     }
 }
 
-static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *diag)
+/*
+ * The declaration clang expanded, for a parameter written by a macro
+ * ('__kernel void k(KERN_ATTR(float))'): its type as declared, then its name
+ * ("__global const float *in"; an array's name goes before its '[').
+ */
+static char *expanded_decl(CXCursor c, const char *name)
+{
+    char *type = type_spelling(clang_getCursorType(c));
+    char *pv;
+    while ((pv = strstr(type, "__private")) != NULL) /* implied for parameters */
+        memmove(pv, pv + 9 + (pv[9] == ' '), strlen(pv + 9 + (pv[9] == ' ')) + 1);
+    char *bracket = strchr(type, '[');
+    size_t head = bracket ? (size_t)(bracket - type) : strlen(type);
+    while (head > 0 && type[head - 1] == ' ')
+        head--;
+    const char *sep = head > 0 && type[head - 1] == '*' ? "" : " ";
+    char *d = xmalloc(strlen(type) + strlen(sep) + strlen(name) + 1);
+    sprintf(d, "%.*s%s%s%s", (int)head, type, sep, name, bracket ? bracket : "");
+    free(type);
+    return d;
+}
+
+static int is_ident_char(char ch)
+{
+    return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* Does the text hold name as a word of its own? */
+static int has_word(const char *t, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; n && i + n <= len; i++)
+        if (!strncmp(t + i, name, n) && (i == 0 || !is_ident_char(t[i - 1])) &&
+            (i + n == len || !is_ident_char(t[i + n])))
+            return 1;
+    return 0;
+}
+
+/*
+ * shares_text: the parameter's text is also another parameter's, one macro writing
+ * several ('KERN_ATTR(float)'); then, and where its text does not hold its name, the
+ * declaration is the one clang expanded.
+ */
+static int describe_param(analysis *an, CXCursor c, int shares_text, kernel_param *p,
+                          diag_sink *diag)
 {
     CXString nm = clang_getCursorSpelling(c);
     p->name = xstrdup(clang_getCString(nm));
@@ -176,7 +221,9 @@ static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *
     src_range r;
     CXSourceRange ext = clang_getCursorExtent(c);
     src_pos b, e;
-    if (parse_resolve(an->pr, clang_getRangeStart(ext), &b) == 0 &&
+    if (p->name[0] && shares_text) {
+        p->decl_text = expanded_decl(c, p->name);
+    } else if (parse_resolve(an->pr, clang_getRangeStart(ext), &b) == 0 &&
         parse_resolve(an->pr, clang_getRangeEnd(ext), &e) == 0 && b.file == e.file &&
         e.offset >= b.offset) {
         r.file = b.file;
@@ -184,7 +231,7 @@ static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *
         r.end = e.offset;
         size_t len;
         const char *t = range_text(an, r, &len);
-        p->decl_text = xstrndup(t, len);
+        p->decl_text = has_word(t, len, p->name) ? xstrndup(t, len) : expanded_decl(c, p->name);
     }
     CXType t = clang_getCursorType(c);
     p->is_restrict = clang_isRestrictQualifiedType(t);
@@ -251,14 +298,27 @@ static int describe_param(analysis *an, CXCursor c, kernel_param *p, diag_sink *
 
 int analyze_params(analysis *an, kernel_info *k, diag_sink *diag);
 
+/* Do a and b start at one place of the file (one macro expansion writes both)? */
+static int same_extent(analysis *an, CXCursor a, CXCursor b)
+{
+    src_pos pa, pb;
+    return parse_resolve(an->pr, clang_getRangeStart(clang_getCursorExtent(a)), &pa) == 0 &&
+           parse_resolve(an->pr, clang_getRangeStart(clang_getCursorExtent(b)), &pb) == 0 &&
+           pa.file == pb.file && pa.offset == pb.offset;
+}
+
 int analyze_params(analysis *an, kernel_info *k, diag_sink *diag)
 {
     int n = clang_Cursor_getNumArguments(k->cursor);
     int errors = 0;
     k->params = xcalloc((size_t)(n > 0 ? n : 1), sizeof *k->params);
     for (int i = 0; i < n; i++) {
-        errors += describe_param(an, clang_Cursor_getArgument(k->cursor, (unsigned)i),
-                                 &k->params[i], diag);
+        CXCursor c = clang_Cursor_getArgument(k->cursor, (unsigned)i);
+        int shares = (i > 0 && same_extent(an, c, clang_Cursor_getArgument(k->cursor,
+                                                                            (unsigned)i - 1))) ||
+                     (i + 1 < n && same_extent(an, c, clang_Cursor_getArgument(k->cursor,
+                                                                               (unsigned)i + 1)));
+        errors += describe_param(an, c, shares, &k->params[i], diag);
         k->nparams++;
     }
     return errors;

@@ -308,8 +308,62 @@ static int feeds_a_read(const needed_vars *nv, const seq_item *it)
     return 0;
 }
 
-/* Marks the statements the conditions need, transitively; returns the count. */
-static unsigned compute_slice(const tree_lists *t, unsigned horizon)
+/* The plain statement that declares the local variable var, or NULL (a parameter, or
+ * a variable declared inside a statement kept whole). */
+static seq_item *declaring_item(analysis *an, const tree_lists *t, CXCursor var)
+{
+    src_pos d;
+    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+        parse_resolve(an->pr, clang_getCursorLocation(var), &d) != 0)
+        return NULL;
+    for (unsigned i = 0; i < t->nitems; i++) {
+        seq_item *it = t->items[i];
+        if (it->kind == ITEM_STMT && it->range.file == d.file && it->range.begin <= d.offset &&
+            d.offset < it->range.end)
+            return it;
+    }
+    return NULL;
+}
+
+static void add_to_slice(needed_vars *nv, seq_item *it, unsigned *count)
+{
+    it->in_slice = 1;
+    (*count)++;
+    for (unsigned r = 0; r < it->fx.nreads; r++)
+        need(nv, it->fx.reads[r], it->range.begin);
+}
+
+/* The classifier runs every write of the slice and the conditions: it must declare
+ * what they write ('int v; if ((v = ...) > 3)'). Returns whether it added any. */
+static int add_declarations(analysis *an, const tree_lists *t, const effects *fx,
+                            needed_vars *nv, unsigned *count)
+{
+    int added = 0;
+    for (unsigned w = 0; w < fx->nwrites; w++) {
+        seq_item *d = declaring_item(an, t, fx->writes[w]);
+        if (d && !d->in_slice) {
+            add_to_slice(nv, d, count);
+            added = 1;
+        }
+    }
+    return added;
+}
+
+static int add_all_declarations(analysis *an, const tree_lists *t, needed_vars *nv,
+                                unsigned *count)
+{
+    int added = 0;
+    for (unsigned i = 0; i < t->ndecisions; i++)
+        added |= add_declarations(an, t, &t->decisions[i]->cond_fx, nv, count);
+    for (unsigned i = 0; i < t->nitems; i++)
+        if (t->items[i]->in_slice)
+            added |= add_declarations(an, t, &t->items[i]->fx, nv, count);
+    return added;
+}
+
+/* Marks the statements the conditions need, transitively, and the declarations of what
+ * they write; returns the count. */
+static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizon)
 {
     needed_vars nv = {{0}, NULL};
     for (unsigned i = 0; i < t->ndecisions; i++)
@@ -322,12 +376,11 @@ static unsigned compute_slice(const tree_lists *t, unsigned horizon)
             seq_item *it = t->items[i];
             if (it->in_slice || it->range.end > horizon || !feeds_a_read(&nv, it))
                 continue;
-            it->in_slice = 1;
-            count++;
+            add_to_slice(&nv, it, &count);
             changed = 1;
-            for (unsigned r = 0; r < it->fx.nreads; r++)
-                need(&nv, it->fx.reads[r], it->range.begin);
         }
+        if (!changed)
+            changed = add_all_declarations(an, t, &nv, &count);
     }
     free(nv.vars.v);
     free(nv.last);
@@ -684,7 +737,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.k = k;
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
-    kp.nslice = compute_slice(&t, horizon);
+    kp.nslice = compute_slice(an, &t, horizon);
     errors += check_slice(an, &t, horizon, diag);
     errors += check_memory_order(an, &t, &k->top, horizon, diag);
     for (unsigned i = 0; i < t.nitems; i++)
