@@ -17,6 +17,10 @@
 #   MODE build-tree    configure, build and run the consumer against the build
 #                      directory itself (nplus1gen_DIR=BUILD, nothing installed); check
 #                      which versions find_package(nplus1gen VERSION) accepts
+#   MODE cxx-only      install the build into a prefix; configure, build and run
+#                      cxx-project/ (project(... CXX), no C) against it: the generated
+#                      C driver must be compiled and linked; without a C compiler,
+#                      nplus1_generate() must stop at configure time saying so
 #   MODE deb           cpack -G DEB in the build; check the package's name, files and
 #                      Depends; extract it into a fresh prefix and build and run the
 #                      CMake and the Makefile consumers against it
@@ -44,7 +48,7 @@ while [ $# -gt 0 ]; do
   shift 2
 done
 if [ -z "$mode" ] || [ -z "$build_dir" ] || [ -z "$source_dir" ] || [ -z "$work" ]; then
-  echo "usage: run_consumer_test.sh full|runtime-only|makefile|build-tree|deb --build-dir DIR --source-dir DIR --work-dir DIR [...]" >&2
+  echo "usage: run_consumer_test.sh full|runtime-only|makefile|build-tree|cxx-only|deb --build-dir DIR --source-dir DIR --work-dir DIR [...]" >&2
   exit 2
 fi
 
@@ -440,6 +444,45 @@ run_deb() {
   makefile_consumer "$prefix" "$work/make"
 }
 
+# ---- cxx-only: a C++-only project ------------------------------------------------
+
+run_cxx_only() {
+  local prefix=$work/prefix src=$work/src bld=$work/build
+  step "install $build_dir into $prefix"
+  local install_args=(--install "$build_dir" --prefix "$prefix")
+  [ -n "$config" ] && install_args+=(--config "$config")
+  logged install "$cmake" "${install_args[@]}"
+  cp -R "$here/cxx-project" "$src"
+  cp -R "$here/project/kernels" "$src/kernels"
+
+  step "configure the C++-only project (project(... CXX)) against $prefix"
+  logged configure configure_consumer "$src" "$bld" "$prefix"
+  grep -q 'nplus1gen: enabling C for the generated drivers' "$work/logs/configure.log" ||
+    fail "configuring a C++-only project did not say it enabled C for the drivers"
+  step "build: the driver compiles as C and links into the C++ app"
+  logged build build "$bld"
+  [ -f "$bld/nplus1gen/physics_nplus1.c" ] || fail "the build did not generate physics_nplus1.c"
+  find "$bld" -name 'physics_nplus1.c.o' | grep -q . ||
+    fail "physics_nplus1.c was not compiled (no physics_nplus1.c.o in $bld)"
+  step "run"
+  logged run "$(app_of "$bld")"
+  cat "$work/logs/run.log"
+  grep -q '^physics from C++: [0-9]* leaf kernels, 0 mismatches' "$work/logs/run.log" ||
+    fail "the C++ app did not report 0 mismatches"
+
+  step "without a C compiler, nplus1_generate() stops at configure time and says why"
+  local nocc=$work/build-no-cc args=()
+  [ -n "$generator" ] && args+=(-G "$generator")
+  if CC=/nonexistent/cc "$cmake" -S "$src" -B "$nocc" -DCMAKE_PREFIX_PATH="$prefix"        "${args[@]}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/logs/configure-no-cc.log" 2>&1; then
+    fail "a C++-only project configured with no C compiler"
+  fi
+  grep -q 'the generated drivers are C' "$work/logs/configure-no-cc.log" || {
+    cat "$work/logs/configure-no-cc.log" >&2
+    fail "the configure error does not say that the drivers need C"
+  }
+  sed -n '/CMake Error/,/^Call Stack/p' "$work/logs/configure-no-cc.log"
+}
+
 rm -rf "$work"
 mkdir -p "$work/logs"
 case "$mode" in
@@ -447,7 +490,8 @@ case "$mode" in
   runtime-only) run_runtime_only ;;
   makefile) run_makefile ;;
   build-tree) run_build_tree ;;
+  cxx-only) run_cxx_only ;;
   deb) run_deb ;;
-  *) echo "run_consumer_test.sh: MODE is full, runtime-only, makefile, build-tree or deb (got '$mode')" >&2; exit 2 ;;
+  *) echo "run_consumer_test.sh: MODE is full, runtime-only, makefile, build-tree, cxx-only or deb (got '$mode')" >&2; exit 2 ;;
 esac
 echo "PASS ($mode, $(($(date +%s) - start)) s; work dir $work)"
