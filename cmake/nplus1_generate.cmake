@@ -22,6 +22,20 @@
 # depfile; Ninja, or Makefiles with CMake >= 3.20), the tool, or the
 # templates (NPLUS1GEN_TEMPLATE_FILES, or TEMPLATE_DIR's) change.
 # See docs/cmake.md.
+#
+# The generated drivers are C. In a project without C (project(app CXX)) the
+# file enables it when it is included (find_package(nplus1gen) at directory
+# scope, where enable_language() must be called) and a C compiler is found;
+# nplus1_generate() stops with what to do otherwise.
+if(NOT CMAKE_C_COMPILER_LOADED)
+  include(CheckLanguage)
+  check_language(C)
+  if(CMAKE_C_COMPILER)
+    message(STATUS "nplus1gen: enabling C for the generated drivers (${CMAKE_C_COMPILER})")
+    enable_language(C)
+  endif()
+endif()
+
 include_guard(GLOBAL)
 
 # The function records the policies in effect here: transform depfiles the
@@ -78,6 +92,13 @@ function(nplus1_generate target)
   endif()
   if(NOT TARGET nplus1gen::nplus1gen)
     _nplus1_generate_no_tool()
+  endif()
+  if(NOT CMAKE_C_COMPILER_LOADED)
+    message(FATAL_ERROR "nplus1_generate(${target}): the generated drivers are C, and C is "
+                        "not enabled here (no C compiler was found when find_package(nplus1gen) "
+                        "ran). Install one (or name it with CC / CMAKE_C_COMPILER), or enable C "
+                        "yourself before find_package(nplus1gen): project(<name> C CXX) or "
+                        "enable_language(C)")
   endif()
 
   set(outdir "${N_OUTPUT_DIR}")

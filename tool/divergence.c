@@ -190,7 +190,7 @@ static void add_source(char (*set)[48], unsigned *n, int *more, const char *s)
             *more = 1;
         return;
     }
-    snprintf(set[(*n)++], 48, "%s", s);
+    snprintf(set[(*n)++], 48, "%.47s", s); /* cut to the slot, as meant */
 }
 
 static void spelling(CXCursor c, char *out, size_t n)

@@ -3,11 +3,14 @@
  * (parse -> analyze -> plan -> emit), --report / --check output, and the
  * atomic write of the output directory.
  */
+#define _DEFAULT_SOURCE /* flock() */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -571,13 +574,39 @@ static int keep_backups(out_file *files, unsigned n)
 }
 
 /*
+ * Locks the folder of final (an exclusive flock on the folder itself, which
+ * adds no file to it) against other nplus1gen runs writing there; blocks
+ * until it has the lock. The descriptor to close, or -1 where the file
+ * system has no flock (the files are then still replaced one by one).
+ */
+static int lock_folder(const char *final)
+{
+    const char *slash = strrchr(final, '/');
+    char *dir = slash ? xstrndup(final, (size_t)(slash - final) + 1) : xstrdup(".");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd < 0)
+        return -1;
+    int rc;
+    while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/*
  * Writes every file to a temporary name beside it, then renames them all into
- * place. Files being replaced are kept (hard links) until every rename has
- * succeeded, so a failure at any step leaves every path as it was.
+ * place while holding the output folder's lock (lock_folder), so two runs
+ * into one folder leave one run's set, never a mix. Files being replaced are
+ * kept (hard links) until every rename has succeeded, so a failure at any
+ * step leaves every path as it was.
  */
 static int write_outputs(out_file *files, unsigned n)
 {
-    int rc = EXIT_OK;
+    int rc = EXIT_OK, lock = -1;
     unsigned written = 0, renamed = 0;
     for (unsigned i = 0; i < n; i++) {
         files[i].tmp = hidden_sibling(files[i].final, "tmp");
@@ -591,6 +620,8 @@ static int write_outputs(out_file *files, unsigned n)
             rc = EXIT_INPUT;
         }
     }
+    if (rc == EXIT_OK)
+        lock = lock_folder(files[0].final);
     if (rc == EXIT_OK && keep_backups(files, n) != 0)
         rc = EXIT_INPUT;
     for (; rc == EXIT_OK && renamed < n; renamed++) {
@@ -611,6 +642,8 @@ static int write_outputs(out_file *files, unsigned n)
         free(files[i].tmp);
         free(files[i].backup);
     }
+    if (lock >= 0)
+        close(lock);
     return rc;
 }
 
