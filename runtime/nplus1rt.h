@@ -380,6 +380,18 @@ cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue 
                              const char *build_options, const nplus1rt_validate_opts *opts,
                              nplus1rt_validation *res);
 
+/*
+ * Runs the kernel built from source on the inputs nplus1rt_validate would
+ * give the original, and hands back each writable buffer as the run left
+ * it: out[i] (malloc'd, the caller frees it) and out_bytes[i] for every
+ * writable buffer argument i, NULL and 0 for the others (--profile).
+ */
+cl_int nplus1rt_run_original_outputs(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                                     const nplus1rt_set_desc *desc, const char *source,
+                                     const char *build_options,
+                                     const nplus1rt_validate_opts *opts, void **out,
+                                     size_t *out_bytes, nplus1rt_validation *res);
+
 /* ---- validation inputs: struct layouts and recipes ---------------------- */
 
 /* One scalar (or array of scalars) inside a struct element of a buffer. */

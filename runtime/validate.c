@@ -482,3 +482,29 @@ cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue 
     teardown_original(&v, prog, orig);
     return err;
 }
+
+cl_int nplus1rt_run_original_outputs(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                                     const nplus1rt_set_desc *desc, const char *source,
+                                     const char *build_options,
+                                     const nplus1rt_validate_opts *opts, void **out,
+                                     size_t *out_bytes, nplus1rt_validation *res)
+{
+    memset(res, 0, sizeof *res);
+    vctx v = {ctx, dev, q, desc, opts, res, NULL, NULL, 1};
+    cl_program prog = NULL;
+    cl_kernel orig = NULL;
+    cl_int err = setup_original(&v, source, build_options, &prog, &orig);
+    if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS &&
+        (err = run_original(&v, orig)) == CL_SUCCESS)
+        err = download(&v, 0);
+    for (unsigned i = 0; i < desc->nargs; i++) {
+        int mine = err == CL_SUCCESS && desc->args[i].writable &&
+                   desc->args[i].kind == NPLUS1RT_ARG_BUFFER;
+        out[i] = mine ? v.args[i].init : NULL; /* the caller owns it now */
+        out_bytes[i] = mine ? v.args[i].bytes : 0;
+        if (mine)
+            v.args[i].init = NULL;
+    }
+    teardown_original(&v, prog, orig);
+    return err;
+}

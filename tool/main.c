@@ -19,6 +19,7 @@
 #include "emit.h"
 #include "parse.h"
 #include "plan.h"
+#include "profile_cmd.h"
 #include "report.h"
 #include "safety_net.h"
 #include "util.h"
@@ -54,6 +55,8 @@ typedef struct cli {
     validate_options vopt;
     given_option given[64]; /* the options seen: see note_option */
     unsigned ngiven;
+    int profile;              /* --profile (profile_cmd.h) */
+    profile_options popt;
 } cli;
 
 /* The --help text is tool/help.txt, embedded at build time; the man page
@@ -131,9 +134,23 @@ static int refuse_unapplied(const cli *c)
             return not_applied("--check writes and runs nothing, so %s cannot apply: drop one "
                                "of them (--report prints the analysis beside -o or --validate)",
                                no_check[i]);
-    for (int i = 0; !c->validate && validation[i]; i++)
-        if (given(c, validation[i]))
-            return not_applied("%s applies only with --validate (or --emit-job)", validation[i]);
+    /* --profile runs the original on the inputs --validate would build */
+    static const char *const profile_inputs[] = {"--global", "--local", "--offset", "--arg",
+                                                  "--seed", "--timeout", "--device", NULL};
+    for (int i = 0; !c->validate && validation[i]; i++) {
+        int input = 0;
+        for (int k = 0; profile_inputs[k]; k++)
+            input |= !strcmp(validation[i], profile_inputs[k]);
+        if (given(c, validation[i]) && !(input && c->profile))
+            return not_applied(input ? "%s applies only with --validate (or --emit-job) or "
+                                       "--profile"
+                                     : "%s applies only with --validate (or --emit-job)",
+                               validation[i]);
+    }
+    for (int i = 0; !c->profile && i < 2; i++)
+        if (given(c, i ? "--profile-memory" : "--simd-width"))
+            return not_applied("%s applies only with --profile",
+                               i ? "--profile-memory" : "--simd-width");
     for (int i = 0; given(c, "--emit-job") && i < 2; i++)
         if (given(c, i ? "--timeout" : "--device"))
             return not_applied("%s applies to a run here, and --emit-job runs nothing",
@@ -250,6 +267,8 @@ static int parse_cli(cli *c, int argc, char **argv)
     c->vopt.seed = 1;
     c->vopt.ulp = 4;
     c->vopt.timeout = 600;
+    c->popt.width = 32;
+    c->popt.memory = 256ULL << 20;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         size_t n;
@@ -425,6 +444,29 @@ static int parse_cli(cli *c, int argc, char **argv)
         } else if (!strcmp(a, "--require-all-leaves")) {
             c->vopt.require_all_leaves = 1;
             note_option(c, "--require-all-leaves", NULL, 0);
+        } else if (!strcmp(a, "--profile")) {
+            c->profile = 1;
+        } else if (match(a, NULL, "--simd-width", &n) || match(a, NULL, "--profile-memory", &n)) {
+            char *end;
+            v = take_value(argc, argv, &i, a, n);
+            unsigned long x = v && *v != '-' ? strtoul(v, &end, 10) : 0;
+            if (a[2] == 's' && (!v || *end || x < 1 || x > 64 || (x & (x - 1))))
+                return usage_error("--simd-width takes a power of two from 1 to 64 (got '%s')",
+                                   v ? v : "");
+            if (a[2] == 'p' && (!v || *end || x < 1 || x > 1048576))
+                return usage_error("--profile-memory takes MiB, 1 to 1048576 (got '%s')",
+                                   v ? v : "");
+            if (note_option(c, a[2] == 's' ? "--simd-width" : "--profile-memory", v, 1))
+                return EXIT_USAGE;
+            if (a[2] == 's')
+                c->popt.width = (unsigned)x;
+            else
+                c->popt.memory = (unsigned long long)x << 20;
+        } else if (match(a, NULL, "--profile-json", &n) || match(a, NULL, "--profile-map", &n)) {
+            if (!(v = take_value(argc, argv, &i, a, n)) || !*v)
+                return usage_error("option '%s' needs a file name", a);
+            *(a[10] == 'j' ? &c->popt.json : &c->popt.map) = v;
+            c->profile = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
         } else if (c->input) {
@@ -437,11 +479,16 @@ static int parse_cli(cli *c, int argc, char **argv)
         return usage_error("%s", "no input file");
     if (refuse_unapplied(c))
         return EXIT_USAGE;
-    if (c->validate && c->vopt.has_local && (unsigned)c->vopt.has_local != c->vopt.dim)
+    if ((c->validate || c->profile) && c->vopt.has_local &&
+        (unsigned)c->vopt.has_local != c->vopt.dim)
         return usage_error("%s", "--local must have as many dimensions as --global");
-    if (c->validate && launch_error(&c->vopt))
+    if ((c->validate || c->profile) && launch_error(&c->vopt))
         return usage_error("%s", launch_error(&c->vopt));
-    if (!c->outdir && !c->check && !c->report && !c->validate)
+    if (c->profile && (c->validate || c->outdir || c->check || c->report))
+        return usage_error("%s", "--profile runs alone: no -o, --check, --report or --validate");
+    if (c->popt.map && c->vopt.dim != 2)
+        return usage_error("%s", "--profile-map draws a 2-D launch: give --global W,H");
+    if (!c->outdir && !c->check && !c->report && !c->validate && !c->profile)
         return usage_error("%s", "no output directory: give -o DIR (or --check / --report)");
     warn_unapplied(c);
     return EXIT_OK;
@@ -763,6 +810,22 @@ int main(int argc, char **argv)
     int rc = parse_cli(&c, argc, argv);
     if (rc != EXIT_OK)
         return rc;
+    if (c.profile) {
+        parse_options ppo = {c.cl_std, c.defines, c.ndefines, c.includes, c.nincludes};
+        c.vopt.input = c.input;
+        c.vopt.defines = c.defines;
+        c.vopt.ndefines = c.ndefines;
+        c.vopt.includes = c.includes;
+        c.vopt.nincludes = c.nincludes;
+        rc = profile_command(c.input, &ppo, c.kernels, c.nkernels, &c.plan, &c.vopt, &c.popt);
+        free(c.kernels);
+        free(c.defines);
+        free(c.includes);
+        free(c.vopt.args);
+        free(c.vopt.unordered);
+        free(c.vopt.count);
+        return rc;
+    }
     diag_sink diag;
     diag_init(&diag);
     parse_options po = {c.cl_std, c.defines, c.ndefines, c.includes, c.nincludes};

@@ -27,6 +27,11 @@
  *   field OFFSET ELEM COUNT                                 (struct buffers: after their arg)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end
+ *   profile BYTES   --profile: `source` is the instrumented original; each kernel
+ *                   runs it with a recording buffer of BYTES (zeroed) as one more
+ *                   argument, and the original alone, on the same inputs; writes
+ *                   profile-KERNEL.bin (the recording) and profile-KERNEL.txt
+ *                   (values compared, mismatches, tile size, device) into the job
  */
 #define _DEFAULT_SOURCE
 #include <ctype.h>
@@ -73,6 +78,7 @@ typedef struct job {
     int require_all_leaves;
     int original_only;              /* under oclgrind: run the original alone */
     int inconclusive;               /* some kernel had no item in a working leaf */
+    size_t profile_bytes;           /* --profile: the recording buffer's size (0: validate) */
 } job;
 
 static char *dup_rest(const char *s)
@@ -586,6 +592,119 @@ static int run_original_only(device_ctx *dc, const job *j, kdesc *k, const char 
     return err == CL_SUCCESS ? 0 : 3;
 }
 
+/* ---- --profile: the instrumented original and the original ------------------- */
+
+/* The tile the runtime would use (runtime/set.c, tile_ipt_for): work-group x items each. */
+static unsigned profile_tile(const device_ctx *dc, unsigned wg)
+{
+    const char *env = getenv("NPLUS1_TILE_IPT");
+    if (env && atoi(env) > 0 && atoi(env) <= 64 && (size_t)atoi(env) * wg <= 65536)
+        return (unsigned)atoi(env) * wg;
+    cl_ulong local = 0;
+    clGetDeviceInfo(dc->dev.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    unsigned ipt = 16;
+    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 12 || ipt * wg > 65536))
+        ipt /= 2;
+    return ipt * wg;
+}
+
+/* Writable buffers of both runs: values compared and how many differ. */
+static void profile_diff(const kdesc *k, void **a, size_t *na, void **b, size_t *nb,
+                         unsigned ulp, size_t *compared, size_t *bad)
+{
+    for (unsigned i = 0; i < k->d.nargs; i++) {
+        if (!a[i] || !b[i] || na[i] != nb[i])
+            continue;
+        size_t n = na[i] / nplus1rt_elem_size(k->args[i].elem);
+        *compared += n;
+        *bad += nplus1rt_diff(a[i], b[i], n, k->args[i].elem, ulp, NULL, 0);
+    }
+}
+
+static int write_profile(const job *j, const kdesc *k, const void *rec, size_t bytes,
+                         size_t compared, size_t bad, unsigned tile, const char *device)
+{
+    char *bin = job_path(j, "profile-"), *path = malloc(strlen(bin) + strlen(k->name) + 8);
+    int ok = path != NULL;
+    for (int t = 0; ok && t < 2; t++) {
+        sprintf(path, "%s%s.%s", bin, k->name, t ? "txt" : "bin");
+        FILE *f = fopen(path, "wb");
+        ok = f != NULL;
+        if (f && !t)
+            ok = fwrite(rec, 1, bytes, f) == bytes;
+        if (f && t)
+            ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\n", compared, bad,
+                         tile, device) > 0;
+        if (f)
+            ok &= fclose(f) == 0;
+    }
+    if (!ok)
+        fprintf(stderr, "nplus1gen: error: cannot write the profile of '%s' into %s\n", k->name,
+                j->dir);
+    free(bin);
+    free(path);
+    return ok ? 0 : 3;
+}
+
+static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumented,
+                       const char *original, const nplus1rt_validate_opts *o, const values *v)
+{
+    unsigned n = k->d.nargs;
+    static nplus1rt_arg args[MAX_ARGS + 1];
+    size_t elems[MAX_ARGS + 1] = {0}, nrec[MAX_ARGS + 1], nplain[MAX_ARGS + 1];
+    const void *vals[MAX_ARGS + 1] = {0}, *init[MAX_ARGS + 1] = {0};
+    void *rec[MAX_ARGS + 1], *plain[MAX_ARGS + 1];
+    memcpy(args, k->args, n * sizeof *args);
+    args[n] = (nplus1rt_arg){"__nplus1_profile", "uint *", NPLUS1RT_ARG_BUFFER, 1, 0,
+                             NPLUS1RT_U32, 1, 4};
+    for (unsigned i = 0; i < n; i++) {
+        elems[i] = v->elems[i];
+        vals[i] = v->ptr[i];
+        init[i] = v->init[i];
+    }
+    elems[n] = j->profile_bytes / 4;
+    void *zero = calloc(elems[n] ? elems[n] : 1, 4);
+    init[n] = zero;
+    nplus1rt_set_desc d = k->d;
+    d.args = args;
+    d.nargs = n + 1;
+    nplus1rt_validate_opts po = *o;
+    po.buffer_elems = elems;
+    po.values = vals;
+    po.buffer_init = init;
+    nplus1rt_validation *r = calloc(1, sizeof *r);
+    cl_int err = zero && r ? nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &d,
+                                                           instrumented, j->options, &po, rec,
+                                                           nrec, r)
+                           : CL_OUT_OF_HOST_MEMORY;
+    free(zero);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "nplus1gen: error: profiling '%s' could not run: %s\n", k->name,
+                r ? r->message : "out of memory");
+        free(r);
+        return 3;
+    }
+    err = nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &k->d, original,
+                                        j->options, o, plain, nplain, r);
+    size_t compared = 0, bad = 0;
+    int rc = 3;
+    if (err == CL_SUCCESS) {
+        profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad);
+        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, profile_tile(dc, k->d.wg),
+                           dc->dev.device_name);
+    } else {
+        fprintf(stderr, "nplus1gen: error: running '%s' could not run: %s\n", k->name,
+                r->message);
+    }
+    for (unsigned i = 0; i <= n; i++) {
+        free(rec[i]);
+        if (i < n && err == CL_SUCCESS)
+            free(plain[i]);
+    }
+    free(r);
+    return rc;
+}
+
 static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, const char *original)
 {
     values *v = calloc(1, sizeof *v);
@@ -608,6 +727,10 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.count_arg = v->count_arg;
     if (j->original_only) {
         rc = run_original_only(dc, j, k, original, &o, v);
+        goto done;
+    }
+    if (j->profile_bytes) {
+        rc = run_profile(dc, j, k, source, original, &o, v);
         goto done;
     }
     cl_int err = nplus1rt_validate(dc->ctx, dc->dev.device, dc->q, &k->d, original, j->options,
@@ -649,6 +772,8 @@ static int read_job_line(job *j, const char *line)
         j->values[j->nvalues++] = dup_rest(line + 6);
     else if (!strncmp(line, "require_all_leaves", 18))
         j->require_all_leaves = 1;
+    else if (sscanf(line, "profile %zu", &j->profile_bytes) == 1)
+        ;
     else if (!strncmp(line, "input ", 6))
         ; /* the user's file name, for the out-of-bounds message */
     else if (!strncmp(line, "unordered ", 10) && j->nunordered < MAX_ARGS &&
@@ -723,7 +848,7 @@ static void print_verdict(const job *j, int rc)
     if (rc == EXIT_REFUSED)
         printf("validation refused: the set refuses these build options (NPLUS1_ERR_MACRO, "
                "see above); nothing was compared\n");
-    if (rc >= 2 || j->original_only)
+    if (rc >= 2 || j->original_only || j->profile_bytes)
         return;
     if (rc == 0)
         printf("validation passed: the generated set matches the original\n");
