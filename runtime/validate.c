@@ -81,12 +81,19 @@ static cl_int prepare_args(vctx *v)
         const nplus1rt_arg *a = &d->args[i];
         host_arg *h = &v->args[i];
         if (a->kind == NPLUS1RT_ARG_VALUE) {
-            if (v->o->values && v->o->values[i])
-                memcpy(h->value.raw, v->o->values[i], a->size < 128 ? a->size : 128);
-            else
+            int given = v->o->values && v->o->values[i];
+            if (a->size > sizeof h->value.raw) { /* a large struct by value: zeros, or given */
+                if (!(h->init = calloc(1, a->size)))
+                    return vfail(v, NPLUS1_ERR_OOM, "allocating an argument's value");
+                if (given)
+                    memcpy(h->init, v->o->values[i], a->size);
+            } else if (given) {
+                memcpy(h->value.raw, v->o->values[i], a->size);
+            } else {
                 default_value(a, v->items, h);
+            }
             v->vals[i].size = a->size;
-            v->vals[i].value = h->value.raw;
+            v->vals[i].value = h->init ? h->init : h->value.raw;
             continue;
         }
         size_t elems = v->o->buffer_elems && v->o->buffer_elems[i] ? v->o->buffer_elems[i]

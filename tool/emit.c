@@ -654,10 +654,44 @@ static char *c_params(const kernel_info *k)
 {
     strbuf sb;
     sb_init(&sb);
-    for (unsigned i = 0; i < k->nparams; i++)
-        sb_printf(&sb, ",\n                          %s %s", k->params[i].host_type,
-                  k->params[i].name);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const kernel_param *p = &k->params[i];
+        const char *sep = p->host_type[strlen(p->host_type) - 1] == '*' ? "" : " ";
+        sb_printf(&sb, ",\n                          %s%s%s", p->host_type, sep, p->name);
+        if (p->is_struct) /* the host struct and its size, as clSetKernelArg takes them */
+            sb_printf(&sb, ", size_t %s_size", p->name);
+    }
     return sb_steal(&sb);
+}
+
+/* 1 when an earlier parameter (of this kernel or an earlier one) has the same host struct. */
+static int struct_declared(const plan *pl, unsigned kernel, unsigned param)
+{
+    const char *tag = pl->kernels[kernel].k->params[param].struct_tag;
+    for (unsigned i = 0; i <= kernel; i++) {
+        const kernel_info *k = pl->kernels[i].k;
+        for (unsigned p = 0; p < (i == kernel ? param : k->nparams); p++)
+            if (k->params[p].is_struct && !strcmp(k->params[p].struct_tag, tag))
+                return 1;
+    }
+    return 0;
+}
+
+/* The host structs of a kernel's struct arguments, each once in the header. */
+static void header_structs(emitter *e, strbuf *sb, unsigned kernel)
+{
+    const kernel_info *k = e->pl->kernels[kernel].k;
+    for (unsigned p = 0; p < k->nparams; p++) {
+        const kernel_param *a = &k->params[p];
+        if (!a->is_struct || struct_declared(e->pl, kernel, p))
+            continue;
+        char size[24];
+        snprintf(size, sizeof size, "%u", a->size);
+        tmpl_var sv[] = {{"K", k->name}, {"PARAM", a->name}, {"TAG", a->struct_tag},
+                         {"DECL", a->host_struct}, {"SIZE", size},
+                         {"KEYWORD", !strncmp(a->host_struct, "union", 5) ? "union" : "struct"}};
+        expand(e, sb, &e->dh, "header-struct", sv, NV(sv));
+    }
 }
 
 static char *driver_h(emitter *e)
@@ -677,6 +711,7 @@ static char *driver_h(emitter *e)
         const kernel_plan *kp = &e->pl->kernels[i];
         char nleaves[16];
         snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+        header_structs(e, &sb, i);
         char *params = c_params(kp->k);
         tmpl_var kv[] = {{"K", kp->k->name}, {"NLEAVES", nleaves},
                          {"STRATEGY", strategy_name(e->pl->opt.strategy)}, {"PARAMS", params}};
@@ -723,7 +758,10 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
         sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n",
                   p->is_pointer ? "NPLUS1RT_ARG_BUFFER" : "NPLUS1RT_ARG_VALUE", p->writable,
                   p->is_constant_space, elem_enum(p->elem), p->lanes, p->size);
-        sb_printf(&vals, "        {sizeof %s, &%s},\n", p->name, p->name);
+        if (p->is_struct)
+            sb_printf(&vals, "        {%s_size, %s},\n", p->name, p->name);
+        else
+            sb_printf(&vals, "        {sizeof %s, &%s},\n", p->name, p->name);
     }
     if (!k->nparams) {
         sb_puts(&args, "    {\"\", \"\", NPLUS1RT_ARG_VALUE, 0, 0, NPLUS1RT_U8, 0, 0},\n");

@@ -21,10 +21,12 @@
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
  *   value NAME=VALUE | NAME=size:N | NAME=file:PATH | NAME=RECIPE   (any number)
+ *   value NAME.FIELD=VALUE                     (a field of a struct value, of every struct
+ *                                               of a buffer; FIELD: "a", "in.uv", "w[2]")
  *   unordered NAME COUNTNAME|-  |  require_all_leaves
  *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT [HAS_TILE]
  *   arg NAME PTR WRITABLE CONSTANT ELEM LANES SIZE TYPE...   (in order)
- *   field OFFSET ELEM COUNT                                 (struct buffers: after their arg)
+ *   field OFFSET ELEM COUNT [PATH]                          (structs: after their arg)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end
  */
@@ -57,7 +59,8 @@ typedef struct kdesc {
     char *path_cond[MAX_LEAVES];
     unsigned npaths;
     char *count, *scan, *scatter, *fused, *tile;
-    nplus1rt_field *fields[MAX_ARGS]; /* struct buffers */
+    nplus1rt_field *fields[MAX_ARGS]; /* structs: buffers' elements and values */
+    char **field_names[MAX_ARGS];     /* each field's path, "" in jobs from before names */
     unsigned nfields[MAX_ARGS];
 } kdesc;
 
@@ -125,6 +128,12 @@ static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *o
     return *p ? -1 : 0;
 }
 
+typedef struct field_set {
+    unsigned arg;
+    char path[256];                 /* --arg NAME.PATH=VALUE */
+    const char *value;
+} field_set;
+
 typedef struct values {
     size_t elems[MAX_ARGS];
     const void *ptr[MAX_ARGS];
@@ -132,6 +141,8 @@ typedef struct values {
     const char *contents[MAX_ARGS]; /* file:PATH or a recipe, NULL: the default */
     void *init[MAX_ARGS];           /* buffers' initial contents, NULL: seeded random */
     int unordered[MAX_ARGS], count_arg[MAX_ARGS];
+    field_set sets[MAX_ARGS];
+    unsigned nsets;
 } values;
 
 static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
@@ -152,7 +163,7 @@ static int find_arg(const kdesc *k, const char *name, size_t n)
     return -1;
 }
 
-/* A buffer of structs (its layout came with it); uchar4 and the like are not. */
+/* A struct (a value, or a buffer's element: its layout came with it); uchar4 is not. */
 static int is_struct(const kdesc *k, unsigned p)
 {
     return k->nfields[p] > 0;
@@ -169,6 +180,11 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
         if (!buffer || *end || e == 0 || val[5] == '-')
             return arg_error(spec, "size:N needs a buffer and N > 0", a);
         v->elems[p] = (size_t)e;
+    } else if (!buffer && is_struct(k, p) && !strncmp(val, "file:", 5)) {
+        v->contents[p] = val; /* the struct's bytes */
+    } else if (!buffer && is_struct(k, p)) {
+        return arg_error(spec, "a struct takes its fields one by one (NAME.FIELD=VALUE) or its "
+                               "bytes (file:PATH)", a);
     } else if (!strncmp(val, "file:", 5) || nplus1rt_is_recipe(val)) {
         if (!buffer)
             return arg_error(spec, "file: and recipes give a buffer's contents; a value takes "
@@ -199,8 +215,15 @@ static int setup_values(const job *j, const kdesc *k, values *v)
         const char *spec = j->values[i], *eq = strchr(spec, '=');
         if (!eq)
             return arg_error(spec, "expected NAME=VALUE or NAME=size:N", NULL);
-        int p = find_arg(k, spec, (size_t)(eq - spec));
-        if (p >= 0 && take_value(k, (unsigned)p, spec, eq + 1, v) != 0)
+        const char *dot = memchr(spec, '.', (size_t)(eq - spec));
+        int p = find_arg(k, spec, (size_t)((dot ? dot : eq) - spec));
+        if (p >= 0 && dot && v->nsets < MAX_ARGS) { /* a field: set after the struct's fill */
+            field_set *fs = &v->sets[v->nsets++];
+            fs->arg = (unsigned)p;
+            snprintf(fs->path, sizeof fs->path, "%.*s", (int)(eq - dot - 1), dot + 1);
+            fs->value = eq + 1;
+        }
+        if (p >= 0 && !dot && take_value(k, (unsigned)p, spec, eq + 1, v) != 0)
             return -1; /* p < 0: a parameter of another kernel (nplus1gen checked the names) */
     }
     for (unsigned i = 0; i < j->nunordered; i++) {
@@ -283,12 +306,74 @@ static int read_contents(const job *j, const nplus1rt_arg *a, const char *path, 
     return f && got == want && !more ? 0 : -1;
 }
 
+/* 1 when field path f is path or lies inside it ("in" holds "in.uv", "w" holds "w[2]"). */
+static int field_under(const char *f, const char *path, size_t len)
+{
+    return !strncmp(f, path, len) && (f[len] == '\0' || f[len] == '.' || f[len] == '[');
+}
+
+/* NAME.PATH=VALUE: every field under PATH of each of count structs takes VALUE. */
+static int set_fields(const kdesc *k, unsigned p, const char *path, const char *value,
+                      unsigned char *base, size_t count)
+{
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s.%s=%s", k->args[p].name, path, value);
+    unsigned hits = 0;
+    for (unsigned f = 0; f < k->nfields[p]; f++) {
+        const nplus1rt_field *fd = &k->fields[p][f];
+        if (!field_under(k->field_names[p][f], path, strlen(path)))
+            continue;
+        size_t ss = nplus1rt_elem_size(fd->elem);
+        nplus1rt_arg one = {k->args[p].name, "", NPLUS1RT_ARG_VALUE, 0, 0, fd->elem, fd->count,
+                            ss * fd->count};
+        unsigned char bytes[128];
+        if (one.size > sizeof bytes || parse_value(&one, value, bytes) != 0) {
+            char what[128];
+            snprintf(what, sizeof what, "not a value of field '%s' (%s%s%.0u)",
+                     k->field_names[p][f], nplus1rt_elem_name(fd->elem),
+                     fd->count > 1 ? " x" : "", fd->count > 1 ? fd->count : 0);
+            return arg_error(spec, what, &k->args[p]);
+        }
+        for (size_t e = 0; e < count; e++)
+            memcpy(base + e * k->args[p].size + fd->offset, bytes, one.size);
+        hits++;
+    }
+    return hits ? 0 : arg_error(spec, "no such field", &k->args[p]);
+}
+
+/* A struct value: random fields (integers in [0, items)) or file:PATH, then NAME.FIELD=V. */
+static int build_struct_value(const job *j, const kdesc *k, unsigned p, values *v)
+{
+    const nplus1rt_arg *a = &k->args[p];
+    v->init[p] = calloc(1, a->size ? a->size : 1);
+    if (!v->init[p])
+        return -1;
+    uint64_t seed = (j->o.seed ? j->o.seed : 1) * 0x9e3779b97f4a7c15ULL + p;
+    const char *c = v->contents[p];
+    if (c && read_contents(j, a, c + 5, 1, v->init[p]))
+        return -1;
+    if (!c)
+        nplus1rt_fill_fields(v->init[p], 1, a->size, k->fields[p], k->nfields[p],
+                             default_elems(&j->o), &seed);
+    for (unsigned i = 0; i < v->nsets; i++)
+        if (v->sets[i].arg == p &&
+            set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], 1))
+            return -1;
+    v->ptr[p] = v->init[p];
+    return 0;
+}
+
 /* The buffers' initial contents: files, recipes, struct fields; else the runtime's random. */
 static int build_inputs(const job *j, const kdesc *k, values *v)
 {
     size_t fallback = default_elems(&j->o);
     for (unsigned p = 0; p < k->d.nargs; p++) {
         const nplus1rt_arg *a = &k->args[p];
+        if (a->kind == NPLUS1RT_ARG_VALUE && k->nfields[p]) {
+            if (build_struct_value(j, k, p, v))
+                return -1;
+            continue;
+        }
         if (a->kind != NPLUS1RT_ARG_BUFFER || (!v->contents[p] && !k->nfields[p]))
             continue;
         size_t elems = v->elems[p] ? v->elems[p] : fallback;
@@ -313,6 +398,10 @@ static int build_inputs(const job *j, const kdesc *k, values *v)
             nplus1rt_fill_fields(v->init[p], elems, a->size, k->fields[p], k->nfields[p],
                                  fallback, &seed);
         }
+        for (unsigned i = 0; i < v->nsets && (!c || strncmp(c, "file:", 5)); i++)
+            if (v->sets[i].arg == p &&
+                set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], elems))
+                return -1;
     }
     return 0;
 }
@@ -384,19 +473,27 @@ static int read_arg_line(kdesc *k, const char *line)
 static int read_field_line(kdesc *k, const char *line)
 {
     unsigned long off;
-    int elem;
+    int elem, consumed = 0;
     unsigned count;
-    if (!k->d.nargs || sscanf(line, "field %lu %d %u", &off, &elem, &count) != 3 ||
+    if (!k->d.nargs || sscanf(line, "field %lu %d %u%n", &off, &elem, &count, &consumed) != 3 ||
         elem < NPLUS1RT_I8 || elem > NPLUS1RT_F64)
         return -1;
     unsigned a = k->d.nargs - 1;
     if (k->nfields[a] >= MAX_FIELDS)
         return 0;
     nplus1rt_field *f = realloc(k->fields[a], (k->nfields[a] + 1) * sizeof *f);
-    if (!f)
+    if (f)
+        k->fields[a] = f;
+    char **names = realloc(k->field_names[a], (k->nfields[a] + 1) * sizeof *names);
+    if (names)
+        k->field_names[a] = names;
+    char *name = dup_rest(line + consumed); /* absent in jobs from before names: "" */
+    if (!f || !names || !name) {
+        free(name);
         return -1;
+    }
+    names[k->nfields[a]] = name;
     f[k->nfields[a]++] = (nplus1rt_field){off, (nplus1rt_elem)elem, count};
-    k->fields[a] = f;
     return 0;
 }
 
@@ -416,6 +513,9 @@ static void free_kernel(kdesc *k)
         free(k->arg_names[i]);
         free(k->arg_types[i]);
         free(k->fields[i]);
+        for (unsigned f = 0; f < k->nfields[i]; f++)
+            free(k->field_names[i][f]);
+        free(k->field_names[i]);
     }
     for (unsigned l = 0; l < k->d.nleaves; l++)
         free(k->leaf_names[l]);
