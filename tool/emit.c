@@ -743,6 +743,14 @@ static void set_kernel_names(const plan *pl, const char *k, char *count, char *s
     quoted_kernel(tile, n, emits_tile(pl), k, "tile", "NULL");
 }
 
+static const char *arg_kind(const kernel_param *p)
+{
+    return p->is_pointer   ? "NPLUS1RT_ARG_BUFFER"
+           : p->is_image   ? "NPLUS1RT_ARG_IMAGE"
+           : p->is_sampler ? "NPLUS1RT_ARG_SAMPLER"
+                           : "NPLUS1RT_ARG_VALUE";
+}
+
 static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
 {
     const kernel_info *k = kp->k;
@@ -755,8 +763,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
         const kernel_param *p = &k->params[i];
         sb_printf(&args, "    {\"%s\", \"", p->name);
         sb_put_c_string(&args, p->type_text, strlen(p->type_text));
-        sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n",
-                  p->is_pointer ? "NPLUS1RT_ARG_BUFFER" : "NPLUS1RT_ARG_VALUE", p->writable,
+        sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n", arg_kind(p), p->writable,
                   p->is_constant_space, elem_enum(p->elem), p->lanes, p->size);
         if (p->is_struct)
             sb_printf(&vals, "        {%s_size, %s},\n", p->name, p->name);
@@ -909,6 +916,14 @@ static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
     }
 }
 
+/* An image's access qualifier: "read_only", "write_only" or "read_write". */
+static const char *image_access(const kernel_param *p)
+{
+    return strstr(p->type_text, "__write_only")   ? "write_only"
+           : strstr(p->type_text, "__read_write") ? "read_write"
+                                                   : "read_only";
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -944,8 +959,12 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     for (unsigned i = 0; i < k->nparams; i++) {
         const kernel_param *p = &k->params[i];
         char *type = json_escape(p->type_text);
-        const char *space = !p->is_pointer ? "private" : p->is_constant_space ? "constant" : "global";
-        const char *access = !p->is_pointer ? "value" : p->writable ? "read_write" : "read_only";
+        const char *space = p->is_image     ? "global"
+                            : !p->is_pointer ? "private"
+                            : p->is_constant_space ? "constant" : "global";
+        const char *access = p->is_image ? image_access(p)
+                             : !p->is_pointer ? "value"
+                             : p->writable    ? "read_write" : "read_only";
         tmpl_var av[] = {{"NAME", p->name}, {"TYPE", type}, {"SPACE", space},
                          {"ACCESS", access}, {"HOST", p->host_type},
                          {"COMMA", i + 1 == k->nparams ? "" : ","}};

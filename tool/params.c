@@ -366,6 +366,40 @@ static char *type_spelling(CXType t)
     return d;
 }
 
+/*
+ * Images and samplers (from the canonical spelling: "__read_only image2d_t",
+ * "sampler_t"): a cl_mem and a cl_sampler. 0 when p is one.
+ */
+static int describe_image(kernel_param *p)
+{
+    static const char *kinds[] = {"image1d_buffer", "image1d_array", "image2d_array", "image1d",
+                                  "image2d", "image3d", NULL};
+    const char *t = p->type_text;
+    if (!strcmp(t, "sampler_t") || !strcmp(t, "const sampler_t")) {
+        p->is_sampler = 1;
+        p->host_type = xstrdup("cl_sampler");
+        p->elem = E_U8;
+        p->lanes = 1;
+        p->size = (unsigned)sizeof(void *);
+        return 0;
+    }
+    for (int i = 0; kinds[i]; i++) {
+        const char *at = strstr(t, kinds[i]);
+        size_t n = strlen(kinds[i]);
+        if (!at || strcmp(at + n, "_t"))
+            continue;
+        p->is_image = 1;
+        p->image_kind = xstrdup(kinds[i]);
+        p->writable = strstr(t, "__write_only") != NULL || strstr(t, "__read_write") != NULL;
+        p->host_type = xstrdup("cl_mem");
+        p->elem = E_F32; /* the default format's channel; validation takes the real one */
+        p->lanes = 4;
+        p->size = (unsigned)sizeof(void *);
+        return 0;
+    }
+    return -1;
+}
+
 /* Removes OpenCL address-space words from a type spelling. */
 static void strip_address_space(char *s)
 {
@@ -451,13 +485,16 @@ static int describe_param(analysis *an, const char *kernel, CXCursor c, kernel_p
     }
     if (canon.kind == CXType_Record)
         return describe_struct(an, kernel, c, canon, p, diag);
+    if (describe_image(p) == 0)
+        return 0;
     if (describe_value(t, p, 1) != 0) {
-        report(diag, an, c, "parameter '%s' has type '%s': only buffers, scalars, vectors "
-                            "and structs are supported",
+        report(diag, an, c, "parameter '%s' has type '%s': only buffers, images, samplers, "
+                            "scalars, vectors and structs are supported",
                p->name, p->type_text);
         note(diag, an, c, "the generated driver passes __global and __constant pointers as "
-                          "cl_mem, scalars and vectors by value and structs as a pointer to "
-                          "a host struct; pipes, events and queues have no host form there");
+                          "cl_mem, scalars and vectors by value, images as cl_mem, samplers as "
+                          "cl_sampler and structs as a pointer to a host struct; pipes, events "
+                          "and queues have no host form there");
         return 1;
     }
     return 0;

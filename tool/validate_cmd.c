@@ -328,7 +328,8 @@ static char *describe(const plan *pl, const validate_options *o, const char *dir
                   pl->opt.strategy == STRATEGY_TILE || pl->opt.split == SPLIT_AUTO);
         for (unsigned p = 0; p < k->nparams; p++) {
             const kernel_param *a = &k->params[p];
-            sb_printf(&sb, "arg %s %d %d %d %d %u %u ", a->name, a->is_pointer, a->writable,
+            int kind = a->is_pointer ? 1 : a->is_image ? 2 : a->is_sampler ? 3 : 0;
+            sb_printf(&sb, "arg %s %d %d %d %d %u %u ", a->name, kind, a->writable,
                       a->is_constant_space, a->elem, a->lanes, a->size);
             one_line(&sb, "", a->type_text);
             describe_fields(&sb, a);

@@ -21,11 +21,13 @@
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
  *   value NAME=VALUE | NAME=size:N | NAME=file:PATH | NAME=RECIPE   (any number)
+ *   value NAME=image:W[xH[xD]][:ORDER:TYPE] | NAME=sampler:NORM:ADDRESS:FILTER
  *   value NAME.FIELD=VALUE                     (a field of a struct value, of every struct
  *                                               of a buffer; FIELD: "a", "in.uv", "w[2]")
  *   unordered NAME COUNTNAME|-  |  require_all_leaves
  *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT [HAS_TILE]
- *   arg NAME PTR WRITABLE CONSTANT ELEM LANES SIZE TYPE...   (in order)
+ *   arg NAME KIND WRITABLE CONSTANT ELEM LANES SIZE TYPE...  (in order; KIND 0 value,
+ *                                                            1 buffer, 2 image, 3 sampler)
  *   field OFFSET ELEM COUNT [PATH]                          (structs: after their arg)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end
@@ -143,6 +145,8 @@ typedef struct values {
     int unordered[MAX_ARGS], count_arg[MAX_ARGS];
     field_set sets[MAX_ARGS];
     unsigned nsets;
+    nplus1rt_image_spec images[MAX_ARGS];
+    nplus1rt_sampler_spec samplers[MAX_ARGS];
 } values;
 
 static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
@@ -169,11 +173,114 @@ static int is_struct(const kdesc *k, unsigned p)
     return k->nfields[p] > 0;
 }
 
+/* ---- images and samplers --------------------------------------------------------- */
+
+typedef struct named {
+    const char *name;
+    unsigned value;
+} named;
+
+static const named orders[] = {
+    {"R", CL_R}, {"A", CL_A}, {"RG", CL_RG}, {"RA", CL_RA}, {"RGBA", CL_RGBA},
+    {"BGRA", CL_BGRA}, {"ARGB", CL_ARGB}, {"INTENSITY", CL_INTENSITY},
+    {"LUMINANCE", CL_LUMINANCE}, {NULL, 0}};
+static const named types[] = {
+    {"FLOAT", CL_FLOAT}, {"HALF_FLOAT", CL_HALF_FLOAT}, {"UNORM_INT8", CL_UNORM_INT8},
+    {"SNORM_INT8", CL_SNORM_INT8}, {"UNORM_INT16", CL_UNORM_INT16},
+    {"SNORM_INT16", CL_SNORM_INT16}, {"SIGNED_INT8", CL_SIGNED_INT8},
+    {"UNSIGNED_INT8", CL_UNSIGNED_INT8}, {"SIGNED_INT16", CL_SIGNED_INT16},
+    {"UNSIGNED_INT16", CL_UNSIGNED_INT16}, {"SIGNED_INT32", CL_SIGNED_INT32},
+    {"UNSIGNED_INT32", CL_UNSIGNED_INT32}, {NULL, 0}};
+static const named addressing[] = {
+    {"none", CL_ADDRESS_NONE}, {"clamp_to_edge", CL_ADDRESS_CLAMP_TO_EDGE},
+    {"clamp", CL_ADDRESS_CLAMP}, {"repeat", CL_ADDRESS_REPEAT},
+    {"mirrored_repeat", CL_ADDRESS_MIRRORED_REPEAT}, {NULL, 0}};
+
+/* The value of word [s, s+n) in table t ("CL_" prefix optional, any case); 0: unknown. */
+static unsigned lookup(const named *t, const char *s, size_t n)
+{
+    if (n > 3 && !strncasecmp(s, "CL_", 3))
+        s += 3, n -= 3;
+    for (; t->name; t++)
+        if (strlen(t->name) == n && !strncasecmp(t->name, s, n))
+            return t->value;
+    return 0;
+}
+
+/* image:W[xH[xD]][:ORDER:TYPE] (file:PATH: the pixels' bytes, at the default size). */
+static int take_image(const nplus1rt_arg *a, const char *spec, const char *val, values *v,
+                      unsigned p)
+{
+    static const char *usage = "an image takes image:W[xH[xD]][:ORDER:TYPE] (e.g. image:64x48 "
+                               "or image:64x48:RGBA:UNORM_INT8) or file:PATH";
+    nplus1rt_image_spec *s = &v->images[p];
+    if (!strncmp(val, "file:", 5)) {
+        v->contents[p] = val;
+        return 0;
+    }
+    if (strncmp(val, "image:", 6))
+        return arg_error(spec, usage, a);
+    const char *q = val + 6;
+    for (unsigned d = 0; d < 3; d++) {
+        char *end;
+        unsigned long long n = strtoull(q, &end, 10);
+        if (end == q || n == 0 || *q == '-')
+            return arg_error(spec, usage, a);
+        s->size[d] = (size_t)n;
+        q = end;
+        if (*q != 'x')
+            break;
+        q++;
+    }
+    if (*q == ':') {
+        const char *t = strchr(q + 1, ':');
+        s->order = t ? lookup(orders, q + 1, (size_t)(t - q - 1)) : 0;
+        s->type = t ? lookup(types, t + 1, strlen(t + 1)) : 0;
+        if (!s->order || !s->type)
+            return arg_error(spec, "unknown channel order or type (orders: R, A, RG, RA, RGBA, "
+                                   "BGRA, ARGB, INTENSITY, LUMINANCE; types: FLOAT, HALF_FLOAT, "
+                                   "UNORM_INT8, SNORM_INT8, UNORM_INT16, SNORM_INT16, "
+                                   "[UN]SIGNED_INT8/16/32)", a);
+    } else if (*q) {
+        return arg_error(spec, usage, a);
+    }
+    return 0;
+}
+
+/* sampler:norm|unnorm:ADDRESSING:nearest|linear */
+static int take_sampler(const nplus1rt_arg *a, const char *spec, const char *val,
+                        nplus1rt_sampler_spec *s)
+{
+    const char *n = val + 8, *m = strchr(n, ':'), *f = m ? strchr(m + 1, ':') : NULL;
+    if (strncmp(val, "sampler:", 8) || !m || !f)
+        return arg_error(spec, "a sampler takes sampler:norm|unnorm:none|clamp_to_edge|clamp|"
+                               "repeat|mirrored_repeat:nearest|linear", a);
+    size_t nl = (size_t)(m - n);
+    s->given = 1;
+    s->normalized = nl == 4 && !strncmp(n, "norm", 4);
+    s->addressing = lookup(addressing, m + 1, (size_t)(f - m - 1));
+    s->filter = !strcmp(f + 1, "linear") ? CL_FILTER_LINEAR : CL_FILTER_NEAREST;
+    int ok = ((nl == 4 && !strncmp(n, "norm", 4)) || (nl == 6 && !strncmp(n, "unnorm", 6))) &&
+             (s->addressing || !strncmp(m + 1, "none:", 5)) &&
+             (!strcmp(f + 1, "linear") || !strcmp(f + 1, "nearest"));
+    if (!strncmp(m + 1, "none:", 5))
+        s->addressing = CL_ADDRESS_NONE;
+    return ok ? 0
+              : arg_error(spec, "a sampler takes sampler:norm|unnorm:none|clamp_to_edge|clamp|"
+                                "repeat|mirrored_repeat:nearest|linear", a);
+}
+
 /* One NAME=VALUE for parameter p of kernel k. */
 static int take_value(const kdesc *k, unsigned p, const char *spec, const char *val, values *v)
 {
     const nplus1rt_arg *a = &k->args[p];
     int buffer = a->kind == NPLUS1RT_ARG_BUFFER;
+    if (a->kind == NPLUS1RT_ARG_IMAGE)
+        return take_image(a, spec, val, v, p);
+    if (a->kind == NPLUS1RT_ARG_SAMPLER)
+        return take_sampler(a, spec, val, &v->samplers[p]);
+    if (!strncmp(val, "image:", 6) || !strncmp(val, "sampler:", 8))
+        return arg_error(spec, "image: and sampler: describe image and sampler arguments", a);
     if (!strncmp(val, "size:", 5)) {
         char *end;
         unsigned long long e = strtoull(val + 5, &end, 10);
@@ -363,6 +470,29 @@ static int build_struct_value(const job *j, const kdesc *k, unsigned p, values *
     return 0;
 }
 
+/* An image: its format must be one validation fills; file:PATH gives its pixels' bytes. */
+static int build_image(const job *j, const nplus1rt_arg *a, unsigned p, values *v)
+{
+    nplus1rt_image_spec full;
+    size_t bytes;
+    nplus1rt_elem elem;
+    unsigned channels;
+    if (nplus1rt_image_resolve(a, &v->images[p], &j->o, &full, &bytes, &elem, &channels)) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "%s=image:...", a->name);
+        return arg_error(spec, "validation fills only unpacked formats (R, A, RG, RA, RGBA, "
+                               "BGRA, ARGB, INTENSITY, LUMINANCE)", a);
+    }
+    const char *c = v->contents[p];
+    if (!c)
+        return 0;
+    if (!(v->init[p] = calloc(1, bytes ? bytes : 1)))
+        return -1;
+    nplus1rt_arg pixel = *a; /* read_contents: pixels of channels x channel bytes */
+    pixel.size = channels * nplus1rt_elem_size(elem);
+    return read_contents(j, &pixel, c + 5, bytes / pixel.size, v->init[p]);
+}
+
 /* The buffers' initial contents: files, recipes, struct fields; else the runtime's random. */
 static int build_inputs(const job *j, const kdesc *k, values *v)
 {
@@ -371,6 +501,11 @@ static int build_inputs(const job *j, const kdesc *k, values *v)
         const nplus1rt_arg *a = &k->args[p];
         if (a->kind == NPLUS1RT_ARG_VALUE && k->nfields[p]) {
             if (build_struct_value(j, k, p, v))
+                return -1;
+            continue;
+        }
+        if (a->kind == NPLUS1RT_ARG_IMAGE) {
+            if (build_image(j, a, p, v))
                 return -1;
             continue;
         }
@@ -456,15 +591,16 @@ static int read_arg_line(kdesc *k, const char *line)
     unsigned lanes, size;
     if (k->d.nargs >= MAX_ARGS ||
         sscanf(line, "arg %ms %d %d %d %d %u %u%n", &name, &ptr, &wr, &cs, &elem, &lanes, &size,
-               &consumed) != 7) {
+               &consumed) != 7 || ptr < 0 || ptr > 3) {
         free(name);
         return -1;
     }
     unsigned i = k->d.nargs++;
     k->arg_names[i] = name;
     k->arg_types[i] = dup_rest(line + consumed);
-    nplus1rt_arg a = {k->arg_names[i], k->arg_types[i],
-                      ptr ? NPLUS1RT_ARG_BUFFER : NPLUS1RT_ARG_VALUE, wr, cs,
+    static const nplus1rt_arg_kind kinds[] = {NPLUS1RT_ARG_VALUE, NPLUS1RT_ARG_BUFFER,
+                                              NPLUS1RT_ARG_IMAGE, NPLUS1RT_ARG_SAMPLER};
+    nplus1rt_arg a = {k->arg_names[i], k->arg_types[i], kinds[ptr], wr, cs,
                       (nplus1rt_elem)elem, lanes, size};
     k->args[i] = a;
     return 0;
@@ -706,6 +842,8 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.buffer_init = (const void *const *)v->init;
     o.unordered = v->unordered;
     o.count_arg = v->count_arg;
+    o.images = v->images;
+    o.samplers = v->samplers;
     if (j->original_only) {
         rc = run_original_only(dc, j, k, original, &o, v);
         goto done;
