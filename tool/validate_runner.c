@@ -154,7 +154,10 @@ static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
     fprintf(stderr, "nplus1gen: error: --arg '%s': %s", spec, what);
     if (a)
         fprintf(stderr, " ('%s' is %s%s)", a->name, a->type,
-                a->kind == NPLUS1RT_ARG_BUFFER ? ", a buffer" : ", a value");
+                a->kind == NPLUS1RT_ARG_BUFFER    ? ", a buffer"
+                : a->kind == NPLUS1RT_ARG_IMAGE   ? ", an image"
+                : a->kind == NPLUS1RT_ARG_SAMPLER ? ", a sampler"
+                                                  : ", a value");
     fprintf(stderr, "\n");
     return -1;
 }
@@ -403,6 +406,12 @@ static int read_contents(const job *j, const nplus1rt_arg *a, const char *path, 
         fclose(f);
     if (!f)
         fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: cannot read it\n", a->name, path);
+    else if ((got != want || more) && a->kind == NPLUS1RT_ARG_IMAGE)
+        fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: the file has %s%zu bytes, the "
+                        "image %zu pixels of %zu bytes (%zu): give --arg %s=image:W[xH[xD]]"
+                        "[:ORDER:TYPE] as well, or a file of that size\n",
+                a->name, path, more ? "more than " : "", got, elems, (size_t)a->size, want,
+                a->name);
     else if (got != want || more)
         fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: the file has %s%zu bytes, the "
                         "buffer %zu elements of %zu bytes (%zu): give --arg %s=size:N or a "
