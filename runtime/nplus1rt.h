@@ -169,7 +169,9 @@ typedef enum nplus1rt_split {
 
 typedef enum nplus1rt_arg_kind {
     NPLUS1RT_ARG_BUFFER = 0,  /* __global / __constant pointer: cl_mem */
-    NPLUS1RT_ARG_VALUE = 1    /* scalar or vector by value */
+    NPLUS1RT_ARG_VALUE = 1,   /* scalar, vector or struct by value */
+    NPLUS1RT_ARG_IMAGE = 2,   /* image1d_t ... image2d_array_t: cl_mem; type says which */
+    NPLUS1RT_ARG_SAMPLER = 3  /* sampler_t: cl_sampler */
 } nplus1rt_arg_kind;
 
 /* One parameter of the original kernel, as the manifest describes it. */
@@ -177,7 +179,8 @@ typedef struct nplus1rt_arg {
     const char *name;
     const char *type;       /* source spelling without address space, e.g. "const float *" */
     nplus1rt_arg_kind kind;
-    int writable;           /* buffer the kernel may write (not const, not __constant) */
+    int writable;           /* buffer the kernel may write (not const, not __constant),
+                               image write_only or read_write */
     int is_constant;        /* __constant address space */
     nplus1rt_elem elem;     /* element (buffer) or scalar (value) kind */
     unsigned lanes;         /* vector lanes, 1 for scalars */
@@ -324,7 +327,42 @@ typedef struct nplus1rt_validate_opts {
     const void *const *buffer_init;  /* per argument: initial contents (buffer_elems[i] elements), NULL: seeded random */
     const int *unordered;          /* per argument: 1 compares the buffer as a multiset of elements */
     const int *count_arg;          /* per unordered argument: the buffer whose element 0 counts the compared elements, -1: all */
+    /* issue 19 (NULL: the defaults): */
+    const struct nplus1rt_image_spec *images;     /* per argument: an image's size and format */
+    const struct nplus1rt_sampler_spec *samplers; /* per argument: a sampler's properties */
 } nplus1rt_validate_opts;
+
+/*
+ * An image argument's size and format for validation. Zeros are defaults:
+ * each dimension the launch's extent (offset + global size) in that
+ * dimension, 1 beyond the launch's dimensions; CL_RGBA, CL_FLOAT. size[]
+ * follows clCreateImage's region: width, then height or the array size
+ * (image1d_array), then depth or the array size (image2d_array).
+ */
+typedef struct nplus1rt_image_spec {
+    size_t size[3];
+    cl_channel_order order;
+    cl_channel_type type;
+} nplus1rt_image_spec;
+
+/* A sampler argument's properties (given 0: unnormalized, clamp to edge, nearest). */
+typedef struct nplus1rt_sampler_spec {
+    int given;
+    cl_bool normalized;
+    cl_addressing_mode addressing;
+    cl_filter_mode filter;
+} nplus1rt_sampler_spec;
+
+/*
+ * An image argument's spec with the defaults filled in for the launch of o;
+ * the image's bytes (pixels x pixel size) and its channel element and count
+ * go to bytes, elem and channels. -1 when a's type is no image type or the
+ * format is not one validation can fill (packed formats such as
+ * CL_UNORM_SHORT_565).
+ */
+int nplus1rt_image_resolve(const nplus1rt_arg *a, const nplus1rt_image_spec *given,
+                           const nplus1rt_validate_opts *o, nplus1rt_image_spec *out,
+                           size_t *bytes, nplus1rt_elem *elem, unsigned *channels);
 
 #define NPLUS1RT_MAX_REPORT 8
 

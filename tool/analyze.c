@@ -279,7 +279,12 @@ void analyze_free(analysis *an)
             free(ki->params[p].decl_text);
             free(ki->params[p].type_text);
             free(ki->params[p].host_type);
+            for (unsigned f = 0; f < ki->params[p].nfields; f++)
+                free(ki->params[p].fields[f].name);
             free(ki->params[p].fields);
+            free(ki->params[p].struct_tag);
+            free(ki->params[p].host_struct);
+            free(ki->params[p].image_kind);
         }
         free(ki->params);
         free(ki->attr_text);

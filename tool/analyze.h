@@ -149,12 +149,19 @@ typedef struct kernel_param {
     unsigned lanes;
     unsigned size;            /* value size, or element size for pointers */
     int is_restrict;
-    struct param_field *fields; /* struct buffers: the scalar fields, for validation inputs */
+    struct param_field *fields; /* structs (buffers, values): the scalar fields, for inputs */
     unsigned nfields;
+    int is_struct;            /* a struct passed by value: host_type points to host_struct */
+    char *struct_tag;         /* its host struct's tag, "nplus1_Camera" */
+    char *host_struct;        /* its host declaration: cl_ types, explicit padding */
+    int is_image;             /* image1d_t ... image2d_array_t: cl_mem */
+    int is_sampler;           /* sampler_t: cl_sampler */
+    char *image_kind;         /* "image2d", "image1d_buffer", ... */
 } kernel_param;
 
 /* One scalar field (or array of them) inside a struct buffer's element. */
 typedef struct param_field {
+    char *name;               /* its path: "origin", "in.uv", "w[2]" */
     unsigned offset;          /* bytes from the element's start */
     int elem;                 /* nplus1rt_elem */
     unsigned count;           /* consecutive scalars: arrays, vector lanes */

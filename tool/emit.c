@@ -689,10 +689,44 @@ static char *c_params(const kernel_info *k)
 {
     strbuf sb;
     sb_init(&sb);
-    for (unsigned i = 0; i < k->nparams; i++)
-        sb_printf(&sb, ",\n                          %s %s", k->params[i].host_type,
-                  k->params[i].name);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const kernel_param *p = &k->params[i];
+        const char *sep = p->host_type[strlen(p->host_type) - 1] == '*' ? "" : " ";
+        sb_printf(&sb, ",\n                          %s%s%s", p->host_type, sep, p->name);
+        if (p->is_struct) /* the host struct and its size, as clSetKernelArg takes them */
+            sb_printf(&sb, ", size_t %s_size", p->name);
+    }
     return sb_steal(&sb);
+}
+
+/* 1 when an earlier parameter (of this kernel or an earlier one) has the same host struct. */
+static int struct_declared(const plan *pl, unsigned kernel, unsigned param)
+{
+    const char *tag = pl->kernels[kernel].k->params[param].struct_tag;
+    for (unsigned i = 0; i <= kernel; i++) {
+        const kernel_info *k = pl->kernels[i].k;
+        for (unsigned p = 0; p < (i == kernel ? param : k->nparams); p++)
+            if (k->params[p].is_struct && !strcmp(k->params[p].struct_tag, tag))
+                return 1;
+    }
+    return 0;
+}
+
+/* The host structs of a kernel's struct arguments, each once in the header. */
+static void header_structs(emitter *e, strbuf *sb, unsigned kernel)
+{
+    const kernel_info *k = e->pl->kernels[kernel].k;
+    for (unsigned p = 0; p < k->nparams; p++) {
+        const kernel_param *a = &k->params[p];
+        if (!a->is_struct || struct_declared(e->pl, kernel, p))
+            continue;
+        char size[24];
+        snprintf(size, sizeof size, "%u", a->size);
+        tmpl_var sv[] = {{"K", k->name}, {"PARAM", a->name}, {"TAG", a->struct_tag},
+                         {"DECL", a->host_struct}, {"SIZE", size},
+                         {"KEYWORD", !strncmp(a->host_struct, "union", 5) ? "union" : "struct"}};
+        expand(e, sb, &e->dh, "header-struct", sv, NV(sv));
+    }
 }
 
 static char *driver_h(emitter *e)
@@ -712,6 +746,7 @@ static char *driver_h(emitter *e)
         const kernel_plan *kp = &e->pl->kernels[i];
         char nleaves[16];
         snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+        header_structs(e, &sb, i);
         char *params = c_params(kp->k);
         tmpl_var kv[] = {{"K", kp->k->name}, {"NLEAVES", nleaves},
                          {"STRATEGY", strategy_name(e->pl->opt.strategy)}, {"PARAMS", params}};
@@ -743,6 +778,14 @@ static void set_kernel_names(const plan *pl, const char *k, char *count, char *s
     quoted_kernel(tile, n, emits_tile(pl), k, "tile", "NULL");
 }
 
+static const char *arg_kind(const kernel_param *p)
+{
+    return p->is_pointer   ? "NPLUS1RT_ARG_BUFFER"
+           : p->is_image   ? "NPLUS1RT_ARG_IMAGE"
+           : p->is_sampler ? "NPLUS1RT_ARG_SAMPLER"
+                           : "NPLUS1RT_ARG_VALUE";
+}
+
 static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
 {
     const kernel_info *k = kp->k;
@@ -755,10 +798,12 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
         const kernel_param *p = &k->params[i];
         sb_printf(&args, "    {\"%s\", \"", p->name);
         sb_put_c_string(&args, p->type_text, strlen(p->type_text));
-        sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n",
-                  p->is_pointer ? "NPLUS1RT_ARG_BUFFER" : "NPLUS1RT_ARG_VALUE", p->writable,
+        sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n", arg_kind(p), p->writable,
                   p->is_constant_space, elem_enum(p->elem), p->lanes, p->size);
-        sb_printf(&vals, "        {sizeof %s, &%s},\n", p->name, p->name);
+        if (p->is_struct)
+            sb_printf(&vals, "        {%s_size, %s},\n", p->name, p->name);
+        else
+            sb_printf(&vals, "        {sizeof %s, &%s},\n", p->name, p->name);
     }
     if (!k->nparams) {
         sb_puts(&args, "    {\"\", \"\", NPLUS1RT_ARG_VALUE, 0, 0, NPLUS1RT_U8, 0, 0},\n");
@@ -950,6 +995,14 @@ static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
     }
 }
 
+/* An image's access qualifier: "read_only", "write_only" or "read_write". */
+static const char *image_access(const kernel_param *p)
+{
+    return strstr(p->type_text, "__write_only")   ? "write_only"
+           : strstr(p->type_text, "__read_write") ? "read_write"
+                                                   : "read_only";
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -985,8 +1038,12 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     for (unsigned i = 0; i < k->nparams; i++) {
         const kernel_param *p = &k->params[i];
         char *type = json_escape(p->type_text);
-        const char *space = !p->is_pointer ? "private" : p->is_constant_space ? "constant" : "global";
-        const char *access = !p->is_pointer ? "value" : p->writable ? "read_write" : "read_only";
+        const char *space = p->is_image     ? "global"
+                            : !p->is_pointer ? "private"
+                            : p->is_constant_space ? "constant" : "global";
+        const char *access = p->is_image ? image_access(p)
+                             : !p->is_pointer ? "value"
+                             : p->writable    ? "read_write" : "read_only";
         tmpl_var av[] = {{"NAME", p->name}, {"TYPE", type}, {"SPACE", space},
                          {"ACCESS", access}, {"HOST", p->host_type},
                          {"COMMA", i + 1 == k->nparams ? "" : ","}};

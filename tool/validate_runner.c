@@ -21,10 +21,14 @@
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
  *   value NAME=VALUE | NAME=size:N | NAME=file:PATH | NAME=RECIPE   (any number)
+ *   value NAME=image:W[xH[xD]][:ORDER:TYPE] | NAME=sampler:NORM:ADDRESS:FILTER
+ *   value NAME.FIELD=VALUE                     (a field of a struct value, of every struct
+ *                                               of a buffer; FIELD: "a", "in.uv", "w[2]")
  *   unordered NAME COUNTNAME|-  |  require_all_leaves
  *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT [HAS_TILE]
- *   arg NAME PTR WRITABLE CONSTANT ELEM LANES SIZE TYPE...   (in order)
- *   field OFFSET ELEM COUNT                                 (struct buffers: after their arg)
+ *   arg NAME KIND WRITABLE CONSTANT ELEM LANES SIZE TYPE...  (in order; KIND 0 value,
+ *                                                            1 buffer, 2 image, 3 sampler)
+ *   field OFFSET ELEM COUNT [PATH]                          (structs: after their arg)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end
  *   profile BYTES   --profile: `source` is the instrumented original; each kernel
@@ -62,7 +66,8 @@ typedef struct kdesc {
     char *path_cond[MAX_LEAVES];
     unsigned npaths;
     char *count, *scan, *scatter, *fused, *tile;
-    nplus1rt_field *fields[MAX_ARGS]; /* struct buffers */
+    nplus1rt_field *fields[MAX_ARGS]; /* structs: buffers' elements and values */
+    char **field_names[MAX_ARGS];     /* each field's path, "" in jobs from before names */
     unsigned nfields[MAX_ARGS];
 } kdesc;
 
@@ -131,6 +136,12 @@ static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *o
     return *p ? -1 : 0;
 }
 
+typedef struct field_set {
+    unsigned arg;
+    char path[256];                 /* --arg NAME.PATH=VALUE */
+    const char *value;
+} field_set;
+
 typedef struct values {
     size_t elems[MAX_ARGS];
     const void *ptr[MAX_ARGS];
@@ -138,6 +149,10 @@ typedef struct values {
     const char *contents[MAX_ARGS]; /* file:PATH or a recipe, NULL: the default */
     void *init[MAX_ARGS];           /* buffers' initial contents, NULL: seeded random */
     int unordered[MAX_ARGS], count_arg[MAX_ARGS];
+    field_set sets[MAX_ARGS];
+    unsigned nsets;
+    nplus1rt_image_spec images[MAX_ARGS];
+    nplus1rt_sampler_spec samplers[MAX_ARGS];
 } values;
 
 static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
@@ -145,7 +160,10 @@ static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
     fprintf(stderr, "nplus1gen: error: --arg '%s': %s", spec, what);
     if (a)
         fprintf(stderr, " ('%s' is %s%s)", a->name, a->type,
-                a->kind == NPLUS1RT_ARG_BUFFER ? ", a buffer" : ", a value");
+                a->kind == NPLUS1RT_ARG_BUFFER    ? ", a buffer"
+                : a->kind == NPLUS1RT_ARG_IMAGE   ? ", an image"
+                : a->kind == NPLUS1RT_ARG_SAMPLER ? ", a sampler"
+                                                  : ", a value");
     fprintf(stderr, "\n");
     return -1;
 }
@@ -158,10 +176,107 @@ static int find_arg(const kdesc *k, const char *name, size_t n)
     return -1;
 }
 
-/* A buffer of structs (its layout came with it); uchar4 and the like are not. */
+/* A struct (a value, or a buffer's element: its layout came with it); uchar4 is not. */
 static int is_struct(const kdesc *k, unsigned p)
 {
     return k->nfields[p] > 0;
+}
+
+/* ---- images and samplers --------------------------------------------------------- */
+
+typedef struct named {
+    const char *name;
+    unsigned value;
+} named;
+
+static const named orders[] = {
+    {"R", CL_R}, {"A", CL_A}, {"RG", CL_RG}, {"RA", CL_RA}, {"RGBA", CL_RGBA},
+    {"BGRA", CL_BGRA}, {"ARGB", CL_ARGB}, {"INTENSITY", CL_INTENSITY},
+    {"LUMINANCE", CL_LUMINANCE}, {NULL, 0}};
+static const named types[] = {
+    {"FLOAT", CL_FLOAT}, {"HALF_FLOAT", CL_HALF_FLOAT}, {"UNORM_INT8", CL_UNORM_INT8},
+    {"SNORM_INT8", CL_SNORM_INT8}, {"UNORM_INT16", CL_UNORM_INT16},
+    {"SNORM_INT16", CL_SNORM_INT16}, {"SIGNED_INT8", CL_SIGNED_INT8},
+    {"UNSIGNED_INT8", CL_UNSIGNED_INT8}, {"SIGNED_INT16", CL_SIGNED_INT16},
+    {"UNSIGNED_INT16", CL_UNSIGNED_INT16}, {"SIGNED_INT32", CL_SIGNED_INT32},
+    {"UNSIGNED_INT32", CL_UNSIGNED_INT32}, {NULL, 0}};
+static const named addressing[] = {
+    {"none", CL_ADDRESS_NONE}, {"clamp_to_edge", CL_ADDRESS_CLAMP_TO_EDGE},
+    {"clamp", CL_ADDRESS_CLAMP}, {"repeat", CL_ADDRESS_REPEAT},
+    {"mirrored_repeat", CL_ADDRESS_MIRRORED_REPEAT}, {NULL, 0}};
+
+/* The value of word [s, s+n) in table t ("CL_" prefix optional, any case); 0: unknown. */
+static unsigned lookup(const named *t, const char *s, size_t n)
+{
+    if (n > 3 && !strncasecmp(s, "CL_", 3))
+        s += 3, n -= 3;
+    for (; t->name; t++)
+        if (strlen(t->name) == n && !strncasecmp(t->name, s, n))
+            return t->value;
+    return 0;
+}
+
+/* image:W[xH[xD]][:ORDER:TYPE] (file:PATH: the pixels' bytes, at the default size). */
+static int take_image(const nplus1rt_arg *a, const char *spec, const char *val, values *v,
+                      unsigned p)
+{
+    static const char *usage = "an image takes image:W[xH[xD]][:ORDER:TYPE] (e.g. image:64x48 "
+                               "or image:64x48:RGBA:UNORM_INT8) or file:PATH";
+    nplus1rt_image_spec *s = &v->images[p];
+    if (!strncmp(val, "file:", 5)) {
+        v->contents[p] = val;
+        return 0;
+    }
+    if (strncmp(val, "image:", 6))
+        return arg_error(spec, usage, a);
+    const char *q = val + 6;
+    for (unsigned d = 0; d < 3; d++) {
+        char *end;
+        unsigned long long n = strtoull(q, &end, 10);
+        if (end == q || n == 0 || *q == '-')
+            return arg_error(spec, usage, a);
+        s->size[d] = (size_t)n;
+        q = end;
+        if (*q != 'x')
+            break;
+        q++;
+    }
+    if (*q == ':') {
+        const char *t = strchr(q + 1, ':');
+        s->order = t ? lookup(orders, q + 1, (size_t)(t - q - 1)) : 0;
+        s->type = t ? lookup(types, t + 1, strlen(t + 1)) : 0;
+        if (!s->order || !s->type)
+            return arg_error(spec, "unknown channel order or type (orders: R, A, RG, RA, RGBA, "
+                                   "BGRA, ARGB, INTENSITY, LUMINANCE; types: FLOAT, HALF_FLOAT, "
+                                   "UNORM_INT8, SNORM_INT8, UNORM_INT16, SNORM_INT16, "
+                                   "[UN]SIGNED_INT8/16/32)", a);
+    } else if (*q) {
+        return arg_error(spec, usage, a);
+    }
+    return 0;
+}
+
+/* sampler:norm|unnorm:ADDRESSING:nearest|linear */
+static int take_sampler(const nplus1rt_arg *a, const char *spec, const char *val,
+                        nplus1rt_sampler_spec *s)
+{
+    const char *n = val + 8, *m = strchr(n, ':'), *f = m ? strchr(m + 1, ':') : NULL;
+    if (strncmp(val, "sampler:", 8) || !m || !f)
+        return arg_error(spec, "a sampler takes sampler:norm|unnorm:none|clamp_to_edge|clamp|"
+                               "repeat|mirrored_repeat:nearest|linear", a);
+    size_t nl = (size_t)(m - n);
+    s->given = 1;
+    s->normalized = nl == 4 && !strncmp(n, "norm", 4);
+    s->addressing = lookup(addressing, m + 1, (size_t)(f - m - 1));
+    s->filter = !strcmp(f + 1, "linear") ? CL_FILTER_LINEAR : CL_FILTER_NEAREST;
+    int ok = ((nl == 4 && !strncmp(n, "norm", 4)) || (nl == 6 && !strncmp(n, "unnorm", 6))) &&
+             (s->addressing || !strncmp(m + 1, "none:", 5)) &&
+             (!strcmp(f + 1, "linear") || !strcmp(f + 1, "nearest"));
+    if (!strncmp(m + 1, "none:", 5))
+        s->addressing = CL_ADDRESS_NONE;
+    return ok ? 0
+              : arg_error(spec, "a sampler takes sampler:norm|unnorm:none|clamp_to_edge|clamp|"
+                                "repeat|mirrored_repeat:nearest|linear", a);
 }
 
 /* One NAME=VALUE for parameter p of kernel k. */
@@ -169,12 +284,23 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
 {
     const nplus1rt_arg *a = &k->args[p];
     int buffer = a->kind == NPLUS1RT_ARG_BUFFER;
+    if (a->kind == NPLUS1RT_ARG_IMAGE)
+        return take_image(a, spec, val, v, p);
+    if (a->kind == NPLUS1RT_ARG_SAMPLER)
+        return take_sampler(a, spec, val, &v->samplers[p]);
+    if (!strncmp(val, "image:", 6) || !strncmp(val, "sampler:", 8))
+        return arg_error(spec, "image: and sampler: describe image and sampler arguments", a);
     if (!strncmp(val, "size:", 5)) {
         char *end;
         unsigned long long e = strtoull(val + 5, &end, 10);
         if (!buffer || *end || e == 0 || val[5] == '-')
             return arg_error(spec, "size:N needs a buffer and N > 0", a);
         v->elems[p] = (size_t)e;
+    } else if (!buffer && is_struct(k, p) && !strncmp(val, "file:", 5)) {
+        v->contents[p] = val; /* the struct's bytes */
+    } else if (!buffer && is_struct(k, p)) {
+        return arg_error(spec, "a struct takes its fields one by one (NAME.FIELD=VALUE) or its "
+                               "bytes (file:PATH)", a);
     } else if (!strncmp(val, "file:", 5) || nplus1rt_is_recipe(val)) {
         if (!buffer)
             return arg_error(spec, "file: and recipes give a buffer's contents; a value takes "
@@ -205,8 +331,15 @@ static int setup_values(const job *j, const kdesc *k, values *v)
         const char *spec = j->values[i], *eq = strchr(spec, '=');
         if (!eq)
             return arg_error(spec, "expected NAME=VALUE or NAME=size:N", NULL);
-        int p = find_arg(k, spec, (size_t)(eq - spec));
-        if (p >= 0 && take_value(k, (unsigned)p, spec, eq + 1, v) != 0)
+        const char *dot = memchr(spec, '.', (size_t)(eq - spec));
+        int p = find_arg(k, spec, (size_t)((dot ? dot : eq) - spec));
+        if (p >= 0 && dot && v->nsets < MAX_ARGS) { /* a field: set after the struct's fill */
+            field_set *fs = &v->sets[v->nsets++];
+            fs->arg = (unsigned)p;
+            snprintf(fs->path, sizeof fs->path, "%.*s", (int)(eq - dot - 1), dot + 1);
+            fs->value = eq + 1;
+        }
+        if (p >= 0 && !dot && take_value(k, (unsigned)p, spec, eq + 1, v) != 0)
             return -1; /* p < 0: a parameter of another kernel (nplus1gen checked the names) */
     }
     for (unsigned i = 0; i < j->nunordered; i++) {
@@ -279,6 +412,12 @@ static int read_contents(const job *j, const nplus1rt_arg *a, const char *path, 
         fclose(f);
     if (!f)
         fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: cannot read it\n", a->name, path);
+    else if ((got != want || more) && a->kind == NPLUS1RT_ARG_IMAGE)
+        fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: the file has %s%zu bytes, the "
+                        "image %zu pixels of %zu bytes (%zu): give --arg %s=image:W[xH[xD]]"
+                        "[:ORDER:TYPE] as well, or a file of that size\n",
+                a->name, path, more ? "more than " : "", got, elems, (size_t)a->size, want,
+                a->name);
     else if (got != want || more)
         fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: the file has %s%zu bytes, the "
                         "buffer %zu elements of %zu bytes (%zu): give --arg %s=size:N or a "
@@ -289,12 +428,102 @@ static int read_contents(const job *j, const nplus1rt_arg *a, const char *path, 
     return f && got == want && !more ? 0 : -1;
 }
 
+/* 1 when field path f is path or lies inside it ("in" holds "in.uv", "w" holds "w[2]"). */
+static int field_under(const char *f, const char *path, size_t len)
+{
+    return !strncmp(f, path, len) && (f[len] == '\0' || f[len] == '.' || f[len] == '[');
+}
+
+/* NAME.PATH=VALUE: every field under PATH of each of count structs takes VALUE. */
+static int set_fields(const kdesc *k, unsigned p, const char *path, const char *value,
+                      unsigned char *base, size_t count)
+{
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s.%s=%s", k->args[p].name, path, value);
+    unsigned hits = 0;
+    for (unsigned f = 0; f < k->nfields[p]; f++) {
+        const nplus1rt_field *fd = &k->fields[p][f];
+        if (!field_under(k->field_names[p][f], path, strlen(path)))
+            continue;
+        size_t ss = nplus1rt_elem_size(fd->elem);
+        nplus1rt_arg one = {k->args[p].name, "", NPLUS1RT_ARG_VALUE, 0, 0, fd->elem, fd->count,
+                            ss * fd->count};
+        unsigned char bytes[128];
+        if (one.size > sizeof bytes || parse_value(&one, value, bytes) != 0) {
+            char what[128];
+            snprintf(what, sizeof what, "not a value of field '%s' (%s%s%.0u)",
+                     k->field_names[p][f], nplus1rt_elem_name(fd->elem),
+                     fd->count > 1 ? " x" : "", fd->count > 1 ? fd->count : 0);
+            return arg_error(spec, what, &k->args[p]);
+        }
+        for (size_t e = 0; e < count; e++)
+            memcpy(base + e * k->args[p].size + fd->offset, bytes, one.size);
+        hits++;
+    }
+    return hits ? 0 : arg_error(spec, "no such field", &k->args[p]);
+}
+
+/* A struct value: random fields (integers in [0, items)) or file:PATH, then NAME.FIELD=V. */
+static int build_struct_value(const job *j, const kdesc *k, unsigned p, values *v)
+{
+    const nplus1rt_arg *a = &k->args[p];
+    v->init[p] = calloc(1, a->size ? a->size : 1);
+    if (!v->init[p])
+        return -1;
+    uint64_t seed = (j->o.seed ? j->o.seed : 1) * 0x9e3779b97f4a7c15ULL + p;
+    const char *c = v->contents[p];
+    if (c && read_contents(j, a, c + 5, 1, v->init[p]))
+        return -1;
+    if (!c)
+        nplus1rt_fill_fields(v->init[p], 1, a->size, k->fields[p], k->nfields[p],
+                             default_elems(&j->o), &seed);
+    for (unsigned i = 0; i < v->nsets; i++)
+        if (v->sets[i].arg == p &&
+            set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], 1))
+            return -1;
+    v->ptr[p] = v->init[p];
+    return 0;
+}
+
+/* An image: its format must be one validation fills; file:PATH gives its pixels' bytes. */
+static int build_image(const job *j, const nplus1rt_arg *a, unsigned p, values *v)
+{
+    nplus1rt_image_spec full;
+    size_t bytes;
+    nplus1rt_elem elem;
+    unsigned channels;
+    if (nplus1rt_image_resolve(a, &v->images[p], &j->o, &full, &bytes, &elem, &channels)) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "%s=image:...", a->name);
+        return arg_error(spec, "validation fills only unpacked formats (R, A, RG, RA, RGBA, "
+                               "BGRA, ARGB, INTENSITY, LUMINANCE)", a);
+    }
+    const char *c = v->contents[p];
+    if (!c)
+        return 0;
+    if (!(v->init[p] = calloc(1, bytes ? bytes : 1)))
+        return -1;
+    nplus1rt_arg pixel = *a; /* read_contents: pixels of channels x channel bytes */
+    pixel.size = channels * nplus1rt_elem_size(elem);
+    return read_contents(j, &pixel, c + 5, bytes / pixel.size, v->init[p]);
+}
+
 /* The buffers' initial contents: files, recipes, struct fields; else the runtime's random. */
 static int build_inputs(const job *j, const kdesc *k, values *v)
 {
     size_t fallback = default_elems(&j->o);
     for (unsigned p = 0; p < k->d.nargs; p++) {
         const nplus1rt_arg *a = &k->args[p];
+        if (a->kind == NPLUS1RT_ARG_VALUE && k->nfields[p]) {
+            if (build_struct_value(j, k, p, v))
+                return -1;
+            continue;
+        }
+        if (a->kind == NPLUS1RT_ARG_IMAGE) {
+            if (build_image(j, a, p, v))
+                return -1;
+            continue;
+        }
         if (a->kind != NPLUS1RT_ARG_BUFFER || (!v->contents[p] && !k->nfields[p]))
             continue;
         size_t elems = v->elems[p] ? v->elems[p] : fallback;
@@ -319,6 +548,10 @@ static int build_inputs(const job *j, const kdesc *k, values *v)
             nplus1rt_fill_fields(v->init[p], elems, a->size, k->fields[p], k->nfields[p],
                                  fallback, &seed);
         }
+        for (unsigned i = 0; i < v->nsets && (!c || strncmp(c, "file:", 5)); i++)
+            if (v->sets[i].arg == p &&
+                set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], elems))
+                return -1;
     }
     return 0;
 }
@@ -373,15 +606,16 @@ static int read_arg_line(kdesc *k, const char *line)
     unsigned lanes, size;
     if (k->d.nargs >= MAX_ARGS ||
         sscanf(line, "arg %ms %d %d %d %d %u %u%n", &name, &ptr, &wr, &cs, &elem, &lanes, &size,
-               &consumed) != 7) {
+               &consumed) != 7 || ptr < 0 || ptr > 3) {
         free(name);
         return -1;
     }
     unsigned i = k->d.nargs++;
     k->arg_names[i] = name;
     k->arg_types[i] = dup_rest(line + consumed);
-    nplus1rt_arg a = {k->arg_names[i], k->arg_types[i],
-                      ptr ? NPLUS1RT_ARG_BUFFER : NPLUS1RT_ARG_VALUE, wr, cs,
+    static const nplus1rt_arg_kind kinds[] = {NPLUS1RT_ARG_VALUE, NPLUS1RT_ARG_BUFFER,
+                                              NPLUS1RT_ARG_IMAGE, NPLUS1RT_ARG_SAMPLER};
+    nplus1rt_arg a = {k->arg_names[i], k->arg_types[i], kinds[ptr], wr, cs,
                       (nplus1rt_elem)elem, lanes, size};
     k->args[i] = a;
     return 0;
@@ -390,19 +624,27 @@ static int read_arg_line(kdesc *k, const char *line)
 static int read_field_line(kdesc *k, const char *line)
 {
     unsigned long off;
-    int elem;
+    int elem, consumed = 0;
     unsigned count;
-    if (!k->d.nargs || sscanf(line, "field %lu %d %u", &off, &elem, &count) != 3 ||
+    if (!k->d.nargs || sscanf(line, "field %lu %d %u%n", &off, &elem, &count, &consumed) != 3 ||
         elem < NPLUS1RT_I8 || elem > NPLUS1RT_F64)
         return -1;
     unsigned a = k->d.nargs - 1;
     if (k->nfields[a] >= MAX_FIELDS)
         return 0;
     nplus1rt_field *f = realloc(k->fields[a], (k->nfields[a] + 1) * sizeof *f);
-    if (!f)
+    if (f)
+        k->fields[a] = f;
+    char **names = realloc(k->field_names[a], (k->nfields[a] + 1) * sizeof *names);
+    if (names)
+        k->field_names[a] = names;
+    char *name = dup_rest(line + consumed); /* absent in jobs from before names: "" */
+    if (!f || !names || !name) {
+        free(name);
         return -1;
+    }
+    names[k->nfields[a]] = name;
     f[k->nfields[a]++] = (nplus1rt_field){off, (nplus1rt_elem)elem, count};
-    k->fields[a] = f;
     return 0;
 }
 
@@ -422,6 +664,9 @@ static void free_kernel(kdesc *k)
         free(k->arg_names[i]);
         free(k->arg_types[i]);
         free(k->fields[i]);
+        for (unsigned f = 0; f < k->nfields[i]; f++)
+            free(k->field_names[i][f]);
+        free(k->field_names[i]);
     }
     for (unsigned l = 0; l < k->d.nleaves; l++)
         free(k->leaf_names[l]);
@@ -725,6 +970,8 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.buffer_init = (const void *const *)v->init;
     o.unordered = v->unordered;
     o.count_arg = v->count_arg;
+    o.images = v->images;
+    o.samplers = v->samplers;
     if (j->original_only) {
         rc = run_original_only(dc, j, k, original, &o, v);
         goto done;
