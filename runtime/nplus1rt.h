@@ -33,9 +33,13 @@ extern "C" {
  * and `nplus1gen --version` prints it. nplus1rt_set_create refuses, with
  * NPLUS1_ERR_FORMAT and a message, a set outside [OLDEST, VERSION]: rebuild
  * the driver with the nplus1gen that matches this runtime. A change that old
- * drivers cannot run under raises VERSION (and OLDEST).
+ * drivers cannot run under raises VERSION (and OLDEST). Fields added at the
+ * end of nplus1rt_set_desc raise VERSION only: the runtime reads them from
+ * drivers of that format on, and takes them as 0 from older ones.
+ *   1: up to tile_kernel.
+ *   2: predicted_split, predicted_tile (nplus1gen --profile-in).
  */
-#define NPLUS1RT_FORMAT_VERSION 1
+#define NPLUS1RT_FORMAT_VERSION 2
 #define NPLUS1RT_FORMAT_OLDEST  1
 
 /* ---- errors ------------------------------------------------------------ */
@@ -207,6 +211,10 @@ typedef struct nplus1rt_set_desc {
     unsigned format_version;      /* NPLUS1RT_FORMAT_VERSION the tool generated for;
                                      0: a driver from before this field (format 1) */
     const char *tile_kernel;      /* the one-kernel tile strategy, NULL when the set has none */
+    /* format 2: the divergence profile's predicted speed-up bounds (nplus1gen
+     * --profile-in), the prior of the measured choice; 0: no profile */
+    double predicted_split;       /* the n+1 split's */
+    double predicted_tile;        /* the tile strategy's */
 } nplus1rt_set_desc;
 
 /* One argument value for a launch: exactly what clSetKernelArg takes. */

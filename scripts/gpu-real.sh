@@ -7,12 +7,19 @@
 #                                    kernel, the file: inputs, and one job per kernel,
 #                                    mix and strategy (--emit-job) in DEST
 #                                    (default .carry/real, git-ignored); --small: 64K
-#                                    items (256x256) instead of 1M (1024x1024)
+#                                    items (256x256) instead of 1M (1024x1024); and
+#                                    each kernel and mix's divergence profile on the
+#                                    same inputs (--profile --profile-json, here on
+#                                    POCL: the recording does not depend on the device
+#                                    where control flow depends only on the inputs)
+#                                    in DEST/profile/KERNEL__MIX.json
 #   scripts/gpu-real.sh run [DEST]   there (OpenCL, no libclang): builds
 #                                    nplus1gen-validate without the tool (CMake,
 #                                    -DNPLUS1_BUILD_TOOL=OFF, in build-real),
 #                                    runs every job one after another, writes real.csv
-#                                    (one row per variant timed), real_wide.csv, real.log
+#                                    (one row per variant timed), real_wide.csv (with
+#                                    the profile's predicted speed-up bounds beside the
+#                                    measured split, tile and auto), real.log
 #                                    and verdicts.txt to $OUT (or .carry/real-out)
 #
 # Jobs: atomic, aggregated, ordered, chunked and tile with --split always, and
@@ -22,7 +29,8 @@
 # split (today: decisions only inside loops) gets no job; gen lists it in
 # DEST/skipped.txt with the tool's reason, and run copies that list into the
 # CSV, so the set measures it as soon as the tool splits it.
-# Environment: REPS (gen, default 9), PART=K/M (run: only every M-th job from
+# Environment: REPS (gen, default 9), KERNELS (gen: a bash regex on the kernel names,
+# e.g. '^shade_switch$', to try a few), PART=K/M (run: only every M-th job from
 # the K-th, 1-based, to spread the set over several device calls), JOBS (run: a
 # bash regex on the job names KERNEL__MIX__STRATEGY, e.g. '__auto$'), NPLUS1_PLATFORM
 # (run, default NVIDIA), JOB_TIMEOUT (run, seconds per job, default 120).
@@ -38,7 +46,8 @@ gen() {
     [ "$small" = 1 ] && n=65536 w=256 h=256
     ./scripts/build.sh >/dev/null || return 1
     dest=$(realpath -m "$dest")
-    rm -rf "$dest" && mkdir -p "$dest/jobs" "$dest/store" "$dest/include" "$dest/report"
+    rm -rf "$dest" && mkdir -p "$dest/jobs" "$dest/store" "$dest/include" "$dest/report" \
+        "$dest/profile"
     cp /usr/include/uthash.h "$dest/include/"
     python3 bench/real/gen_inputs.py "$dest/data" "$n" "$w" "$h" || return 1
     local tool=./build/tool/nplus1gen reps=${REPS:-9} k
@@ -46,17 +55,23 @@ gen() {
     : >"$dest/verdicts.txt"
     for k in $(awk -F'\t' '!/^#/ && NR > 1 && $1 != "kernel" {print $1}' bench/real/kernels.tsv |
                uniq); do
+        [[ "$k" =~ ${KERNELS:-.} ]] || continue
         { "$tool" "bench/real/$k.cl" --check 2>&1 | sed "s/^/$k: /"; } >>"$dest/verdicts.txt"
         "$tool" "bench/real/$k.cl" --report >"$dest/report/$k.txt" 2>&1
     done
     local kernel mix global args
     while IFS=$'\t' read -r kernel mix global args; do
         case "$kernel" in ''|'#'*|kernel) continue ;; esac
+        [[ "$kernel" =~ ${KERNELS:-.} ]] || continue
         global=$(subst "$global" "$n" "$w" "$h" "$dest/data")
         args=$(subst "$args" "$n" "$w" "$h" "$dest/data")
         local a s opts job out
         local -a argv=()
         for a in $args; do argv+=(--arg "$a"); done
+        # the prediction, on the job's inputs (same --global, --arg, seed)
+        "$tool" "bench/real/$kernel.cl" --global "$global" "${argv[@]}" --profile \
+            --profile-json "$dest/profile/${kernel}__$mix.json" \
+            >"$dest/profile/${kernel}__$mix.txt" 2>&1 || rm -f "$dest/profile/${kernel}__$mix.json"
         for s in $STRATEGIES; do
             opts=(--split always --strategy "$s")
             [ "$s" = auto ] && opts=()
@@ -170,7 +185,9 @@ run() {
     awk -F'\t' '{ gsub(/,/, ";", $4); printf "%s,%s,%s,,,,not split: %s,\n", $1, $2, $3, $4 }' \
         "$dest/skipped.txt" >>"$out/real.csv"
     cp "$dest/verdicts.txt" "$out/verdicts.txt"
-    python3 bench/real/summarize.py "$out/real.csv" >"$out/real_wide.csv" || true
+    mkdir -p "$out/profile" && cp "$dest"/profile/*.json "$out/profile/" 2>/dev/null
+    python3 bench/real/summarize.py "$out/real.csv" --profiles "$out/profile" \
+        --device "$NPLUS1_PLATFORM" >"$out/real_wide.csv" || true
     local failed
     failed=$(grep -c ',FAILED$\|,inconclusive$' "$out/real.csv" || true)
     echo "gpu-real run ($NPLUS1_PLATFORM, part $part): $(($(wc -l <"$out/real.csv") - 1))" \

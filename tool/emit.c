@@ -17,6 +17,7 @@
 
 #include "divergence.h"
 #include "macro_deps.h"
+#include "profile_in.h"
 #include "template.h"
 #include "util.h"
 #include "version.h"
@@ -777,6 +778,15 @@ static void set_kernel_names(const plan *pl, const char *k, char *count, char *s
     quoted_kernel(fused, n, !tile_only(pl), k, "fused", "NULL");
     quoted_kernel(tile, n, emits_tile(pl), k, "tile", "NULL");
 }
+/* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
+
+/* The desc's predicted_split, predicted_tile: 0 (unknown) without a profile. */
+static void profile_c(const emitter *e, const char *k, char *buf, size_t len)
+{
+    const profile_prior *pp = profile_in_find(e->opt->profile, k);
+    snprintf(buf, len, "%.6f, %.6f", pp ? pp->split_bound : 0.0, pp ? pp->tile_bound : 0.0);
+}
+
 
 static const char *arg_kind(const kernel_param *p)
 {
@@ -836,6 +846,8 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     char count[300], scatter[300], fused[300], tile[300];
     set_kernel_names(e->pl, k->name, count, scatter, fused, tile, sizeof count);
     char *params = c_params(k);
+    char predicted[64];
+    profile_c(e, k->name, predicted, sizeof predicted);
     tmpl_var kv[] = {{"K", k->name},
                      {"COUNT", count},
                      {"SCATTER", scatter},
@@ -858,6 +870,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
                                : kp->split == SPLIT_MODE_ADAPTIVE ? "NPLUS1RT_SPLIT_ADAPTIVE"
                                                                   : "NPLUS1RT_SPLIT_ALWAYS"},
                      {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
+                     {"PREDICTED", predicted},
                      {"PARAMS", params},
                      {"ARGVALS", vals.data ? vals.data : ""}};
     expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
@@ -956,6 +969,23 @@ static char *json_escape(const char *s)
     return sb_steal(&sb);
 }
 
+/* The manifest's "profile" of kernel k: null without one. */
+static char *profile_json(const emitter *e, const char *k)
+{
+    const profile_prior *pp = profile_in_find(e->opt->profile, k);
+    if (!pp)
+        return xstrdup("null");
+    strbuf sb;
+    sb_init(&sb);
+    char *file = json_escape(e->opt->profile->path);
+    sb_printf(&sb, "{\"file\": \"%s\", \"width\": %u, \"simt_efficiency\": %.6f, "
+                   "\"split_speedup_bound\": %.6f, \"tile_speedup_bound\": %.6f}",
+              file, pp->width, pp->simt_efficiency, pp->split_bound, pp->tile_bound);
+    free(file);
+    return sb_steal(&sb);
+}
+
+
 /* What the driver's measured choice can run (runtime/set.c's candidate table). */
 static const char *candidates_json(const emitter *e, const kernel_plan *kp)
 {
@@ -1026,12 +1056,13 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     sb_init(&decisions);
     manifest_decisions(e, &decisions, &k->top);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
+    char *prof = profile_json(e, k->name);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", candidates_json(e, kp)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
-                     {"FUSED", fused}, {"TILE", tile},
+                     {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
@@ -1076,6 +1107,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     }
     expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
     sb_free(&decisions);
+    free(prof);
 }
 
 /*

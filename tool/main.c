@@ -20,6 +20,7 @@
 #include "parse.h"
 #include "plan.h"
 #include "profile_cmd.h"
+#include "profile_in.h"
 #include "report.h"
 #include "safety_net.h"
 #include "util.h"
@@ -57,6 +58,8 @@ typedef struct cli {
     unsigned ngiven;
     int profile;              /* --profile (profile_cmd.h) */
     profile_options popt;
+    const char *profile_in;   /* --profile-in P.json (profile_in.h), or NULL */
+    profile_in prior;         /* what it holds, once read */
 } cli;
 
 /* The --help text is tool/help.txt, embedded at build time; the man page
@@ -124,7 +127,7 @@ static int not_applied(const char *fmt, const char *opt)
 static int refuse_unapplied(const cli *c)
 {
     static const char *const no_check[] = {"-o", "--validate", "--emit-job", "--depfile",
-                                           "-T", "--stem", NULL};
+                                           "-T", "--stem", "--profile-in", NULL};
     static const char *const validation[] = {"--global", "--local", "--offset", "--arg",
                                               "--seed", "--ulp", "--reps", "--timeout",
                                               "--unordered", "--count", "--require-all-leaves",
@@ -160,6 +163,12 @@ static int refuse_unapplied(const cli *c)
     for (int i = 0; i < 2; i++)
         if (given(c, i ? "--stem" : "-T") && !c->outdir && !c->validate)
             return not_applied("%s applies only with -o or --validate", i ? "--stem" : "-T");
+    if (given(c, "--profile-in") && c->profile)
+        return not_applied("%s feeds a profile to the generated set (-o); --profile makes one: "
+                           "run them one after the other", "--profile-in");
+    if (given(c, "--profile-in") && !c->outdir)
+        return not_applied("%s applies only with -o (it goes into the driver and the manifest)",
+                           "--profile-in");
     return EXIT_OK;
 }
 
@@ -462,6 +471,11 @@ static int parse_cli(cli *c, int argc, char **argv)
                 c->popt.width = (unsigned)x;
             else
                 c->popt.memory = (unsigned long long)x << 20;
+        } else if (match(a, NULL, "--profile-in", &n)) {
+            if (!(c->profile_in = take_value(argc, argv, &i, a, n)) || !*c->profile_in)
+                return usage_error("%s", "--profile-in needs a file (written by --profile-json)");
+            if (note_option(c, "--profile-in", c->profile_in, 1))
+                return EXIT_USAGE;
         } else if (match(a, NULL, "--profile-json", &n) || match(a, NULL, "--profile-map", &n)) {
             if (!(v = take_value(argc, argv, &i, a, n)) || !*v)
                 return usage_error("option '%s' needs a file name", a);
@@ -726,7 +740,8 @@ static int emit_failed(const cli *c, const char *err)
 static int validate(cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
-    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines};
+    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
+                       c->profile_in ? &c->prior : NULL};
     emit_output out;
     char err[512] = "";
     int rc;
@@ -753,7 +768,8 @@ static int validate(cli *c, const plan *pl)
 static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
-    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines};
+    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
+                       c->profile_in ? &c->prior : NULL};
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
@@ -804,6 +820,37 @@ static int generate(const cli *c, const plan *pl)
     return rc;
 }
 
+/*
+ * --profile-in: reads the profile and checks that it is one of the input's
+ * kernels; EXIT_USAGE with a message when it is not. A generated kernel the
+ * profile lacks keeps the static prior (a note says so).
+ */
+static int load_profile(cli *c, const plan *pl)
+{
+    char err[512];
+    if (profile_in_load(&c->prior, c->profile_in, c->input, err, sizeof err) != 0) {
+        fprintf(stderr, "nplus1gen: error: --profile-in '%s': %s\n", c->profile_in, err);
+        return EXIT_USAGE;
+    }
+    unsigned found = 0;
+    for (unsigned i = 0; i < pl->nkernels; i++)
+        found += profile_in_find(&c->prior, pl->kernels[i].k->name) != NULL;
+    if (!found && pl->nkernels) {
+        fprintf(stderr, "nplus1gen: error: --profile-in '%s': it profiles ", c->profile_in);
+        for (unsigned i = 0; i < c->prior.nkernels; i++)
+            fprintf(stderr, "%s'%s'", i ? ", " : "", c->prior.kernels[i].name);
+        fprintf(stderr, "%s, not '%s'%s\n", c->prior.nkernels ? "" : "no kernel",
+                pl->kernels[0].k->name, pl->nkernels > 1 ? " or the other generated kernels" : "");
+        return EXIT_USAGE;
+    }
+    for (unsigned i = 0; i < pl->nkernels && !c->quiet; i++)
+        if (!profile_in_find(&c->prior, pl->kernels[i].k->name))
+            fprintf(stderr, "nplus1gen: note: --profile-in '%s' has no kernel '%s': its "
+                            "measured choice keeps the static prior\n",
+                    c->profile_in, pl->kernels[i].k->name);
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -841,6 +888,8 @@ int main(int argc, char **argv)
         if (c.report || c.check)
             report_print(stdout, &an, &pl, c.report);
         rc = bad ? EXIT_INPUT : EXIT_OK;
+        if (rc == EXIT_OK && c.profile_in && c.outdir && !c.check)
+            rc = load_profile(&c, &pl);
         if (rc == EXIT_OK && c.outdir && !c.check)
             rc = generate(&c, &pl);
         if (rc == EXIT_OK && c.validate && !c.check)
@@ -849,6 +898,7 @@ int main(int argc, char **argv)
     if (rc == EXIT_INPUT && diag.errors)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
                 diag.errors == 1 ? "" : "s");
+    profile_in_free(&c.prior);
     plan_free(&pl);
     analyze_free(&an);
     parse_free(&pr);

@@ -142,10 +142,12 @@ static int plan_layout(pctx *x, unsigned slot)
     unsigned long long total = (x->items + unit - 1) / unit;
     unsigned long long fit = x->o->memory / (unit * slot);
     if (fit == 0) {
+        unsigned long long need = unit * slot, mib = (need + (1u << 20) - 1) >> 20;
         fprintf(stderr, "nplus1gen: error: too little memory for the recording: %llu items of "
                         "%u bytes (the paths' length) need %llu bytes, --profile-memory allows "
-                        "%llu; give more\n",
-                unit, slot, unit * slot, x->o->memory);
+                        "%llu: give --profile-memory %llu (MiB) or more, or profile a smaller "
+                        "launch (--global)\n",
+                unit, slot, need, x->o->memory, mib);
         return -1;
     }
     unsigned long long every = (total + fit - 1) / fit;
@@ -431,7 +433,7 @@ static int run_once(pctx *x, profile_result *res)
 static int record(pctx *x, profile_result *res)
 {
     if (plan_layout(x, FIRST_SLOT) != 0)
-        return 3;
+        return 1; /* the user's limit, not a bug: exit 1 */
     int rc = run_once(x, res);
     unsigned longest = 0;
     for (unsigned i = 0; rc == 0 && i < x->npks; i++)
@@ -440,7 +442,7 @@ static int record(pctx *x, profile_result *res)
     if (rc != 0 || longest <= x->lay.slot - 4)
         return rc;
     if (plan_layout(x, (longest + 4 + 3) / 4 * 4) != 0)
-        return 3;
+        return 1;
     rc = run_once(x, res);
     for (unsigned i = 0; rc == 0 && i < x->npks; i++)
         if (res[i].longest > x->lay.slot - 4) {

@@ -20,8 +20,9 @@ typedef struct profile_options {
 
 /*
  * Returns 0 when every selected kernel was profiled, 1 when the input
- * cannot be profiled (nothing to profile, a kernel it cannot instrument),
- * 2 on a bad --arg, 3 when it cannot run (or the recording does not fit).
+ * cannot be profiled (nothing to profile, a kernel it cannot instrument, a
+ * recording that does not fit --profile-memory), 2 on a bad --arg, 3 when
+ * it cannot run.
  */
 int profile_command(const char *input, const parse_options *po, const char **kernels,
                     unsigned nkernels, const plan_options *popt, const validate_options *vo,

@@ -594,7 +594,7 @@ static int read_kernel_line(kdesc *k, const char *line)
                            k->count, st == NPLUS1RT_ORDERED ? k->scan : NULL, k->scatter,
                            k->fused, (nplus1rt_strategy)st, (nplus1rt_dispatch)disp, wg,
                            {r0, r1, r2}, (nplus1rt_split)split, NPLUS1RT_FORMAT_VERSION,
-                           tile ? k->tile : NULL};
+                           tile ? k->tile : NULL, 0, 0};
     k->d = d;
     return 0;
 }
