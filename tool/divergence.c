@@ -618,9 +618,53 @@ static void walk_return(def_walk *w, CXCursor c)
     walk_children(w, c);
 }
 
+/*
+ * A private array (or one inside a private struct) that decays to a pointer
+ * other than to be indexed: a store through the pointer (W + k, a helper's
+ * parameter, a macro's temporary) may set it, so it escapes.
+ */
+static void walk_decay(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor inner = ch.n == 1 ? strip(ch.v[0]) : clang_getNullCursor();
+    free(ch.v);
+    if (clang_Cursor_isNull(inner) ||
+        clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer ||
+        clang_getCanonicalType(clang_getCursorType(inner)).kind != CXType_ConstantArray)
+        return;
+    CXCursor root = lvalue_root(inner, NULL);
+    if (!clang_Cursor_isNull(root))
+        add_def(w, DEF_ESCAPE, root, clang_getNullCursor(), clang_getNullCursor(), "", c);
+}
+
+/* a[i]: a private array indexed in place does not escape; its index is walked. */
+static void walk_subscript(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n; i++) {
+        CXCursor base = ch.v[i];
+        if (i == 0 && clang_getCursorKind(base) == CXCursor_UnexposedExpr) {
+            cursor_list in = children_of(base); /* skip the decay of the indexed array */
+            for (unsigned j = 0; j < in.n; j++)
+                walk_defs(w, in.v[j]);
+            free(in.v);
+        } else {
+            walk_defs(w, base);
+        }
+    }
+    free(ch.v);
+}
+
 static void walk_defs(def_walk *w, CXCursor c)
 {
     switch (clang_getCursorKind(c)) {
+    case CXCursor_UnexposedExpr:
+        walk_decay(w, c);
+        walk_children(w, c);
+        return;
+    case CXCursor_ArraySubscriptExpr:
+        walk_subscript(w, c);
+        return;
     case CXCursor_VarDecl:
         walk_var_decl(w, c);
         return;
