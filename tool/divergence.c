@@ -885,6 +885,18 @@ static int small_constant(CXCursor e)
     return small;
 }
 
+/* Does e fold to an integer constant (a literal, a macro, an enum, sizeof)? */
+static int is_constant(CXCursor e)
+{
+    if (clang_Cursor_isNull(e))
+        return 0;
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    int known = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (r)
+        clang_EvalResult_dispose(r);
+    return known;
+}
+
 static void why_text(dctx *x, CXCursor c, const char *fmt, char *why, size_t n)
 {
     char t[72];
@@ -915,10 +927,14 @@ static dval binary_class(dctx *x, CXCursor c, const char *op, dval l, dval r, CX
     if ((!strcmp(op, "/") || !strcmp(op, "<<") || !strcmp(op, ">>")) && r.c == V_UNIFORM)
         return j;
     if (!strcmp(op, "%") && r.c == V_UNIFORM) {
-        if (l.c == V_UNIFORM || !small_constant(rhs))
+        if (l.c == V_UNIFORM || (is_constant(rhs) && !small_constant(rhs)))
             return j;
-        why_text(x, c, "'%s' repeats with a period shorter than a SIMD group (32 items)", why,
-                 sizeof why);
+        if (is_constant(rhs))
+            why_text(x, c, "'%s' repeats with a period shorter than a SIMD group (32 items)",
+                     why, sizeof why);
+        else /* m = 2 at run time diverges inside every SIMD group */
+            why_text(x, c, "'%s' repeats with a period known only at run time, which may be "
+                     "shorter than a SIMD group (32 items)", why, sizeof why);
         return at_least_varying(j, why);
     }
     if ((!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) && j.c == V_UNIFORM)

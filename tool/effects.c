@@ -432,9 +432,27 @@ static CXCursor member_field(CXCursor e)
     return clang_getCursorKind(f) == CXCursor_FieldDecl ? f : clang_getNullCursor();
 }
 
+/* s.a[k] of an array field a: the access is to field a (which element, unknown). */
+static CXCursor field_access(CXCursor e)
+{
+    CXCursor s = strip(e);
+    while (clang_getCursorKind(s) == CXCursor_ArraySubscriptExpr) {
+        cursor_list ch = children_of(s);
+        CXCursor base = ch.n == 2 ? strip(ch.v[0]) : clang_getNullCursor();
+        free(ch.v);
+        if (clang_Cursor_isNull(base) || clang_getCursorKind(base) != CXCursor_MemberRefExpr ||
+            type_is_pointer(clang_getCursorType(base)))
+            break;
+        s = base;
+    }
+    return s;
+}
+
 int accesses_may_alias(CXCursor w, CXCursor r)
 {
     for (int depth = 0; depth < 16; depth++) {
+        w = field_access(w);
+        r = field_access(r);
         CXCursor fw = member_field(strip(w)), fr = member_field(strip(r));
         if (clang_Cursor_isNull(fw) || clang_Cursor_isNull(fr))
             return 1; /* a whole element, a dereference, a call: it may overlap */
