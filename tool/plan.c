@@ -14,6 +14,7 @@
 
 #include "divergence.h"
 #include "leaf_limit.h"
+#include "paths.h"
 #include "util.h"
 
 const char *strategy_name(strategy s)
@@ -632,7 +633,39 @@ static char *squeeze_space(char *s)
 typedef struct leaf_collector {
     kernel_plan *kp;
     analysis *an;
+    path_event *trace;     /* the statements run and branches taken so far on this path */
+    unsigned ntrace, captrace;
+    unsigned saved[256];   /* ntrace at each open branch */
+    unsigned nsaved;
 } leaf_collector;
+
+static void trace_push(leaf_collector *lc, path_event ev)
+{
+    VEC_PUSH(lc->trace, lc->ntrace, lc->captrace, ev);
+}
+
+static void on_stmt(void *ud, const seq_item *it)
+{
+    trace_push(ud, (path_event){it, NULL, 0});
+}
+
+static void on_branch_begin(void *ud, const decision *d, unsigned b)
+{
+    leaf_collector *lc = ud;
+    if (lc->nsaved < 256)
+        lc->saved[lc->nsaved] = lc->ntrace;
+    lc->nsaved++;
+    trace_push(lc, (path_event){NULL, d, b});
+}
+
+static void on_branch_end(void *ud, const decision *d, unsigned b)
+{
+    leaf_collector *lc = ud;
+    (void)d;
+    (void)b;
+    if (--lc->nsaved < 256)
+        lc->ntrace = lc->saved[lc->nsaved];
+}
 
 static void on_path_end(void *ud, const choice *path, unsigned npath, int returned, unsigned fx,
                         double cost)
@@ -650,6 +683,11 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
     lf.fx = fx;
     lf.cost = cost;
     lf.empty = !(fx & EFF_OBSERVABLE);
+    char why[300];
+    if (!lf.empty && path_impossible(lc->an, kp->k, lc->trace, lc->ntrace, why, sizeof why)) {
+        lf.empty = 1; /* no item can take it: no kernel, no bucket */
+        lf.impossible = xstrdup(why);
+    }
     lf.kernel = lf.empty ? -1 : (int)kp->nkernels++;
     strbuf sb;
     sb_init(&sb);
@@ -749,11 +787,18 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
         kp.ndata += t.decisions[i]->divergence == DIV_DATA;
     free(t.items);
     free(t.decisions);
-    leaf_collector lc = {&kp, an};
+    leaf_collector lc;
+    memset(&lc, 0, sizeof lc);
+    lc.kp = &kp;
+    lc.an = an;
     walk_visitor v = {0};
     v.path_end = on_path_end;
+    v.stmt = on_stmt;
+    v.branch_begin = on_branch_begin;
+    v.branch_end = on_branch_end;
     v.ud = &lc;
     unsigned paths = walk_tree(&k->top, &v);
+    free(lc.trace);
     if (!fits || paths > max_leaves) {
         report_too_many_leaves(an, k, all_paths, split_paths, max_leaves, diag);
         errors++;
@@ -791,6 +836,7 @@ void plan_free(plan *pl)
         for (unsigned l = 0; l < pl->kernels[i].nleaves; l++) {
             free(pl->kernels[i].leaves[l].path);
             free(pl->kernels[i].leaves[l].condition);
+            free(pl->kernels[i].leaves[l].impossible);
         }
         free(pl->kernels[i].leaves);
     }
