@@ -27,9 +27,11 @@ cases=(
   "multi_kernel|$S/multi_kernel.cl --global 65536"
   "oneKernel|$S/oneKernel.cl --global 65536"
   "option_payoffs|$S/option_payoffs.cl --global 65536"
-  "option_payoffs_job|$S/option_payoffs.cl --global 65536 --arg n=65000 --arg paths=16 --arg steps=8 --arg kind_bias=1 --arg seed=12345 --arg strike=0.5 --arg rate=0.03 --arg skip=3"
+  "option_payoffs_job|$S/option_payoffs.cl --global 65536 --arg n=65000 --arg paths=16
+     --arg steps=8 --arg kind_bias=1 --arg seed=12345 --arg strike=0.5 --arg rate=0.03 --arg skip=3"
   "particles|$S/particles.cl --global 65536"
-  "particles_job|$S/particles.cl --global 65536 --arg materials=size:8 --arg gravity=0,-0.5,0,0 --arg dt=0.25"
+  "particles_job|$S/particles.cl --global 65536 --arg materials=size:8
+     --arg gravity=0,-0.5,0,0 --arg dt=0.25"
   "prologue_epilogue|$S/prologue_epilogue.cl --global 65536 --arg out=size:131072"
   "reqd_wg_size|$S/reqd_wg_size.cl --global 65536 --local 64"
   "shade_materials|$S/shade_materials.cl --global 65536"
@@ -43,7 +45,7 @@ gen() {
     local n=0
     for c in "${cases[@]}"; do
         local name=${c%%|*} args
-        read -r -a args <<<"${c#*|}"
+        read -r -d "" -a args <<<"${c#*|}" || true
         "$build/tool/nplus1gen" "${args[@]}" --profile --simd-width 32 \
             --emit-job "$dir/jobs/$name" >/dev/null
         "$build/tool/nplus1gen" "${args[@]}" --profile --simd-width 32 \

@@ -896,9 +896,9 @@ static int write_profile(const job *j, const kdesc *k, const void *rec, size_t b
         if (f && !t)
             ok = fwrite(rec, 1, bytes, f) == bytes;
         if (f && t)
-            ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\nlayout %u %u %u %u\n",
-                         compared, bad, tile, device, j->lay.unit, j->lay.every, j->lay.units,
-                         j->lay.slot) > 0;
+            ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\n"
+                            "layout %u %u %u %u\n", compared, bad, tile, device, j->lay.unit,
+                         j->lay.every, j->lay.units, j->lay.slot) > 0;
         if (f)
             ok &= fclose(f) == 0;
     }
@@ -1287,9 +1287,10 @@ static int profile_report_job(job *j)
             rc = 3;
         }
     char *json = j->prof_json ? strdup(j->prof_json) : job_path(j, "profile.json");
-    profile_report rep = {j->input ? j->input : "", j->o.work_dim, {j->o.global_size[0], j->o.global_size[1],
-                          j->o.global_size[2]}, (unsigned long long)j->o.seed, j->prof_width,
-                          json, j->lay, j->prof_items, ks, nks, j->pres};
+    profile_report rep = {j->input ? j->input : "", j->o.work_dim,
+                          {j->o.global_size[0], j->o.global_size[1], j->o.global_size[2]},
+                          (unsigned long long)j->o.seed, j->prof_width, json, j->lay,
+                          j->prof_items, ks, nks, j->pres};
     if (rc == 0)
         rc = profile_report_all(&rep);
     fflush(stdout);
