@@ -242,6 +242,12 @@ def called_functions(n):
     return "".join(parts)
 
 
+def one_line(n, newline):
+    """A kernel whose last line holds n statements (and its closing brace)."""
+    body = " ".join("o[g] += %d.0f;" % (i % 10) for i in range(n))
+    return KERNEL[:KERNEL.rindex("}")] + "    " + body + " }" + ("\n" if newline else "")
+
+
 def cases_input_files(s):
     s.expect_in(s.run("empty file", [s.write("empty.cl", ""), "--check"]),
                 "defines no __kernel")
@@ -304,6 +310,13 @@ def cases_size(s):
         10 << 20, by_size=True)), "--check", "-q"], expect=(0,), timeout=60)
     s.run("a kernel that calls 20,000 helpers (-o)", [s.write("calls20k.cl", called_functions(
         20000)), "-o", s.path("out-calls"), "-q"], expect=(0,), timeout=60)
+    # columns from nplus1gen's own line table: clang's scan of a last line took 468 s (item 9)
+    s.run("100,000 statements on a last line without a newline (-o)",
+          [s.write("line100k.cl", one_line(100000, newline=False)), "-o", s.path("out-line"),
+           "-q"], expect=(0,), timeout=120)
+    s.run("100,000 statements on a last line with a newline (-o)",
+          [s.write("line100k-nl.cl", one_line(100000, newline=True)), "-o", s.path("out-line-nl"),
+           "-q"], expect=(0,), timeout=120)
     s.run("1000-deep nested ifs without braces",
           [s.write("deep1000.cl", nested_ifs(1000, False)), "--check"], expect=(0,), timeout=120)
 
