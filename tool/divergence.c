@@ -235,46 +235,17 @@ static void text_of(dctx *x, CXCursor e, char *out, size_t n)
         memcpy(out + n - 4, "...", 4);
 }
 
-/* The operator text between the two operands of a binary operator. */
+/* syntax.c's, declared in analyze_int.h (whose strip and cursor_list differ from these). */
+void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
+                     size_t outlen);
+
+/*
+ * The operator text between the two operands of a binary operator, read as
+ * the rest of the analyze stage reads it (in linear time on a long sum).
+ */
 static void binary_op(dctx *x, CXCursor c, CXCursor lhs, CXCursor rhs, char *op, size_t n)
 {
-    op[0] = '\0';
-    src_pos a, b;
-    CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(lhs));
-    CXSourceLocation rb = clang_getRangeStart(clang_getCursorExtent(rhs));
-    if (!parse_in_macro(le) && !parse_in_macro(rb) && parse_resolve(x->an->pr, le, &a) == 0 &&
-        parse_resolve(x->an->pr, rb, &b) == 0 && a.file == b.file && a.offset < b.offset &&
-        b.offset - a.offset < 32) {
-        const char *t = x->an->pr->files[a.file].text;
-        size_t w = 0;
-        for (unsigned i = a.offset; i < b.offset && w + 1 < n; i++)
-            if (!isspace((unsigned char)t[i]) && t[i] != ')' && t[i] != '(')
-                op[w++] = t[i];
-        op[w] = '\0';
-        if (op[0])
-            return;
-    }
-    /* inside a macro: the pretty-printed text, after the pretty-printed lhs */
-    char whole[256], left[256];
-    CXPrintingPolicy pol = clang_getCursorPrintingPolicy(c);
-    CXString sw = clang_getCursorPrettyPrinted(c, pol), sl = clang_getCursorPrettyPrinted(lhs, pol);
-    snprintf(whole, sizeof whole, "%s", clang_getCString(sw));
-    snprintf(left, sizeof left, "%s", clang_getCString(sl));
-    clang_disposeString(sw);
-    clang_disposeString(sl);
-    clang_PrintingPolicy_dispose(pol);
-    size_t ll = strlen(left);
-    if (strncmp(whole, left, ll) != 0)
-        return;
-    const char *p = whole + ll;
-    while (*p == ' ')
-        p++;
-    size_t w = 0;
-    while (p[w] && p[w] != ' ' && w + 1 < n) {
-        op[w] = p[w];
-        w++;
-    }
-    op[w] = '\0';
+    binary_operator(x->an, c, lhs, rhs, op, n);
 }
 
 static void unary_op(dctx *x, CXCursor c, CXCursor operand, char *op, size_t n)

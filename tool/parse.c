@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "big_stack.h"
 #include "util.h"
 
 static int add_file(parse_result *pr, const char *path, CXFile cx)
@@ -168,6 +169,18 @@ static unsigned report_clang_diagnostics(parse_result *pr)
     return errors;
 }
 
+/*
+ * libclang parses on a thread of its own with an 8 MiB stack, under a crash
+ * handler that cannot run once a stack has overflowed: a 25,000-term sum
+ * killed the process. Parse on the caller's thread instead, whose stack
+ * (big_stack.h) is large and whose fault handler reports an overflow.
+ */
+static void parse_on_this_thread(void)
+{
+    setenv("LIBCLANG_NOTHREADS", "1", 1);
+    setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1);
+}
+
 static const char **build_args(const parse_options *opt, unsigned *nargs, strbuf *std)
 {
     unsigned cap = 8 + 2 * (opt->ndefines + opt->nincludes);
@@ -218,6 +231,8 @@ int parse_input(parse_result *pr, const char *path, const parse_options *opt,
     sb_init(&std);
     unsigned nargs;
     const char **args = build_args(opt, &nargs, &std);
+    big_stack_note_input(path);
+    parse_on_this_thread();
     pr->index = clang_createIndex(0, 0);
     enum CXErrorCode rc = clang_parseTranslationUnit2(
         pr->index, path, args, (int)nargs, NULL, 0,
@@ -244,6 +259,7 @@ int parse_check_text(const char *name, const char *text, const parse_options *op
     unsigned nargs;
     const char **args = build_args(&o, &nargs, &std);
     struct CXUnsavedFile file = {name, text, (unsigned long)strlen(text)};
+    parse_on_this_thread();
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     enum CXErrorCode rc = clang_parseTranslationUnit2(
