@@ -85,18 +85,20 @@ class Suite:
             f.write(data)
         return p
 
-    def run(self, name, args, expect=(1,), timeout=60, xfail=None):
+    def run(self, name, args, expect=(1,), timeout=60, xfail=None, env=None):
         """
         Runs nplus1gen; checks the exit code and the first line of stderr.
         xfail names a known, unfixed bug the case still shows: its failure is
         reported as XFAIL, and a pass as XPASS (a failure: remove the marker).
+        env: variables to set for this run.
         """
         r = Result(name)
         r.xfail = xfail
         t0 = time.monotonic()
         try:
             p = subprocess.run([self.tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=timeout, stdin=subprocess.DEVNULL)
+                               timeout=timeout, stdin=subprocess.DEVNULL,
+                               env=dict(os.environ, **env) if env else None)
             r.rc = p.returncode
             err = p.stderr.decode("utf-8", "replace")
             r.out = p.stdout.decode("utf-8", "replace")
@@ -248,6 +250,14 @@ def one_line(n, newline):
     return KERNEL[:KERNEL.rindex("}")] + "    " + body + " }" + ("\n" if newline else "")
 
 
+def long_sum(n):
+    """A kernel whose branch assigns a sum of n terms (a left-nested tree n deep)."""
+    terms = " + ".join("a[g + %d]" % (i % 8) for i in range(n))
+    return ("__kernel void k(__global const int *a, __global int *o)\n{\n"
+            "    int g = get_global_id(0);\n    if (a[g] > 512)\n        o[g] = %s;\n"
+            "    else\n        o[g] = 2;\n}\n" % terms)
+
+
 def cases_input_files(s):
     s.expect_in(s.run("empty file", [s.write("empty.cl", ""), "--check"]),
                 "defines no __kernel")
@@ -317,6 +327,14 @@ def cases_size(s):
     s.run("100,000 statements on a last line with a newline (-o)",
           [s.write("line100k-nl.cl", one_line(100000, newline=True)), "-o", s.path("out-line-nl"),
            "-q"], expect=(0,), timeout=120)
+    # a large stack, and linear operator reading (item 10): clang crashed on 25,000 terms
+    s.run("a 25,000-term expression (-o)", [s.write("sum25k.cl", long_sum(25000)), "-o",
+                                             s.path("out-sum"), "-q"], expect=(0,), timeout=60)
+    s.run("a 100,000-term expression (--check)", [s.write("sum100k.cl", long_sum(100000)),
+                                                  "--check", "-q"], expect=(0,), timeout=120)
+    s.expect_in(s.run("a 100,000-term expression on an 8 MiB stack (refused, no signal)",
+                      [s.path("sum100k.cl"), "--check", "-q"], env={"NPLUS1_STACK_MB": "8"},
+                      timeout=120), "nests too deeply")
     s.run("1000-deep nested ifs without braces",
           [s.write("deep1000.cl", nested_ifs(1000, False)), "--check"], expect=(0,), timeout=120)
 
