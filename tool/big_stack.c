@@ -112,12 +112,16 @@ static void *thread_main(void *p)
 {
     job *j = p;
     static char alt[ALT_STACK]; /* the handler's stack: the thread's own is exhausted */
-    stack_t ss;
+    stack_t ss, old;
     memset(&ss, 0, sizeof ss);
     ss.ss_sp = alt;
     ss.ss_size = sizeof alt;
-    sigaltstack(&ss, NULL);
+    /* a sanitizer gives each thread an alternate stack (and frees it itself): keep it */
+    int ours = sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE) &&
+               sigaltstack(&ss, NULL) == 0;
     j->result = j->fn(j->arg);
+    if (ours)
+        sigaltstack(&old, NULL);
     return NULL;
 }
 
