@@ -159,7 +159,7 @@ static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch, int is_a
                            names[3], (nplus1rt_strategy)strategy, (nplus1rt_dispatch)dispatch,
                            getenv("NPLUS1_BENCH_WG") ? (unsigned)atoi(getenv("NPLUS1_BENCH_WG")) : 256, {0, 0, 0},
                            is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS, NPLUS1RT_FORMAT_VERSION,
-                           strategy == NPLUS1RT_TILE || is_auto == 1 ? names[4] : NULL};
+                           strategy == NPLUS1RT_TILE || is_auto == 1 ? names[4] : NULL, 0, 0};
     return d;
 }
 

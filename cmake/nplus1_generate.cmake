@@ -1,6 +1,7 @@
 # nplus1_generate(<target> <file.cl>...
 #                 [OUTPUT_DIR dir] [KERNELS k...] [OPTIONS opt...]
-#                 [STRATEGY s] [DISPATCH d] [TEMPLATE_DIR dir] [STATIC_RUNTIME])
+#                 [STRATEGY s] [DISPATCH d] [TEMPLATE_DIR dir] [PROFILE p.json]
+#                 [STATIC_RUNTIME])
 #
 # Runs nplus1gen on each .cl file at build time and adds the generated host
 # driver to <target>: the driver sources are compiled into it, the output
@@ -16,12 +17,28 @@
 # tool as they are (-D, -I, --cl-std, --wg, --split ...), except that a
 # relative -I directory is taken from ${CMAKE_CURRENT_SOURCE_DIR}.
 # TEMPLATE_DIR makes the tool use the templates there instead of its
-# built-in ones (-T).
+# built-in ones (-T). PROFILE (one .cl file only) gives the tool a divergence
+# profile written by `nplus1gen FILE --profile --profile-json p.json`
+# (--profile-in): its predicted gains become the measured choice's prior.
 #
 # Reruns when the .cl file, any header it includes (through the tool's
-# depfile; Ninja, or Makefiles with CMake >= 3.20), the tool, or the
-# templates (NPLUS1GEN_TEMPLATE_FILES, or TEMPLATE_DIR's) change.
+# depfile; Ninja, or Makefiles with CMake >= 3.20), the tool, the PROFILE, or
+# the templates (NPLUS1GEN_TEMPLATE_FILES, or TEMPLATE_DIR's) change.
 # See docs/cmake.md.
+#
+# The generated drivers are C. In a project without C (project(app CXX)) the
+# file enables it when it is included (find_package(nplus1gen) at directory
+# scope, where enable_language() must be called) and a C compiler is found;
+# nplus1_generate() stops with what to do otherwise.
+if(NOT CMAKE_C_COMPILER_LOADED)
+  include(CheckLanguage)
+  check_language(C)
+  if(CMAKE_C_COMPILER)
+    message(STATUS "nplus1gen: enabling C for the generated drivers (${CMAKE_C_COMPILER})")
+    enable_language(C)
+  endif()
+endif()
+
 include_guard(GLOBAL)
 
 # The function records the policies in effect here: transform depfiles the
@@ -68,7 +85,7 @@ endfunction()
 
 function(nplus1_generate target)
   cmake_parse_arguments(PARSE_ARGV 1 N "STATIC_RUNTIME"
-                        "OUTPUT_DIR;STRATEGY;DISPATCH;TEMPLATE_DIR" "KERNELS;OPTIONS")
+                        "OUTPUT_DIR;STRATEGY;DISPATCH;TEMPLATE_DIR;PROFILE" "KERNELS;OPTIONS")
   if(NOT TARGET ${target})
     message(FATAL_ERROR "nplus1_generate: '${target}' is not a target (add_executable() or "
                         "add_library() it first)")
@@ -78,6 +95,13 @@ function(nplus1_generate target)
   endif()
   if(NOT TARGET nplus1gen::nplus1gen)
     _nplus1_generate_no_tool()
+  endif()
+  if(NOT CMAKE_C_COMPILER_LOADED)
+    message(FATAL_ERROR "nplus1_generate(${target}): the generated drivers are C, and C is "
+                        "not enabled here (no C compiler was found when find_package(nplus1gen) "
+                        "ran). Install one (or name it with CC / CMAKE_C_COMPILER), or enable C "
+                        "yourself before find_package(nplus1gen): project(<name> C CXX) or "
+                        "enable_language(C)")
   endif()
 
   set(outdir "${N_OUTPUT_DIR}")
@@ -105,6 +129,16 @@ function(nplus1_generate target)
   endif()
   _nplus1_generate_options(options ${N_OPTIONS})
   list(APPEND extra ${options})
+  set(profile "")
+  if(N_PROFILE)
+    list(LENGTH N_UNPARSED_ARGUMENTS ncl)
+    if(ncl GREATER 1)
+      message(FATAL_ERROR "nplus1_generate(${target}): PROFILE is the profile of one .cl file; "
+                          "call nplus1_generate once per file to give each its PROFILE")
+    endif()
+    get_filename_component(profile "${N_PROFILE}" ABSOLUTE)
+    list(APPEND extra --profile-in "${profile}")
+  endif()
 
   get_property(stems TARGET ${target} PROPERTY NPLUS1GEN_STEMS)
   foreach(cl IN LISTS N_UNPARSED_ARGUMENTS)
@@ -130,7 +164,7 @@ function(nplus1_generate target)
       OUTPUT ${outs}
       COMMAND nplus1gen::nplus1gen "${abs}" -o "${outdir}" --stem "${stem}" -q
               --depfile "${depfile}" ${extra}
-      DEPENDS "${abs}" nplus1gen::nplus1gen ${templates}
+      DEPENDS "${abs}" nplus1gen::nplus1gen ${templates} ${profile}
       ${depfile_args}
       COMMENT "nplus1gen: ${cl} -> ${stem}_nplus1.c"
       VERBATIM)

@@ -46,6 +46,31 @@ function(_nplus1_deb_depends out)
   set(${out} "${deps}" PARENT_SCOPE)
 endfunction()
 
+# /usr/share/doc/nplus1gen: copyright (machine-readable) and the Debian
+# changelog, changelog.gz (a native package: the version has no Debian
+# revision), gzip -9n (no name, no time stamp: the same bytes every build).
+# The changelog's date is the configure time, or SOURCE_DATE_EPOCH when set.
+function(_nplus1_deb_docs)
+  set(dir ${PROJECT_BINARY_DIR}/package/doc)
+  file(MAKE_DIRECTORY ${dir})
+  string(TIMESTAMP NPLUS1_DEB_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/debian/changelog.in ${dir}/changelog @ONLY)
+  find_program(NPLUS1_GZIP gzip)
+  mark_as_advanced(NPLUS1_GZIP)
+  if(NOT NPLUS1_GZIP)
+    message(WARNING "gzip not found: the package has no changelog.gz")
+    return()
+  endif()
+  execute_process(COMMAND ${NPLUS1_GZIP} -9n -c ${dir}/changelog
+                  OUTPUT_FILE ${dir}/changelog.gz RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip -9n of ${dir}/changelog failed")
+  endif()
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian/copyright ${dir}/changelog.gz
+          DESTINATION ${CMAKE_INSTALL_DOCDIR})
+endfunction()
+_nplus1_deb_docs()
+
 find_program(NPLUS1_DPKG_QUERY dpkg-query)
 mark_as_advanced(NPLUS1_DPKG_QUERY)
 _nplus1_deb_depends(NPLUS1_DEB_DEPENDS)
@@ -54,18 +79,36 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME nplus1gen)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR nplus1gen)
-set(CPACK_PACKAGE_CONTACT "nplus1gen maintainers <nplus1gen@invalid>")
+set(CPACK_PACKAGE_CONTACT "nplus1gen developers <nplus1gen@users.noreply.github.com>")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "rewrites branchy OpenCL C kernels into the n+1 kernels pattern")
-set(CPACK_PACKAGE_DESCRIPTION
-    "nplus1gen rewrites a branchy OpenCL C kernel into a classifier and one branch-free kernel per leaf of its condition tree, with a generated C host driver that launches the set like the original kernel. Contains the tool, nplus1gen-validate, the runtime libnplus1rt (shared and static) with its header, pkg-config file and CMake package (find_package(nplus1gen), nplus1_generate()), the templates and the man page.")
+set(CPACK_PACKAGE_DESCRIPTION "\
+nplus1gen rewrites a branchy OpenCL C kernel into a classifier and one
+branch-free kernel per leaf of its condition tree, with a generated C host
+driver that launches the set like the original kernel. Contains the tool,
+nplus1gen-validate, the runtime libnplus1rt (shared and static) with its
+header, pkg-config file and CMake package (find_package(nplus1gen),
+nplus1_generate()), the templates and the man page.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# install with CMAKE_INSTALL_PREFIX=/usr into a DESTDIR, so nplus1rt.pc says /usr
+set(CPACK_SET_DESTDIR ON)
+set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${NPLUS1_DEB_DEPENDS}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, pkgconf | pkg-config")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cmake")
-set(CPACK_STRIP_FILES OFF)
+set(CPACK_STRIP_FILES ON)
+# shlibs (for packages built against libnplus1rt.so.0) and the ldconfig
+# trigger, as control files of our own: CPack's GENERATE_SHLIBS would add
+# postinst/postrm scripts calling ldconfig, which Debian replaced by the trigger.
+set(NPLUS1_DEB_CONTROL ${PROJECT_BINARY_DIR}/package/debian)
+file(WRITE ${NPLUS1_DEB_CONTROL}/shlibs
+     "libnplus1rt 0 nplus1gen (>= ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})\n")
+file(WRITE ${NPLUS1_DEB_CONTROL}/triggers "activate-noawait ldconfig\n")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${NPLUS1_DEB_CONTROL}/shlibs ${NPLUS1_DEB_CONTROL}/triggers)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
 message(STATUS "cpack -G DEB: ${CPACK_PACKAGE_NAME} ${CPACK_PACKAGE_VERSION}, Depends: ${NPLUS1_DEB_DEPENDS}")

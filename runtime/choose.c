@@ -117,7 +117,7 @@ static chooser_pick delayed_pick(const chooser *c, chooser_class *k)
     int d = c->order[0];
     chooser_pick p = {d, 0, 0};
     p.timed = (k->warm & (1u << d)) && k->trials[d] < k->want;
-    p.probe = c->needs_divergence[d] && !k->probed;
+    p.probe = c->needs_divergence[d] && !k->probed && !c->trust_divergence;
     k->warm |= 1u << d;
     return p;
 }
@@ -150,7 +150,7 @@ chooser_pick chooser_next(chooser *c, unsigned cls)
     }
     p.cand = d;
     p.timed = (k->warm & (1u << d)) != 0; /* the first launch warms up, untimed */
-    p.probe = c->needs_divergence[d] && !k->probed;
+    p.probe = c->needs_divergence[d] && !k->probed && !c->trust_divergence;
     k->warm |= 1u << d;
     return p;
 }

@@ -52,6 +52,7 @@ typedef struct chooser {
     double win_ratio;                    /* must beat the reference by this to be kept */
     double probe_threshold;              /* mixed share under which the input is coherent */
     double probe_change;                 /* a mixed share that moved this much rechecks */
+    int trust_divergence;                /* a profile predicts a gain: rounds start unprobed */
     chooser_class cls[CHOOSER_CLASSES];
 } chooser;
 

@@ -6,9 +6,13 @@
  * a poison pattern, and comparing an expected buffer with a produced one.
  *
  * Conventions beyond nplus1rt.h:
- *   - Random integers are clipped to what the kind holds: char [0, 128)
- *     or [-128, 128), uchar [0, 256); wider kinds use [0, 1024) or
- *     [-512, 512) as the header says. Unsigned kinds ignore signed_range.
+ *   - Random integers of the 8- and 16-bit kinds cover the kind's whole
+ *     range (char [-128, 128), ushort [0, 65536), ...), so a `< 0` test on
+ *     a char or a short sees both sides; wider kinds use [0, 1024), or
+ *     [-512, 512) for signed kinds with signed_range, as the header says.
+ *   - Integer recipes refuse a value the kind cannot hold (fill:300 on a
+ *     char) instead of truncating it; range:LO:HI's HI is exclusive, so it
+ *     may be one past the kind's largest value (range:-128:128 on a char).
  *   - Random floats are exact multiples of a power of two (2^-11 for half,
  *     2^-24 for float, 2^-53 for double), so every kind holds them exactly.
  *   - Poison: integers are 0xA5 bytes; floats are quiet NaNs whose low bytes
@@ -25,6 +29,7 @@
  */
 #include "nplus1rt.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,20 +153,20 @@ uint64_t nplus1rt_rand(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* How many distinct integers a random element may take (a power of two). */
-static uint64_t int_span(nplus1rt_elem e, int signed_range)
+/* How many distinct integers a random element may take (a power of two):
+ * the whole range of an 8- or 16-bit kind, 1024 for wider kinds. */
+static uint64_t int_span(nplus1rt_elem e)
 {
-    uint64_t span = 1024;
-    if (nplus1rt_elem_size(e) == 1)
-        span = is_signed_int(e) ? (signed_range ? 256 : 128) : 256;
-    return span;
+    size_t size = nplus1rt_elem_size(e);
+    return size < 4 ? 1ULL << (8 * size) : 1024;
 }
 
 static uint64_t random_int_bits(nplus1rt_elem e, int signed_range, uint64_t *state)
 {
-    uint64_t span = int_span(e, signed_range);
+    uint64_t span = int_span(e);
     uint64_t r = nplus1rt_rand(state) >> 32; /* the high bits are the better ones */
-    if (is_signed_int(e) && signed_range)
+    int centred = is_signed_int(e) && (signed_range || nplus1rt_elem_size(e) < 4);
+    if (centred)
         return (uint64_t)((int64_t)(r % span) - (int64_t)(span / 2));
     return r % span;
 }
@@ -257,18 +262,69 @@ void nplus1rt_fill_fields(void *buf, size_t count, size_t stride, const nplus1rt
     }
 }
 
-/* One value of kind e from text; end is set past it. 0 on success. */
-static int parse_scalar(const char *text, nplus1rt_elem e, uint64_t *bits, char **end)
+/* What parse_scalar and the recipes found. */
+enum { PARSED = 0, NO_PARSE = -1, NO_FIT = 1 };
+enum { RECIPE_OK = 0, RECIPE_BAD = -1, RECIPE_EXPLAINED = -2 }; /* EXPLAINED: err is set */
+
+/* An integer as written: its sign and magnitude, before any kind truncates it. */
+typedef struct wide_int {
+    int neg;
+    uint64_t mag;
+} wide_int;
+
+/* Whether kind e holds w; exclusive: whether it holds w - 1 (the HI of a range). */
+static int int_fits(nplus1rt_elem e, wide_int w, int exclusive)
 {
-    if (is_float(e)) {
-        double v = strtod(text, end);
-        *bits = float_bits(e, v);
-    } else if (text[0] != '-' && (e == NPLUS1RT_U64 || e == NPLUS1RT_U32)) {
-        *bits = strtoull(text, end, 0);
-    } else {
-        *bits = (uint64_t)strtoll(text, end, 0);
-    }
-    return *end == text ? -1 : 0;
+    if (exclusive && w.neg && w.mag == UINT64_MAX)
+        return 0;
+    if (exclusive)
+        w = w.neg ? (wide_int){1, w.mag + 1} : w.mag ? (wide_int){0, w.mag - 1} : (wide_int){1, 1};
+    unsigned bits = 8 * (unsigned)nplus1rt_elem_size(e);
+    if (!is_signed_int(e))
+        return (!w.neg || !w.mag) && (bits == 64 || w.mag < 1ULL << bits);
+    uint64_t half = 1ULL << (bits - 1);
+    return w.neg ? w.mag <= half : w.mag < half;
+}
+
+/* "-128..127" for a char. */
+static void int_limits(nplus1rt_elem e, char *out, size_t n)
+{
+    unsigned bits = 8 * (unsigned)nplus1rt_elem_size(e);
+    unsigned long long half = 1ULL << (bits - 1);
+    if (is_signed_int(e))
+        snprintf(out, n, "-%llu..%llu", half, half - 1);
+    else
+        snprintf(out, n, "0..%llu", bits == 64 ? (unsigned long long)UINT64_MAX : 2 * half - 1);
+}
+
+static int parse_int(const char *text, nplus1rt_elem e, int exclusive, uint64_t *bits,
+                     char **end)
+{
+    const char *digits = text + (*text == '-' || *text == '+');
+    wide_int w = {*text == '-', 0};
+    *end = (char *)text;
+    if (*digits < '0' || *digits > '9')
+        return NO_PARSE;
+    errno = 0;
+    w.mag = strtoull(digits, end, 0);
+    if (errno == ERANGE)
+        return NO_FIT;
+    *bits = w.neg ? 0 - w.mag : w.mag; /* two's complement; store_bits keeps the low bytes */
+    return int_fits(e, w, exclusive) ? PARSED : NO_FIT;
+}
+
+/*
+ * One value of kind e from text; end is set past it. PARSED, NO_PARSE, or
+ * NO_FIT: an integer kind e cannot hold (exclusive: an exclusive upper bound).
+ */
+static int parse_scalar(const char *text, nplus1rt_elem e, int exclusive, uint64_t *bits,
+                        char **end)
+{
+    if (!is_float(e))
+        return parse_int(text, e, exclusive, bits, end);
+    double v = strtod(text, end);
+    *bits = float_bits(e, v);
+    return *end == text ? NO_PARSE : PARSED;
 }
 
 static double as_number(nplus1rt_elem e, uint64_t bits)
@@ -287,18 +343,44 @@ static int recipe_error(char *err, size_t errlen, const char *recipe, nplus1rt_e
     return -1;
 }
 
+/* "<what><len chars of text> does not fit char (-128..127)". */
+static int fit_error(char *err, size_t errlen, const char *what, const char *text, int len,
+                     nplus1rt_elem e)
+{
+    char limits[64];
+    int_limits(e, limits, sizeof limits);
+    snprintf(err, errlen, "%s%.*s does not fit %s (%s)", what, len, text, nplus1rt_elem_name(e),
+             limits);
+    return RECIPE_EXPLAINED;
+}
+
+/* lo < hi, both parsed for kind e. */
+static int below(nplus1rt_elem e, uint64_t lo_bits, uint64_t hi_bits)
+{
+    if (is_float(e))
+        return as_number(e, hi_bits) > as_number(e, lo_bits);
+    if (is_signed_int(e))
+        return (int64_t)lo_bits < (int64_t)hi_bits;
+    return lo_bits < hi_bits;
+}
+
 static int fill_range(unsigned char *p, size_t count, nplus1rt_elem e, const char *spec,
-                      uint64_t *state)
+                      uint64_t *state, char *err, size_t errlen)
 {
     size_t size = nplus1rt_elem_size(e);
     uint64_t lo_bits, hi_bits;
-    char *end;
-    if (parse_scalar(spec, e, &lo_bits, &end) || *end != ':' ||
-        parse_scalar(end + 1, e, &hi_bits, &end) || *end)
-        return -1;
+    char *mid, *end;
+    int lo_rc = parse_scalar(spec, e, 0, &lo_bits, &mid);
+    if (lo_rc == NO_PARSE || *mid != ':')
+        return RECIPE_BAD;
+    int hi_rc = parse_scalar(mid + 1, e, 1, &hi_bits, &end);
+    if (hi_rc == NO_PARSE || *end)
+        return RECIPE_BAD;
+    if (lo_rc == NO_FIT || hi_rc == NO_FIT)
+        return fit_error(err, errlen, "range ", spec, (int)strlen(spec), e);
+    if (!below(e, lo_bits, hi_bits))
+        return RECIPE_BAD;
     double lo = as_number(e, lo_bits), hi = as_number(e, hi_bits);
-    if (!(hi > lo))
-        return -1;
     for (size_t i = 0; i < count; i++, p += size) {
         uint64_t r = nplus1rt_rand(state);
         if (is_float(e)) {
@@ -309,27 +391,46 @@ static int fill_range(unsigned char *p, size_t count, nplus1rt_elem e, const cha
             store_bits(p, size, lo_bits + (r % span));
         }
     }
-    return 0;
+    return RECIPE_OK;
 }
 
 static int fill_choice(unsigned char *p, size_t count, nplus1rt_elem e, const char *spec,
-                       uint64_t *state)
+                       uint64_t *state, char *err, size_t errlen)
 {
     uint64_t values[256];
     size_t n = 0, size = nplus1rt_elem_size(e);
     for (const char *q = spec; n < 256;) {
         char *end;
-        if (parse_scalar(q, e, &values[n++], &end))
-            return -1;
+        int rc = parse_scalar(q, e, 0, &values[n++], &end);
+        if (rc == NO_FIT)
+            return fit_error(err, errlen, "", q, (int)(end - q), e);
+        if (rc == NO_PARSE)
+            return RECIPE_BAD;
         if (*end == '\0')
             break;
         if (*end != ',')
-            return -1;
+            return RECIPE_BAD;
         q = end + 1;
     }
     for (size_t i = 0; i < count; i++, p += size)
         store_bits(p, size, values[(nplus1rt_rand(state) >> 32) % n]);
-    return 0;
+    return RECIPE_OK;
+}
+
+static int fill_value(unsigned char *p, size_t count, nplus1rt_elem e, const char *spec,
+                      char *err, size_t errlen)
+{
+    size_t size = nplus1rt_elem_size(e);
+    uint64_t bits;
+    char *end;
+    int rc = parse_scalar(spec, e, 0, &bits, &end);
+    if (rc == NO_FIT)
+        return fit_error(err, errlen, "", spec, (int)(end - spec), e);
+    if (rc == NO_PARSE || *end)
+        return RECIPE_BAD;
+    for (size_t i = 0; i < count; i++, p += size)
+        store_bits(p, size, bits);
+    return RECIPE_OK;
 }
 
 int nplus1rt_is_recipe(const char *t)
@@ -343,23 +444,21 @@ int nplus1rt_fill_recipe(void *buf, size_t count, nplus1rt_elem e, const char *r
 {
     size_t size = nplus1rt_elem_size(e);
     unsigned char *p = buf;
-    int bad = -1;
+    int rc = RECIPE_BAD;
     if (!strncmp(recipe, "fill:", 5)) {
-        uint64_t bits;
-        char *end;
-        bad = parse_scalar(recipe + 5, e, &bits, &end) || *end;
-        for (size_t i = 0; !bad && i < count; i++, p += size)
-            store_bits(p, size, bits);
+        rc = fill_value(p, count, e, recipe + 5, err, errlen);
     } else if (!strcmp(recipe, "iota")) {
-        bad = 0;
+        rc = RECIPE_OK;
         for (size_t i = 0; i < count; i++, p += size)
             store_bits(p, size, is_float(e) ? float_bits(e, (double)i) : (uint64_t)i);
     } else if (!strncmp(recipe, "range:", 6)) {
-        bad = fill_range(p, count, e, recipe + 6, state);
+        rc = fill_range(p, count, e, recipe + 6, state, err, errlen);
     } else if (!strncmp(recipe, "choice:", 7)) {
-        bad = fill_choice(p, count, e, recipe + 7, state);
+        rc = fill_choice(p, count, e, recipe + 7, state, err, errlen);
     }
-    return bad ? recipe_error(err, errlen, recipe, e) : 0;
+    if (rc == RECIPE_BAD)
+        return recipe_error(err, errlen, recipe, e);
+    return rc == RECIPE_OK ? 0 : -1;
 }
 
 static int compare_elements(const void *a, const void *b, void *size)

@@ -439,6 +439,7 @@ static const char *nplus1_status_name(cl_int err)
     NAME(NPLUS1_ERR_OOM);
     NAME(NPLUS1_ERR_BAD_LAUNCH);
     NAME(NPLUS1_ERR_FORMAT);
+    NAME(NPLUS1_ERR_MACRO);
     default: return NULL;
     }
 }

@@ -33,9 +33,13 @@ extern "C" {
  * and `nplus1gen --version` prints it. nplus1rt_set_create refuses, with
  * NPLUS1_ERR_FORMAT and a message, a set outside [OLDEST, VERSION]: rebuild
  * the driver with the nplus1gen that matches this runtime. A change that old
- * drivers cannot run under raises VERSION (and OLDEST).
+ * drivers cannot run under raises VERSION (and OLDEST). Fields added at the
+ * end of nplus1rt_set_desc raise VERSION only: the runtime reads them from
+ * drivers of that format on, and takes them as 0 from older ones.
+ *   1: up to tile_kernel.
+ *   2: predicted_split, predicted_tile (nplus1gen --profile-in).
  */
-#define NPLUS1RT_FORMAT_VERSION 1
+#define NPLUS1RT_FORMAT_VERSION 2
 #define NPLUS1RT_FORMAT_OLDEST  1
 
 /* ---- errors ------------------------------------------------------------ */
@@ -49,6 +53,13 @@ const char *nplus1_strerror(cl_int err);
 #define NPLUS1_ERR_OOM            (-9003) /* host allocation failed */
 #define NPLUS1_ERR_BAD_LAUNCH     (-9004) /* launch description is invalid */
 #define NPLUS1_ERR_FORMAT         (-9005) /* driver generated for another format version */
+/*
+ * The build options change a macro the set was cut with (an #ifdef in a
+ * kernel takes another branch): the set would compute other results than
+ * the original, so _create refuses. The message names the macro, its value
+ * when the set was generated and the -D to regenerate with.
+ */
+#define NPLUS1_ERR_MACRO          (-9006)
 
 /* ---- device selection -------------------------------------------------- */
 
@@ -103,9 +114,10 @@ const char *nplus1rt_elem_name(nplus1rt_elem e); /* "int", "float", ... */
 uint64_t nplus1rt_rand(uint64_t *state);
 
 /*
- * Fills count scalar elements of kind e: integers uniform in [0, 1024)
- * (signed kinds in [-512, 512) when signed_range), floats uniform in
- * [-1, 1) (in [0, 1) unless signed_range).
+ * Fills count scalar elements of kind e: 8- and 16-bit integers uniform over
+ * their kind's whole range (char [-128, 128), ushort [0, 65536), ...), wider
+ * integers uniform in [0, 1024) (signed kinds in [-512, 512) when
+ * signed_range), floats uniform in [-1, 1) (in [0, 1) unless signed_range).
  */
 void nplus1rt_fill_random(void *buf, size_t count, nplus1rt_elem e,
                           int signed_range, uint64_t *state);
@@ -161,7 +173,9 @@ typedef enum nplus1rt_split {
 
 typedef enum nplus1rt_arg_kind {
     NPLUS1RT_ARG_BUFFER = 0,  /* __global / __constant pointer: cl_mem */
-    NPLUS1RT_ARG_VALUE = 1    /* scalar or vector by value */
+    NPLUS1RT_ARG_VALUE = 1,   /* scalar, vector or struct by value */
+    NPLUS1RT_ARG_IMAGE = 2,   /* image1d_t ... image2d_array_t: cl_mem; type says which */
+    NPLUS1RT_ARG_SAMPLER = 3  /* sampler_t: cl_sampler */
 } nplus1rt_arg_kind;
 
 /* One parameter of the original kernel, as the manifest describes it. */
@@ -169,7 +183,8 @@ typedef struct nplus1rt_arg {
     const char *name;
     const char *type;       /* source spelling without address space, e.g. "const float *" */
     nplus1rt_arg_kind kind;
-    int writable;           /* buffer the kernel may write (not const, not __constant) */
+    int writable;           /* buffer the kernel may write (not const, not __constant),
+                               image write_only or read_write */
     int is_constant;        /* __constant address space */
     nplus1rt_elem elem;     /* element (buffer) or scalar (value) kind */
     unsigned lanes;         /* vector lanes, 1 for scalars */
@@ -196,6 +211,10 @@ typedef struct nplus1rt_set_desc {
     unsigned format_version;      /* NPLUS1RT_FORMAT_VERSION the tool generated for;
                                      0: a driver from before this field (format 1) */
     const char *tile_kernel;      /* the one-kernel tile strategy, NULL when the set has none */
+    /* format 2: the divergence profile's predicted speed-up bounds (nplus1gen
+     * --profile-in), the prior of the measured choice; 0: no profile */
+    double predicted_split;       /* the n+1 split's */
+    double predicted_tile;        /* the tile strategy's */
 } nplus1rt_set_desc;
 
 /* One argument value for a launch: exactly what clSetKernelArg takes. */
@@ -316,7 +335,42 @@ typedef struct nplus1rt_validate_opts {
     const void *const *buffer_init;  /* per argument: initial contents (buffer_elems[i] elements), NULL: seeded random */
     const int *unordered;          /* per argument: 1 compares the buffer as a multiset of elements */
     const int *count_arg;          /* per unordered argument: the buffer whose element 0 counts the compared elements, -1: all */
+    /* issue 19 (NULL: the defaults): */
+    const struct nplus1rt_image_spec *images;     /* per argument: an image's size and format */
+    const struct nplus1rt_sampler_spec *samplers; /* per argument: a sampler's properties */
 } nplus1rt_validate_opts;
+
+/*
+ * An image argument's size and format for validation. Zeros are defaults:
+ * each dimension the launch's extent (offset + global size) in that
+ * dimension, 1 beyond the launch's dimensions; CL_RGBA, CL_FLOAT. size[]
+ * follows clCreateImage's region: width, then height or the array size
+ * (image1d_array), then depth or the array size (image2d_array).
+ */
+typedef struct nplus1rt_image_spec {
+    size_t size[3];
+    cl_channel_order order;
+    cl_channel_type type;
+} nplus1rt_image_spec;
+
+/* A sampler argument's properties (given 0: unnormalized, clamp to edge, nearest). */
+typedef struct nplus1rt_sampler_spec {
+    int given;
+    cl_bool normalized;
+    cl_addressing_mode addressing;
+    cl_filter_mode filter;
+} nplus1rt_sampler_spec;
+
+/*
+ * An image argument's spec with the defaults filled in for the launch of o;
+ * the image's bytes (pixels x pixel size) and its channel element and count
+ * go to bytes, elem and channels. -1 when a's type is no image type or the
+ * format is not one validation can fill (packed formats such as
+ * CL_UNORM_SHORT_565).
+ */
+int nplus1rt_image_resolve(const nplus1rt_arg *a, const nplus1rt_image_spec *given,
+                           const nplus1rt_validate_opts *o, nplus1rt_image_spec *out,
+                           size_t *bytes, nplus1rt_elem *elem, unsigned *channels);
 
 #define NPLUS1RT_MAX_REPORT 8
 
@@ -372,6 +426,18 @@ cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue 
                              const char *build_options, const nplus1rt_validate_opts *opts,
                              nplus1rt_validation *res);
 
+/*
+ * Runs the kernel built from source on the inputs nplus1rt_validate would
+ * give the original, and hands back each writable buffer as the run left
+ * it: out[i] (malloc'd, the caller frees it) and out_bytes[i] for every
+ * writable buffer argument i, NULL and 0 for the others (--profile).
+ */
+cl_int nplus1rt_run_original_outputs(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                                     const nplus1rt_set_desc *desc, const char *source,
+                                     const char *build_options,
+                                     const nplus1rt_validate_opts *opts, void **out,
+                                     size_t *out_bytes, nplus1rt_validation *res);
+
 /* ---- validation inputs: struct layouts and recipes ---------------------- */
 
 /* One scalar (or array of scalars) inside a struct element of a buffer. */
@@ -392,7 +458,9 @@ void nplus1rt_fill_fields(void *buf, size_t count, size_t stride, const nplus1rt
 /*
  * Fills count scalar elements of kind e from a recipe: "fill:V", "iota",
  * "range:LO:HI" (uniform in [LO, HI)), "choice:A,B,C". Returns 0, or -1
- * with a message in err when the recipe does not parse for e.
+ * with a message in err when the recipe does not parse for e or names an
+ * integer that e cannot hold ("range 0:200 does not fit char (-128..127)";
+ * range's HI is exclusive: range:-128:128 is a char's whole range).
  */
 int nplus1rt_fill_recipe(void *buf, size_t count, nplus1rt_elem e, const char *recipe,
                          uint64_t *state, char *err, size_t errlen);

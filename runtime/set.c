@@ -10,6 +10,7 @@
  * The TILE strategy is one kernel (launch_tile): no buckets, no read-back.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,44 @@ static void release_kernels(nplus1rt_set *s)
     }
 }
 
+/* The -D options of opts that name macro (name, name at its start), as written, in sb. */
+static void macro_options(char *out, size_t n, const char *opts, const char *name, size_t len)
+{
+    out[0] = '\0';
+    for (const char *p = opts ? strstr(opts, "-D") : NULL; p; p = strstr(p + 2, "-D")) {
+        const char *q = p + 2;
+        while (*q == ' ')
+            q++;
+        size_t w = strcspn(q, " \t");
+        if (!strncmp(q, name, len) && (q[len] == '=' || w == len) && (p == opts || p[-1] == ' '))
+            snprintf(out + strlen(out), n - strlen(out), "%s-D%.*s", out[0] ? " " : "", (int)w, q);
+    }
+}
+
+/*
+ * NPLUS1_ERR_MACRO's message, from the generated "#error nplus1-macro: NAMES:
+ * line L (...) ... (FAST undefined)" line of the build log and the options.
+ */
+static void macro_msg(nplus1rt_set *s, const char *log, const char *opts)
+{
+    const char *m = strstr(log, "nplus1-macro: ") + 14, *colon = strchr(m, ':');
+    size_t len = strcspn(m, "\r\n");
+    char given[512] = "", one[256];
+    for (const char *n = m; colon && n < colon;) {
+        size_t w = strcspn(n, ",:");
+        macro_options(one, sizeof one, opts, n, w);
+        if (one[0])
+            snprintf(given + strlen(given), sizeof given - strlen(given), "%s%s",
+                     given[0] ? " " : "", one);
+        n += w + (n[w] == ',');
+    }
+    set_msg(s, "the n+1 set of '%s' cannot be built with these build options (\"%s\"): %.*s; "
+               "its kernels were cut from the other branch, and would compute other results "
+               "than the original. Regenerate the set with the same macros (nplus1gen ... %s), "
+               "or create it without %s", s->desc->kernel, opts ? opts : "", (int)len, m,
+            given[0] ? given : "-D<the macro>=<value>", given[0] ? given : "that option");
+}
+
 static cl_int build(nplus1rt_set *s, const char *user_options)
 {
     size_t n = strlen(user_options ? user_options : "") + 96;
@@ -168,8 +207,13 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
     free(opts);
     if (!s->prog) {
-        set_msg(s, "building the n+1 kernel set of '%s' failed (%s):\n%s", s->desc->kernel,
-                nplus1_strerror(err), log ? log : "(no build log)");
+        if (log && strstr(log, "nplus1-macro: ")) { /* a generated #error (tool/macro_deps.h) */
+            err = NPLUS1_ERR_MACRO;
+            macro_msg(s, log, user_options);
+        } else {
+            set_msg(s, "building the n+1 kernel set of '%s' failed (%s):\n%s", s->desc->kernel,
+                    nplus1_strerror(err), log ? log : "(no build log)");
+        }
         free(log);
         return err;
     }
@@ -302,6 +346,16 @@ static cl_int check_format(const nplus1rt_set_desc *desc, char **errmsg)
     return NPLUS1_ERR_FORMAT;
 }
 
+/* A format-1 driver's desc ends at tile_kernel: the later fields stay 0. */
+static void copy_desc(nplus1rt_set_desc *to, const nplus1rt_set_desc *from)
+{
+    memset(to, 0, sizeof *to);
+    if (from->format_version >= 2)
+        *to = *from;
+    else
+        memcpy(to, from, offsetof(nplus1rt_set_desc, predicted_split));
+}
+
 nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1rt_set_desc *desc,
                                   const char *build_options, cl_int *err, char **errmsg)
 {
@@ -320,7 +374,7 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
             *err = NPLUS1_ERR_OOM;
         return NULL;
     }
-    s->desc_copy = *desc;
+    copy_desc(&s->desc_copy, desc);
     s->desc = &s->desc_copy;
     desc = s->desc;
     s->ctx = ctx;
@@ -940,28 +994,59 @@ static int candidate_named(const nplus1rt_set *s, const char *name)
     return -1;
 }
 
-/* The chooser's candidates, in the static prior's order: the original first when it said never. */
+/*
+ * The profile's prior (format 2, nplus1gen --profile-in): every carried
+ * candidate's predicted speed-up bound under PRIOR_NO_GAIN runs the original
+ * first, trials after PRIOR_NO_GAIN_DELAY launches; one over PRIOR_GAIN is
+ * tried first, without the probe of the first round. 0: no profile.
+ */
+#define PRIOR_NO_GAIN 1.05
+#define PRIOR_NO_GAIN_DELAY 64
+#define PRIOR_GAIN 1.25
+
+/* The candidate the prior puts first: CAND_ORIGINAL, the split, the tile, or -1 (none). */
+static int prior_first(const nplus1rt_set *s, int *no_gain, int *gain)
+{
+    double split = has_split(s) ? s->desc->predicted_split : 0;
+    double tile = has_tile(s) ? s->desc->predicted_tile : 0;
+    double best = split > tile ? split : tile;
+    *no_gain = best > 0 && best < PRIOR_NO_GAIN;
+    *gain = best >= PRIOR_GAIN;
+    if (*gain)
+        return tile > split ? CAND_TILE : CAND_SPLIT;
+    return *no_gain || s->desc->split == NPLUS1RT_SPLIT_NEVER ? CAND_ORIGINAL : -1;
+}
+
+/*
+ * The chooser's candidates, in the prior's order: the original first when
+ * the static model said never or the profile predicts no gain, the
+ * profile's favourite first when it predicts a clear one.
+ */
 static void init_choice(nplus1rt_set *s)
 {
     int order[CHOOSER_MAX_CANDIDATES], needs[CHOOSER_MAX_CANDIDATES] = {0};
     unsigned n = 0;
-    int original_first = s->desc->split == NPLUS1RT_SPLIT_NEVER;
-    if (original_first && has_original(s))
-        order[n++] = CAND_ORIGINAL;
+    int no_gain, gain, first = prior_first(s, &no_gain, &gain);
+    if (first >= 0 && candidates[first].carried(s))
+        order[n++] = first;
     for (unsigned c = 0; c < NCANDIDATES && n < CHOOSER_MAX_CANDIDATES; c++) {
         needs[c] = candidates[c].needs_divergence;
-        if (candidates[c].carried(s) && (c != CAND_ORIGINAL || !original_first))
+        if (candidates[c].carried(s) && (int)c != first)
             order[n++] = (int)c;
     }
     chooser_init(&s->chooser, n, order, needs, has_original(s) ? CAND_ORIGINAL : -1);
     s->chooser.probe_threshold = s->probe_threshold;
+    s->chooser.trust_divergence = gain;
     const char *period = getenv("NPLUS1_RECHECK_PERIOD"), *force = getenv("NPLUS1_CHOICE");
     const char *delay = getenv("NPLUS1_CHOICE_DELAY");
     if (period)
         s->chooser.recheck_period = (unsigned)atoi(period);
-    /* after `never` the split is unlikely to pay: its trials (and the fixed
-     * costs of a split's first launch) wait until 16 launches have run */
-    s->chooser.delay = delay ? (unsigned)atoi(delay) : original_first ? 16 : 0;
+    /* when the original goes first the split is unlikely to pay: its trials (and
+     * the fixed costs of a split's first launch) wait until 16 (64) launches ran */
+    s->chooser.delay = delay             ? (unsigned)atoi(delay)
+                       : no_gain         ? PRIOR_NO_GAIN_DELAY
+                       : first == CAND_ORIGINAL ? 16
+                                                : 0;
     s->forced = force && strcmp(force, "auto") ? candidate_named(s, force) : -1;
 }
 

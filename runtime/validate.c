@@ -8,14 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image.h"
 #include "nplus1rt.h"
 
 typedef struct host_arg {
     void *init;          /* initial contents (buffers) or value (scalars) */
     size_t bytes;
     size_t scalars;      /* number of scalar elements in the buffer */
-    void *result;        /* read back after a run (writable buffers) */
+    void *result;        /* read back after a run (writable buffers and images) */
     cl_mem mem;
+    cl_mem buf;          /* an image1d_buffer's buffer */
+    cl_sampler sampler;
+    nplus1rt_image_spec image; /* an image's size and format, defaults filled in */
+    nplus1rt_elem elem;  /* the element compared: a buffer's, an image's channel */
+    size_t lanes;        /* elements per buffer element or pixel */
     union {
         cl_long l;
         cl_double d;
@@ -73,6 +79,44 @@ static void default_value(const nplus1rt_arg *a, size_t items, host_arg *h)
     }
 }
 
+/* An image: its size and format, random contents (or the given bytes), a result. */
+static cl_int prepare_image(vctx *v, unsigned i, uint64_t *seed)
+{
+    const nplus1rt_arg *a = &v->desc->args[i];
+    host_arg *h = &v->args[i];
+    unsigned channels;
+    const nplus1rt_image_spec *given = v->o->images ? &v->o->images[i] : NULL;
+    if (nplus1rt_image_resolve(a, given, v->o, &h->image, &h->bytes, &h->elem, &channels))
+        return vfail(v, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "describing an image argument");
+    h->lanes = channels;
+    h->scalars = h->bytes / nplus1rt_elem_size(h->elem);
+    h->init = malloc(h->bytes ? h->bytes : 1);
+    h->result = a->writable ? malloc(h->bytes ? h->bytes : 1) : NULL;
+    if (!h->init || (a->writable && !h->result))
+        return vfail(v, NPLUS1_ERR_OOM, "allocating host images");
+    if (v->o->buffer_init && v->o->buffer_init[i])
+        memcpy(h->init, v->o->buffer_init[i], h->bytes);
+    else
+        nplus1rt_fill_random(h->init, h->scalars, h->elem, 0, seed);
+    v->vals[i].size = sizeof(cl_mem);
+    v->vals[i].value = &h->mem;
+    return CL_SUCCESS;
+}
+
+/* A sampler: created once, the same for both runs. */
+static cl_int prepare_sampler(vctx *v, unsigned i)
+{
+    host_arg *h = &v->args[i];
+    cl_int err;
+    h->sampler = nplus1rt_sampler_create(v->ctx, v->o->samplers ? &v->o->samplers[i] : NULL,
+                                         &err);
+    if (err != CL_SUCCESS)
+        return vfail(v, err, "creating a sampler");
+    v->vals[i].size = sizeof(cl_sampler);
+    v->vals[i].value = &h->sampler;
+    return CL_SUCCESS;
+}
+
 static cl_int prepare_args(vctx *v)
 {
     const nplus1rt_set_desc *d = v->desc;
@@ -80,19 +124,35 @@ static cl_int prepare_args(vctx *v)
     for (unsigned i = 0; i < d->nargs; i++) {
         const nplus1rt_arg *a = &d->args[i];
         host_arg *h = &v->args[i];
+        cl_int err = a->kind == NPLUS1RT_ARG_IMAGE     ? prepare_image(v, i, &seed)
+                     : a->kind == NPLUS1RT_ARG_SAMPLER ? prepare_sampler(v, i)
+                                                       : CL_SUCCESS;
+        if (err != CL_SUCCESS)
+            return err;
+        if (a->kind == NPLUS1RT_ARG_IMAGE || a->kind == NPLUS1RT_ARG_SAMPLER)
+            continue;
         if (a->kind == NPLUS1RT_ARG_VALUE) {
-            if (v->o->values && v->o->values[i])
-                memcpy(h->value.raw, v->o->values[i], a->size < 128 ? a->size : 128);
-            else
+            int given = v->o->values && v->o->values[i];
+            if (a->size > sizeof h->value.raw) { /* a large struct by value: zeros, or given */
+                if (!(h->init = calloc(1, a->size)))
+                    return vfail(v, NPLUS1_ERR_OOM, "allocating an argument's value");
+                if (given)
+                    memcpy(h->init, v->o->values[i], a->size);
+            } else if (given) {
+                memcpy(h->value.raw, v->o->values[i], a->size);
+            } else {
                 default_value(a, v->items, h);
+            }
             v->vals[i].size = a->size;
-            v->vals[i].value = h->value.raw;
+            v->vals[i].value = h->init ? h->init : h->value.raw;
             continue;
         }
         size_t elems = v->o->buffer_elems && v->o->buffer_elems[i] ? v->o->buffer_elems[i]
                                                                      : default_elems(v->o);
         h->bytes = elems * a->size;
         h->scalars = h->bytes / scalar_size(a);
+        h->elem = a->elem;
+        h->lanes = a->size / scalar_size(a);
         h->init = malloc(h->bytes ? h->bytes : 1);
         h->result = a->writable ? malloc(h->bytes ? h->bytes : 1) : NULL;
         if (!h->init || (a->writable && !h->result))
@@ -112,11 +172,21 @@ static cl_int upload(vctx *v)
 {
     for (unsigned i = 0; i < v->desc->nargs; i++) {
         host_arg *h = &v->args[i];
-        if (v->desc->args[i].kind != NPLUS1RT_ARG_BUFFER)
+        const nplus1rt_arg *a = &v->desc->args[i];
+        if (a->kind != NPLUS1RT_ARG_BUFFER && a->kind != NPLUS1RT_ARG_IMAGE)
             continue;
         if (h->mem)
             clReleaseMemObject(h->mem);
+        if (h->buf)
+            clReleaseMemObject(h->buf);
+        h->buf = NULL;
         cl_int err;
+        if (a->kind == NPLUS1RT_ARG_IMAGE) {
+            err = nplus1rt_image_create(v->ctx, a, &h->image, h->init, &h->mem, &h->buf);
+            if (err != CL_SUCCESS)
+                return vfail(v, err, "creating a device image");
+            continue;
+        }
         h->mem = clCreateBuffer(v->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                 h->bytes ? h->bytes : 4, h->init, &err);
         if (err != CL_SUCCESS) {
@@ -127,14 +197,24 @@ static cl_int upload(vctx *v)
     return CL_SUCCESS;
 }
 
+/* An output: a writable buffer or image, read back and diffed. */
+static int compared(const nplus1rt_arg *a)
+{
+    return a->writable && (a->kind == NPLUS1RT_ARG_BUFFER || a->kind == NPLUS1RT_ARG_IMAGE);
+}
+
 static cl_int download(vctx *v, int into_result)
 {
     for (unsigned i = 0; i < v->desc->nargs; i++) {
         host_arg *h = &v->args[i];
-        if (!v->desc->args[i].writable || v->desc->args[i].kind != NPLUS1RT_ARG_BUFFER)
+        const nplus1rt_arg *a = &v->desc->args[i];
+        if (!compared(a))
             continue;
         void *dst = into_result ? h->result : h->init;
-        cl_int err = clEnqueueReadBuffer(v->q, h->mem, CL_TRUE, 0, h->bytes, dst, 0, NULL, NULL);
+        cl_int err = a->kind == NPLUS1RT_ARG_IMAGE
+                         ? nplus1rt_image_read(v->q, a, &h->image, h->mem, h->buf, dst)
+                         : clEnqueueReadBuffer(v->q, h->mem, CL_TRUE, 0, h->bytes, dst, 0, NULL,
+                                               NULL);
         if (err != CL_SUCCESS)
             return vfail(v, err, "reading a result buffer");
     }
@@ -237,18 +317,19 @@ static void diff_all(vctx *v, const cl_int *leaf_of)
     for (unsigned i = 0; i < v->desc->nargs; i++) {
         const nplus1rt_arg *a = &v->desc->args[i];
         host_arg *h = &v->args[i];
-        if (!a->writable || a->kind != NPLUS1RT_ARG_BUFFER)
+        if (!compared(a))
             continue;
-        if (v->o->unordered && v->o->unordered[i]) {
+        if (v->o->unordered && v->o->unordered[i] && a->kind == NPLUS1RT_ARG_BUFFER) {
             diff_unordered(v, i);
             continue;
         }
-        size_t lanes = a->size / scalar_size(a);
-        align_vec3_padding(a, h->init, h->result, h->bytes);
+        size_t lanes = h->lanes;
+        if (a->kind == NPLUS1RT_ARG_BUFFER)
+            align_vec3_padding(a, h->init, h->result, h->bytes);
         nplus1rt_mismatch few[256], *mm = few;
-        size_t bad = nplus1rt_diff(h->init, h->result, h->scalars, a->elem, v->o->ulp_tol, mm, 256);
+        size_t bad = nplus1rt_diff(h->init, h->result, h->scalars, h->elem, v->o->ulp_tol, mm, 256);
         if (bad > 256 && (mm = malloc(bad * sizeof *mm)) != NULL) /* every one, for the leaves */
-            nplus1rt_diff(h->init, h->result, h->scalars, a->elem, v->o->ulp_tol, mm, bad);
+            nplus1rt_diff(h->init, h->result, h->scalars, h->elem, v->o->ulp_tol, mm, bad);
         size_t listed = mm ? bad : 256;
         if (!mm)
             mm = few;
@@ -301,10 +382,11 @@ static void recheck_original(vctx *v, cl_kernel orig)
     for (unsigned i = 0; i < v->desc->nargs; i++) {
         const nplus1rt_arg *a = &v->desc->args[i];
         host_arg *h = &v->args[i];
-        if (!a->writable || a->kind != NPLUS1RT_ARG_BUFFER)
+        if (!compared(a))
             continue;
-        align_vec3_padding(a, h->init, h->result, h->bytes);
-        size_t bad = nplus1rt_diff(h->init, h->result, h->scalars, a->elem, v->o->ulp_tol, NULL, 0);
+        if (a->kind == NPLUS1RT_ARG_BUFFER)
+            align_vec3_padding(a, h->init, h->result, h->bytes);
+        size_t bad = nplus1rt_diff(h->init, h->result, h->scalars, h->elem, v->o->ulp_tol, NULL, 0);
         if (bad && !r->original_self_mismatches)
             r->original_self_arg = i;
         r->original_self_mismatches += bad;
@@ -369,6 +451,10 @@ static void free_args(vctx *v)
         free(v->args[i].result);
         if (v->args[i].mem)
             clReleaseMemObject(v->args[i].mem);
+        if (v->args[i].buf)
+            clReleaseMemObject(v->args[i].buf);
+        if (v->args[i].sampler)
+            clReleaseSampler(v->args[i].sampler);
     }
     free(v->args);
     free(v->vals);
@@ -479,6 +565,32 @@ cl_int nplus1rt_run_original(cl_context ctx, cl_device_id dev, cl_command_queue 
     cl_int err = setup_original(&v, original_source, build_options, &prog, &orig);
     if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS)
         err = run_original(&v, orig);
+    teardown_original(&v, prog, orig);
+    return err;
+}
+
+cl_int nplus1rt_run_original_outputs(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                                     const nplus1rt_set_desc *desc, const char *source,
+                                     const char *build_options,
+                                     const nplus1rt_validate_opts *opts, void **out,
+                                     size_t *out_bytes, nplus1rt_validation *res)
+{
+    memset(res, 0, sizeof *res);
+    vctx v = {ctx, dev, q, desc, opts, res, NULL, NULL, 1};
+    cl_program prog = NULL;
+    cl_kernel orig = NULL;
+    cl_int err = setup_original(&v, source, build_options, &prog, &orig);
+    if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS &&
+        (err = run_original(&v, orig)) == CL_SUCCESS)
+        err = download(&v, 0);
+    for (unsigned i = 0; i < desc->nargs; i++) {
+        int mine = err == CL_SUCCESS && desc->args[i].writable &&
+                   desc->args[i].kind == NPLUS1RT_ARG_BUFFER;
+        out[i] = mine ? v.args[i].init : NULL; /* the caller owns it now */
+        out_bytes[i] = mine ? v.args[i].bytes : 0;
+        if (mine)
+            v.args[i].init = NULL;
+    }
     teardown_original(&v, prog, orig);
     return err;
 }

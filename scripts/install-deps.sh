@@ -32,6 +32,7 @@ PKGS=(
   pocl-opencl-icd                             # the default OpenCL device (CPU)
   oclgrind                                    # --device oclgrind; names out-of-bounds accesses
   uthash-dev
+  libpng-dev                                  # --profile-map writes PNG
 )
 
 missing=()

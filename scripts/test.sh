@@ -7,19 +7,31 @@
 # installs by default, even where newer ones are installed too.
 # NPLUS1_CTEST_ARGS passes extra arguments to ctest (e.g. -E 'fuzzgen_200',
 # or -L fast for the unit, golden and a few differential tests).
+# NPLUS1_CMAKE_ARGS passes extra arguments to the configure step (.ci/run
+# gives -DNPLUS1_WERROR=ON: warnings are errors in CI).
+# NPLUS1_BUILD=NAME builds and tests in NAME/ with CMAKE_BUILD_TYPE=Release
+# and the compiler $CC (.ci/run: a gcc and a clang Release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -n "${NPLUS1_LLVM:-}" ]; then
+# shellcheck disable=SC2206 # word splitting wanted: several -D arguments
+extra=(${NPLUS1_CMAKE_ARGS:-})
+if [ -n "${NPLUS1_BUILD:-}" ]; then
+  ./scripts/install-deps.sh
+  dir=$NPLUS1_BUILD
+  BUILD_DIR=$dir ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14 \
+    -DCMAKE_BUILD_TYPE=Release "${extra[@]}"
+elif [ -n "${NPLUS1_LLVM:-}" ]; then
   ./scripts/install-deps.sh --llvm "$NPLUS1_LLVM"
   dir=build-llvm$NPLUS1_LLVM
-  BUILD_DIR=$dir ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-"$NPLUS1_LLVM"
+  BUILD_DIR=$dir ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-"$NPLUS1_LLVM" "${extra[@]}"
 elif [ "${NPLUS1_SANITIZE:-0}" = 1 ]; then
   ./scripts/install-deps.sh
-  BUILD_DIR=build-asan ./scripts/build.sh -DNPLUS1_SANITIZE=ON -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14
+  BUILD_DIR=build-asan ./scripts/build.sh -DNPLUS1_SANITIZE=ON -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14 \
+    "${extra[@]}"
   dir=build-asan
 else
   ./scripts/install-deps.sh
-  ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14
+  ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14 "${extra[@]}"
   dir=build
 fi
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/$dir/pocl-cache}

@@ -295,6 +295,9 @@ static void decision_free(decision *d)
         if (d->kind == DEC_IF)
             seq_free(&d->branches[b].seq, 1);
         free(d->branches[b].values);
+        for (unsigned i = 0; i < d->branches[b].nlabels; i++)
+            free(d->branches[b].labels[i]);
+        free(d->branches[b].labels);
     }
     free(d->branches);
     if (d->kind == DEC_SWITCH)
@@ -326,7 +329,12 @@ void analyze_free(analysis *an)
             free(ki->params[p].decl_text);
             free(ki->params[p].type_text);
             free(ki->params[p].host_type);
+            for (unsigned f = 0; f < ki->params[p].nfields; f++)
+                free(ki->params[p].fields[f].name);
             free(ki->params[p].fields);
+            free(ki->params[p].struct_tag);
+            free(ki->params[p].host_struct);
+            free(ki->params[p].image_kind);
         }
         free(ki->params);
         free(ki->attr_text);

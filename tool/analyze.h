@@ -98,6 +98,10 @@ typedef struct branch {
     seq seq;                 /* what runs when the branch is taken */
     long long *values;       /* BR_CASE: the case values of this entry */
     unsigned nvalues;
+    char **labels;           /* BR_CASE: each label's expression as written ("SEL", "A ... B") */
+    unsigned nlabels;
+    int macro_labels;        /* a label's value comes from a macro: emit the labels as written */
+    int folded_label;        /* a macro writes a whole label: the values, as folded, are emitted */
 } branch;
 
 typedef enum decision_kind { DEC_IF, DEC_SWITCH } decision_kind;
@@ -114,6 +118,7 @@ typedef struct decision {
     seq body;                 /* DEC_SWITCH: the body's statements, flattened */
     long long default_value;  /* DEC_SWITCH: a value no case matches */
     int has_default_value;
+    int macro_labels;         /* DEC_SWITCH: some branch's macro_labels (the values may change) */
     int divergence;           /* divergence.c: div_class of the condition(s) */
     char divergence_why[200]; /* divergence.c: the value that makes it so */
     const char *divergence_plan; /* divergence.c: what the plan does with it, and why */
@@ -144,12 +149,19 @@ typedef struct kernel_param {
     unsigned lanes;
     unsigned size;            /* value size, or element size for pointers */
     int is_restrict;
-    struct param_field *fields; /* struct buffers: the scalar fields, for validation inputs */
+    struct param_field *fields; /* structs (buffers, values): the scalar fields, for inputs */
     unsigned nfields;
+    int is_struct;            /* a struct passed by value: host_type points to host_struct */
+    char *struct_tag;         /* its host struct's tag, "nplus1_Camera" */
+    char *host_struct;        /* its host declaration: cl_ types, explicit padding */
+    int is_image;             /* image1d_t ... image2d_array_t: cl_mem */
+    int is_sampler;           /* sampler_t: cl_sampler */
+    char *image_kind;         /* "image2d", "image1d_buffer", ... */
 } kernel_param;
 
 /* One scalar field (or array of them) inside a struct buffer's element. */
 typedef struct param_field {
+    char *name;               /* its path: "origin", "in.uv", "w[2]" */
     unsigned offset;          /* bytes from the element's start */
     int elem;                 /* nplus1rt_elem */
     unsigned count;           /* consecutive scalars: arrays, vector lanes */

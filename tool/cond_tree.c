@@ -295,14 +295,84 @@ static void add_case_values(switch_build *sb, CXCursor c, const cursor_list *ch,
         b->values[b->nvalues++] = lo + (long long)i;
 }
 
+/*
+ * Does a macro expansion write part of text[b, e) (`case SEL:`)? Its value
+ * may then change with -D. (libclang 14 maps a macro body's tokens to the
+ * expansion, so the expression's cursors do not tell; the expansion's
+ * cursor at the name does.)
+ */
+static int expands_macro(analysis *an, const src_file *f, unsigned b, unsigned e)
+{
+    for (unsigned i = b; i < e;) {
+        char ch = f->text[i];
+        if (!(isalpha((unsigned char)ch) || ch == '_')) {
+            for (i++; isalnum((unsigned char)ch) && i < e && isalnum((unsigned char)f->text[i]);)
+                i++; /* the rest of a number (0x10) */
+            continue;
+        }
+        CXSourceLocation loc = clang_getLocationForOffset(an->pr->tu, f->cxfile, i);
+        if (clang_getCursorKind(clang_getCursor(an->pr->tu, loc)) == CXCursor_MacroExpansion)
+            return 1;
+        while (i < e && (isalnum((unsigned char)f->text[i]) || f->text[i] == '_'))
+            i++;
+    }
+    return 0;
+}
+
+/* The end of a case label's expression: the ':' at depth 0 that no '?' claims. */
+static unsigned label_end(const src_file *f, unsigned pos, unsigned end)
+{
+    int depth = 0, ternary = 0;
+    for (; pos < end; pos++) {
+        char ch = f->text[pos];
+        depth += (ch == '(' || ch == '[') - (ch == ')' || ch == ']');
+        ternary += depth == 0 && ch == '?';
+        if (depth == 0 && ch == ':' && ternary-- == 0)
+            return pos;
+    }
+    return end;
+}
+
+/*
+ * Keeps the text of `case LABEL:` (LABEL as written) on b. A label whose
+ * value a macro writes is emitted as written, so that the classifier and
+ * the leaves follow the macro's run-time value (docs/driver.md, build
+ * options). A whole label that a macro writes (`CASE(1)`) keeps its value as
+ * folded, as before.
+ */
+static void add_case_label(switch_build *sb, CXCursor c, const cursor_list *ch, branch *b)
+{
+    (void)ch;
+    src_range r;
+    const src_file *f = NULL;
+    if (cursor_range(sb->bc->an, c, &r) == 0)
+        f = &sb->bc->an->pr->files[r.file];
+    if (!f || !f->cxfile || r.begin + 4 > f->len || strncmp(f->text + r.begin, "case", 4) != 0)
+    {
+        b->folded_label = 1; /* a macro writes the whole label (CASE(1)): values as folded */
+        b->macro_labels = 0;
+        return;
+    }
+    unsigned e = label_end(f, r.begin + 4, r.end);
+    int macro = expands_macro(sb->bc->an, f, r.begin + 4, e);
+    char *text = xcalloc(e - r.begin - 4 + 1, 1);
+    memcpy(text, f->text + r.begin + 4, e - r.begin - 4);
+    b->labels = xrealloc(b->labels, (b->nlabels + 1) * sizeof *b->labels);
+    b->labels[b->nlabels++] = text;
+    b->macro_labels |= macro && !b->folded_label;
+    sb->d->macro_labels |= b->macro_labels;
+}
+
 static void flatten_case(switch_build *sb, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt) {
         cursor_list ch = children_of(c);
         branch *b = entry_branch(sb, k == CXCursor_CaseStmt ? BR_CASE : BR_DEFAULT);
-        if (k == CXCursor_CaseStmt && ch.n >= 2)
+        if (k == CXCursor_CaseStmt && ch.n >= 2) {
             add_case_values(sb, c, &ch, b);
+            add_case_label(sb, c, &ch, b);
+        }
         if (ch.n > 0)
             flatten_case(sb, ch.v[ch.n - 1]);
         free(ch.v);

@@ -194,7 +194,7 @@ static void add_source(char (*set)[48], unsigned *n, int *more, const char *s)
             *more = 1;
         return;
     }
-    snprintf(set[(*n)++], 48, "%s", s);
+    snprintf(set[(*n)++], 48, "%.47s", s); /* cut to the slot, as meant */
 }
 
 static void spelling(CXCursor c, char *out, size_t n)
@@ -593,9 +593,53 @@ static void walk_return(def_walk *w, CXCursor c)
     walk_children(w, c);
 }
 
+/*
+ * A private array (or one inside a private struct) that decays to a pointer
+ * other than to be indexed: a store through the pointer (W + k, a helper's
+ * parameter, a macro's temporary) may set it, so it escapes.
+ */
+static void walk_decay(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor inner = ch.n == 1 ? strip(ch.v[0]) : clang_getNullCursor();
+    free(ch.v);
+    if (clang_Cursor_isNull(inner) ||
+        clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer ||
+        clang_getCanonicalType(clang_getCursorType(inner)).kind != CXType_ConstantArray)
+        return;
+    CXCursor root = lvalue_root(inner, NULL);
+    if (!clang_Cursor_isNull(root))
+        add_def(w, DEF_ESCAPE, root, clang_getNullCursor(), clang_getNullCursor(), "", c);
+}
+
+/* a[i]: a private array indexed in place does not escape; its index is walked. */
+static void walk_subscript(def_walk *w, CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n; i++) {
+        CXCursor base = ch.v[i];
+        if (i == 0 && clang_getCursorKind(base) == CXCursor_UnexposedExpr) {
+            cursor_list in = children_of(base); /* skip the decay of the indexed array */
+            for (unsigned j = 0; j < in.n; j++)
+                walk_defs(w, in.v[j]);
+            free(in.v);
+        } else {
+            walk_defs(w, base);
+        }
+    }
+    free(ch.v);
+}
+
 static void walk_defs(def_walk *w, CXCursor c)
 {
     switch (clang_getCursorKind(c)) {
+    case CXCursor_UnexposedExpr:
+        walk_decay(w, c);
+        walk_children(w, c);
+        return;
+    case CXCursor_ArraySubscriptExpr:
+        walk_subscript(w, c);
+        return;
     case CXCursor_VarDecl:
         walk_var_decl(w, c);
         return;
@@ -818,6 +862,18 @@ static int small_constant(CXCursor e)
     return small;
 }
 
+/* Does e fold to an integer constant (a literal, a macro, an enum, sizeof)? */
+static int is_constant(CXCursor e)
+{
+    if (clang_Cursor_isNull(e))
+        return 0;
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    int known = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (r)
+        clang_EvalResult_dispose(r);
+    return known;
+}
+
 static void why_text(dctx *x, CXCursor c, const char *fmt, char *why, size_t n)
 {
     char t[72];
@@ -848,10 +904,14 @@ static dval binary_class(dctx *x, CXCursor c, const char *op, dval l, dval r, CX
     if ((!strcmp(op, "/") || !strcmp(op, "<<") || !strcmp(op, ">>")) && r.c == V_UNIFORM)
         return j;
     if (!strcmp(op, "%") && r.c == V_UNIFORM) {
-        if (l.c == V_UNIFORM || !small_constant(rhs))
+        if (l.c == V_UNIFORM || (is_constant(rhs) && !small_constant(rhs)))
             return j;
-        why_text(x, c, "'%s' repeats with a period shorter than a SIMD group (32 items)", why,
-                 sizeof why);
+        if (is_constant(rhs))
+            why_text(x, c, "'%s' repeats with a period shorter than a SIMD group (32 items)",
+                     why, sizeof why);
+        else /* m = 2 at run time diverges inside every SIMD group */
+            why_text(x, c, "'%s' repeats with a period known only at run time, which may be "
+                     "shorter than a SIMD group (32 items)", why, sizeof why);
         return at_least_varying(j, why);
     }
     if ((!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) && j.c == V_UNIFORM)

@@ -10,11 +10,14 @@
  */
 #include "emit.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "divergence.h"
+#include "macro_deps.h"
+#include "profile_in.h"
 #include "template.h"
 #include "util.h"
 #include "version.h"
@@ -32,6 +35,7 @@ typedef struct emitter {
     size_t errlen;
     int failed;
     char wg[16];
+    macro_deps md;    /* the macros the text depends on, and the #error lines for them */
 } emitter;
 
 static void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
@@ -53,6 +57,7 @@ typedef struct inclusion {
 
 typedef struct inclusions {
     const analysis *an;
+    const macro_deps *md;
     inclusion *v;
     unsigned n, cap;
 } inclusions;
@@ -74,6 +79,25 @@ static void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len,
     VEC_PUSH(inc->v, inc->n, inc->cap, i);
 }
 
+/* Appends file's text[from, to) with the #error lines of macro_deps.h inserted. */
+static void put_guarded(strbuf *sb, const inclusions *inc, unsigned file, unsigned from,
+                        unsigned to)
+{
+    const src_file *f = &inc->an->pr->files[file];
+    for (unsigned i = 0; i < inc->md->nins; i++) {
+        const macro_insert *in = &inc->md->ins[i];
+        unsigned at = in->offset > f->len ? (unsigned)f->len : in->offset;
+        if (in->file != file || at < from || at > to || (at == to && to != f->len))
+            continue;
+        sb_putn(sb, f->text + from, at - from);
+        if (sb->len && sb->data[sb->len - 1] != '\n')
+            sb_putc(sb, '\n');
+        sb_puts(sb, in->text);
+        from = at;
+    }
+    sb_putn(sb, f->text + from, to - from);
+}
+
 static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth)
 {
     const src_file *f = &inc->an->pr->files[file];
@@ -87,7 +111,7 @@ static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, 
             ls--;
         while (le < f->len && f->text[le] != '\n')
             le++;
-        sb_putn(sb, f->text + pos, ls - pos);
+        put_guarded(sb, inc, file, pos, ls);
         sb_printf(sb, "/* nplus1gen: %.*s */\n", (int)(le - ls), f->text + ls);
         emit_file_inlined(sb, inc, in->included, depth + 1);
         if (sb->len && sb->data[sb->len - 1] != '\n')
@@ -96,7 +120,7 @@ static void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, 
         sb_printf(sb, "/* nplus1gen: end of %s */", base ? base + 1 : path);
         pos = le;
     }
-    sb_putn(sb, f->text + pos, f->len - pos);
+    put_guarded(sb, inc, file, pos, (unsigned)f->len);
     if (sb->len && sb->data[sb->len - 1] != '\n')
         sb_putc(sb, '\n');
 }
@@ -264,6 +288,49 @@ static void ce_decision_begin(void *ud, const decision *d)
     c->depth++;
 }
 
+/* s without its leading and trailing blanks (a label as written), in a static buffer. */
+static const char *trimmed(const char *s)
+{
+    static char buf[512];
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+        n--;
+    snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+    return buf;
+}
+
+/* The first value of a label as written: "A" of the GNU range "A ... B". */
+static const char *label_first(const char *label)
+{
+    static char buf[512];
+    const char *dots = strstr(label, "...");
+    snprintf(buf, sizeof buf, "%.*s", (int)(dots ? dots - label : (long)strlen(label)), label);
+    return trimmed(buf);
+}
+
+/*
+ * A case value as a literal of a type that holds it: 'L' where it needs 64 bits or the
+ * switch's value has them (a leaf's '(1)' in place of a long value would convert its
+ * case labels to int: 0x100000001L and 0x1L would both be 1).
+ */
+static void case_literal(char *buf, size_t n, long long v, int wide)
+{
+    if (v == LLONG_MIN)
+        snprintf(buf, n, "(-9223372036854775807L - 1)");
+    else if (wide || v < INT_MIN || v > INT_MAX)
+        snprintf(buf, n, "%lldL", v);
+    else
+        snprintf(buf, n, "%lld", v);
+}
+
+/* Whether the switch's controlling value has 64 bits. */
+static int switch_is_wide(const decision *d)
+{
+    return clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(d->cond_cursor))) > 4;
+}
+
 static void ce_branch_begin(void *ud, const decision *d, unsigned b)
 {
     classify_emitter *c = ud;
@@ -281,8 +348,16 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
         break;
     case BR_CASE:
     case BR_DEFAULT:
-        for (unsigned i = 0; i < br->nvalues; i++)
-            sb_printf(c->sb, "case %lld: ", br->values[i]);
+        if (br->macro_labels) { /* as written: the labels follow their macros' values */
+            for (unsigned i = 0; i < br->nlabels; i++)
+                sb_printf(c->sb, "case %s: ", trimmed(br->labels[i]));
+        } else {
+            for (unsigned i = 0; i < br->nvalues; i++) {
+                char lit[40];
+                case_literal(lit, sizeof lit, br->values[i], 0);
+                sb_printf(c->sb, "case %s: ", lit);
+            }
+        }
         sb_puts(c->sb, br->kind == BR_DEFAULT ? "default: {\n" : "{\n");
         break;
     case BR_IMPLICIT_DEFAULT:
@@ -365,21 +440,39 @@ static void path_edits(const analysis *an, const leaf *lf, edits *es)
         char buf[96];
         strbuf sb;
         sb_init(&sb);
-        if (d->kind == DEC_SWITCH) {
-            long long v = br->kind == BR_CASE ? br->values[0] : d->default_value;
-            snprintf(buf, sizeof buf, "(%lld) /* nplus1: this leaf's case */", v);
+        char lit[40];
+        if (d->kind == DEC_SWITCH && d->macro_labels) {
+            /* the labels follow their macros: a case leaf switches on its label as written;
+             * a default leaf keeps the controlling value, which no label matches for it */
+            if (br->kind == BR_CASE && br->macro_labels) {
+                sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", label_first(br->labels[0]));
+            } else if (br->kind == BR_CASE) {
+                case_literal(lit, sizeof lit, br->values[0], switch_is_wide(d));
+                sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", lit);
+            }
+            if (sb.len)
+                add_edit(es, d->cond.begin, d->cond.end, sb.data);
+        } else if (d->kind == DEC_SWITCH) {
+            case_literal(lit, sizeof lit,
+                         br->kind == BR_CASE ? br->values[0] : d->default_value,
+                         switch_is_wide(d));
+            snprintf(buf, sizeof buf, "(%s) /* nplus1: this leaf's case */", lit);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {
-            sb_printf(&sb, "{ /* nplus1: no branch of the if at line %u */ ", d->range.line);
+            sb_printf(&sb, "/* nplus1: no branch of the if at line %u */ ", d->range.line);
             put_condition_writes(&sb, an, d, lf->path[i].branch);
-            sb_puts(&sb, "}");
+            if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
+                sb_puts(&sb, ";");
             add_edit(es, d->range.begin, d->range.end, sb.data);
         } else {
-            sb_printf(&sb, "{ /* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
+            /* no braces of its own: a split if sits in a block, a case, or a split if's
+             * branch (never a loop's or a kept if's), so its statements may stand there,
+             * and nesting stays the input's (clang allows 256 levels) */
+            sb_printf(&sb, "/* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
                       d->range.line);
             put_condition_writes(&sb, an, d, lf->path[i].branch);
             add_edit(es, d->range.begin, br->body.begin, sb.data);
-            add_edit(es, br->body.end, d->range.end, " }");
+            add_edit(es, br->body.end, d->range.end, "");
         }
         sb_free(&sb);
     }
@@ -597,10 +690,44 @@ static char *c_params(const kernel_info *k)
 {
     strbuf sb;
     sb_init(&sb);
-    for (unsigned i = 0; i < k->nparams; i++)
-        sb_printf(&sb, ",\n                          %s %s", k->params[i].host_type,
-                  k->params[i].name);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const kernel_param *p = &k->params[i];
+        const char *sep = p->host_type[strlen(p->host_type) - 1] == '*' ? "" : " ";
+        sb_printf(&sb, ",\n                          %s%s%s", p->host_type, sep, p->name);
+        if (p->is_struct) /* the host struct and its size, as clSetKernelArg takes them */
+            sb_printf(&sb, ", size_t %s_size", p->name);
+    }
     return sb_steal(&sb);
+}
+
+/* 1 when an earlier parameter (of this kernel or an earlier one) has the same host struct. */
+static int struct_declared(const plan *pl, unsigned kernel, unsigned param)
+{
+    const char *tag = pl->kernels[kernel].k->params[param].struct_tag;
+    for (unsigned i = 0; i <= kernel; i++) {
+        const kernel_info *k = pl->kernels[i].k;
+        for (unsigned p = 0; p < (i == kernel ? param : k->nparams); p++)
+            if (k->params[p].is_struct && !strcmp(k->params[p].struct_tag, tag))
+                return 1;
+    }
+    return 0;
+}
+
+/* The host structs of a kernel's struct arguments, each once in the header. */
+static void header_structs(emitter *e, strbuf *sb, unsigned kernel)
+{
+    const kernel_info *k = e->pl->kernels[kernel].k;
+    for (unsigned p = 0; p < k->nparams; p++) {
+        const kernel_param *a = &k->params[p];
+        if (!a->is_struct || struct_declared(e->pl, kernel, p))
+            continue;
+        char size[24];
+        snprintf(size, sizeof size, "%u", a->size);
+        tmpl_var sv[] = {{"K", k->name}, {"PARAM", a->name}, {"TAG", a->struct_tag},
+                         {"DECL", a->host_struct}, {"SIZE", size},
+                         {"KEYWORD", !strncmp(a->host_struct, "union", 5) ? "union" : "struct"}};
+        expand(e, sb, &e->dh, "header-struct", sv, NV(sv));
+    }
 }
 
 static char *driver_h(emitter *e)
@@ -620,6 +747,7 @@ static char *driver_h(emitter *e)
         const kernel_plan *kp = &e->pl->kernels[i];
         char nleaves[16];
         snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+        header_structs(e, &sb, i);
         char *params = c_params(kp->k);
         tmpl_var kv[] = {{"K", kp->k->name}, {"NLEAVES", nleaves},
                          {"STRATEGY", strategy_name(e->pl->opt.strategy)}, {"PARAMS", params}};
@@ -650,6 +778,23 @@ static void set_kernel_names(const plan *pl, const char *k, char *count, char *s
     quoted_kernel(fused, n, !tile_only(pl), k, "fused", "NULL");
     quoted_kernel(tile, n, emits_tile(pl), k, "tile", "NULL");
 }
+/* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
+
+/* The desc's predicted_split, predicted_tile: 0 (unknown) without a profile. */
+static void profile_c(const emitter *e, const char *k, char *buf, size_t len)
+{
+    const profile_prior *pp = profile_in_find(e->opt->profile, k);
+    snprintf(buf, len, "%.6f, %.6f", pp ? pp->split_bound : 0.0, pp ? pp->tile_bound : 0.0);
+}
+
+
+static const char *arg_kind(const kernel_param *p)
+{
+    return p->is_pointer   ? "NPLUS1RT_ARG_BUFFER"
+           : p->is_image   ? "NPLUS1RT_ARG_IMAGE"
+           : p->is_sampler ? "NPLUS1RT_ARG_SAMPLER"
+                           : "NPLUS1RT_ARG_VALUE";
+}
 
 static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
 {
@@ -663,10 +808,12 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
         const kernel_param *p = &k->params[i];
         sb_printf(&args, "    {\"%s\", \"", p->name);
         sb_put_c_string(&args, p->type_text, strlen(p->type_text));
-        sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n",
-                  p->is_pointer ? "NPLUS1RT_ARG_BUFFER" : "NPLUS1RT_ARG_VALUE", p->writable,
+        sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n", arg_kind(p), p->writable,
                   p->is_constant_space, elem_enum(p->elem), p->lanes, p->size);
-        sb_printf(&vals, "        {sizeof %s, &%s},\n", p->name, p->name);
+        if (p->is_struct)
+            sb_printf(&vals, "        {%s_size, %s},\n", p->name, p->name);
+        else
+            sb_printf(&vals, "        {sizeof %s, &%s},\n", p->name, p->name);
     }
     if (!k->nparams) {
         sb_puts(&args, "    {\"\", \"\", NPLUS1RT_ARG_VALUE, 0, 0, NPLUS1RT_U8, 0, 0},\n");
@@ -699,6 +846,8 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     char count[300], scatter[300], fused[300], tile[300];
     set_kernel_names(e->pl, k->name, count, scatter, fused, tile, sizeof count);
     char *params = c_params(k);
+    char predicted[64];
+    profile_c(e, k->name, predicted, sizeof predicted);
     tmpl_var kv[] = {{"K", k->name},
                      {"COUNT", count},
                      {"SCATTER", scatter},
@@ -721,6 +870,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
                                : kp->split == SPLIT_MODE_ADAPTIVE ? "NPLUS1RT_SPLIT_ADAPTIVE"
                                                                   : "NPLUS1RT_SPLIT_ALWAYS"},
                      {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
+                     {"PREDICTED", predicted},
                      {"PARAMS", params},
                      {"ARGVALS", vals.data ? vals.data : ""}};
     expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
@@ -731,18 +881,81 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_free(&vals);
 }
 
+/* "SEL=3 follows, FAST undefined refuses" as a C string's contents. */
+static char *macro_summary(const emitter *e)
+{
+    strbuf sb, c;
+    sb_init(&sb);
+    sb_init(&c);
+    for (unsigned i = 0; i < e->md.ndeps; i++) {
+        const macro_dep *d = &e->md.deps[i];
+        sb_printf(&sb, "%s%s%s%s %s", i ? ", " : "", d->name, d->value ? "=" : " undefined",
+                  d->value ? d->value : "", d->followed ? "follows" : "refuses");
+    }
+    sb_put_c_string(&c, sb.data ? sb.data : "", sb.len);
+    sb_free(&sb);
+    return c.data ? sb_steal(&c) : xstrdup("");
+}
+
+/*
+ * C99 and C11 compilers need not take a string literal over 4095 characters
+ * (-pedantic: -Woverlength-strings), and a kernel file is often longer. The
+ * driver embeds it as a struct of char arrays, each initialised by one literal
+ * of at most SOURCE_PIECE characters without its NUL (the last keeps its NUL):
+ * the members lie back to back, so the struct reads as one string.
+ */
+enum { SOURCE_PIECE = 4000 };
+
+/* The length of the next piece of s (n left): whole lines where they fit. */
+static size_t source_piece_len(const char *s, size_t n)
+{
+    if (n <= SOURCE_PIECE)
+        return n;
+    size_t cut = SOURCE_PIECE;
+    while (cut > 0 && s[cut - 1] != '\n')
+        cut--;
+    return cut ? cut : SOURCE_PIECE;
+}
+
+/* Fills ${SOURCE_MEMBERS}, ${SOURCE_PIECES} and ${SOURCE_SIZE}. */
+static void source_pieces(const char *source, strbuf *members, strbuf *pieces, size_t *size)
+{
+    size_t n = strlen(source), at = 0;
+    unsigned k = 0;
+    do {
+        size_t len = source_piece_len(source + at, n - at);
+        int last = at + len == n;
+        sb_printf(members, "%s    char p%u[%zu];", k ? "\n" : "", k, len + (size_t)last);
+        sb_puts(pieces, k ? ",\n    \"" : "    \"");
+        sb_put_c_string(pieces, source + at, len);
+        sb_putc(pieces, '"');
+        at += len;
+        k++;
+    } while (at < n);
+    *size = n + 1;
+}
+
 static char *driver_c(emitter *e, const char *source)
 {
-    strbuf sb, src;
+    strbuf sb, members, pieces;
     sb_init(&sb);
-    sb_init(&src);
-    sb_put_c_string(&src, source, strlen(source));
+    sb_init(&members);
+    sb_init(&pieces);
+    size_t size = 0;
+    source_pieces(source, &members, &pieces, &size);
+    char size_text[32];
+    snprintf(size_text, sizeof size_text, "%zu", size);
+    char *macros = macro_summary(e);
     tmpl_var hv[] = {{"STEM", e->opt->stem}, {"VERSION", NPLUS1_VERSION},
-                     {"INPUT", e->opt->input}, {"SOURCE", src.data ? src.data : ""}};
+                     {"INPUT", e->opt->input}, {"SOURCE_MEMBERS", members.data},
+                     {"SOURCE_PIECES", pieces.data}, {"SOURCE_SIZE", size_text},
+                     {"MACROS", macros}};
     expand(e, &sb, &e->dc, "source-begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         driver_kernel(e, &sb, &e->pl->kernels[i]);
-    sb_free(&src);
+    sb_free(&members);
+    sb_free(&pieces);
+    free(macros);
     return sb_steal(&sb);
 }
 
@@ -755,6 +968,23 @@ static char *json_escape(const char *s)
     sb_put_json_string(&sb, s, strlen(s));
     return sb_steal(&sb);
 }
+
+/* The manifest's "profile" of kernel k: null without one. */
+static char *profile_json(const emitter *e, const char *k)
+{
+    const profile_prior *pp = profile_in_find(e->opt->profile, k);
+    if (!pp)
+        return xstrdup("null");
+    strbuf sb;
+    sb_init(&sb);
+    char *file = json_escape(e->opt->profile->path);
+    sb_printf(&sb, "{\"file\": \"%s\", \"width\": %u, \"simt_efficiency\": %.6f, "
+                   "\"split_speedup_bound\": %.6f, \"tile_speedup_bound\": %.6f}",
+              file, pp->width, pp->simt_efficiency, pp->split_bound, pp->tile_bound);
+    free(file);
+    return sb_steal(&sb);
+}
+
 
 /* What the driver's measured choice can run (runtime/set.c's candidate table). */
 static const char *candidates_json(const emitter *e, const kernel_plan *kp)
@@ -795,6 +1025,14 @@ static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
     }
 }
 
+/* An image's access qualifier: "read_only", "write_only" or "read_write". */
+static const char *image_access(const kernel_param *p)
+{
+    return strstr(p->type_text, "__write_only")   ? "write_only"
+           : strstr(p->type_text, "__read_write") ? "read_write"
+                                                   : "read_only";
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -818,20 +1056,25 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     sb_init(&decisions);
     manifest_decisions(e, &decisions, &k->top);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
+    char *prof = profile_json(e, k->name);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", candidates_json(e, kp)},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
-                     {"FUSED", fused}, {"TILE", tile},
+                     {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
     for (unsigned i = 0; i < k->nparams; i++) {
         const kernel_param *p = &k->params[i];
         char *type = json_escape(p->type_text);
-        const char *space = !p->is_pointer ? "private" : p->is_constant_space ? "constant" : "global";
-        const char *access = !p->is_pointer ? "value" : p->writable ? "read_write" : "read_only";
+        const char *space = p->is_image     ? "global"
+                            : !p->is_pointer ? "private"
+                            : p->is_constant_space ? "constant" : "global";
+        const char *access = p->is_image ? image_access(p)
+                             : !p->is_pointer ? "value"
+                             : p->writable    ? "read_write" : "read_only";
         tmpl_var av[] = {{"NAME", p->name}, {"TYPE", type}, {"SPACE", space},
                          {"ACCESS", access}, {"HOST", p->host_type},
                          {"COMMA", i + 1 == k->nparams ? "" : ","}};
@@ -864,20 +1107,49 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     }
     expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
     sb_free(&decisions);
+    free(prof);
+}
+
+/*
+ * The macros the generated text depends on: "follows" (a case label as
+ * written: the set computes with the run-time value) or "refuses" (an #if
+ * around a kernel: _create fails with NPLUS1_ERR_MACRO when it changes).
+ */
+static char *macro_dependencies(const emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < e->md.ndeps; i++) {
+        const macro_dep *d = &e->md.deps[i];
+        sb_printf(&sb, "%s\n    {\"name\": \"", i ? "," : "");
+        sb_put_json_string(&sb, d->name, strlen(d->name));
+        sb_printf(&sb, "\", \"defined\": %s", d->value ? "true" : "false");
+        if (d->value) {
+            sb_puts(&sb, ", \"value\": \"");
+            sb_put_json_string(&sb, d->value, strlen(d->value));
+            sb_puts(&sb, "\"");
+        }
+        sb_printf(&sb, ", \"line\": %u, \"on_change\": \"%s\"}", d->line,
+                  d->followed ? "follows" : "refuses");
+    }
+    sb_puts(&sb, e->md.ndeps ? "\n  " : "");
+    return sb_steal(&sb);
 }
 
 static char *manifest(emitter *e)
 {
     strbuf sb;
     sb_init(&sb);
-    char *input = json_escape(e->opt->input);
+    char *input = json_escape(e->opt->input), *macros = macro_dependencies(e);
     tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
-                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING}};
+                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
+                     {"MACROS", macros}};
     expand(e, &sb, &e->mf, "begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);
     expand(e, &sb, &e->mf, "end", hv, NV(hv));
     free(input);
+    free(macros);
     return sb_steal(&sb);
 }
 
@@ -905,7 +1177,8 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
     snprintf(e.wg, sizeof e.wg, "%u", pl->opt.wg);
     int rc = -1;
     if (load_templates(&e) == 0) {
-        inclusions inc = {pl->an, NULL, 0, 0};
+        macro_deps_find(&e.md, pl, opt->defines, opt->ndefines);
+        inclusions inc = {pl->an, &e.md, NULL, 0, 0};
         clang_getInclusions(pl->an->pr->tu, inclusion_cb, &inc);
         out->kernel_file = kernel_file(&e, &inc);
         out->driver_h = driver_h(&e);
@@ -918,6 +1191,7 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
         free(inc.v);
         rc = e.failed ? -1 : 0;
     }
+    macro_deps_free(&e.md);
     tmpl_free(&e.kt);
     tmpl_free(&e.dh);
     tmpl_free(&e.dc);

@@ -14,6 +14,7 @@ typedef struct emit_options {
     const char *template_dir; /* NULL: embedded templates */
     const char **defines;     /* -D values, embedded in the kernel file */
     unsigned ndefines;
+    const struct profile_in *profile; /* --profile-in, or NULL */
 } emit_options;
 
 typedef struct emit_output {

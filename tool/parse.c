@@ -310,14 +310,15 @@ void parse_free(parse_result *pr)
 
 /* ---- inactive text ----------------------------------------------------- */
 
-static int is_conditional_directive(const char *w, size_t n)
+static const char *const directive_names[] = {"if", "ifdef", "ifndef", "elif", "elifdef",
+                                              "elifndef", "else", "endif", NULL};
+
+static int conditional_directive(const char *w, size_t n)
 {
-    static const char *names[] = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef",
-                                  "else", "endif", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strlen(names[i]) == n && !strncmp(w, names[i], n))
-            return 1;
-    return 0;
+    for (int i = 0; directive_names[i]; i++)
+        if (strlen(directive_names[i]) == n && !strncmp(w, directive_names[i], n))
+            return i;
+    return -1;
 }
 
 /* The end of the line at off (the '\n' or the end), following backslash continuations. */
@@ -339,25 +340,42 @@ static void add_inactive(src_file *f, unsigned *cap, size_t begin, size_t end)
     VEC_PUSH(f->inactive, f->ninactive, *cap, r);
 }
 
-/* Conditional directive lines outside comments (a rough scanner: directives sit on their own lines). */
-static void find_directive_lines(src_file *f, unsigned *cap)
+/* The directive at a line's first non-blank character p, if a conditional one. */
+static int directive_at(const char *t, size_t p, size_t end, pp_directive *d)
+{
+    if (p >= end || t[p] != '#')
+        return 0;
+    size_t w = p + 1;
+    while (w < end && (t[w] == ' ' || t[w] == '\t'))
+        w++;
+    size_t we = w;
+    while (we < end && (isalpha((unsigned char)t[we]) || t[we] == '_'))
+        we++;
+    int kind = conditional_directive(t + w, we - w);
+    if (kind < 0)
+        return 0;
+    d->kind = (pp_kind)kind;
+    d->hash = (unsigned)p;
+    d->cond = (unsigned)we;
+    return 1;
+}
+
+unsigned parse_directives(const src_file *f, pp_directive **out)
 {
     const char *t = f->text;
     size_t len = f->len, i = 0;
+    unsigned n = 0, cap = 0;
     int in_comment = 0;
+    *out = NULL;
     while (i < len) {
         size_t end = line_end(t, len, i), p = i;
         while (!in_comment && p < end && (t[p] == ' ' || t[p] == '\t'))
             p++;
-        if (!in_comment && p < end && t[p] == '#') {
-            size_t w = p + 1;
-            while (w < end && (t[w] == ' ' || t[w] == '\t'))
-                w++;
-            size_t we = w;
-            while (we < end && (isalpha((unsigned char)t[we]) || t[we] == '_'))
-                we++;
-            if (is_conditional_directive(t + w, we - w))
-                add_inactive(f, cap, i, end);
+        pp_directive d;
+        if (!in_comment && directive_at(t, p, end, &d)) {
+            d.begin = (unsigned)i;
+            d.end = (unsigned)end;
+            VEC_PUSH(*out, n, cap, d);
         }
         for (size_t q = i; q + 1 < end; q++) { /* comments that continue past this line */
             if (!in_comment && t[q] == '/' && t[q + 1] == '/')
@@ -369,6 +387,17 @@ static void find_directive_lines(src_file *f, unsigned *cap)
         }
         i = end + 1;
     }
+    return n;
+}
+
+/* Conditional directive lines outside comments (a rough scanner: directives sit on their own lines). */
+static void find_directive_lines(src_file *f, unsigned *cap)
+{
+    pp_directive *d;
+    unsigned n = parse_directives(f, &d);
+    for (unsigned i = 0; i < n; i++)
+        add_inactive(f, cap, d[i].begin, d[i].end);
+    free(d);
 }
 
 /* The blocks libclang skipped, widened to whole lines. */

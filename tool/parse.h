@@ -68,6 +68,21 @@ void parse_free(parse_result *pr);
  */
 const src_file *parse_inactive(parse_result *pr, unsigned file);
 
+/* A conditional directive line of a file's text (outside comments). */
+typedef enum pp_kind {
+    PP_IF, PP_IFDEF, PP_IFNDEF, PP_ELIF, PP_ELIFDEF, PP_ELIFNDEF, PP_ELSE, PP_ENDIF
+} pp_kind;
+
+typedef struct pp_directive {
+    pp_kind kind;
+    unsigned begin, end;  /* the line: its start, and its '\n' (or the end of the text) */
+    unsigned hash;        /* the '#' */
+    unsigned cond;        /* just after the directive's name: where its condition starts */
+} pp_directive;
+
+/* The conditional directives of f in text order, malloc'd in *out; returns the count. */
+unsigned parse_directives(const src_file *f, pp_directive **out);
+
 /* off, or the end of the inactive range that holds it. */
 unsigned parse_skip_inactive(parse_result *pr, unsigned file, unsigned off);
 

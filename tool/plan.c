@@ -14,6 +14,7 @@
 
 #include "divergence.h"
 #include "leaf_limit.h"
+#include "paths.h"
 #include "util.h"
 
 const char *strategy_name(strategy s)
@@ -308,8 +309,62 @@ static int feeds_a_read(const needed_vars *nv, const seq_item *it)
     return 0;
 }
 
-/* Marks the statements the conditions need, transitively; returns the count. */
-static unsigned compute_slice(const tree_lists *t, unsigned horizon)
+/* The plain statement that declares the local variable var, or NULL (a parameter, or
+ * a variable declared inside a statement kept whole). */
+static seq_item *declaring_item(analysis *an, const tree_lists *t, CXCursor var)
+{
+    src_pos d;
+    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+        parse_resolve(an->pr, clang_getCursorLocation(var), &d) != 0)
+        return NULL;
+    for (unsigned i = 0; i < t->nitems; i++) {
+        seq_item *it = t->items[i];
+        if (it->kind == ITEM_STMT && it->range.file == d.file && it->range.begin <= d.offset &&
+            d.offset < it->range.end)
+            return it;
+    }
+    return NULL;
+}
+
+static void add_to_slice(needed_vars *nv, seq_item *it, unsigned *count)
+{
+    it->in_slice = 1;
+    (*count)++;
+    for (unsigned r = 0; r < it->fx.nreads; r++)
+        need(nv, it->fx.reads[r], it->range.begin);
+}
+
+/* The classifier runs every write of the slice and the conditions: it must declare
+ * what they write ('int v; if ((v = ...) > 3)'). Returns whether it added any. */
+static int add_declarations(analysis *an, const tree_lists *t, const effects *fx,
+                            needed_vars *nv, unsigned *count)
+{
+    int added = 0;
+    for (unsigned w = 0; w < fx->nwrites; w++) {
+        seq_item *d = declaring_item(an, t, fx->writes[w]);
+        if (d && !d->in_slice) {
+            add_to_slice(nv, d, count);
+            added = 1;
+        }
+    }
+    return added;
+}
+
+static int add_all_declarations(analysis *an, const tree_lists *t, needed_vars *nv,
+                                unsigned *count)
+{
+    int added = 0;
+    for (unsigned i = 0; i < t->ndecisions; i++)
+        added |= add_declarations(an, t, &t->decisions[i]->cond_fx, nv, count);
+    for (unsigned i = 0; i < t->nitems; i++)
+        if (t->items[i]->in_slice)
+            added |= add_declarations(an, t, &t->items[i]->fx, nv, count);
+    return added;
+}
+
+/* Marks the statements the conditions need, transitively, and the declarations of what
+ * they write; returns the count. */
+static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizon)
 {
     needed_vars nv = {{0}, NULL};
     for (unsigned i = 0; i < t->ndecisions; i++)
@@ -322,12 +377,11 @@ static unsigned compute_slice(const tree_lists *t, unsigned horizon)
             seq_item *it = t->items[i];
             if (it->in_slice || it->range.end > horizon || !feeds_a_read(&nv, it))
                 continue;
-            it->in_slice = 1;
-            count++;
+            add_to_slice(&nv, it, &count);
             changed = 1;
-            for (unsigned r = 0; r < it->fx.nreads; r++)
-                need(&nv, it->fx.reads[r], it->range.begin);
         }
+        if (!changed)
+            changed = add_all_declarations(an, t, &nv, &count);
     }
     free(nv.vars.v);
     free(nv.last);
@@ -533,7 +587,10 @@ static void append_condition(strbuf *sb, analysis *an, const choice *c)
         sb_putc(sb, '(');
         put_active_range(an, sb, d->cond);
         sb_puts(sb, ") ");
-        if (br->kind == BR_CASE && br->nvalues == 1) {
+        if (br->kind == BR_CASE && br->macro_labels && br->nlabels) { /* "== SEL", as written */
+            for (unsigned i = 0; i < br->nlabels; i++)
+                sb_printf(sb, "%s== %s", i ? "|| " : "", br->labels[i] + strspn(br->labels[i], " "));
+        } else if (br->kind == BR_CASE && br->nvalues == 1) {
             sb_printf(sb, "== %lld", br->values[0]);
         } else if (br->kind == BR_CASE) {
             sb_puts(sb, "in {");
@@ -576,7 +633,39 @@ static char *squeeze_space(char *s)
 typedef struct leaf_collector {
     kernel_plan *kp;
     analysis *an;
+    path_event *trace;     /* the statements run and branches taken so far on this path */
+    unsigned ntrace, captrace;
+    unsigned saved[256];   /* ntrace at each open branch */
+    unsigned nsaved;
 } leaf_collector;
+
+static void trace_push(leaf_collector *lc, path_event ev)
+{
+    VEC_PUSH(lc->trace, lc->ntrace, lc->captrace, ev);
+}
+
+static void on_stmt(void *ud, const seq_item *it)
+{
+    trace_push(ud, (path_event){it, NULL, 0});
+}
+
+static void on_branch_begin(void *ud, const decision *d, unsigned b)
+{
+    leaf_collector *lc = ud;
+    if (lc->nsaved < 256)
+        lc->saved[lc->nsaved] = lc->ntrace;
+    lc->nsaved++;
+    trace_push(lc, (path_event){NULL, d, b});
+}
+
+static void on_branch_end(void *ud, const decision *d, unsigned b)
+{
+    leaf_collector *lc = ud;
+    (void)d;
+    (void)b;
+    if (--lc->nsaved < 256)
+        lc->ntrace = lc->saved[lc->nsaved];
+}
 
 static void on_path_end(void *ud, const choice *path, unsigned npath, int returned, unsigned fx,
                         double cost)
@@ -594,6 +683,11 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
     lf.fx = fx;
     lf.cost = cost;
     lf.empty = !(fx & EFF_OBSERVABLE);
+    char why[300];
+    if (!lf.empty && path_impossible(lc->an, kp->k, lc->trace, lc->ntrace, why, sizeof why)) {
+        lf.empty = 1; /* no item can take it: no kernel, no bucket */
+        lf.impossible = xstrdup(why);
+    }
     lf.kernel = lf.empty ? -1 : (int)kp->nkernels++;
     strbuf sb;
     sb_init(&sb);
@@ -681,7 +775,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.k = k;
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
-    kp.nslice = compute_slice(&t, horizon);
+    kp.nslice = compute_slice(an, &t, horizon);
     errors += check_slice(an, &t, horizon, diag);
     errors += check_memory_order(an, &t, &k->top, horizon, diag);
     for (unsigned i = 0; i < t.nitems; i++)
@@ -693,11 +787,18 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
         kp.ndata += t.decisions[i]->divergence == DIV_DATA;
     free(t.items);
     free(t.decisions);
-    leaf_collector lc = {&kp, an};
+    leaf_collector lc;
+    memset(&lc, 0, sizeof lc);
+    lc.kp = &kp;
+    lc.an = an;
     walk_visitor v = {0};
     v.path_end = on_path_end;
+    v.stmt = on_stmt;
+    v.branch_begin = on_branch_begin;
+    v.branch_end = on_branch_end;
     v.ud = &lc;
     unsigned paths = walk_tree(&k->top, &v);
+    free(lc.trace);
     if (!fits || paths > max_leaves) {
         report_too_many_leaves(an, k, all_paths, split_paths, max_leaves, diag);
         errors++;
@@ -735,6 +836,7 @@ void plan_free(plan *pl)
         for (unsigned l = 0; l < pl->kernels[i].nleaves; l++) {
             free(pl->kernels[i].leaves[l].path);
             free(pl->kernels[i].leaves[l].condition);
+            free(pl->kernels[i].leaves[l].impossible);
         }
         free(pl->kernels[i].leaves);
     }

@@ -38,6 +38,7 @@ typedef struct leaf {
     unsigned fx;           /* effects along the path */
     double cost;           /* rough operation count along the path */
     char *condition;       /* the condition path as source text */
+    char *impossible;      /* dropped: why its path cannot run (paths.h), or NULL */
     unsigned line_begin, line_end;
 } leaf;
 

@@ -233,6 +233,9 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
             fprintf(f, "    leaf %u -> %s__nplus1_leaf%d  lines %u-%u  cost ~%.0f%s\n", l, k->name,
                     lf->kernel, lf->line_begin, lf->line_end, lf->cost,
                     lf->returned ? "  (returns)" : "");
+        else if (lf->impossible)
+            fprintf(f, "    leaf %u dropped: impossible path (%s)  lines %u-%u\n", l,
+                    lf->impossible, lf->line_begin, lf->line_end);
         else
             fprintf(f, "    leaf %u -> empty (no kernel, no bucket)  lines %u-%u\n", l,
                     lf->line_begin, lf->line_end);

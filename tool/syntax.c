@@ -219,6 +219,40 @@ static CXSourceLocation expr_end(CXCursor c)
 }
 
 /* The operator text between the two operands of a binary operator. */
+/*
+ * Is e an lvalue? In OpenCL every object lives in an address space, and
+ * libclang 14 spells it on the type of an expression that designates one
+ * (a variable, p[i], *p, s.f: "__private int", "__global float"); a value
+ * read out of it (the implicit lvalue-to-rvalue conversion) has none.
+ */
+static int is_lvalue(CXCursor e)
+{
+    CXType t = clang_getCursorType(e);
+    return t.kind != CXType_Invalid && clang_getAddressSpace(t) != 0;
+}
+
+/*
+ * Inside a macro expansion the operator's text is the macro's, not at hand.
+ * Its type still tells the forms the effects need: the only binary operators
+ * whose left operand stays an lvalue are the assignments (compound ones have
+ * a cursor kind of their own); a unary one on an lvalue is '&' (a pointer
+ * out) or '++'/'--' (a value out); one giving an lvalue is '*'.
+ */
+static void binary_operator_by_type(CXCursor lhs, char *out, size_t outlen)
+{
+    if (is_lvalue(lhs))
+        snprintf(out, outlen, "=");
+}
+
+static void unary_operator_by_type(CXCursor c, CXCursor operand, char *out, size_t outlen)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    if (is_lvalue(operand))
+        snprintf(out, outlen, "%s", t.kind == CXType_Pointer ? "&" : "++");
+    else if (is_lvalue(c) && type_is_pointer(clang_getCursorType(strip(operand))))
+        snprintf(out, outlen, "*");
+}
+
 void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
                             char *out, size_t outlen)
 {
@@ -239,6 +273,9 @@ void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
         if (out[0])
             return;
     }
+    binary_operator_by_type(lhs, out, outlen);
+    if (out[0])
+        return;
     char *whole = pretty(c), *left = pretty(lhs);
     size_t ll = strlen(left);
     if (strncmp(whole, left, ll) == 0) {
@@ -272,6 +309,9 @@ void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_
         if (out[0])
             return;
     }
+    unary_operator_by_type(c, operand, out, outlen);
+    if (out[0])
+        return;
     char *whole = pretty(c), *inner = pretty(operand);
     size_t wl = strlen(whole), il = strlen(inner);
     if (il < wl && strncmp(whole, inner, il) == 0)

@@ -60,6 +60,8 @@ static char *build_options(const validate_options *o)
     sb_init(&sb);
     for (unsigned i = 0; i < o->ndefines; i++)
         sb_printf(&sb, "-D%s ", o->defines[i]);
+    if (o->build_options) /* as given to the driver's _create, after the generation's -D */
+        sb_printf(&sb, "%s ", o->build_options);
     /* the original is built from a string: its own folder goes first, as for #include "x" */
     char *input = realpath(o->input, NULL);
     if (input) {
@@ -109,13 +111,45 @@ static int unknown_name(const plan *pl, const char *opt, const char *spec, size_
     return 2;
 }
 
+/* 1 when path names field f or a struct, array or vector that holds it ("in", "w"). */
+static int field_under(const char *f, const char *path, size_t len)
+{
+    return !strncmp(f, path, len) && (f[len] == '\0' || f[len] == '.' || f[len] == '[');
+}
+
+/* --arg P.FIELD=V: P is a struct (a value or a buffer of them) and FIELD one of its fields. */
+static int check_field(const plan *pl, const char *spec, size_t len)
+{
+    const char *dot = memchr(spec, '.', len);
+    const kernel_param *p = find_param(pl, spec, (size_t)(dot - spec));
+    if (!p)
+        return unknown_name(pl, "--arg", spec, (size_t)(dot - spec));
+    const char *path = dot + 1;
+    size_t plen = len - (size_t)(path - spec);
+    for (unsigned f = 0; f < p->nfields && plen; f++)
+        if (field_under(p->fields[f].name, path, plen))
+            return 0;
+    fprintf(stderr, "nplus1gen: error: --arg '%s': '%s' (%s) has no field '%.*s'\n", spec,
+            p->name, p->type_text, (int)plen, path);
+    if (p->nfields) {
+        fprintf(stderr, "nplus1gen: note: the fields of '%s' are:", p->name);
+        for (unsigned f = 0; f < p->nfields && f < 32; f++)
+            fprintf(stderr, "%s %s", f ? "," : "", p->fields[f].name);
+        fprintf(stderr, "%s\n", p->nfields > 32 ? ", ..." : "");
+    }
+    return 2;
+}
+
 /* Exit 2 (usage) when an --arg, --unordered or --count names no parameter. */
 static int check_names(const plan *pl, const validate_options *o)
 {
     for (unsigned i = 0; i < o->nargs; i++) {
         const char *eq = strchr(o->args[i], '=');
         size_t len = eq ? (size_t)(eq - o->args[i]) : strlen(o->args[i]);
-        if (!find_param(pl, o->args[i], len))
+        int rc = memchr(o->args[i], '.', len) ? check_field(pl, o->args[i], len) : 0;
+        if (rc)
+            return rc;
+        if (!memchr(o->args[i], '.', len) && !find_param(pl, o->args[i], len))
             return unknown_name(pl, "--arg", o->args[i], len);
     }
     for (unsigned i = 0; i < o->nunordered; i++) {
@@ -193,8 +227,8 @@ static void describe_issue12(strbuf *sb, const validate_options *o)
 static void describe_fields(strbuf *sb, const kernel_param *a)
 {
     for (unsigned f = 0; f < a->nfields; f++)
-        sb_printf(sb, "field %u %d %u\n", a->fields[f].offset, a->fields[f].elem,
-                  a->fields[f].count);
+        sb_printf(sb, "field %u %d %u %s\n", a->fields[f].offset, a->fields[f].elem,
+                  a->fields[f].count, a->fields[f].name);
 }
 
 
@@ -236,6 +270,8 @@ static char *job_options(const validate_options *o, const char *dir)
     sb_init(&sb);
     for (unsigned i = 0; i < o->ndefines; i++)
         sb_printf(&sb, "-D%s ", o->defines[i]);
+    if (o->build_options) /* as given to the driver's _create, after the generation's -D */
+        sb_printf(&sb, "%s ", o->build_options);
     char *input = xstrdup(o->input);
     char *slash = strrchr(input, '/');
     if (slash)
@@ -292,7 +328,8 @@ static char *describe(const plan *pl, const validate_options *o, const char *dir
                   pl->opt.strategy == STRATEGY_TILE || pl->opt.split == SPLIT_AUTO);
         for (unsigned p = 0; p < k->nparams; p++) {
             const kernel_param *a = &k->params[p];
-            sb_printf(&sb, "arg %s %d %d %d %d %u %u ", a->name, a->is_pointer, a->writable,
+            int kind = a->is_pointer ? 1 : a->is_image ? 2 : a->is_sampler ? 3 : 0;
+            sb_printf(&sb, "arg %s %d %d %d %d %u %u ", a->name, kind, a->writable,
                       a->is_constant_space, a->elem, a->lanes, a->size);
             one_line(&sb, "", a->type_text);
             describe_fields(&sb, a);

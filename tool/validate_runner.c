@@ -9,6 +9,7 @@
  * bounds on these inputs), 3 cannot run.
  *
  *   nplus1gen-validate [--device oclgrind] JOB   (JOB: a folder with job.desc, or the file)
+ *   nplus1gen-validate --help                    (the usage on stdout, exit 0)
  *
  * The process that starts runs the job in a child: when the child dies or
  * a kernel run fails, the original kernel alone is run again under
@@ -20,12 +21,21 @@
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
  *   value NAME=VALUE | NAME=size:N | NAME=file:PATH | NAME=RECIPE   (any number)
+ *   value NAME=image:W[xH[xD]][:ORDER:TYPE] | NAME=sampler:NORM:ADDRESS:FILTER
+ *   value NAME.FIELD=VALUE                     (a field of a struct value, of every struct
+ *                                               of a buffer; FIELD: "a", "in.uv", "w[2]")
  *   unordered NAME COUNTNAME|-  |  require_all_leaves
  *   kernel NAME STRATEGY DISPATCH WG R0 R1 R2 NLEAFKERNELS SPLIT [HAS_TILE]
- *   arg NAME PTR WRITABLE CONSTANT ELEM LANES SIZE TYPE...   (in order)
- *   field OFFSET ELEM COUNT                                 (struct buffers: after their arg)
+ *   arg NAME KIND WRITABLE CONSTANT ELEM LANES SIZE TYPE...  (in order; KIND 0 value,
+ *                                                            1 buffer, 2 image, 3 sampler)
+ *   field OFFSET ELEM COUNT [PATH]                          (structs: after their arg)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   end
+ *   profile BYTES   --profile: `source` is the instrumented original; each kernel
+ *                   runs it with a recording buffer of BYTES (zeroed) as one more
+ *                   argument, and the original alone, on the same inputs; writes
+ *                   profile-KERNEL.bin (the recording) and profile-KERNEL.txt
+ *                   (values compared, mismatches, tile size, device) into the job
  */
 #define _DEFAULT_SOURCE
 #include <ctype.h>
@@ -44,6 +54,7 @@
 #define MAX_FIELDS 4096
 #define EXIT_RUN_FAILED 4 /* child to parent: a kernel run failed (not a build) */
 #define EXIT_UNPROVEN 5   /* child to parent: inconclusive, or a leaf without items (exit 1) */
+#define EXIT_REFUSED 6    /* child to parent: the set refuses the build options (exit 1) */
 
 typedef struct kdesc {
     char *name;                   /* any length: OpenCL C sets no limit */
@@ -55,7 +66,8 @@ typedef struct kdesc {
     char *path_cond[MAX_LEAVES];
     unsigned npaths;
     char *count, *scan, *scatter, *fused, *tile;
-    nplus1rt_field *fields[MAX_ARGS]; /* struct buffers */
+    nplus1rt_field *fields[MAX_ARGS]; /* structs: buffers' elements and values */
+    char **field_names[MAX_ARGS];     /* each field's path, "" in jobs from before names */
     unsigned nfields[MAX_ARGS];
 } kdesc;
 
@@ -71,6 +83,7 @@ typedef struct job {
     int require_all_leaves;
     int original_only;              /* under oclgrind: run the original alone */
     int inconclusive;               /* some kernel had no item in a working leaf */
+    size_t profile_bytes;           /* --profile: the recording buffer's size (0: validate) */
 } job;
 
 static char *dup_rest(const char *s)
@@ -86,9 +99,10 @@ static char *dup_rest(const char *s)
 
 /* ---- argument values ---------------------------------------------------------- */
 
+/* A value's lanes: 1 (splatted) or one per lane; a 3-vector's padding lane stays 0. */
 static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *out)
 {
-    size_t ss = nplus1rt_elem_size(a->elem), lanes = a->size / ss;
+    size_t ss = nplus1rt_elem_size(a->elem), lanes = a->lanes ? a->lanes : 1;
     memset(out, 0, a->size);
     const char *p = text;
     for (size_t i = 0; i < lanes; i++) {
@@ -122,6 +136,12 @@ static int parse_value(const nplus1rt_arg *a, const char *text, unsigned char *o
     return *p ? -1 : 0;
 }
 
+typedef struct field_set {
+    unsigned arg;
+    char path[256];                 /* --arg NAME.PATH=VALUE */
+    const char *value;
+} field_set;
+
 typedef struct values {
     size_t elems[MAX_ARGS];
     const void *ptr[MAX_ARGS];
@@ -129,6 +149,10 @@ typedef struct values {
     const char *contents[MAX_ARGS]; /* file:PATH or a recipe, NULL: the default */
     void *init[MAX_ARGS];           /* buffers' initial contents, NULL: seeded random */
     int unordered[MAX_ARGS], count_arg[MAX_ARGS];
+    field_set sets[MAX_ARGS];
+    unsigned nsets;
+    nplus1rt_image_spec images[MAX_ARGS];
+    nplus1rt_sampler_spec samplers[MAX_ARGS];
 } values;
 
 static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
@@ -136,7 +160,10 @@ static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
     fprintf(stderr, "nplus1gen: error: --arg '%s': %s", spec, what);
     if (a)
         fprintf(stderr, " ('%s' is %s%s)", a->name, a->type,
-                a->kind == NPLUS1RT_ARG_BUFFER ? ", a buffer" : ", a value");
+                a->kind == NPLUS1RT_ARG_BUFFER    ? ", a buffer"
+                : a->kind == NPLUS1RT_ARG_IMAGE   ? ", an image"
+                : a->kind == NPLUS1RT_ARG_SAMPLER ? ", a sampler"
+                                                  : ", a value");
     fprintf(stderr, "\n");
     return -1;
 }
@@ -149,10 +176,107 @@ static int find_arg(const kdesc *k, const char *name, size_t n)
     return -1;
 }
 
-/* A buffer of structs (its layout came with it); uchar4 and the like are not. */
+/* A struct (a value, or a buffer's element: its layout came with it); uchar4 is not. */
 static int is_struct(const kdesc *k, unsigned p)
 {
     return k->nfields[p] > 0;
+}
+
+/* ---- images and samplers --------------------------------------------------------- */
+
+typedef struct named {
+    const char *name;
+    unsigned value;
+} named;
+
+static const named orders[] = {
+    {"R", CL_R}, {"A", CL_A}, {"RG", CL_RG}, {"RA", CL_RA}, {"RGBA", CL_RGBA},
+    {"BGRA", CL_BGRA}, {"ARGB", CL_ARGB}, {"INTENSITY", CL_INTENSITY},
+    {"LUMINANCE", CL_LUMINANCE}, {NULL, 0}};
+static const named types[] = {
+    {"FLOAT", CL_FLOAT}, {"HALF_FLOAT", CL_HALF_FLOAT}, {"UNORM_INT8", CL_UNORM_INT8},
+    {"SNORM_INT8", CL_SNORM_INT8}, {"UNORM_INT16", CL_UNORM_INT16},
+    {"SNORM_INT16", CL_SNORM_INT16}, {"SIGNED_INT8", CL_SIGNED_INT8},
+    {"UNSIGNED_INT8", CL_UNSIGNED_INT8}, {"SIGNED_INT16", CL_SIGNED_INT16},
+    {"UNSIGNED_INT16", CL_UNSIGNED_INT16}, {"SIGNED_INT32", CL_SIGNED_INT32},
+    {"UNSIGNED_INT32", CL_UNSIGNED_INT32}, {NULL, 0}};
+static const named addressing[] = {
+    {"none", CL_ADDRESS_NONE}, {"clamp_to_edge", CL_ADDRESS_CLAMP_TO_EDGE},
+    {"clamp", CL_ADDRESS_CLAMP}, {"repeat", CL_ADDRESS_REPEAT},
+    {"mirrored_repeat", CL_ADDRESS_MIRRORED_REPEAT}, {NULL, 0}};
+
+/* The value of word [s, s+n) in table t ("CL_" prefix optional, any case); 0: unknown. */
+static unsigned lookup(const named *t, const char *s, size_t n)
+{
+    if (n > 3 && !strncasecmp(s, "CL_", 3))
+        s += 3, n -= 3;
+    for (; t->name; t++)
+        if (strlen(t->name) == n && !strncasecmp(t->name, s, n))
+            return t->value;
+    return 0;
+}
+
+/* image:W[xH[xD]][:ORDER:TYPE] (file:PATH: the pixels' bytes, at the default size). */
+static int take_image(const nplus1rt_arg *a, const char *spec, const char *val, values *v,
+                      unsigned p)
+{
+    static const char *usage = "an image takes image:W[xH[xD]][:ORDER:TYPE] (e.g. image:64x48 "
+                               "or image:64x48:RGBA:UNORM_INT8) or file:PATH";
+    nplus1rt_image_spec *s = &v->images[p];
+    if (!strncmp(val, "file:", 5)) {
+        v->contents[p] = val;
+        return 0;
+    }
+    if (strncmp(val, "image:", 6))
+        return arg_error(spec, usage, a);
+    const char *q = val + 6;
+    for (unsigned d = 0; d < 3; d++) {
+        char *end;
+        unsigned long long n = strtoull(q, &end, 10);
+        if (end == q || n == 0 || *q == '-')
+            return arg_error(spec, usage, a);
+        s->size[d] = (size_t)n;
+        q = end;
+        if (*q != 'x')
+            break;
+        q++;
+    }
+    if (*q == ':') {
+        const char *t = strchr(q + 1, ':');
+        s->order = t ? lookup(orders, q + 1, (size_t)(t - q - 1)) : 0;
+        s->type = t ? lookup(types, t + 1, strlen(t + 1)) : 0;
+        if (!s->order || !s->type)
+            return arg_error(spec, "unknown channel order or type (orders: R, A, RG, RA, RGBA, "
+                                   "BGRA, ARGB, INTENSITY, LUMINANCE; types: FLOAT, HALF_FLOAT, "
+                                   "UNORM_INT8, SNORM_INT8, UNORM_INT16, SNORM_INT16, "
+                                   "[UN]SIGNED_INT8/16/32)", a);
+    } else if (*q) {
+        return arg_error(spec, usage, a);
+    }
+    return 0;
+}
+
+/* sampler:norm|unnorm:ADDRESSING:nearest|linear */
+static int take_sampler(const nplus1rt_arg *a, const char *spec, const char *val,
+                        nplus1rt_sampler_spec *s)
+{
+    const char *n = val + 8, *m = strchr(n, ':'), *f = m ? strchr(m + 1, ':') : NULL;
+    if (strncmp(val, "sampler:", 8) || !m || !f)
+        return arg_error(spec, "a sampler takes sampler:norm|unnorm:none|clamp_to_edge|clamp|"
+                               "repeat|mirrored_repeat:nearest|linear", a);
+    size_t nl = (size_t)(m - n);
+    s->given = 1;
+    s->normalized = nl == 4 && !strncmp(n, "norm", 4);
+    s->addressing = lookup(addressing, m + 1, (size_t)(f - m - 1));
+    s->filter = !strcmp(f + 1, "linear") ? CL_FILTER_LINEAR : CL_FILTER_NEAREST;
+    int ok = ((nl == 4 && !strncmp(n, "norm", 4)) || (nl == 6 && !strncmp(n, "unnorm", 6))) &&
+             (s->addressing || !strncmp(m + 1, "none:", 5)) &&
+             (!strcmp(f + 1, "linear") || !strcmp(f + 1, "nearest"));
+    if (!strncmp(m + 1, "none:", 5))
+        s->addressing = CL_ADDRESS_NONE;
+    return ok ? 0
+              : arg_error(spec, "a sampler takes sampler:norm|unnorm:none|clamp_to_edge|clamp|"
+                                "repeat|mirrored_repeat:nearest|linear", a);
 }
 
 /* One NAME=VALUE for parameter p of kernel k. */
@@ -160,12 +284,23 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
 {
     const nplus1rt_arg *a = &k->args[p];
     int buffer = a->kind == NPLUS1RT_ARG_BUFFER;
+    if (a->kind == NPLUS1RT_ARG_IMAGE)
+        return take_image(a, spec, val, v, p);
+    if (a->kind == NPLUS1RT_ARG_SAMPLER)
+        return take_sampler(a, spec, val, &v->samplers[p]);
+    if (!strncmp(val, "image:", 6) || !strncmp(val, "sampler:", 8))
+        return arg_error(spec, "image: and sampler: describe image and sampler arguments", a);
     if (!strncmp(val, "size:", 5)) {
         char *end;
         unsigned long long e = strtoull(val + 5, &end, 10);
         if (!buffer || *end || e == 0 || val[5] == '-')
             return arg_error(spec, "size:N needs a buffer and N > 0", a);
         v->elems[p] = (size_t)e;
+    } else if (!buffer && is_struct(k, p) && !strncmp(val, "file:", 5)) {
+        v->contents[p] = val; /* the struct's bytes */
+    } else if (!buffer && is_struct(k, p)) {
+        return arg_error(spec, "a struct takes its fields one by one (NAME.FIELD=VALUE) or its "
+                               "bytes (file:PATH)", a);
     } else if (!strncmp(val, "file:", 5) || nplus1rt_is_recipe(val)) {
         if (!buffer)
             return arg_error(spec, "file: and recipes give a buffer's contents; a value takes "
@@ -175,12 +310,16 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
         v->contents[p] = val;
     } else if (!buffer && parse_value(a, val, v->storage[p]) == 0) {
         v->ptr[p] = v->storage[p];
+    } else if (buffer) {
+        return arg_error(spec, "a buffer takes size:N, file:PATH, fill:V, iota, range:LO:HI or "
+                               "choice:A,B,...", a);
+    } else if (a->lanes > 1) {
+        char what[96];
+        snprintf(what, sizeof what, "not a value of this type (%s%u takes 1 or %u values)",
+                 nplus1rt_elem_name(a->elem), a->lanes, a->lanes);
+        return arg_error(spec, what, a);
     } else {
-        return arg_error(spec, buffer ? "a buffer takes size:N, file:PATH, fill:V, iota, "
-                                        "range:LO:HI or choice:A,B,..."
-                                      : a->lanes > 1 ? "not a value of this type (a vector "
-                                                       "takes one value or one per lane)"
-                                                     : "not a value of this type", a);
+        return arg_error(spec, "not a value of this type", a);
     }
     return 0;
 }
@@ -192,8 +331,15 @@ static int setup_values(const job *j, const kdesc *k, values *v)
         const char *spec = j->values[i], *eq = strchr(spec, '=');
         if (!eq)
             return arg_error(spec, "expected NAME=VALUE or NAME=size:N", NULL);
-        int p = find_arg(k, spec, (size_t)(eq - spec));
-        if (p >= 0 && take_value(k, (unsigned)p, spec, eq + 1, v) != 0)
+        const char *dot = memchr(spec, '.', (size_t)(eq - spec));
+        int p = find_arg(k, spec, (size_t)((dot ? dot : eq) - spec));
+        if (p >= 0 && dot && v->nsets < MAX_ARGS) { /* a field: set after the struct's fill */
+            field_set *fs = &v->sets[v->nsets++];
+            fs->arg = (unsigned)p;
+            snprintf(fs->path, sizeof fs->path, "%.*s", (int)(eq - dot - 1), dot + 1);
+            fs->value = eq + 1;
+        }
+        if (p >= 0 && !dot && take_value(k, (unsigned)p, spec, eq + 1, v) != 0)
             return -1; /* p < 0: a parameter of another kernel (nplus1gen checked the names) */
     }
     for (unsigned i = 0; i < j->nunordered; i++) {
@@ -266,6 +412,12 @@ static int read_contents(const job *j, const nplus1rt_arg *a, const char *path, 
         fclose(f);
     if (!f)
         fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: cannot read it\n", a->name, path);
+    else if ((got != want || more) && a->kind == NPLUS1RT_ARG_IMAGE)
+        fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: the file has %s%zu bytes, the "
+                        "image %zu pixels of %zu bytes (%zu): give --arg %s=image:W[xH[xD]]"
+                        "[:ORDER:TYPE] as well, or a file of that size\n",
+                a->name, path, more ? "more than " : "", got, elems, (size_t)a->size, want,
+                a->name);
     else if (got != want || more)
         fprintf(stderr, "nplus1gen: error: --arg %s=file:%s: the file has %s%zu bytes, the "
                         "buffer %zu elements of %zu bytes (%zu): give --arg %s=size:N or a "
@@ -276,12 +428,102 @@ static int read_contents(const job *j, const nplus1rt_arg *a, const char *path, 
     return f && got == want && !more ? 0 : -1;
 }
 
+/* 1 when field path f is path or lies inside it ("in" holds "in.uv", "w" holds "w[2]"). */
+static int field_under(const char *f, const char *path, size_t len)
+{
+    return !strncmp(f, path, len) && (f[len] == '\0' || f[len] == '.' || f[len] == '[');
+}
+
+/* NAME.PATH=VALUE: every field under PATH of each of count structs takes VALUE. */
+static int set_fields(const kdesc *k, unsigned p, const char *path, const char *value,
+                      unsigned char *base, size_t count)
+{
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s.%s=%s", k->args[p].name, path, value);
+    unsigned hits = 0;
+    for (unsigned f = 0; f < k->nfields[p]; f++) {
+        const nplus1rt_field *fd = &k->fields[p][f];
+        if (!field_under(k->field_names[p][f], path, strlen(path)))
+            continue;
+        size_t ss = nplus1rt_elem_size(fd->elem);
+        nplus1rt_arg one = {k->args[p].name, "", NPLUS1RT_ARG_VALUE, 0, 0, fd->elem, fd->count,
+                            ss * fd->count};
+        unsigned char bytes[128];
+        if (one.size > sizeof bytes || parse_value(&one, value, bytes) != 0) {
+            char what[128];
+            snprintf(what, sizeof what, "not a value of field '%s' (%s%s%.0u)",
+                     k->field_names[p][f], nplus1rt_elem_name(fd->elem),
+                     fd->count > 1 ? " x" : "", fd->count > 1 ? fd->count : 0);
+            return arg_error(spec, what, &k->args[p]);
+        }
+        for (size_t e = 0; e < count; e++)
+            memcpy(base + e * k->args[p].size + fd->offset, bytes, one.size);
+        hits++;
+    }
+    return hits ? 0 : arg_error(spec, "no such field", &k->args[p]);
+}
+
+/* A struct value: random fields (integers in [0, items)) or file:PATH, then NAME.FIELD=V. */
+static int build_struct_value(const job *j, const kdesc *k, unsigned p, values *v)
+{
+    const nplus1rt_arg *a = &k->args[p];
+    v->init[p] = calloc(1, a->size ? a->size : 1);
+    if (!v->init[p])
+        return -1;
+    uint64_t seed = (j->o.seed ? j->o.seed : 1) * 0x9e3779b97f4a7c15ULL + p;
+    const char *c = v->contents[p];
+    if (c && read_contents(j, a, c + 5, 1, v->init[p]))
+        return -1;
+    if (!c)
+        nplus1rt_fill_fields(v->init[p], 1, a->size, k->fields[p], k->nfields[p],
+                             default_elems(&j->o), &seed);
+    for (unsigned i = 0; i < v->nsets; i++)
+        if (v->sets[i].arg == p &&
+            set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], 1))
+            return -1;
+    v->ptr[p] = v->init[p];
+    return 0;
+}
+
+/* An image: its format must be one validation fills; file:PATH gives its pixels' bytes. */
+static int build_image(const job *j, const nplus1rt_arg *a, unsigned p, values *v)
+{
+    nplus1rt_image_spec full;
+    size_t bytes;
+    nplus1rt_elem elem;
+    unsigned channels;
+    if (nplus1rt_image_resolve(a, &v->images[p], &j->o, &full, &bytes, &elem, &channels)) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "%s=image:...", a->name);
+        return arg_error(spec, "validation fills only unpacked formats (R, A, RG, RA, RGBA, "
+                               "BGRA, ARGB, INTENSITY, LUMINANCE)", a);
+    }
+    const char *c = v->contents[p];
+    if (!c)
+        return 0;
+    if (!(v->init[p] = calloc(1, bytes ? bytes : 1)))
+        return -1;
+    nplus1rt_arg pixel = *a; /* read_contents: pixels of channels x channel bytes */
+    pixel.size = channels * nplus1rt_elem_size(elem);
+    return read_contents(j, &pixel, c + 5, bytes / pixel.size, v->init[p]);
+}
+
 /* The buffers' initial contents: files, recipes, struct fields; else the runtime's random. */
 static int build_inputs(const job *j, const kdesc *k, values *v)
 {
     size_t fallback = default_elems(&j->o);
     for (unsigned p = 0; p < k->d.nargs; p++) {
         const nplus1rt_arg *a = &k->args[p];
+        if (a->kind == NPLUS1RT_ARG_VALUE && k->nfields[p]) {
+            if (build_struct_value(j, k, p, v))
+                return -1;
+            continue;
+        }
+        if (a->kind == NPLUS1RT_ARG_IMAGE) {
+            if (build_image(j, a, p, v))
+                return -1;
+            continue;
+        }
         if (a->kind != NPLUS1RT_ARG_BUFFER || (!v->contents[p] && !k->nfields[p]))
             continue;
         size_t elems = v->elems[p] ? v->elems[p] : fallback;
@@ -306,6 +548,10 @@ static int build_inputs(const job *j, const kdesc *k, values *v)
             nplus1rt_fill_fields(v->init[p], elems, a->size, k->fields[p], k->nfields[p],
                                  fallback, &seed);
         }
+        for (unsigned i = 0; i < v->nsets && (!c || strncmp(c, "file:", 5)); i++)
+            if (v->sets[i].arg == p &&
+                set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], elems))
+                return -1;
     }
     return 0;
 }
@@ -348,7 +594,7 @@ static int read_kernel_line(kdesc *k, const char *line)
                            k->count, st == NPLUS1RT_ORDERED ? k->scan : NULL, k->scatter,
                            k->fused, (nplus1rt_strategy)st, (nplus1rt_dispatch)disp, wg,
                            {r0, r1, r2}, (nplus1rt_split)split, NPLUS1RT_FORMAT_VERSION,
-                           tile ? k->tile : NULL};
+                           tile ? k->tile : NULL, 0, 0};
     k->d = d;
     return 0;
 }
@@ -360,15 +606,16 @@ static int read_arg_line(kdesc *k, const char *line)
     unsigned lanes, size;
     if (k->d.nargs >= MAX_ARGS ||
         sscanf(line, "arg %ms %d %d %d %d %u %u%n", &name, &ptr, &wr, &cs, &elem, &lanes, &size,
-               &consumed) != 7) {
+               &consumed) != 7 || ptr < 0 || ptr > 3) {
         free(name);
         return -1;
     }
     unsigned i = k->d.nargs++;
     k->arg_names[i] = name;
     k->arg_types[i] = dup_rest(line + consumed);
-    nplus1rt_arg a = {k->arg_names[i], k->arg_types[i],
-                      ptr ? NPLUS1RT_ARG_BUFFER : NPLUS1RT_ARG_VALUE, wr, cs,
+    static const nplus1rt_arg_kind kinds[] = {NPLUS1RT_ARG_VALUE, NPLUS1RT_ARG_BUFFER,
+                                              NPLUS1RT_ARG_IMAGE, NPLUS1RT_ARG_SAMPLER};
+    nplus1rt_arg a = {k->arg_names[i], k->arg_types[i], kinds[ptr], wr, cs,
                       (nplus1rt_elem)elem, lanes, size};
     k->args[i] = a;
     return 0;
@@ -377,19 +624,27 @@ static int read_arg_line(kdesc *k, const char *line)
 static int read_field_line(kdesc *k, const char *line)
 {
     unsigned long off;
-    int elem;
+    int elem, consumed = 0;
     unsigned count;
-    if (!k->d.nargs || sscanf(line, "field %lu %d %u", &off, &elem, &count) != 3 ||
+    if (!k->d.nargs || sscanf(line, "field %lu %d %u%n", &off, &elem, &count, &consumed) != 3 ||
         elem < NPLUS1RT_I8 || elem > NPLUS1RT_F64)
         return -1;
     unsigned a = k->d.nargs - 1;
     if (k->nfields[a] >= MAX_FIELDS)
         return 0;
     nplus1rt_field *f = realloc(k->fields[a], (k->nfields[a] + 1) * sizeof *f);
-    if (!f)
+    if (f)
+        k->fields[a] = f;
+    char **names = realloc(k->field_names[a], (k->nfields[a] + 1) * sizeof *names);
+    if (names)
+        k->field_names[a] = names;
+    char *name = dup_rest(line + consumed); /* absent in jobs from before names: "" */
+    if (!f || !names || !name) {
+        free(name);
         return -1;
+    }
+    names[k->nfields[a]] = name;
     f[k->nfields[a]++] = (nplus1rt_field){off, (nplus1rt_elem)elem, count};
-    k->fields[a] = f;
     return 0;
 }
 
@@ -409,6 +664,9 @@ static void free_kernel(kdesc *k)
         free(k->arg_names[i]);
         free(k->arg_types[i]);
         free(k->fields[i]);
+        for (unsigned f = 0; f < k->nfields[i]; f++)
+            free(k->field_names[i][f]);
+        free(k->field_names[i]);
     }
     for (unsigned l = 0; l < k->d.nleaves; l++)
         free(k->leaf_names[l]);
@@ -579,6 +837,119 @@ static int run_original_only(device_ctx *dc, const job *j, kdesc *k, const char 
     return err == CL_SUCCESS ? 0 : 3;
 }
 
+/* ---- --profile: the instrumented original and the original ------------------- */
+
+/* The tile the runtime would use (runtime/set.c, tile_ipt_for): work-group x items each. */
+static unsigned profile_tile(const device_ctx *dc, unsigned wg)
+{
+    const char *env = getenv("NPLUS1_TILE_IPT");
+    if (env && atoi(env) > 0 && atoi(env) <= 64 && (size_t)atoi(env) * wg <= 65536)
+        return (unsigned)atoi(env) * wg;
+    cl_ulong local = 0;
+    clGetDeviceInfo(dc->dev.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    unsigned ipt = 16;
+    while (ipt > 1 && ((cl_ulong)ipt * wg * 4 > local / 12 || ipt * wg > 65536))
+        ipt /= 2;
+    return ipt * wg;
+}
+
+/* Writable buffers of both runs: values compared and how many differ. */
+static void profile_diff(const kdesc *k, void **a, size_t *na, void **b, size_t *nb,
+                         unsigned ulp, size_t *compared, size_t *bad)
+{
+    for (unsigned i = 0; i < k->d.nargs; i++) {
+        if (!a[i] || !b[i] || na[i] != nb[i])
+            continue;
+        size_t n = na[i] / nplus1rt_elem_size(k->args[i].elem);
+        *compared += n;
+        *bad += nplus1rt_diff(a[i], b[i], n, k->args[i].elem, ulp, NULL, 0);
+    }
+}
+
+static int write_profile(const job *j, const kdesc *k, const void *rec, size_t bytes,
+                         size_t compared, size_t bad, unsigned tile, const char *device)
+{
+    char *bin = job_path(j, "profile-"), *path = malloc(strlen(bin) + strlen(k->name) + 8);
+    int ok = path != NULL;
+    for (int t = 0; ok && t < 2; t++) {
+        sprintf(path, "%s%s.%s", bin, k->name, t ? "txt" : "bin");
+        FILE *f = fopen(path, "wb");
+        ok = f != NULL;
+        if (f && !t)
+            ok = fwrite(rec, 1, bytes, f) == bytes;
+        if (f && t)
+            ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\n", compared, bad,
+                         tile, device) > 0;
+        if (f)
+            ok &= fclose(f) == 0;
+    }
+    if (!ok)
+        fprintf(stderr, "nplus1gen: error: cannot write the profile of '%s' into %s\n", k->name,
+                j->dir);
+    free(bin);
+    free(path);
+    return ok ? 0 : 3;
+}
+
+static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumented,
+                       const char *original, const nplus1rt_validate_opts *o, const values *v)
+{
+    unsigned n = k->d.nargs;
+    static nplus1rt_arg args[MAX_ARGS + 1];
+    size_t elems[MAX_ARGS + 1] = {0}, nrec[MAX_ARGS + 1], nplain[MAX_ARGS + 1];
+    const void *vals[MAX_ARGS + 1] = {0}, *init[MAX_ARGS + 1] = {0};
+    void *rec[MAX_ARGS + 1], *plain[MAX_ARGS + 1];
+    memcpy(args, k->args, n * sizeof *args);
+    args[n] = (nplus1rt_arg){"__nplus1_profile", "uint *", NPLUS1RT_ARG_BUFFER, 1, 0,
+                             NPLUS1RT_U32, 1, 4};
+    for (unsigned i = 0; i < n; i++) {
+        elems[i] = v->elems[i];
+        vals[i] = v->ptr[i];
+        init[i] = v->init[i];
+    }
+    elems[n] = j->profile_bytes / 4;
+    void *zero = calloc(elems[n] ? elems[n] : 1, 4);
+    init[n] = zero;
+    nplus1rt_set_desc d = k->d;
+    d.args = args;
+    d.nargs = n + 1;
+    nplus1rt_validate_opts po = *o;
+    po.buffer_elems = elems;
+    po.values = vals;
+    po.buffer_init = init;
+    nplus1rt_validation *r = calloc(1, sizeof *r);
+    cl_int err = zero && r ? nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &d,
+                                                           instrumented, j->options, &po, rec,
+                                                           nrec, r)
+                           : CL_OUT_OF_HOST_MEMORY;
+    free(zero);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "nplus1gen: error: profiling '%s' could not run: %s\n", k->name,
+                r ? r->message : "out of memory");
+        free(r);
+        return 3;
+    }
+    err = nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &k->d, original,
+                                        j->options, o, plain, nplain, r);
+    size_t compared = 0, bad = 0;
+    int rc = 3;
+    if (err == CL_SUCCESS) {
+        profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad);
+        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, profile_tile(dc, k->d.wg),
+                           dc->dev.device_name);
+    } else {
+        fprintf(stderr, "nplus1gen: error: running '%s' could not run: %s\n", k->name,
+                r->message);
+    }
+    for (unsigned i = 0; i <= n; i++) {
+        free(rec[i]);
+        if (i < n && err == CL_SUCCESS)
+            free(plain[i]);
+    }
+    free(r);
+    return rc;
+}
+
 static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, const char *original)
 {
     values *v = calloc(1, sizeof *v);
@@ -599,13 +970,24 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.buffer_init = (const void *const *)v->init;
     o.unordered = v->unordered;
     o.count_arg = v->count_arg;
+    o.images = v->images;
+    o.samplers = v->samplers;
     if (j->original_only) {
         rc = run_original_only(dc, j, k, original, &o, v);
         goto done;
     }
+    if (j->profile_bytes) {
+        rc = run_profile(dc, j, k, source, original, &o, v);
+        goto done;
+    }
     cl_int err = nplus1rt_validate(dc->ctx, dc->dev.device, dc->q, &k->d, original, j->options,
                                    NULL, NULL, &o, r);
-    if (err != CL_SUCCESS) {
+    if (err == NPLUS1_ERR_MACRO) { /* refused, as the driver's _create refuses: exit 1 */
+        fprintf(stderr, "nplus1gen: error: validating '%s': the set refuses these build "
+                        "options (NPLUS1_ERR_MACRO): %s\n", k->name, r->message);
+        rc = EXIT_REFUSED;
+        goto done;
+    } else if (err != CL_SUCCESS) {
         fprintf(stderr, "nplus1gen: error: validating '%s' could not run: %s\n", k->name,
                 r->message);
         rc = strstr(r->message, "running ") ? EXIT_RUN_FAILED : 3;
@@ -637,6 +1019,8 @@ static int read_job_line(job *j, const char *line)
         j->values[j->nvalues++] = dup_rest(line + 6);
     else if (!strncmp(line, "require_all_leaves", 18))
         j->require_all_leaves = 1;
+    else if (sscanf(line, "profile %zu", &j->profile_bytes) == 1)
+        ;
     else if (!strncmp(line, "input ", 6))
         ; /* the user's file name, for the out-of-bounds message */
     else if (!strncmp(line, "unordered ", 10) && j->nunordered < MAX_ARGS &&
@@ -708,7 +1092,10 @@ static void read_sources(const job *j, char **source, char **original)
 
 static void print_verdict(const job *j, int rc)
 {
-    if (rc >= 2 || j->original_only)
+    if (rc == EXIT_REFUSED)
+        printf("validation refused: the set refuses these build options (NPLUS1_ERR_MACRO, "
+               "see above); nothing was compared\n");
+    if (rc >= 2 || j->original_only || j->profile_bytes)
         return;
     if (rc == 0)
         printf("validation passed: the generated set matches the original\n");
@@ -848,7 +1235,7 @@ static int supervise(const char *path, const char *device)
     if (pid < 0 || waitpid(pid, &status, 0) != pid)
         return 3;
     int died = WIFSIGNALED(status), rc = died ? 3 : WEXITSTATUS(status);
-    if (rc == EXIT_UNPROVEN)
+    if (rc == EXIT_UNPROVEN || rc == EXIT_REFUSED)
         return 1;
     if (!died && rc != EXIT_RUN_FAILED && rc != 1)
         return rc == EXIT_RUN_FAILED ? 3 : rc;
@@ -865,11 +1252,12 @@ static int supervise(const char *path, const char *device)
     return rc == EXIT_RUN_FAILED ? 3 : rc;
 }
 
-static int usage(void)
+/* To stdout and exit 0 for --help; to stderr and exit 2 for a usage error. */
+static int usage(FILE *to)
 {
-    fprintf(stderr, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
-                    "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
-    return 2;
+    fprintf(to, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
+                "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
+    return to == stdout ? 0 : 2;
 }
 
 int main(int argc, char **argv)
@@ -877,6 +1265,8 @@ int main(int argc, char **argv)
     const char *device = NULL, *path = NULL;
     int child = 0, original_only = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return usage(stdout);
         if (!strcmp(argv[i], "--device") && i + 1 < argc)
             device = argv[++i];
         else if (!strcmp(argv[i], "--child"))
@@ -886,10 +1276,10 @@ int main(int argc, char **argv)
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else
-            return usage();
+            return usage(stderr);
     }
     if (!path)
-        return usage();
+        return usage(stderr);
     if (child || original_only)
         return run_job(path, original_only);
     if (device && strcmp(device, "oclgrind")) {

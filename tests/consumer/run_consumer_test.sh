@@ -17,6 +17,10 @@
 #   MODE build-tree    configure, build and run the consumer against the build
 #                      directory itself (nplus1gen_DIR=BUILD, nothing installed); check
 #                      which versions find_package(nplus1gen VERSION) accepts
+#   MODE cxx-only      install the build into a prefix; configure, build and run
+#                      cxx-project/ (project(... CXX), no C) against it: the generated
+#                      C driver must be compiled and linked; without a C compiler,
+#                      nplus1_generate() must stop at configure time saying so
 #   MODE deb           cpack -G DEB in the build; check the package's name, files and
 #                      Depends; extract it into a fresh prefix and build and run the
 #                      CMake and the Makefile consumers against it
@@ -44,7 +48,7 @@ while [ $# -gt 0 ]; do
   shift 2
 done
 if [ -z "$mode" ] || [ -z "$build_dir" ] || [ -z "$source_dir" ] || [ -z "$work" ]; then
-  echo "usage: run_consumer_test.sh full|runtime-only|makefile|build-tree|deb --build-dir DIR --source-dir DIR --work-dir DIR [...]" >&2
+  echo "usage: run_consumer_test.sh full|runtime-only|makefile|build-tree|cxx-only|deb --build-dir DIR --source-dir DIR --work-dir DIR [...]" >&2
   exit 2
 fi
 
@@ -128,10 +132,9 @@ run_full() {
            share/nplus1gen/templates/driver.c.tmpl; do
     [ -e "$prefix/$f" ] || fail "the install lacks $f"
   done
-  ls "$prefix"/lib*/libnplus1rt.so >/dev/null 2>&1 || fail "the install lacks libnplus1rt.so"
-  ls "$prefix"/lib*/libnplus1rt.a >/dev/null 2>&1 || fail "the install lacks libnplus1rt.a"
-  ls "$prefix"/lib*/cmake/nplus1gen/nplus1genConfigVersion.cmake >/dev/null 2>&1 ||
-    fail "the install lacks nplus1genConfigVersion.cmake"
+  for f in libnplus1rt.so libnplus1rt.a cmake/nplus1gen/nplus1genConfigVersion.cmake; do
+    [ -n "$(lib_file "$prefix" "$f")" ] || fail "the install lacks lib/$f"
+  done
 
   step "copy the consumer project to $src (the test edits its header)"
   cp -R "$here/project" "$src"
@@ -211,7 +214,7 @@ run_runtime_only() {
     --target nplus1rt nplus1rt_static nplus1gen-validate
   logged install-rt "$cmake" --install "$rbuild" --config RelWithDebInfo --prefix "$prefix"
   [ -e "$prefix/include/nplus1rt.h" ] || fail "the runtime-only install lacks nplus1rt.h"
-  ls "$prefix"/lib*/libnplus1rt.so "$prefix"/lib*/libnplus1rt.a >/dev/null 2>&1 ||
+  [ -n "$(lib_file "$prefix" libnplus1rt.so)" ] && [ -n "$(lib_file "$prefix" libnplus1rt.a)" ] ||
     fail "the runtime-only install lacks libnplus1rt.so or libnplus1rt.a"
   [ -e "$prefix/bin/nplus1gen" ] && fail "the runtime-only install has bin/nplus1gen"
   [ -x "$prefix/bin/nplus1gen-validate" ] ||
@@ -356,6 +359,10 @@ run_makefile() {
   [ -n "$config" ] && install_args+=(--config "$config")
   logged install "$cmake" "${install_args[@]}"
   makefile_consumer "$prefix" "$work/make"
+  local cflags
+  cflags=$(pkg-config --cflags nplus1rt | sed 's/ *$//')
+  [ "$cflags" = "-I$prefix/include" ] ||
+    fail "pkg-config --cflags nplus1rt says '$cflags', not -I$prefix/include"
   format_refusal "$prefix" "$work/make"
 }
 
@@ -400,6 +407,37 @@ run_build_tree() {
   fi
 }
 
+# The .deb's control fields and documents, and the multiarch library folder
+# docs/cmake.md names (Debian policy: /usr/lib/<triplet>).
+deb_contents() { # DEB PREFIX (the package extracted, /usr)
+  local deb=$1 prefix=$2 arch f m
+  m=$(dpkg-deb -f "$deb" Maintainer)
+  echo "Maintainer: $m"
+  [ "$m" = "nplus1gen developers <nplus1gen@users.noreply.github.com>" ] ||
+    fail "the Maintainer field is '$m'"
+  grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
+    "$prefix/share/doc/nplus1gen/copyright" || fail "copyright is not in the machine-readable format"
+  zcat "$prefix/share/doc/nplus1gen/changelog.gz" >"$work/logs/changelog.txt"
+  grep -q "^nplus1gen ($(project_version)) " "$work/logs/changelog.txt" ||
+    fail "changelog.gz does not start with nplus1gen ($(project_version))"
+  gzip -lv "$prefix/share/doc/nplus1gen/changelog.gz" >/dev/null ||
+    fail "changelog.gz is not gzip"
+  [ "$(od -An -tu4 -j4 -N4 "$prefix/share/doc/nplus1gen/changelog.gz" | tr -d ' ')" = 0 ] ||
+    fail "changelog.gz has a time stamp (not gzip -n)"
+  arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+  for f in libnplus1rt.so libnplus1rt.so.0 libnplus1rt.a cmake/nplus1gen/nplus1genConfig.cmake \
+           cmake/nplus1gen/nplus1genConfigVersion.cmake pkgconfig/nplus1rt.pc; do
+    [ -e "$prefix/lib/$arch/$f" ] || fail "the package lacks /usr/lib/$arch/$f"
+  done
+  [ -z "$(ls "$prefix"/lib/libnplus1rt* 2>/dev/null)" ] || fail "the package has libs in /usr/lib"
+  dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./triggers | grep -q 'activate-noawait ldconfig' ||
+    fail "the package has no ldconfig trigger"
+  dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./shlibs | grep -q '^libnplus1rt 0 nplus1gen' ||
+    fail "the package has no shlibs for libnplus1rt.so.0"
+  grep -q '^prefix=/usr$' "$prefix/lib/$arch/pkgconfig/nplus1rt.pc" ||
+    fail "the packaged nplus1rt.pc does not say prefix=/usr"
+}
+
 run_deb() {
   local pkg=$work/pkg root=$work/root v deb
   v=$(project_version)
@@ -418,14 +456,12 @@ run_deb() {
   step "extract into a fresh prefix $root"
   dpkg-deb -x "$deb" "$root"
   local prefix=$root/usr f
-  for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h share/man/man1/nplus1gen.1 \
-           share/nplus1gen/templates/driver.c.tmpl; do
+  for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h share/man/man1/nplus1gen.1.gz \
+           share/nplus1gen/templates/driver.c.tmpl share/doc/nplus1gen/copyright \
+           share/doc/nplus1gen/changelog.gz; do
     [ -e "$prefix/$f" ] || fail "the package lacks /usr/$f"
   done
-  for f in libnplus1rt.so libnplus1rt.a cmake/nplus1gen/nplus1genConfig.cmake \
-           cmake/nplus1gen/nplus1genConfigVersion.cmake; do
-    [ -n "$(lib_file "$prefix" "$f")" ] || fail "the package lacks lib/$f"
-  done
+  deb_contents "$deb" "$prefix"
   [ -n "$(lib_file "$prefix" pkgconfig/nplus1rt.pc)" ] || fail "the package lacks nplus1rt.pc"
   "$prefix/bin/nplus1gen" --version | tee "$work/logs/version.txt"
   grep -q "^nplus1gen $v\$" "$work/logs/version.txt" || fail "the packaged tool is not version $v"
@@ -437,7 +473,55 @@ run_deb() {
   logged build build "$work/build"
   logged run "$(app_of "$work/build")"
   cat "$work/logs/run.log"
+  step "nplus1rt.pc names /usr: pkg-config drops its system folders"
+  local flags_usr
+  flags_usr=$(PKG_CONFIG_PATH=$(pc_dir_of "$prefix") pkg-config --cflags --libs nplus1rt | sed 's/ *$//')
+  echo "pkg-config --cflags --libs nplus1rt: $flags_usr"
+  case " $flags_usr " in
+    *" -I"*|*" -L"*|*..*) fail "the packaged nplus1rt.pc gives '$flags_usr' (a -I, -L or ..)" ;;
+  esac
+  # the extracted tree is a sysroot: pkg-config puts it before every path
+  export PKG_CONFIG_SYSROOT_DIR=$root
   makefile_consumer "$prefix" "$work/make"
+}
+
+# ---- cxx-only: a C++-only project ------------------------------------------------
+
+run_cxx_only() {
+  local prefix=$work/prefix src=$work/src bld=$work/build
+  step "install $build_dir into $prefix"
+  local install_args=(--install "$build_dir" --prefix "$prefix")
+  [ -n "$config" ] && install_args+=(--config "$config")
+  logged install "$cmake" "${install_args[@]}"
+  cp -R "$here/cxx-project" "$src"
+  cp -R "$here/project/kernels" "$src/kernels"
+
+  step "configure the C++-only project (project(... CXX)) against $prefix"
+  logged configure configure_consumer "$src" "$bld" "$prefix"
+  grep -q 'nplus1gen: enabling C for the generated drivers' "$work/logs/configure.log" ||
+    fail "configuring a C++-only project did not say it enabled C for the drivers"
+  step "build: the driver compiles as C and links into the C++ app"
+  logged build build "$bld"
+  [ -f "$bld/nplus1gen/physics_nplus1.c" ] || fail "the build did not generate physics_nplus1.c"
+  find "$bld" -name 'physics_nplus1.c.o' | grep -q . ||
+    fail "physics_nplus1.c was not compiled (no physics_nplus1.c.o in $bld)"
+  step "run"
+  logged run "$(app_of "$bld")"
+  cat "$work/logs/run.log"
+  grep -q '^physics from C++: [0-9]* leaf kernels, 0 mismatches' "$work/logs/run.log" ||
+    fail "the C++ app did not report 0 mismatches"
+
+  step "without a C compiler, nplus1_generate() stops at configure time and says why"
+  local nocc=$work/build-no-cc args=()
+  [ -n "$generator" ] && args+=(-G "$generator")
+  if CC=/nonexistent/cc "$cmake" -S "$src" -B "$nocc" -DCMAKE_PREFIX_PATH="$prefix"        "${args[@]}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/logs/configure-no-cc.log" 2>&1; then
+    fail "a C++-only project configured with no C compiler"
+  fi
+  grep -q 'the generated drivers are C' "$work/logs/configure-no-cc.log" || {
+    cat "$work/logs/configure-no-cc.log" >&2
+    fail "the configure error does not say that the drivers need C"
+  }
+  sed -n '/CMake Error/,/^Call Stack/p' "$work/logs/configure-no-cc.log"
 }
 
 rm -rf "$work"
@@ -447,7 +531,8 @@ case "$mode" in
   runtime-only) run_runtime_only ;;
   makefile) run_makefile ;;
   build-tree) run_build_tree ;;
+  cxx-only) run_cxx_only ;;
   deb) run_deb ;;
-  *) echo "run_consumer_test.sh: MODE is full, runtime-only, makefile, build-tree or deb (got '$mode')" >&2; exit 2 ;;
+  *) echo "run_consumer_test.sh: MODE is full, runtime-only, makefile, build-tree, cxx-only or deb (got '$mode')" >&2; exit 2 ;;
 esac
 echo "PASS ($mode, $(($(date +%s) - start)) s; work dir $work)"

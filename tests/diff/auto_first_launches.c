@@ -7,7 +7,13 @@
  * It also checks that both candidates ran (the chooser did try the split) and
  * that nplus1_oneKernel_last_choice names what ran.
  *
+ * With a profile given at generation time (--profile-in), the fourth argument
+ * says what the prior makes of it: "original" (a profile predicting no gain:
+ * every launch runs the original, no trial), "split-first" (a clear gain:
+ * each class's first launch is a split, not a probe that may fall back).
+ *
  * usage: auto_first_launches samples/oneKernel.cl [N] [profiling 0|1]
+ *                            [both|original|split-first]
  */
 #include "oneKernel_nplus1.h"
 
@@ -92,7 +98,7 @@ static cl_int reference(fixture *f, const char *path, cl_device_id dev)
 
 /* LAUNCHES launches of `items` items; counts what ran. Returns the mismatching launches. */
 static int launches(fixture *f, nplus1_oneKernel *set, size_t items, unsigned *originals,
-                    unsigned *splits)
+                    unsigned *splits, const char **first)
 {
     int bad = 0;
     for (int i = 0; i < LAUNCHES; i++) {
@@ -109,6 +115,8 @@ static int launches(fixture *f, nplus1_oneKernel *set, size_t items, unsigned *o
         const char *choice = nplus1_oneKernel_last_choice(set);
         size_t mm = nplus1rt_diff(f->expect, f->got, items, NPLUS1RT_F32, 4, NULL, 0);
         printf("launch %2d of %zu items: ran %-18s %zu mismatches\n", i, items, choice, mm);
+        if (i == 0)
+            *first = choice;
         bad += mm != 0;
         *originals += !strcmp(choice, "original");
         *splits += strcmp(choice, "original") != 0 && strcmp(choice, "none") != 0;
@@ -141,16 +149,29 @@ int main(int argc, char **argv)
         return fail("creating the set", err);
     printf("before any launch: last_choice %s\n", nplus1_oneKernel_last_choice(set));
     unsigned originals = 0, splits = 0;
-    int bad = launches(&f, set, f.n, &originals, &splits);
-    bad += launches(&f, set, f.n / 3, &originals, &splits); /* another size class */
+    const char *first[2] = {"none", "none"};
+    int bad = launches(&f, set, f.n, &originals, &splits, &first[0]);
+    bad += launches(&f, set, f.n / 3, &originals, &splits, &first[1]); /* another size class */
     printf("auto (%s queue): %d launches, %d with mismatches; ran the original %u times, the "
            "split %u times\n", profiling ? "profiling" : "plain", 2 * LAUNCHES, bad, originals,
            splits);
     int rc = bad ? 1 : 0;
-    if (!originals || !splits) {
+    const char *expect = argc > 4 ? argv[4] : "both";
+    if (!strcmp(expect, "both") && (!originals || !splits)) {
         printf("FAIL: the measured choice did not try both candidates\n");
         rc = 1;
     }
+    if (!strcmp(expect, "original") && splits) {
+        printf("FAIL: a profile predicting no gain, and the set split %u launches\n", splits);
+        rc = 1;
+    }
+    for (int c = 0; c < 2 && !strcmp(expect, "split-first"); c++)
+        if (!strcmp(first[c], "original")) {
+            printf("FAIL: a profile predicting a gain, and size class %d began with the "
+                   "original\n", c);
+            rc = 1;
+        }
+    printf("first launch of each size class: %s, %s\n", first[0], first[1]);
     nplus1_oneKernel_release(set);
     clReleaseMemObject(f.ia);
     clReleaseMemObject(f.fa);

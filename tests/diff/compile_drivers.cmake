@@ -1,5 +1,5 @@
 # Generates the host driver of each kernel file given and compiles it with
-# -Wall -Wextra -Werror: the driver must build warning-free whatever the
+# -std=c11 -pedantic -Wall -Wextra -Werror: the driver must build warning-free whatever the
 # kernel's argument types (vectors, enums, many scalar kinds) and strategy.
 #
 # cmake -DGEN=nplus1gen -DCC=cc -DRUNTIME=runtime/ -DOPENCL_INC=... -DOUT=dir
@@ -25,7 +25,7 @@ foreach(case IN LISTS CASES)
     message(FATAL_ERROR "nplus1gen ${input} ${shown} wrote no driver")
   endif()
   foreach(c IN LISTS drivers)
-    execute_process(COMMAND "${CC}" -std=c11 -Wall -Wextra -Werror -fsyntax-only
+    execute_process(COMMAND "${CC}" -std=c11 -pedantic -Wall -Wextra -Werror -fsyntax-only
                             "-I${RUNTIME}" "-I${OPENCL_INC}" "-I${dir}" "${c}"
                     RESULT_VARIABLE rc ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)

@@ -128,8 +128,11 @@ def check_options(options):
         if skip:
             skip -= 1
             continue
-        if o in ("--global", "--local", "--offset", "--arg", "--seed", "--ulp", "--reps"):
+        if o in ("--global", "--local", "--offset", "--arg", "--seed", "--ulp", "--reps",
+                 "--timeout", "--unordered", "--count", "--device"):
             skip = 1
+            continue
+        if o == "--require-all-leaves":   # --check refuses validation options (exit 2)
             continue
         out.append("--check" if o == "--validate" else o)
     return out

@@ -10,11 +10,11 @@
 // CHECK:      static int trace__nplus1_classify(
 // CHECK:          if (intersect(r, &t, &nx) && t < 4.0f) {
 // CHECK:      static void trace__nplus1_leaf0_body(
-// CHECK:          { /* nplus1: branch 0 of the if at line 35 */ (void)(intersect(r, &t, &nx) && t < 4.0f); shade[i] = t * fabs(nx); }
+// CHECK:          /* nplus1: branch 0 of the if at line 35 */ (void)(intersect(r, &t, &nx) && t < 4.0f); shade[i] = t * fabs(nx);{{$}}
 // CHECK:      static void trace__nplus1_leaf1_body(
-// CHECK:          { /* nplus1: branch 1 of the if at line 35 */ (void)(intersect(r, &t, &nx) && t < 4.0f); (void)((v = q.z * t) > 0.5f); shade[i] = v; }
+// CHECK:          /* nplus1: branch 1 of the if at line 35 */ (void)(intersect(r, &t, &nx) && t < 4.0f); (void)((v = q.z * t) > 0.5f); shade[i] = v;{{$}}
 // CHECK:      static void trace__nplus1_leaf2_body(
-// CHECK:          { /* nplus1: branch 2 of the if at line 35 */ (void)(intersect(r, &t, &nx) && t < 4.0f); (void)((v = q.z * t) > 0.5f); shade[i] = -v; }
+// CHECK:          /* nplus1: branch 2 of the if at line 35 */ (void)(intersect(r, &t, &nx) && t < 4.0f); (void)((v = q.z * t) > 0.5f); shade[i] = -v;{{$}}
 static int intersect(const float4 r, float *t, float *nx)
 {
     const float b = r.x * r.z + r.y * r.w;

@@ -49,8 +49,8 @@ __kernel void sobel_border(__global const uchar *img, __global uchar *out, const
 
 // CHECK-LABEL: kernel linear_edges: {{.*}}
 // CHECK:         divergence (one line per decision, in source order):
-// CHECK-NEXT:      divergence: affine: compares get_global_id(0) with argument 'w'  [line {{[0-9]+}}: if (x == 0 || x == w - 1)]
-// CHECK-NEXT:        plan: stays in the leaf kernels (not split)
+// CHECK-NEXT:      divergence: data: 'gid % w' repeats with a period known only at run time, which may be shorter than a SIMD group (32 items) through 'x'  [line {{[0-9]+}}: if (x == 0 || x == w - 1)]
+// CHECK-NEXT:        plan: split
 // CHECK-NEXT:      divergence: uniform: depends only on argument 'direction'  [line {{[0-9]+}}: if (direction == 0)]
 // CHECK-NEXT:        plan: stays in the leaf kernels (not split)
 __kernel void linear_edges(__global float *field, const int w, const int direction)

@@ -33,7 +33,7 @@
 // LEAF:     static int flags__nplus1_classify(
 // LEAF-NOT: v & 4
 // LEAF:     static void flags__nplus1_leaf0_body(
-// LEAF:     { /* nplus1: branch 0 of the if at line 45 */ out[i] += 1; }
+// LEAF:     /* nplus1: branch 0 of the if at line 45 */ out[i] += 1;{{$}}
 // LEAF:     if (v & 4)
 // LEAF-NEXT:        out[i] += 4;
 

@@ -16,10 +16,10 @@
 // CHECK:      ) {
 // CHECK:          else if (v < 0.5f) {
 // CHECK:      static void shade__nplus1_leaf0_body(
-// CHECK:          { /* nplus1: branch 0 of the if at line 34 */ {
+// CHECK:          /* nplus1: branch 0 of the if at line 34 */ {
 // CHECK-NEXT:         out[i] = 0.0f;
 // CHECK-EMPTY:
-// CHECK-NEXT:     } }
+// CHECK-NEXT:     }{{$}}
 // CHECK-NEXT: }
 
 // without SOFT_KNEE the if has two branches, and the skipped one is not in the conditions

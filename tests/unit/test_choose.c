@@ -113,6 +113,28 @@ static void test_a_coherent_probe_skips_the_split_untimed(void)
     CHECK(16.0 / t >= 0.97, "first 16 launches at %.3fx the original", 16.0 / t);
 }
 
+/*
+ * A profile that predicts a gain (trust_divergence): no trial probes, so even an input
+ * the probe would call coherent gets the split timed; a periodic probe of the kept
+ * split still runs.
+ */
+static void test_a_trusted_profile_tries_the_split_unprobed(void)
+{
+    chooser c;
+    init3(&c, 0, 0);
+    c.trust_divergence = 1;
+    world w = {{1.0, 0.5, 0}, 0.01, 1.2, {0}, 0};
+    chooser_pick first = chooser_next(&c, 20);
+    CHECK(first.cand == SPLIT && !first.probe, "first pick %d, probe %d", first.cand,
+          first.probe);
+    run_launches(&c, &w, 15, 20);
+    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d", chooser_chosen(&c, 20));
+    unsigned probes = 0;
+    for (unsigned i = 0; i < 16; i++)
+        probes += chooser_next(&c, 20).probe;
+    CHECK(probes == 1, "%u periodic probes in 16 launches of the kept split", probes);
+}
+
 static void test_takes_the_fastest_of_three(void)
 {
     chooser c;
@@ -268,6 +290,7 @@ int main(void)
     test_a_slow_first_launch_does_not_decide();
     test_a_delay_keeps_the_first_launches_on_the_prior();
     test_ignores_launches_without_a_time();
+    test_a_trusted_profile_tries_the_split_unprobed();
     if (failures)
         printf("%d check(s) failed\n", failures);
     else

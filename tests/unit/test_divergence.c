@@ -124,9 +124,13 @@ int main(void)
            K("int g = get_global_id(0); switch (mode) { case 0: out[g] = 1; break; "
              "default: out[g] = 2; }"),
            "uniform", NULL);
-    expect("x = gid % w and y = gid / w keep a bounds guard affine",
+    expect("x = gid % w with w an argument is data: w may be 2 at run time",
            K("int gid = get_global_id(0); int x = gid % w; int y = gid / w;\n"
              "if (x > 0 && x < w - 1 && y < h) out[gid] = 1; else out[gid] = 0;"),
+           "data", "period known only at run time");
+    expect("x = gid % 64 keeps a bounds guard affine",
+           K("int gid = get_global_id(0); int x = gid % 64; int y = gid / w;\n"
+             "if (x > 0 && x < 63 && y < h) out[gid] = 1; else out[gid] = 0;"),
            "affine", NULL);
     expect("gid % 2 repeats inside a SIMD group: data",
            K("int gid = get_global_id(0); if (gid % 2 == 0) out[gid] = 1; else out[gid] = 0;"),

@@ -128,17 +128,43 @@ static int int_range_ok(nplus1rt_elem e, int signed_range, long long lo, long lo
     return min == lo && max == hi;
 }
 
+/*
+ * A 16-bit kind's 65536 values are too many to see both ends in a sample:
+ * the draws stay in [lo, hi], and each eighth of the range gets some.
+ */
+static int wide_range_ok(nplus1rt_elem e, long long lo, long long hi)
+{
+    enum { N = 20000 };
+    static unsigned short buf[N];
+    uint64_t s = 7;
+    unsigned eighths[8] = {0};
+    nplus1rt_fill_random(buf, N, e, 0, &s);
+    for (size_t i = 0; i < N; i++) {
+        long long v = e == NPLUS1RT_I16 ? (long long)(short)buf[i] : (long long)buf[i];
+        if (v < lo || v > hi)
+            return 0;
+        eighths[(v - lo) * 8 / (hi - lo + 1)]++;
+    }
+    for (int k = 0; k < 8; k++)
+        if (eighths[k] < N / 16)
+            return 0;
+    return 1;
+}
+
 static void test_int_ranges(void)
 {
     check(int_range_ok(NPLUS1RT_I32, 0, 0, 1023), "random int lies in [0, 1024) and reaches both ends");
     check(int_range_ok(NPLUS1RT_I32, 1, -512, 511), "random signed int lies in [-512, 512) and reaches both ends");
     check(int_range_ok(NPLUS1RT_U32, 1, 0, 1023), "random uint ignores signed_range and lies in [0, 1024)");
     check(int_range_ok(NPLUS1RT_I64, 1, -512, 511), "random long lies in [-512, 512)");
-    check(int_range_ok(NPLUS1RT_I16, 1, -512, 511), "random short lies in [-512, 512)");
-    check(int_range_ok(NPLUS1RT_U16, 0, 0, 1023), "random ushort lies in [0, 1024)");
-    check(int_range_ok(NPLUS1RT_I8, 0, 0, 127), "random char is clipped to [0, 128)");
-    check(int_range_ok(NPLUS1RT_I8, 1, -128, 127), "random signed char is clipped to [-128, 128)");
-    check(int_range_ok(NPLUS1RT_U8, 0, 0, 255), "random uchar is clipped to [0, 256)");
+    check(int_range_ok(NPLUS1RT_I64, 0, 0, 1023), "random long lies in [0, 1024) by default");
+    check(int_range_ok(NPLUS1RT_I8, 0, -128, 127),
+          "random char covers its whole range [-128, 128), negatives included, by default");
+    check(int_range_ok(NPLUS1RT_I8, 1, -128, 127), "random signed char covers [-128, 128)");
+    check(int_range_ok(NPLUS1RT_U8, 0, 0, 255), "random uchar covers its whole range [0, 256)");
+    check(wide_range_ok(NPLUS1RT_I16, -32768, 32767),
+          "random short covers its whole range [-32768, 32768), negatives included, by default");
+    check(wide_range_ok(NPLUS1RT_U16, 0, 65535), "random ushort covers its whole range [0, 65536)");
 }
 
 static int f32_range_ok(int signed_range)
@@ -356,6 +382,50 @@ static void test_median(void)
 
 /* ---- validation inputs: recipes, struct fields, multisets --------------- */
 
+/* 1 when the recipe is refused on kind e with exactly the message want. */
+static int refused_with(nplus1rt_elem e, const char *recipe, const char *want)
+{
+    uint64_t st = 5;
+    char err[256] = "";
+    long long buf[8];
+    return nplus1rt_fill_recipe(buf, 8, e, recipe, &st, err, sizeof err) != 0 &&
+           !strcmp(err, want);
+}
+
+static void test_recipe_fits_the_kind(void)
+{
+    uint64_t st = 5;
+    char err[256] = "";
+    signed char c[256];
+    int ok = nplus1rt_fill_recipe(c, 256, NPLUS1RT_I8, "range:-128:128", &st, err, sizeof err) == 0;
+    int lo = 0, hi = 0;
+    for (int i = 0; i < 256; i++) {
+        lo |= c[i] < -100;
+        hi |= c[i] > 100;
+    }
+    check(ok && lo && hi, "range:-128:128 is a char's whole range (HI is exclusive)");
+    ok = nplus1rt_fill_recipe(c, 256, NPLUS1RT_I8, "range:0:128", &st, err, sizeof err) == 0;
+    for (int i = 0; i < 256; i++)
+        ok &= c[i] >= 0;
+    check(ok, "range:0:128 on char gives 0..127, never a wrapped negative");
+    check(refused_with(NPLUS1RT_I8, "range:0:129", "range 0:129 does not fit char (-128..127)"),
+          "a range past a char's top is refused as not fitting the kind");
+    check(refused_with(NPLUS1RT_I8, "range:-129:0", "range -129:0 does not fit char (-128..127)"),
+          "a range below a char's bottom is refused as not fitting the kind");
+    check(refused_with(NPLUS1RT_U8, "fill:-1", "-1 does not fit uchar (0..255)"),
+          "fill:-1 on uchar is refused, not wrapped to 255");
+    check(refused_with(NPLUS1RT_I16, "choice:1,40000", "40000 does not fit short (-32768..32767)"),
+          "choice names the value that does not fit");
+    check(refused_with(NPLUS1RT_I64, "fill:9223372036854775808",
+                       "9223372036854775808 does not fit long "
+                       "(-9223372036854775808..9223372036854775807)"),
+          "a value past long's top is refused");
+    unsigned long long u;
+    check(nplus1rt_fill_recipe(&u, 1, NPLUS1RT_U64, "fill:18446744073709551615", &st, err,
+                               sizeof err) == 0 && u == 18446744073709551615ULL,
+          "ulong's largest value fits");
+}
+
 static void test_recipes(void)
 {
     uint64_t st = 5;
@@ -392,6 +462,7 @@ static void test_recipes(void)
               strstr(err, "range:5:1") != NULL, "an empty range is refused with the recipe named");
     check(nplus1rt_fill_recipe(v, 4, NPLUS1RT_I32, "fill:x", &st, err, sizeof err) != 0,
           "fill: with a value that does not parse is refused");
+    test_recipe_fits_the_kind();
     check(nplus1rt_is_recipe("iota") && nplus1rt_is_recipe("choice:1") && !nplus1rt_is_recipe("7") &&
               !nplus1rt_is_recipe("size:4"), "recipes are told from values and sizes");
 }

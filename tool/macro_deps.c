@@ -1,0 +1,432 @@
+/*
+ * macro_deps.c - the macros the generated text depends on (macro_deps.h).
+ */
+#include "macro_deps.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- the dependency list ---------------------------------------------------- */
+
+static macro_dep *find_dep(macro_deps *md, const char *name, size_t n)
+{
+    for (unsigned i = 0; i < md->ndeps; i++)
+        if (strlen(md->deps[i].name) == n && !strncmp(md->deps[i].name, name, n))
+            return &md->deps[i];
+    return NULL;
+}
+
+static void add_dep(macro_deps *md, const char *name, size_t n, unsigned line, int followed)
+{
+    macro_dep *d = find_dep(md, name, n);
+    if (d) {
+        d->followed &= followed; /* a refused use wins */
+        return;
+    }
+    char *copy = xcalloc(n + 1, 1);
+    memcpy(copy, name, n);
+    macro_dep nd = {copy, NULL, line, followed};
+    VEC_PUSH(md->deps, md->ndeps, md->capdeps, nd);
+}
+
+static int is_ident(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Calls add_dep for each identifier of text[0, n) but `defined`. */
+static void add_idents(macro_deps *md, const char *text, size_t n, unsigned line, int followed)
+{
+    for (size_t i = 0; i < n;) {
+        if (text[i] == '/' && i + 1 < n && (text[i + 1] == '/' || text[i + 1] == '*'))
+            break; /* a comment after the condition */
+        if (!is_ident(text[i]) || isdigit((unsigned char)text[i])) {
+            while (i < n && is_ident(text[i])) /* the rest of a number */
+                i++;
+            i += i < n && !is_ident(text[i]);
+            continue;
+        }
+        size_t b = i;
+        while (i < n && is_ident(text[i]))
+            i++;
+        if (!(i - b == 7 && !strncmp(text + b, "defined", 7)))
+            add_dep(md, text + b, i - b, line, followed);
+    }
+}
+
+/* ---- case labels the set follows --------------------------------------------- */
+
+static void labels_of_seq(macro_deps *md, const seq *s);
+
+static void labels_of_decision(macro_deps *md, const decision *d)
+{
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const branch *br = &d->branches[b];
+        for (unsigned i = 0; br->macro_labels && i < br->nlabels; i++)
+            add_idents(md, br->labels[i], strlen(br->labels[i]), d->range.line, 1);
+        if (d->kind == DEC_IF)
+            labels_of_seq(md, &br->seq);
+    }
+    if (d->kind == DEC_SWITCH)
+        labels_of_seq(md, &d->body);
+}
+
+static void labels_of_seq(macro_deps *md, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision)
+            labels_of_decision(md, s->items[i].decision);
+}
+
+/* ---- #if groups around the kernels --------------------------------------------- */
+
+typedef struct group_ctx {
+    macro_deps *md;
+    const plan *pl;
+    const src_file *f;
+    unsigned file, line_base;
+    const pp_directive *d;
+    unsigned *skipped;    /* where libclang's skipped blocks begin */
+    unsigned nskipped;
+} group_ctx;
+
+static unsigned line_of(const src_file *f, unsigned off)
+{
+    unsigned line = 1;
+    for (unsigned i = 0; i < off && i < f->len; i++)
+        line += f->text[i] == '\n';
+    return line;
+}
+
+static int overlaps_kernel(const group_ctx *g, unsigned begin, unsigned end)
+{
+    for (unsigned i = 0; i < g->pl->nkernels; i++) {
+        const src_range *r = &g->pl->kernels[i].k->range;
+        if (r->file == g->file && begin < r->end && r->begin < end)
+            return 1;
+    }
+    return 0;
+}
+
+/* Was the branch that directive d opens skipped? (libclang's block starts at its '#'.) */
+static int arm_skipped(const group_ctx *g, const pp_directive *d)
+{
+    for (unsigned i = 0; i < g->nskipped; i++)
+        if (g->skipped[i] >= d->begin && g->skipped[i] <= d->hash)
+            return 1;
+    return 0;
+}
+
+static int blank(const src_file *f, unsigned b, unsigned e)
+{
+    for (unsigned i = b; i < e && i < f->len; i++)
+        if (!isspace((unsigned char)f->text[i]))
+            return 0;
+    return 1;
+}
+
+/* `#ifndef X` then `#define X`: a header's include guard, not a choice of text. */
+static int include_guard(const group_ctx *g, const pp_directive *d)
+{
+    if (d->kind != PP_IFNDEF)
+        return 0;
+    const char *t = g->f->text, *end = t + g->f->len;
+    const char *p = t + d->cond;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *name = p;
+    while (p < end && is_ident(*p))
+        p++;
+    size_t n = (size_t)(p - name);
+    const char *q = t + (d->end < g->f->len ? d->end + 1 : d->end);
+    while (q < end && isspace((unsigned char)*q))
+        q++;
+    if (end - q < 8 || strncmp(q, "#define", 7) != 0)
+        return 0;
+    q += 7;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    return n && end - q >= (long)n && !strncmp(q, name, n) && (q + n == end || !is_ident(q[n]));
+}
+
+static void add_insert(macro_deps *md, unsigned file, unsigned offset, char *text)
+{
+    macro_insert in = {file, offset, text};
+    VEC_PUSH(md->ins, md->nins, md->capins, in);
+}
+
+#define STATE "@STATE@" /* replaced by the macros' values once they are known */
+
+/* The #error line for a group whose first directive is d0 (names: its macros). */
+static char *error_line(const group_ctx *g, const pp_directive *d0, const char *names)
+{
+    strbuf sb;
+    sb_init(&sb);
+    unsigned e = d0->end;
+    while (e > d0->hash && isspace((unsigned char)g->f->text[e - 1]))
+        e--;
+    sb_printf(&sb, "#error nplus1-macro: %s: line %u ('", names, line_of(g->f, d0->hash));
+    for (unsigned i = d0->hash; i < e; i++) /* one line, no quote to end the message */
+        sb_putc(&sb, g->f->text[i] == '\n' || g->f->text[i] == '\\' ? ' ' : g->f->text[i]);
+    sb_puts(&sb, "') takes another branch than when the n+1 set was generated (" STATE ")\n");
+    return sb_steal(&sb);
+}
+
+/*
+ * One #if group (directives arms[0..narms), then endif): an #error in every
+ * branch the set was not cut from, so that a build under other macros stops.
+ */
+static void guard_group(group_ctx *g, const unsigned *arms, unsigned narms, unsigned endif)
+{
+    const pp_directive *d = g->d;
+    if (include_guard(g, &d[arms[0]]))
+        return;
+    macro_deps tmp = {0};
+    unsigned line = line_of(g->f, d[arms[0]].hash);
+    for (unsigned a = 0; a < narms; a++)
+        add_idents(&tmp, g->f->text + d[arms[a]].cond, d[arms[a]].end - d[arms[a]].cond, line, 0);
+    strbuf names;
+    sb_init(&names);
+    for (unsigned i = 0; i < tmp.ndeps; i++) {
+        sb_printf(&names, "%s%s", i ? "," : "", tmp.deps[i].name);
+        add_dep(g->md, tmp.deps[i].name, strlen(tmp.deps[i].name), line, 0);
+    }
+    macro_deps_free(&tmp);
+    int active_text = 0, has_else = 0;
+    for (unsigned a = 0; a < narms; a++) {
+        unsigned next = a + 1 < narms ? arms[a + 1] : endif;
+        active_text |= !arm_skipped(g, &d[arms[a]]) && !blank(g->f, d[arms[a]].end, d[next].begin);
+        has_else |= d[arms[a]].kind == PP_ELSE;
+    }
+    for (unsigned a = 0; a < narms; a++) {
+        unsigned next = a + 1 < narms ? arms[a + 1] : endif;
+        int skipped = arm_skipped(g, &d[arms[a]]);
+        int empty = blank(g->f, d[arms[a]].end, d[next].begin);
+        if (skipped && (active_text || !empty))
+            add_insert(g->md, g->file, d[arms[a]].end + 1,
+                       error_line(g, &d[arms[0]], names.data ? names.data : "?"));
+    }
+    if (active_text && !has_else) {
+        char *err = error_line(g, &d[arms[0]], names.data ? names.data : "?");
+        strbuf sb;
+        sb_init(&sb);
+        sb_printf(&sb, "#else\n%s", err);
+        free(err);
+        add_insert(g->md, g->file, d[endif].begin, sb_steal(&sb));
+    }
+    sb_free(&names);
+}
+
+#define MAX_NEST 64
+#define MAX_ARMS 64
+
+/* Walks a file's #if groups; guards those that overlap a transformed kernel. */
+static void guard_file(group_ctx *g, unsigned n)
+{
+    unsigned arms[MAX_NEST][MAX_ARMS], narms[MAX_NEST], depth = 0;
+    for (unsigned i = 0; i < n; i++) {
+        pp_kind k = g->d[i].kind;
+        if (k == PP_IF || k == PP_IFDEF || k == PP_IFNDEF) {
+            if (depth < MAX_NEST)
+                arms[depth][0] = i, narms[depth] = 1;
+            depth++;
+        } else if (k != PP_ENDIF) {
+            if (depth && depth <= MAX_NEST && narms[depth - 1] < MAX_ARMS)
+                arms[depth - 1][narms[depth - 1]++] = i;
+        } else if (depth) {
+            depth--;
+            if (depth < MAX_NEST &&
+                overlaps_kernel(g, g->d[arms[depth][0]].begin, g->d[i].end + 1))
+                guard_group(g, arms[depth], narms[depth], i);
+        }
+    }
+}
+
+static void skipped_starts(const plan *pl, const src_file *f, group_ctx *g)
+{
+    CXSourceRangeList *l = clang_getSkippedRanges(pl->an->pr->tu, f->cxfile);
+    g->skipped = xcalloc(l && l->count ? l->count : 1, sizeof *g->skipped);
+    for (unsigned i = 0; l && i < l->count; i++)
+        clang_getExpansionLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL,
+                                   &g->skipped[g->nskipped++]);
+    if (l)
+        clang_disposeSourceRangeList(l);
+}
+
+static void guard_groups(macro_deps *md, const plan *pl)
+{
+    parse_result *pr = pl->an->pr;
+    for (unsigned file = 0; file < pr->nfiles; file++) {
+        int holds = 0;
+        for (unsigned i = 0; i < pl->nkernels; i++)
+            holds |= pl->kernels[i].k->range.file == file;
+        if (!holds || !pr->files[file].cxfile)
+            continue;
+        group_ctx g = {md, pl, &pr->files[file], file, 0, NULL, NULL, 0};
+        unsigned n = parse_directives(g.f, (pp_directive **)&g.d);
+        skipped_starts(pl, g.f, &g);
+        guard_file(&g, n);
+        free((void *)g.d);
+        free(g.skipped);
+    }
+}
+
+/* ---- values when the set was generated ------------------------------------------ */
+
+/* The replacement text of the definition whose name starts at text[off]. */
+static char *definition_value(const src_file *f, unsigned off)
+{
+    const char *t = f->text;
+    unsigned i = off, end;
+    while (i < f->len && is_ident(t[i]))
+        i++;
+    if (i < f->len && t[i] == '(') /* function-like: keep the parameters */
+        while (i < f->len && t[i] != ')' && t[i] != '\n')
+            i++;
+    i += i < f->len && t[i] == ')';
+    for (end = i; end < f->len && t[end] != '\n'; end++)
+        if (t[end] == '/' && end + 1 < f->len && (t[end + 1] == '/' || t[end + 1] == '*'))
+            break;
+    while (i < end && isspace((unsigned char)t[i]))
+        i++;
+    while (end > i && isspace((unsigned char)t[end - 1]))
+        end--;
+    char *v = xcalloc(end - i + 1, 1);
+    memcpy(v, t + i, end - i);
+    return v;
+}
+
+typedef struct value_ctx {
+    macro_deps *md;
+    parse_result *pr;
+} value_ctx;
+
+static enum CXChildVisitResult definition_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    value_ctx *v = data;
+    if (clang_getCursorKind(c) != CXCursor_MacroDefinition)
+        return CXChildVisit_Continue;
+    CXString s = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(s);
+    macro_dep *d = find_dep(v->md, name, strlen(name));
+    src_pos p;
+    if (d && parse_resolve(v->pr, clang_getCursorLocation(c), &p) == 0) {
+        free(d->value); /* the last definition in the text wins */
+        d->value = definition_value(&v->pr->files[p.file], p.offset);
+    }
+    clang_disposeString(s);
+    return CXChildVisit_Continue;
+}
+
+static void find_values(macro_deps *md, const plan *pl, const char **defines, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const char *eq = strchr(defines[i], '=');
+        size_t len = eq ? (size_t)(eq - defines[i]) : strlen(defines[i]);
+        macro_dep *d = find_dep(md, defines[i], len);
+        if (d) {
+            free(d->value);
+            d->value = xstrdup(eq ? eq + 1 : "1");
+        }
+    }
+    value_ctx v = {md, pl->an->pr};
+    clang_visitChildren(clang_getTranslationUnitCursor(pl->an->pr->tu), definition_cb, &v);
+}
+
+/* "FAST undefined, SEL=3": the state of the comma-separated macros in names. */
+static void put_state(strbuf *sb, macro_deps *md, const char *names, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        while (e < n && names[e] != ',')
+            e++;
+        macro_dep *d = find_dep(md, names + i, e - i);
+        sb_printf(sb, "%s%.*s", i ? ", " : "", (int)(e - i), names + i);
+        if (d && d->value)
+            sb_printf(sb, "=%s", d->value[0] ? d->value : "(empty)");
+        else
+            sb_puts(sb, " undefined");
+        i = e + 1;
+    }
+}
+
+/* Fills each #error line's STATE with the values found. */
+static void fill_states(macro_deps *md)
+{
+    for (unsigned i = 0; i < md->nins; i++) {
+        char *t = md->ins[i].text, *st = strstr(t, STATE);
+        const char *names = strstr(t, "nplus1-macro: ");
+        if (!st || !names)
+            continue;
+        names += 14;
+        strbuf sb;
+        sb_init(&sb);
+        sb_putn(&sb, t, (size_t)(st - t));
+        put_state(&sb, md, names, strcspn(names, ":"));
+        sb_puts(&sb, st + strlen(STATE));
+        free(t);
+        md->ins[i].text = sb_steal(&sb);
+    }
+}
+
+/* ---- entry ----------------------------------------------------------------- */
+
+static int dep_cmp(const void *a, const void *b)
+{
+    return strcmp(((const macro_dep *)a)->name, ((const macro_dep *)b)->name);
+}
+
+static int insert_cmp(const void *a, const void *b)
+{
+    const macro_insert *x = a, *y = b;
+    if (x->file != y->file)
+        return (x->file > y->file) - (x->file < y->file);
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* Label identifiers that are no macros (enum constants) are no dependency. */
+static void drop_non_macros(macro_deps *md)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < md->ndeps; i++) {
+        if (md->deps[i].followed && !md->deps[i].value) {
+            free(md->deps[i].name);
+            continue;
+        }
+        md->deps[n++] = md->deps[i];
+    }
+    md->ndeps = n;
+}
+
+void macro_deps_find(macro_deps *md, const plan *pl, const char **defines, unsigned ndefines)
+{
+    memset(md, 0, sizeof *md);
+    for (unsigned i = 0; i < pl->nkernels; i++)
+        labels_of_seq(md, &pl->kernels[i].k->top);
+    guard_groups(md, pl);
+    find_values(md, pl, defines, ndefines);
+    fill_states(md);
+    drop_non_macros(md);
+    if (md->ndeps)
+        qsort(md->deps, md->ndeps, sizeof *md->deps, dep_cmp);
+    if (md->nins)
+        qsort(md->ins, md->nins, sizeof *md->ins, insert_cmp);
+}
+
+void macro_deps_free(macro_deps *md)
+{
+    for (unsigned i = 0; i < md->ndeps; i++) {
+        free(md->deps[i].name);
+        free(md->deps[i].value);
+    }
+    free(md->deps);
+    for (unsigned i = 0; i < md->nins; i++)
+        free(md->ins[i].text);
+    free(md->ins);
+    memset(md, 0, sizeof *md);
+}

@@ -1,0 +1,120 @@
+/*
+ * profile.h - the divergence profile (nplus1gen --profile): how much a
+ * kernel's SIMD groups diverge on the validation inputs, where, and what a
+ * split would gain.
+ *
+ *   profile_tree.c    the kernel's structured control flow (decisions and
+ *                     loops) with the cost model's cost of every region
+ *   profile_emit.c    the instrumented copy of the original: each item
+ *                     records its path (a token per decision and loop test)
+ *   profile_replay.c  groups of W items replayed in lock-step on that tree
+ *   profile_cmd.c     the command: the job, the run, the report, the JSON
+ *   profile_map.c     --profile-map: the pictures of a 2-D launch
+ *
+ * The path of one item is a string of tokens in execution order: an if
+ * gives 1 (then) or 2 (else), a switch the 1-based index of the case entry
+ * it jumps to (entries in source order, default included), a loop test 2
+ * (one more iteration) or 1 (leave). break, continue and return record
+ * nothing: the tree knows where they are.
+ */
+#ifndef NPLUS1_PROFILE_H
+#define NPLUS1_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROFILE_MAX_WIDTH 64
+#define PROFILE_MAX_ARMS 250   /* case entries of one switch */
+
+typedef enum pnode_kind {
+    PN_WORK, PN_IF, PN_SWITCH, PN_LOOP, PN_BREAK, PN_CONTINUE, PN_RETURN
+} pnode_kind;
+
+/* Where a loop tests: while/for before each iteration, do after, for(;;) never. */
+typedef enum loop_test { LOOP_PRE, LOOP_POST, LOOP_NONE } loop_test;
+
+struct pnode;
+
+typedef struct pseq {
+    struct pnode *v;
+    unsigned n, cap;
+} pseq;
+
+typedef struct pnode {
+    pnode_kind kind;
+    double cost;              /* WORK: its cost; IF, SWITCH, LOOP: the condition's */
+    double init_cost;         /* LOOP: a for's init */
+    double step_cost;         /* LOOP: a for's increment */
+    loop_test test;           /* LOOP */
+    unsigned construct;       /* IF, SWITCH, LOOP: index in ptree.c */
+    pseq *arms;               /* IF: then, else; SWITCH: the entries; LOOP: the body */
+    unsigned narms;
+} pnode;
+
+/* A decision or a loop, for the report. */
+typedef struct pconstruct {
+    pnode_kind kind;          /* PN_IF, PN_SWITCH or PN_LOOP */
+    const char *what;         /* "if", "switch", "for", "while", "do" */
+    unsigned line;
+    unsigned narms;           /* tokens: if 2, switch its entries, loop 2 (leave, stay) */
+    int parent;               /* the enclosing construct, -1 at the top */
+    int split;                /* the n+1 split (and tile) regroup items by it */
+    int divergence;           /* div_class from the analysis, -1 when it has none */
+    unsigned offset;          /* where it starts in the input file */
+} pconstruct;
+
+typedef struct ptree {
+    pseq top;
+    pconstruct *c;
+    unsigned nc, capc;
+} ptree;
+
+void ptree_free(ptree *t);
+
+/* One item's recorded path. */
+typedef struct ptrace {
+    const unsigned char *tok;
+    unsigned n;
+} ptrace;
+
+/* Per construct, what the replay saw. */
+typedef struct pcstats {
+    double lost;              /* lane work idle because of it (see docs/cli.md) */
+    unsigned long long reached;  /* groups where it ran */
+    unsigned long long diverged; /* groups where its lanes went different ways */
+    unsigned long long *arm_items; /* item executions per arm (narms) */
+    double lane_iters;        /* LOOP: iterations the lanes ran */
+    double issued_iters;      /* LOOP: iterations the groups ran, times their lanes */
+} pcstats;
+
+typedef struct pstats {
+    double useful, issued;    /* lane work done / lane work the groups issued */
+    double lost_top;          /* idle after a return at the top level */
+    unsigned long long groups, items;
+    unsigned nc;
+    pcstats *c;
+    int bad_trace;            /* a path ended early or held a token the tree has not */
+} pstats;
+
+void pstats_init(pstats *s, const ptree *t);
+void pstats_free(pstats *s);
+
+/* useful / issued, 1 when nothing was issued. */
+double pstats_efficiency(const pstats *s);
+
+/*
+ * Replays n items in lock-step: groups of at most width consecutive items
+ * of order (NULL: 0..n-1); a group also ends where seg (NULL: none)
+ * changes. Adds to s. Returns 0, or -1 when width is not 1..64.
+ */
+int profile_replay(const ptree *t, const ptrace *items, const size_t *order, const unsigned *seg,
+                   size_t n, unsigned width, pstats *s);
+
+/*
+ * The tokens of the decisions marked split, in the order one item takes
+ * them: the leaf the item goes to. Writes at most cap bytes to key; returns
+ * the key's length (bytes past cap are dropped).
+ */
+unsigned profile_leaf_key(const ptree *t, const ptrace *item, unsigned char *key, unsigned cap);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * profile_build.h - the tool side of the divergence profile (profile.h):
+ * a kernel's profile tree and the edits of its instrumented copy, built
+ * from the analysis (profile_tree.c), and the instrumented source made
+ * from them (profile_emit.c).
+ */
+#ifndef NPLUS1_PROFILE_BUILD_H
+#define NPLUS1_PROFILE_BUILD_H
+
+#include "analyze.h"
+#include "profile.h"
+
+/* Text inserted at one offset of the input file (edits at one offset keep their order). */
+typedef struct pedit {
+    unsigned at;
+    unsigned order;
+    char *text;
+} pedit;
+
+typedef struct profile_kernel {
+    kernel_info *k;
+    int planned;              /* the plan splits it: its split decisions are marked */
+    ptree tree;
+    pedit *edits;
+    unsigned nedits, capedits;
+    char err[256];            /* why it cannot be profiled, or "" */
+} profile_kernel;
+
+/* Builds pk->tree and pk->edits for pk->k; 0, or -1 with pk->err set. */
+int profile_build_kernel(analysis *an, profile_kernel *pk);
+void profile_kernel_free(profile_kernel *pk);
+
+/* Where the recording goes: see profile_emit.c. */
+typedef struct profile_layout {
+    unsigned unit;            /* items sampled together (consecutive linear ids) */
+    unsigned every;           /* one unit in this many is recorded */
+    unsigned units;           /* units recorded */
+    unsigned slot;            /* bytes per item: a uint count, then the tokens */
+} profile_layout;
+
+/* The input file with every kernel's edits and the recording prelude (malloc'd). */
+char *profile_instrumented_source(const analysis *an, const profile_kernel *pks, unsigned n,
+                                  const profile_layout *lay);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * profile_report.c - the replays of one profile run and their report
+ * (profile_report.h): the measured grouping (W consecutive items by linear
+ * id), the n+1 split's (each leaf's items in full groups) and the tile's
+ * (items regrouped by leaf inside each tile), printed and as JSON.
+ */
+#include "profile_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "divergence.h"
+#include "profile_map.h"
+#include "util.h"
+
+#define KEY_CAP 64
+
+typedef struct kprof {
+    pstats base, split, tile;
+    int has_split;
+} kprof;
+
+typedef struct keyed {
+    const unsigned char *key; /* KEY_CAP bytes */
+    unsigned len;
+    unsigned long long id, tile;
+} keyed;
+
+static const keyed *sort_base;
+
+static int by_tile_key_id(const void *a, const void *b)
+{
+    const keyed *x = &sort_base[*(const size_t *)a], *y = &sort_base[*(const size_t *)b];
+    if (x->tile != y->tile)
+        return x->tile < y->tile ? -1 : 1;
+    unsigned n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->key, y->key, n > KEY_CAP ? KEY_CAP : n);
+    if (c || x->len != y->len)
+        return c ? c : (x->len < y->len ? -1 : 1);
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Items regrouped by leaf (inside tiles of `tile` items; 0: the whole launch). */
+static void regrouped(const ptree *t, const profile_result *r, unsigned long long tile,
+                      unsigned width, pstats *s)
+{
+    unsigned char *keys = xcalloc(r->n ? r->n : 1, KEY_CAP);
+    keyed *k = xcalloc(r->n ? r->n : 1, sizeof *k);
+    size_t *order = xcalloc(r->n ? r->n : 1, sizeof *order);
+    unsigned *seg = xcalloc(r->n ? r->n : 1, sizeof *seg);
+    for (size_t i = 0; i < r->n; i++) {
+        k[i].key = keys + i * KEY_CAP;
+        k[i].len = profile_leaf_key(t, &r->traces[i], keys + i * KEY_CAP, KEY_CAP);
+        k[i].id = r->ids[i];
+        k[i].tile = tile ? r->ids[i] / tile : 0;
+        order[i] = i;
+    }
+    sort_base = k;
+    qsort(order, r->n, sizeof *order, by_tile_key_id);
+    unsigned s_id = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const keyed *a = &k[order[i]], *b = i ? &k[order[i - 1]] : NULL;
+        int same = b && a->tile == b->tile && (tile || (a->len == b->len &&
+                                                        !memcmp(a->key, b->key, a->len > KEY_CAP
+                                                                                    ? KEY_CAP
+                                                                                    : a->len)));
+        s_id += b && !same;
+        seg[order[i]] = s_id;
+    }
+    profile_replay(t, r->traces, order, seg, r->n, width, s);
+    free(keys);
+    free(k);
+    free(order);
+    free(seg);
+}
+
+static void replay_all(const profile_report *rep, const profile_kernel *pk,
+                       const profile_result *r, kprof *kp)
+{
+    const ptree *t = &pk->tree;
+    unsigned w = rep->o->width;
+    unsigned *seg = xcalloc(r->n ? r->n : 1, sizeof *seg);
+    for (size_t i = 0; i < r->n; i++)
+        seg[i] = (unsigned)(r->ids[i] / rep->lay->unit);
+    pstats_init(&kp->base, t);
+    profile_replay(t, r->traces, NULL, seg, r->n, w, &kp->base);
+    free(seg);
+    for (unsigned c = 0; c < t->nc; c++)
+        kp->has_split |= t->c[c].split;
+    if (!kp->has_split)
+        return;
+    pstats_init(&kp->split, t);
+    regrouped(t, r, 0, w, &kp->split);
+    pstats_init(&kp->tile, t);
+    regrouped(t, r, r->tile ? r->tile : rep->lay->unit, w, &kp->tile);
+}
+
+/* ---- text ---------------------------------------------------------------------- */
+
+static const char *class_name(int d)
+{
+    return d < 0 ? "not classified" : div_class_name((div_class)d);
+}
+
+static double share(double part, double whole)
+{
+    return whole > 0 ? part / whole : 0.0;
+}
+
+/* Lost work of the decisions inside loop c (at any depth). */
+static double lost_in_body(const ptree *t, const pstats *s, unsigned c)
+{
+    double lost = 0;
+    for (unsigned i = 0; i < t->nc; i++) {
+        int p = t->c[i].parent;
+        while (p >= 0 && (unsigned)p != c)
+            p = t->c[p].parent;
+        if (p >= 0 && t->c[i].kind != PN_LOOP)
+            lost += s->c[i].lost;
+    }
+    return lost;
+}
+
+static void print_construct(FILE *f, const ptree *t, const pstats *s, unsigned c)
+{
+    const pconstruct *pc = &t->c[c];
+    const pcstats *cs = &s->c[c];
+    double issued = s->issued;
+    if (pc->kind == PN_LOOP) {
+        fprintf(f, "  loop line %u (%s): %.0f lane iterations of %.0f issued (%.2f); work lost: "
+                   "%.1f%% to trip-count imbalance, %.1f%% to branches in its body\n",
+                pc->line, pc->what, cs->lane_iters, cs->issued_iters,
+                cs->issued_iters > 0 ? cs->lane_iters / cs->issued_iters : 1.0,
+                100 * share(cs->lost, issued), 100 * share(lost_in_body(t, s, c), issued));
+        return;
+    }
+    fprintf(f, "  decision line %u (%s, %s): items per branch ", pc->line, pc->what,
+            class_name(pc->divergence));
+    for (unsigned a = 0; a < pc->narms; a++)
+        fprintf(f, "%s%llu", a ? "/" : "", cs->arm_items[a]);
+    fprintf(f, "; diverges in %.1f%% of the groups that reach it; %.1f%% of the issued work "
+               "lost there\n",
+            100 * share((double)cs->diverged, (double)cs->reached), 100 * share(cs->lost, issued));
+}
+
+static void print_predictions(FILE *f, const kprof *kp, unsigned tile)
+{
+    double e = pstats_efficiency(&kp->base);
+    if (!kp->has_split) {
+        fprintf(f, "  split: no decision the n+1 split regroups by (none at the top level, "
+                   "or all kept in the leaves): no prediction\n");
+        return;
+    }
+    double es = pstats_efficiency(&kp->split), et = pstats_efficiency(&kp->tile);
+    fprintf(f, "  predicted after the n+1 split (each leaf's items in full groups): SIMT "
+               "efficiency %.2f, speed-up at most %.2fx\n", es, e > 0 ? es / e : 1.0);
+    fprintf(f, "  predicted with tile (regrouped by leaf inside tiles of %u items): SIMT "
+               "efficiency %.2f, speed-up at most %.2fx\n", tile, et, e > 0 ? et / e : 1.0);
+    fprintf(f, "  (predictions of SIMD efficiency from the same replay: blind to memory "
+               "traffic, the classifier's cost and launch overheads)\n");
+}
+
+static void print_kernel(FILE *f, const profile_report *rep, unsigned i, const kprof *kp)
+{
+    const profile_kernel *pk = &rep->pks[i];
+    const profile_result *r = &rep->res[i];
+    fprintf(f, "kernel %s: SIMT efficiency %.2f (width %u, %zu items)\n", pk->k->name,
+            pstats_efficiency(&kp->base), rep->o->width, r->n);
+    if (rep->lay->every > 1)
+        fprintf(f, "  sampled: %zu of %llu items (one run of %u consecutive items in %u)\n",
+                r->n, rep->items, rep->lay->unit, rep->lay->every);
+    fprintf(f, "  instrumented run matches the original: %zu values compared\n", r->compared);
+    for (unsigned c = 0; c < pk->tree.nc; c++)
+        print_construct(f, &pk->tree, &kp->base, c);
+    print_predictions(f, kp, r->tile);
+}
+
+/* ---- JSON (docs/cli.md, "--profile-json") ---------------------------------------- */
+
+static void json_str(strbuf *sb, const char *s)
+{
+    sb_putc(sb, '"');
+    sb_put_json_string(sb, s, strlen(s));
+    sb_putc(sb, '"');
+}
+
+static void json_construct(strbuf *sb, const ptree *t, const pstats *s, unsigned c)
+{
+    const pconstruct *pc = &t->c[c];
+    const pcstats *cs = &s->c[c];
+    sb_printf(sb, "        {\"kind\": \"%s\", \"line\": %u, \"construct\": \"%s\", ",
+              pc->kind == PN_LOOP ? "loop" : "decision", pc->line, pc->what);
+    sb_printf(sb, "\"parent\": %d, \"divergence\": ", pc->parent);
+    if (pc->divergence < 0)
+        sb_puts(sb, "null");
+    else
+        json_str(sb, class_name(pc->divergence));
+    sb_printf(sb, ", \"split\": %s, \"items_per_branch\": [", pc->split ? "true" : "false");
+    for (unsigned a = 0; a < pc->narms; a++)
+        sb_printf(sb, "%s%llu", a ? ", " : "", cs->arm_items[a]);
+    sb_printf(sb, "], \"groups_reached\": %llu, \"groups_diverged\": %llu, "
+                  "\"lost_share\": %.6f",
+              cs->reached, cs->diverged, share(cs->lost, s->issued));
+    if (pc->kind == PN_LOOP)
+        sb_printf(sb, ", \"lane_iterations\": %.0f, \"issued_iterations\": %.0f, "
+                      "\"lost_share_body\": %.6f",
+                  cs->lane_iters, cs->issued_iters, share(lost_in_body(t, s, c), s->issued));
+    sb_printf(sb, "}%s\n", c + 1 < t->nc ? "," : "");
+}
+
+static void json_prediction(strbuf *sb, const char *name, const pstats *s, double e,
+                            unsigned tile, int last)
+{
+    double p = pstats_efficiency(s);
+    sb_printf(sb, "        {\"strategy\": \"%s\", ", name);
+    if (tile)
+        sb_printf(sb, "\"tile_items\": %u, ", tile);
+    sb_printf(sb, "\"simt_efficiency\": %.6f, \"speedup_bound\": %.6f}%s\n", p,
+              e > 0 ? p / e : 1.0, last ? "" : ",");
+}
+
+static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const kprof *kp)
+{
+    const profile_kernel *pk = &rep->pks[i];
+    const profile_result *r = &rep->res[i];
+    double e = pstats_efficiency(&kp->base);
+    sb_puts(sb, "    {\"name\": ");
+    json_str(sb, pk->k->name);
+    sb_printf(sb, ", \"simt_efficiency\": %.6f, \"width\": %u, \"items\": %zu, "
+                  "\"launch_items\": %llu, \"sampled\": %s, \"groups\": %llu,\n",
+              e, rep->o->width, r->n, rep->items, rep->lay->every > 1 ? "true" : "false",
+              kp->base.groups);
+    sb_printf(sb, "     \"useful_work\": %.1f, \"issued_work\": %.1f, "
+                  "\"values_compared\": %zu,\n",
+              kp->base.useful, kp->base.issued, r->compared);
+    sb_puts(sb, "     \"constructs\": [\n");
+    for (unsigned c = 0; c < pk->tree.nc; c++)
+        json_construct(sb, &pk->tree, &kp->base, c);
+    sb_puts(sb, "     ],\n     \"predictions\": [");
+    if (kp->has_split) {
+        sb_puts(sb, "\n");
+        json_prediction(sb, "split", &kp->split, e, 0, 0);
+        json_prediction(sb, "tile", &kp->tile, e, r->tile, 1);
+        sb_puts(sb, "     ");
+    }
+    sb_printf(sb, "]}%s\n", i + 1 < rep->npks ? "," : "");
+}
+
+static int write_json(const profile_report *rep, const kprof *kps)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, "{\n  \"format\": \"nplus1-profile\",\n  \"version\": 1,\n  \"input\": ");
+    json_str(&sb, rep->input);
+    sb_puts(&sb, ",\n  \"device\": ");
+    json_str(&sb, rep->npks ? rep->res[0].device : "");
+    sb_printf(&sb, ",\n  \"seed\": %llu,\n  \"global\": [%zu, %zu, %zu],\n  \"kernels\": [\n",
+              rep->vo->seed, rep->vo->global[0], rep->vo->global[1], rep->vo->global[2]);
+    for (unsigned i = 0; i < rep->npks; i++)
+        json_kernel(&sb, rep, i, &kps[i]);
+    sb_puts(&sb, "  ]\n}\n");
+    FILE *f = fopen(rep->o->json, "w");
+    int bad = !f || fwrite(sb.data, 1, sb.len, f) != sb.len;
+    if (f)
+        bad |= fclose(f) != 0;
+    if (bad)
+        fprintf(stderr, "nplus1gen: error: cannot write '%s'\n", rep->o->json);
+    sb_free(&sb);
+    return bad ? 3 : 0;
+}
+
+/* ---- all ------------------------------------------------------------------------- */
+
+static int check_runs(const profile_report *rep)
+{
+    for (unsigned i = 0; i < rep->npks; i++) {
+        const profile_result *r = &rep->res[i];
+        if (r->mismatches) {
+            fprintf(stderr, "nplus1gen: internal error: kernel '%s': the instrumented original "
+                            "differs from the original in %zu of %zu values\n",
+                    rep->pks[i].k->name, r->mismatches, r->compared);
+            return 3;
+        }
+    }
+    return 0;
+}
+
+int profile_report_all(const profile_report *rep)
+{
+    int rc = check_runs(rep);
+    if (rc)
+        return rc;
+    kprof *kps = xcalloc(rep->npks ? rep->npks : 1, sizeof *kps);
+    const validate_options *vo = rep->vo;
+    printf("profiling on %s: %u-D global %zu,%zu,%zu, seed %llu\n",
+           rep->npks ? rep->res[0].device : "", vo->dim, vo->global[0], vo->global[1],
+           vo->global[2], vo->seed);
+    for (unsigned i = 0; i < rep->npks; i++) {
+        replay_all(rep, &rep->pks[i], &rep->res[i], &kps[i]);
+        if (kps[i].base.bad_trace) {
+            fprintf(stderr, "nplus1gen: internal error: kernel '%s': a recorded path does not "
+                            "fit its control flow\n", rep->pks[i].k->name);
+            rc = 3;
+        }
+        print_kernel(stdout, rep, i, &kps[i]);
+    }
+    if (rc == 0 && rep->o->json)
+        rc = write_json(rep, kps);
+    if (rc == 0 && rep->o->map)
+        rc = profile_write_map(rep, rep->o->map);
+    for (unsigned i = 0; i < rep->npks; i++) {
+        pstats_free(&kps[i].base);
+        if (kps[i].has_split) {
+            pstats_free(&kps[i].split);
+            pstats_free(&kps[i].tile);
+        }
+    }
+    free(kps);
+    return rc;
+}
+
+void profile_result_free(profile_result *r)
+{
+    free(r->record);
+    free(r->traces);
+    free(r->ids);
+    memset(r, 0, sizeof *r);
+}
