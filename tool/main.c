@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "big_stack.h"
 #include "diag.h"
 #include "emit.h"
 #include "parse.h"
@@ -856,7 +857,7 @@ static int load_profile(cli *c, const plan *pl)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     cli c;
     int rc = parse_cli(&c, argc, argv);
@@ -914,4 +915,22 @@ int main(int argc, char **argv)
     free(c.vopt.unordered);
     free(c.vopt.count);
     return rc;
+}
+
+typedef struct main_args {
+    int argc;
+    char **argv;
+} main_args;
+
+static int run_args(void *p)
+{
+    main_args *a = p;
+    return run(a->argc, a->argv);
+}
+
+/* The work runs on a large stack: deep expressions recurse deeply (big_stack.h). */
+int main(int argc, char **argv)
+{
+    main_args a = {argc, argv};
+    return big_stack_run(run_args, &a, big_stack_size());
 }
