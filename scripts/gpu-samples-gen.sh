@@ -1,28 +1,14 @@
 #!/usr/bin/env bash
 # Prepares, here (where libclang is), the samples' validation jobs at GPU
-# scale (4M items) under every strategy: nplus1gen --validate --reps runs with
-# a runner that keeps the job (description, generated source, original)
-# instead of running it. scripts/gpu-bench.sh --samples runs them on the GPU
+# scale (4M items) under every strategy, with nplus1gen --validate --reps
+# --emit-job (docs/cli.md, "Validating on another machine"). scripts/gpu-bench.sh --samples runs them on the GPU
 # machine with nplus1gen-validate. Jobs go to .carry/sample-jobs/<case>_<strategy>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh >/dev/null
+./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14 >/dev/null
 root=$PWD
 out=.carry/sample-jobs
 rm -rf "$out" && mkdir -p "$out"
-keep=$(mktemp)
-cat >"$keep" <<'KEEP'
-#!/usr/bin/env bash
-# A stand-in for nplus1gen-validate: copies the job into $NPLUS1_KEEP_JOB.
-set -e
-d=$NPLUS1_KEEP_JOB; mkdir -p "$d"
-src=$(sed -n 's/^source //p' "$1"); orig=$(sed -n 's/^original //p' "$1")
-cp "$src" "$d/generated.cl"; cp "$orig" "$d/original.cl"
-sed -e "s#^source .*#source generated.cl#" -e "s#^original .*#original original.cl#" \
-    -e "s#$NPLUS1_KEEP_ROOT/##g" -e 's/^\(check [0-9]* [0-9]* [0-9]*\) 1$/\1 0/' "$1" >"$d/job.txt"
-echo "validation passed: the generated set matches the original"
-KEEP
-chmod +x "$keep"
 S=samples
 cases=(
   "oneKernel|$S/oneKernel.cl --global 4194304"
@@ -42,9 +28,8 @@ for c in "${cases[@]}"; do
   name=${c%%|*}; args=${c#*|}
   for s in atomic aggregated ordered chunked tile; do
     # shellcheck disable=SC2086
-    NPLUS1_VALIDATE_RUNNER=$keep NPLUS1_KEEP_JOB=$root/$out/${name}_$s NPLUS1_KEEP_ROOT=$root \
-      ./build/tool/nplus1gen $args --validate --reps 9 --split always --strategy "$s" -q >/dev/null
+    ./build/tool/nplus1gen $args --validate --reps 9 --split always --strategy "$s" -q \
+      --emit-job "$out/${name}_$s" >/dev/null
   done
 done
-rm -f "$keep"
 echo "gpu-samples-gen: $(ls "$out" | wc -l) jobs in $out"

@@ -11,14 +11,14 @@ mkdir -p "$OUT" /etc/OpenCL/vendors
 [ -f /usr/lib/libnvidia-opencl.so.1 ] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 root=$PWD
 runner=$root/build-gpu/nplus1gen-validate
-mkdir -p build-gpu
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iruntime -I.carry/include -o "$runner" \
-   tool/validate_runner.c runtime/*.c -lOpenCL -lm -lpthread || exit 1
+cmake -S . -B build-gpu -DNPLUS1_BUILD_TOOL=OFF -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_C_FLAGS="-I$root/.carry/include" >/dev/null || exit 1
+cmake --build build-gpu -j "$(nproc)" --target nplus1gen-validate >/dev/null || exit 1
 export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
 echo "case,strategy,original_ms,generated_ms,speedup,result" >"$OUT/samples.csv"
 for d in .carry/sample-jobs/*/; do
   job=$(basename "$d"); strat=${job##*_}; name=${job%_*}
-  log=$( (cd "$root" && cd "$d" && ln -sfn "$root/samples" samples && timeout 120 "$runner" job.txt) 2>&1)
+  log=$(timeout 120 "$runner" "$d" 2>&1)
   echo "== $job"$'\n'"$log" >>"$OUT/samples.log"
   t=$(echo "$log" | sed -n 's/.*original \([0-9.]*\) ms, generated \([0-9.]*\) ms, speedup \([0-9.]*\)x.*/\1,\2,\3/p' | head -1)
   res=$(echo "$log" | grep -q "validation passed" && echo ok || echo FAILED)
