@@ -695,6 +695,11 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
         append_condition(&sb, lc->an, &path[i]);
     lf.condition = sb.len ? squeeze_space(sb_steal(&sb)) : xstrdup("(always)");
     sb_free(&sb);
+    for (unsigned i = 0; i < npath; i++)
+        for (unsigned j = 0; path[i].d->inputs_upto && j < path[i].d->inputs_upto[path[i].branch];
+             j++)
+            cond_inputs_add(&lf.inputs, &lf.ninputs, path[i].d->inputs[j].name,
+                            path[i].d->inputs[j].indexed_by);
     if (npath) {
         const branch *br = &path[npath - 1].d->branches[path[npath - 1].branch];
         const decision *d = path[npath - 1].d;
@@ -837,6 +842,7 @@ void plan_free(plan *pl)
             free(pl->kernels[i].leaves[l].path);
             free(pl->kernels[i].leaves[l].condition);
             free(pl->kernels[i].leaves[l].impossible);
+            cond_inputs_free(pl->kernels[i].leaves[l].inputs, pl->kernels[i].leaves[l].ninputs);
         }
         free(pl->kernels[i].leaves);
     }
