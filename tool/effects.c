@@ -448,8 +448,38 @@ static CXCursor field_access(CXCursor e)
     return s;
 }
 
+/*
+ * The access qualifier of the image a read_image* / write_image* call e names
+ * (its first argument, a parameter or a local of image type): 'r' read_only
+ * (also when unqualified), 'w' write_only, 'x' read_write, 0 not such a call.
+ */
+static char image_call_access(CXCursor e, const char *prefix)
+{
+    CXCursor s = strip(e);
+    if (clang_getCursorKind(s) != CXCursor_CallExpr)
+        return 0;
+    CXString fn = clang_getCursorSpelling(s);
+    int match = starts_with(clang_getCString(fn), prefix);
+    clang_disposeString(fn);
+    cursor_list ch = children_of(s);
+    CXCursor img = match && ch.n >= 2 ? strip(ch.v[1]) : clang_getNullCursor();
+    free(ch.v);
+    if (clang_Cursor_isNull(img) || clang_getCursorKind(img) != CXCursor_DeclRefExpr)
+        return 0;
+    CXString t = clang_getTypeSpelling(clang_getCursorType(clang_getCursorReferenced(img)));
+    const char *ts = clang_getCString(t);
+    char a = !strstr(ts, "image") ? 0 : strstr(ts, "write_only") ? 'w'
+           : strstr(ts, "read_write") ? 'x' : 'r';
+    clang_disposeString(t);
+    return a;
+}
+
 int accesses_may_alias(CXCursor w, CXCursor r)
 {
+    /* a write_only image and a read_only one are two objects: OpenCL does not let one
+     * kernel read and write the same image unless it is read_write (docs/legality.md) */
+    if (image_call_access(w, "write_image") == 'w' && image_call_access(r, "read_image") == 'r')
+        return 0;
     for (int depth = 0; depth < 16; depth++) {
         w = field_access(w);
         r = field_access(r);
