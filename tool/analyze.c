@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_map.h"
 #include "util.h"
 
 /* ---- kernels ----------------------------------------------------------- */
@@ -91,13 +92,50 @@ static enum CXChildVisitResult find_kernels_cb(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Continue;
 }
 
-/* Helpers that call work-item builtins get a copy taking the original ids. */
+/* ---- helpers the kernels reach ---------------------------------------- */
+
+typedef struct reach {
+    cursor_map seen;    /* the functions called from the kernels, transitively */
+    cursor_list todo;   /* of those, the ones whose bodies are not walked yet */
+} reach;
+
+static enum CXChildVisitResult reach_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    reach *r = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (clang_getCursorKind(def) == CXCursor_FunctionDecl && cursor_map_get(&r->seen, def, 0) < 0) {
+        cursor_map_put(&r->seen, def, 0, 0);
+        VEC_PUSH(r->todo.v, r->todo.n, r->todo.cap, def);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The helpers the selected kernels call, directly or through other helpers. */
+static void reach_helpers(const analysis *an, reach *r)
+{
+    for (unsigned k = 0; k < an->nkernels; k++)
+        clang_visitChildren(an->kernels[k].cursor, reach_cb, r);
+    while (r->todo.n > 0) /* a work list, not recursion: call chains may be long */
+        clang_visitChildren(r->todo.v[--r->todo.n], reach_cb, r);
+}
+
+typedef struct helper_scan {
+    analysis *an;
+    const reach *reached;
+} helper_scan;
+
+/* Helpers the kernels reach that call work-item builtins get a copy taking the original ids. */
 static enum CXChildVisitResult find_helpers_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    analysis *an = data;
+    helper_scan *hs = data;
+    analysis *an = hs->an;
     if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-        is_kernel(c) || clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+        is_kernel(c) || cursor_map_get(&hs->reached->seen, c, 0) < 0 ||
+        clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
     const effects *fx = function_summary(an, c);
     if (!(fx->bits & EFF_WORKITEM))
@@ -124,6 +162,18 @@ static enum CXChildVisitResult find_helpers_cb(CXCursor c, CXCursor parent, CXCl
     }
     VEC_PUSH(an->helpers, an->nhelpers, an->caphelpers, h);
     return CXChildVisit_Continue;
+}
+
+/* In file order (the order of the copies in the output), among the helpers the kernels reach. */
+static void find_helpers(analysis *an, CXCursor root)
+{
+    reach r;
+    memset(&r, 0, sizeof r);
+    reach_helpers(an, &r);
+    helper_scan hs = {an, &r};
+    clang_visitChildren(root, find_helpers_cb, &hs);
+    cursor_map_clear(&r.seen);
+    free(r.todo.v);
 }
 
 /* A quick look: does the body have a top-level if or switch? */
@@ -231,7 +281,7 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
         analyze_kernel(an, &an->kernels[k], diag);
         bad |= !an->kernels[k].legal;
     }
-    clang_visitChildren(root, find_helpers_cb, an);
+    find_helpers(an, root);
     return bad;
 }
 

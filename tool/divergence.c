@@ -23,10 +23,12 @@
 #include "divergence.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_map.h"
 #include "leaf_limit.h"
 #include "util.h"
 
@@ -68,7 +70,6 @@ typedef struct func_defs {
     CXCursor func;
     def_site *v;
     unsigned n, cap;
-    struct func_defs *next;
 } func_defs;
 
 typedef struct guard_stack {
@@ -92,9 +93,12 @@ typedef struct memo {
 typedef struct dctx {
     analysis *an;
     kernel_info *k;
-    func_defs *defs;
+    func_defs **defs;           /* the functions walked, each allocated apart */
+    unsigned ndefs, capdefs;
+    cursor_map defs_by_func;    /* function -> index in defs */
     memo *memos;
     unsigned nmemos, capmemos;
+    cursor_map memo_index;      /* (key, mode and sig) -> index in memos */
     int changed;       /* a memo grew in this round */
     char ids[MAX_SOURCES][48];       /* the id builtins the condition reads */
     unsigned nids;
@@ -231,46 +235,17 @@ static void text_of(dctx *x, CXCursor e, char *out, size_t n)
         memcpy(out + n - 4, "...", 4);
 }
 
-/* The operator text between the two operands of a binary operator. */
+/* syntax.c's, declared in analyze_int.h (whose strip and cursor_list differ from these). */
+void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
+                     size_t outlen);
+
+/*
+ * The operator text between the two operands of a binary operator, read as
+ * the rest of the analyze stage reads it (in linear time on a long sum).
+ */
 static void binary_op(dctx *x, CXCursor c, CXCursor lhs, CXCursor rhs, char *op, size_t n)
 {
-    op[0] = '\0';
-    src_pos a, b;
-    CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(lhs));
-    CXSourceLocation rb = clang_getRangeStart(clang_getCursorExtent(rhs));
-    if (!parse_in_macro(le) && !parse_in_macro(rb) && parse_resolve(x->an->pr, le, &a) == 0 &&
-        parse_resolve(x->an->pr, rb, &b) == 0 && a.file == b.file && a.offset < b.offset &&
-        b.offset - a.offset < 32) {
-        const char *t = x->an->pr->files[a.file].text;
-        size_t w = 0;
-        for (unsigned i = a.offset; i < b.offset && w + 1 < n; i++)
-            if (!isspace((unsigned char)t[i]) && t[i] != ')' && t[i] != '(')
-                op[w++] = t[i];
-        op[w] = '\0';
-        if (op[0])
-            return;
-    }
-    /* inside a macro: the pretty-printed text, after the pretty-printed lhs */
-    char whole[256], left[256];
-    CXPrintingPolicy pol = clang_getCursorPrintingPolicy(c);
-    CXString sw = clang_getCursorPrettyPrinted(c, pol), sl = clang_getCursorPrettyPrinted(lhs, pol);
-    snprintf(whole, sizeof whole, "%s", clang_getCString(sw));
-    snprintf(left, sizeof left, "%s", clang_getCString(sl));
-    clang_disposeString(sw);
-    clang_disposeString(sl);
-    clang_PrintingPolicy_dispose(pol);
-    size_t ll = strlen(left);
-    if (strncmp(whole, left, ll) != 0)
-        return;
-    const char *p = whole + ll;
-    while (*p == ' ')
-        p++;
-    size_t w = 0;
-    while (p[w] && p[w] != ' ' && w + 1 < n) {
-        op[w] = p[w];
-        w++;
-    }
-    op[w] = '\0';
+    binary_operator(x->an, c, lhs, rhs, op, n);
 }
 
 static void unary_op(dctx *x, CXCursor c, CXCursor operand, char *op, size_t n)
@@ -700,39 +675,41 @@ static void walk_defs(def_walk *w, CXCursor c)
 
 static func_defs *defs_of(dctx *x, CXCursor func)
 {
-    for (func_defs *fd = x->defs; fd; fd = fd->next)
-        if (clang_equalCursors(fd->func, func))
-            return fd;
+    long found = cursor_map_get(&x->defs_by_func, func, 0);
+    if (found >= 0)
+        return x->defs[found];
     func_defs *fd = xcalloc(1, sizeof *fd);
     fd->func = func;
-    fd->next = x->defs;
-    x->defs = fd;
+    cursor_map_put(&x->defs_by_func, func, 0, x->ndefs);
+    VEC_PUSH(x->defs, x->ndefs, x->capdefs, fd);
     def_walk w = {x, fd, {0}};
     walk_children(&w, func);
     free(w.gs.v);
     return fd;
 }
 
-static void defs_free(func_defs *fd)
+static void defs_free(dctx *x)
 {
-    while (fd) {
-        func_defs *next = fd->next;
+    for (unsigned d = 0; d < x->ndefs; d++) {
+        func_defs *fd = x->defs[d];
         for (unsigned i = 0; i < fd->n; i++)
             free(fd->v[i].guards);
         free(fd->v);
         free(fd);
-        fd = next;
     }
+    free(x->defs);
+    cursor_map_clear(&x->defs_by_func);
 }
 
 /* ---- memo ----------------------------------------------------------------- */
 
 static memo *memo_find(dctx *x, CXCursor key, int mode, unsigned sig)
 {
-    for (unsigned i = 0; i < x->nmemos; i++)
-        if (x->memos[i].mode == mode && x->memos[i].sig == sig &&
-            clang_equalCursors(x->memos[i].key, key))
-            return &x->memos[i];
+    uint64_t tag = (uint64_t)sig << 32 | (uint32_t)mode;
+    long found = cursor_map_get(&x->memo_index, key, tag);
+    if (found >= 0)
+        return &x->memos[found];
+    cursor_map_put(&x->memo_index, key, tag, x->nmemos);
     memo m;
     memset(&m, 0, sizeof m);
     m.key = key;
@@ -1854,6 +1831,7 @@ static void classify_decision(dctx *x, decision *d)
 {
     frame f = {x->k->cursor, NULL, 0, ~0u, d->range.file, d->range.begin, 0};
     x->nmemos = 0;
+    cursor_map_clear(&x->memo_index);
     dval v = mk(V_UNIFORM, "");
     for (int round = 0; round < 32; round++) {
         x->changed = 0;
@@ -1910,8 +1888,9 @@ void divergence_classify(analysis *an, kernel_info *k)
     x.an = an;
     x.k = k;
     classify_seq(&x, &k->top);
-    defs_free(x.defs);
+    defs_free(&x);
     free(x.memos);
+    cursor_map_clear(&x.memo_index);
 }
 
 /* ---- the plan's use of the classes ------------------------------------------------ */

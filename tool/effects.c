@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_map.h"
 #include "util.h"
 
 /* ---- builtin classification -------------------------------------------- */
@@ -72,11 +73,16 @@ static double builtin_cost(const char *name)
 /* ---- effects ----------------------------------------------------------- */
 
 typedef struct summary {
-    CXCursor def;
     effects fx;
     int busy;
-    struct summary *next;
 } summary;
+
+/* an->summaries: the summaries, found by their definition's cursor. */
+typedef struct summary_table {
+    cursor_map by_def;  /* definition -> index in v */
+    summary **v;        /* each allocated apart: a summary stays put while v grows */
+    unsigned n, cap;
+} summary_table;
 
 typedef struct scan_ctx {
     analysis *an;
@@ -1075,23 +1081,36 @@ static void helper_effects(analysis *an, CXCursor def, effects *fx)
     scan(&sc, def);
 }
 
-const effects *function_summary(analysis *an, CXCursor def)
+static summary *new_summary(summary_table *t, CXCursor def)
 {
-    for (summary *s = an->summaries; s; s = s->next)
-        if (clang_equalCursors(s->def, def)) {
-            if (s->busy)
-                note_effect(&s->fx, EFF_UNSUPPORTED, def, clang_getNullCursor());
-            return &s->fx;
-        }
     summary *s = xcalloc(1, sizeof *s);
-    s->def = def;
     s->fx.hidden_exit = clang_getNullCursor(); /* a zeroed CXCursor is not the null cursor */
     s->fx.param_store = clang_getNullCursor();
     for (unsigned i = 0; i < EFF_COUNT; i++)
         s->fx.site[i].at = s->fx.site[i].via = clang_getNullCursor();
+    cursor_map_put(&t->by_def, def, 0, t->n);
+    VEC_PUSH(t->v, t->n, t->cap, s);
+    return s;
+}
+
+/*
+ * A helper's summary, made the first time a call reaches it (helpers no
+ * kernel calls are never summarised), then found by hash.
+ */
+const effects *function_summary(analysis *an, CXCursor def)
+{
+    if (!an->summaries)
+        an->summaries = xcalloc(1, sizeof(summary_table));
+    summary_table *t = an->summaries;
+    long found = cursor_map_get(&t->by_def, def, 0);
+    if (found >= 0) {
+        summary *s = t->v[found];
+        if (s->busy)
+            note_effect(&s->fx, EFF_UNSUPPORTED, def, clang_getNullCursor());
+        return &s->fx;
+    }
+    summary *s = new_summary(t, def);
     s->busy = 1;
-    s->next = an->summaries;
-    an->summaries = s;
     effects fx;
     helper_effects(an, def, &fx);
     /* the helper's own locals are not ours; stores through its parameters are the call's */
@@ -1127,10 +1146,15 @@ void merge_effects(effects *into, const effects *from)
 
 void summaries_free(analysis *an)
 {
-    for (summary *s = an->summaries, *n; s; s = n) {
-        n = s->next;
-        effects_free(&s->fx);
-        free(s);
+    summary_table *t = an->summaries;
+    if (!t)
+        return;
+    for (unsigned i = 0; i < t->n; i++) {
+        effects_free(&t->v[i]->fx);
+        free(t->v[i]);
     }
+    free(t->v);
+    cursor_map_clear(&t->by_def);
+    free(t);
     an->summaries = NULL;
 }

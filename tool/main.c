@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "big_stack.h"
 #include "diag.h"
 #include "emit.h"
 #include "parse.h"
@@ -154,10 +155,12 @@ static int refuse_unapplied(const cli *c)
         if (given(c, i ? "--profile-memory" : "--simd-width"))
             return not_applied("%s applies only with --profile",
                                i ? "--profile-memory" : "--simd-width");
-    for (int i = 0; given(c, "--emit-job") && i < 2; i++)
-        if (given(c, i ? "--timeout" : "--device"))
+    static const char *const run_here[] = {"--device", "--timeout", "--profile-json",
+                                            "--profile-map", NULL};
+    for (int i = 0; given(c, "--emit-job") && run_here[i]; i++)
+        if (given(c, run_here[i]))
             return not_applied("%s applies to a run here, and --emit-job runs nothing",
-                               i ? "--timeout" : "--device");
+                               run_here[i]);
     if (given(c, "--depfile") && !c->outdir)
         return not_applied("%s applies only with -o (it lists the files -o writes)", "--depfile");
     for (int i = 0; i < 2; i++)
@@ -480,6 +483,7 @@ static int parse_cli(cli *c, int argc, char **argv)
             if (!(v = take_value(argc, argv, &i, a, n)) || !*v)
                 return usage_error("option '%s' needs a file name", a);
             *(a[10] == 'j' ? &c->popt.json : &c->popt.map) = v;
+            note_option(c, a[10] == 'j' ? "--profile-json" : "--profile-map", v, 0);
             c->profile = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
@@ -491,6 +495,8 @@ static int parse_cli(cli *c, int argc, char **argv)
     }
     if (!c->input)
         return usage_error("%s", "no input file");
+    if (c->profile && c->vopt.emit_job && !given(c, "--validate"))
+        c->validate = 0; /* --profile --emit-job DIR: the profile's job (profile_cmd.c) */
     if (refuse_unapplied(c))
         return EXIT_USAGE;
     if ((c->validate || c->profile) && c->vopt.has_local &&
@@ -851,7 +857,7 @@ static int load_profile(cli *c, const plan *pl)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     cli c;
     int rc = parse_cli(&c, argc, argv);
@@ -909,4 +915,22 @@ int main(int argc, char **argv)
     free(c.vopt.unordered);
     free(c.vopt.count);
     return rc;
+}
+
+typedef struct main_args {
+    int argc;
+    char **argv;
+} main_args;
+
+static int run_args(void *p)
+{
+    main_args *a = p;
+    return run(a->argc, a->argv);
+}
+
+/* The work runs on a large stack: deep expressions recurse deeply (big_stack.h). */
+int main(int argc, char **argv)
+{
+    main_args a = {argc, argv};
+    return big_stack_run(run_args, &a, big_stack_size());
 }

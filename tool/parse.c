@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "big_stack.h"
 #include "util.h"
 
 static int add_file(parse_result *pr, const char *path, CXFile cx)
@@ -16,7 +17,7 @@ static int add_file(parse_result *pr, const char *path, CXFile cx)
     size_t len;
     if (read_file(path, &text, &len) != 0)
         return -1;
-    src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0};
+    src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0, NULL, 0};
     VEC_PUSH(pr->files, pr->nfiles, pr->capfiles, f);
     return (int)pr->nfiles - 1;
 }
@@ -34,18 +35,53 @@ int parse_file_index(parse_result *pr, CXFile cx)
     return idx;
 }
 
+/* The lines as clang counts them: a line ends at '\n', '\r' or "\r\n". */
+static const unsigned *line_starts(src_file *f)
+{
+    if (f->line_starts)
+        return f->line_starts;
+    unsigned cap = 0;
+    VEC_PUSH(f->line_starts, f->nlines, cap, 0u);
+    for (size_t i = 0; i < f->len; i++) {
+        if (f->text[i] == '\r' && i + 1 < f->len && f->text[i + 1] == '\n')
+            i++;
+        if (f->text[i] == '\n' || f->text[i] == '\r')
+            VEC_PUSH(f->line_starts, f->nlines, cap, (unsigned)(i + 1));
+    }
+    return f->line_starts;
+}
+
+/*
+ * The column of offset off on line line, from the file's own line table.
+ * clang's column lookup scans back to the start of the line unless it has
+ * the line's end in its table, which it never has for a last line without
+ * a final newline: 100,000 statements on such a line took minutes. Where
+ * the table and clang disagree on the line (a file changed while read),
+ * clang's column is taken.
+ */
+static unsigned column_of(src_file *f, CXSourceLocation loc, unsigned line, unsigned off)
+{
+    const unsigned *ls = line_starts(f);
+    if (line >= 1 && line <= f->nlines && ls[line - 1] <= off && off <= f->len &&
+        (line == f->nlines || off < ls[line]))
+        return off - ls[line - 1] + 1;
+    unsigned col;
+    clang_getExpansionLocation(loc, NULL, NULL, &col, NULL);
+    return col;
+}
+
 int parse_resolve(parse_result *pr, CXSourceLocation loc, src_pos *out)
 {
     CXFile file;
-    unsigned line, col, off;
-    clang_getExpansionLocation(loc, &file, &line, &col, &off);
+    unsigned line, off;
+    clang_getExpansionLocation(loc, &file, &line, NULL, &off); /* the column: column_of */
     int idx = parse_file_index(pr, file);
     if (idx < 0)
         return -1;
     out->file = (unsigned)idx;
     out->offset = off;
     out->line = line;
-    out->col = col;
+    out->col = column_of(&pr->files[idx], loc, line, off);
     return 0;
 }
 
@@ -133,6 +169,18 @@ static unsigned report_clang_diagnostics(parse_result *pr)
     return errors;
 }
 
+/*
+ * libclang parses on a thread of its own with an 8 MiB stack, under a crash
+ * handler that cannot run once a stack has overflowed: a 25,000-term sum
+ * killed the process. Parse on the caller's thread instead, whose stack
+ * (big_stack.h) is large and whose fault handler reports an overflow.
+ */
+static void parse_on_this_thread(void)
+{
+    setenv("LIBCLANG_NOTHREADS", "1", 1);
+    setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1);
+}
+
 static const char **build_args(const parse_options *opt, unsigned *nargs, strbuf *std)
 {
     unsigned cap = 8 + 2 * (opt->ndefines + opt->nincludes);
@@ -183,6 +231,8 @@ int parse_input(parse_result *pr, const char *path, const parse_options *opt,
     sb_init(&std);
     unsigned nargs;
     const char **args = build_args(opt, &nargs, &std);
+    big_stack_note_input(path);
+    parse_on_this_thread();
     pr->index = clang_createIndex(0, 0);
     enum CXErrorCode rc = clang_parseTranslationUnit2(
         pr->index, path, args, (int)nargs, NULL, 0,
@@ -209,6 +259,7 @@ int parse_check_text(const char *name, const char *text, const parse_options *op
     unsigned nargs;
     const char **args = build_args(&o, &nargs, &std);
     struct CXUnsavedFile file = {name, text, (unsigned long)strlen(text)};
+    parse_on_this_thread();
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     enum CXErrorCode rc = clang_parseTranslationUnit2(
@@ -247,6 +298,7 @@ void parse_free(parse_result *pr)
         free(pr->files[i].path);
         free(pr->files[i].text);
         free(pr->files[i].inactive);
+        free(pr->files[i].line_starts);
     }
     free(pr->files);
     if (pr->tu)

@@ -32,6 +32,8 @@ typedef struct src_file {
     inactive_range *inactive;    /* sorted, disjoint; see parse_inactive */
     unsigned ninactive;
     int inactive_ready;
+    unsigned *line_starts;       /* offset of each line's first byte; made on first use */
+    unsigned nlines;
 } src_file;
 
 typedef struct parse_result {

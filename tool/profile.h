@@ -8,8 +8,17 @@
  *   profile_emit.c    the instrumented copy of the original: each item
  *                     records its path (a token per decision and loop test)
  *   profile_replay.c  groups of W items replayed in lock-step on that tree
- *   profile_cmd.c     the command: the job, the run, the report, the JSON
- *   profile_map.c     --profile-map: the pictures of a 2-D launch
+ *   profile_job.c     the tree as text (the job's profile.tree), the layout,
+ *                     the recording read back
+ *   profile_report.c  the replays' report, printed and as JSON
+ *   profile_cmd.c     the command: the job, the run (nplus1gen-validate
+ *                     records, replays and reports), the map
+ *   profile_map.c     --profile-map: the pictures of a 2-D launch (tool only:
+ *                     libpng)
+ *
+ * profile_replay.c, profile_job.c and profile_report.c (with util.c) are
+ * the library nplus1prof: plain C, no libclang, linked by nplus1gen and by
+ * nplus1gen-validate, which runs profile jobs on a machine without libclang.
  *
  * The path of one item is a string of tokens in execution order: an if
  * gives 1 (then) or 2 (else), a switch the 1-based index of the case entry
@@ -116,5 +125,13 @@ int profile_replay(const ptree *t, const ptrace *items, const size_t *order, con
  * the key's length (bytes past cap are dropped).
  */
 unsigned profile_leaf_key(const ptree *t, const ptrace *item, unsigned char *key, unsigned cap);
+
+/* Where the recording goes: see profile_emit.c. */
+typedef struct profile_layout {
+    unsigned unit;            /* items sampled together (consecutive linear ids) */
+    unsigned every;           /* one unit in this many is recorded */
+    unsigned units;           /* units recorded */
+    unsigned slot;            /* bytes per item: a uint count, then the tokens */
+} profile_layout;
 
 #endif

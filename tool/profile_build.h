@@ -30,16 +30,12 @@ typedef struct profile_kernel {
 int profile_build_kernel(analysis *an, profile_kernel *pk);
 void profile_kernel_free(profile_kernel *pk);
 
-/* Where the recording goes: see profile_emit.c. */
-typedef struct profile_layout {
-    unsigned unit;            /* items sampled together (consecutive linear ids) */
-    unsigned every;           /* one unit in this many is recorded */
-    unsigned units;           /* units recorded */
-    unsigned slot;            /* bytes per item: a uint count, then the tokens */
-} profile_layout;
-
-/* The input file with every kernel's edits and the recording prelude (malloc'd). */
-char *profile_instrumented_source(const analysis *an, const profile_kernel *pks, unsigned n,
-                                  const profile_layout *lay);
+/*
+ * The input file with every kernel's edits and the recording prelude
+ * (malloc'd). The layout (profile_layout, profile.h) is not in it: the
+ * runner defines NPLUS1_PROF_UNIT, _EVERY, _UNITS and _SLOT in the build
+ * options, so that it can run again with room for the longest path.
+ */
+char *profile_instrumented_source(const analysis *an, const profile_kernel *pks, unsigned n);
 
 #endif

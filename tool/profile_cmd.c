@@ -2,10 +2,15 @@
  * profile_cmd.c - the --profile command (profile_cmd.h).
  *
  * Like --validate, the device side runs in nplus1gen-validate (POCL's LLVM
- * and libclang's cannot share a process): this writes a job whose source is
- * the instrumented original (profile_emit.c), the runner runs it and the
- * original on the same inputs and leaves each kernel's recording in the
- * job, and the replay (profile_replay.c) and the report happen here.
+ * and libclang's cannot share a process). This writes a self-contained
+ * job (docs/cli.md, "Profile jobs"): the instrumented original
+ * (profile_emit.c), the original, the inputs' recipe and copies, and each
+ * kernel's tree with its costs (profile.tree, profile_job.c). The runner
+ * runs it and the original on the same inputs, again with room for the
+ * longest path when one did not fit, replays, prints the report and writes
+ * the JSON (profile_report.c). With --emit-job DIR the job is written there
+ * and nothing runs (nplus1gen-validate DIR on another machine); else the
+ * runner runs it here, and --profile-map reads the recording it left.
  */
 #define _DEFAULT_SOURCE
 #include "profile_cmd.h"
@@ -25,12 +30,10 @@
 #include "analyze_int.h"
 #include "divergence.h"
 #include "profile_build.h"
+#include "profile_job.h"
 #include "profile_map.h"
 #include "profile_report.h"
 #include "util.h"
-
-#define UNIT_ITEMS 4096u     /* items sampled together: whole tiles, whole groups */
-#define FIRST_SLOT 64u       /* bytes per item on the first run: 60 tokens */
 
 typedef struct pctx {
     const char *input;
@@ -43,7 +46,7 @@ typedef struct pctx {
     unsigned long long items;
     int named;                /* -k given: a kernel that cannot be profiled is an error */
     profile_layout lay;
-    char dir[64];
+    const char *dir;          /* the job's folder */
 } pctx;
 
 /* ---- which kernels, and their trees ----------------------------------------- */
@@ -134,30 +137,6 @@ static int build_trees(pctx *x)
     return x->npks ? 0 : 1;
 }
 
-/* ---- the recording's layout -------------------------------------------------- */
-
-static int plan_layout(pctx *x, unsigned slot)
-{
-    unsigned long long unit = x->items < UNIT_ITEMS ? x->items : UNIT_ITEMS;
-    unsigned long long total = (x->items + unit - 1) / unit;
-    unsigned long long fit = x->o->memory / (unit * slot);
-    if (fit == 0) {
-        unsigned long long need = unit * slot, mib = (need + (1u << 20) - 1) >> 20;
-        fprintf(stderr, "nplus1gen: error: too little memory for the recording: %llu items of "
-                        "%u bytes (the paths' length) need %llu bytes, --profile-memory allows "
-                        "%llu: give --profile-memory %llu (MiB) or more, or profile a smaller "
-                        "launch (--global)\n",
-                unit, slot, need, x->o->memory, mib);
-        return -1;
-    }
-    unsigned long long every = (total + fit - 1) / fit;
-    x->lay.unit = (unsigned)unit;
-    x->lay.every = (unsigned)every;
-    x->lay.units = (unsigned)((total + every - 1) / every);
-    x->lay.slot = slot;
-    return 0;
-}
-
 /* ---- the job ------------------------------------------------------------------ */
 
 static void one_line(strbuf *sb, const char *key, const char *value)
@@ -168,69 +147,51 @@ static void one_line(strbuf *sb, const char *key, const char *value)
     sb_putc(sb, '\n');
 }
 
-static void put_options(strbuf *sb, const validate_options *vo)
-{
-    sb_puts(sb, "options ");
-    for (unsigned i = 0; i < vo->ndefines; i++)
-        sb_printf(sb, "-D%s ", vo->defines[i]);
-    char *input = realpath(vo->input, NULL);
-    char *slash = input ? strrchr(input, '/') : NULL;
-    if (slash) {
-        *slash = '\0';
-        sb_printf(sb, "-I%s ", input);
-    }
-    free(input);
-    for (unsigned i = 0; i < vo->nincludes; i++) {
-        char *abs = realpath(vo->includes[i], NULL);
-        sb_printf(sb, "-I%s ", abs ? abs : vo->includes[i]);
-        free(abs);
-    }
-    sb_putc(sb, '\n');
-}
-
-/* --arg NAME=file:PATH: the runner reads PATH from the job's folder; give it absolute. */
-static void put_value(strbuf *sb, const char *spec)
-{
-    const char *eq = strchr(spec, '=');
-    char *abs = eq && !strncmp(eq + 1, "file:", 5) ? realpath(eq + 6, NULL) : NULL;
-    if (abs)
-        sb_printf(sb, "value %.*s=file:%s\n", (int)(eq - spec), spec, abs);
-    else
-        one_line(sb, "value", spec);
-    free(abs);
-}
-
+/* The kernel's lines, as validate_cmd.c writes them (no leaves: the original runs). */
 static void put_kernel(strbuf *sb, const kernel_info *k, unsigned wg)
 {
     sb_printf(sb, "kernel %s 0 0 %u %u %u %u 0 0\n", k->name, wg, k->reqd_wg[0], k->reqd_wg[1],
               k->reqd_wg[2]);
     for (unsigned p = 0; p < k->nparams; p++) {
         const kernel_param *a = &k->params[p];
-        sb_printf(sb, "arg %s %d %d %d %d %u %u ", a->name, a->is_pointer, a->writable,
+        int kind = a->is_pointer ? 1 : a->is_image ? 2 : a->is_sampler ? 3 : 0;
+        sb_printf(sb, "arg %s %d %d %d %d %u %u ", a->name, kind, a->writable,
                   a->is_constant_space, a->elem, a->lanes, a->size);
         one_line(sb, "", a->type_text);
         for (unsigned f = 0; f < a->nfields; f++)
-            sb_printf(sb, "field %u %d %u\n", a->fields[f].offset, a->fields[f].elem,
-                      a->fields[f].count);
+            sb_printf(sb, "field %u %d %u %s\n", a->fields[f].offset, a->fields[f].elem,
+                      a->fields[f].count, a->fields[f].name);
     }
     sb_puts(sb, "end\n");
 }
 
+/* job.desc (tool/validate_runner.c reads it); NULL after a message about an input. */
 static char *describe(const pctx *x)
 {
     const validate_options *vo = x->vo;
     strbuf sb;
     sb_init(&sb);
     sb_puts(&sb, "source instrumented.cl\noriginal original.cl\n");
-    one_line(&sb, "input", vo->input);
-    put_options(&sb, vo);
+    const char *base = strrchr(vo->input, '/'); /* a job for another machine: no local paths */
+    one_line(&sb, "input", vo->emit_job && base ? base + 1 : vo->input);
+    char *opts = validate_job_options(vo, x->dir);
+    one_line(&sb, "options", opts);
+    free(opts);
     sb_printf(&sb, "launch %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %d\n", vo->dim, vo->global[0],
               vo->global[1], vo->global[2], vo->offset[0], vo->offset[1], vo->offset[2],
               vo->local[0], vo->local[1], vo->local[2], vo->has_local);
     sb_printf(&sb, "check %llu %u 0 1\n", vo->seed, vo->ulp);
-    for (unsigned i = 0; i < vo->nargs; i++)
-        put_value(&sb, vo->args[i]);
-    sb_printf(&sb, "profile %llu\n", (unsigned long long)x->lay.units * x->lay.unit * x->lay.slot);
+    for (unsigned i = 0; i < vo->nargs; i++) {
+        char *v = validate_job_value(x->dir, vo->args[i]);
+        if (!v) {
+            sb_free(&sb);
+            return NULL;
+        }
+        one_line(&sb, "value", v);
+        free(v);
+    }
+    sb_printf(&sb, "profile %u %u %u %u %llu %llu %u profile.tree\n", x->lay.unit, x->lay.every,
+              x->lay.units, x->lay.slot, x->o->memory, x->items, x->o->width);
     for (unsigned i = 0; i < x->npks; i++)
         put_kernel(&sb, x->pks[i].k, x->pl.opt.wg ? x->pl.opt.wg : 256);
     return sb_steal(&sb);
@@ -257,14 +218,29 @@ static int write_file(const char *dir, const char *name, const char *data, size_
     return bad ? -1 : 0;
 }
 
+static char *trees(const pctx *x)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < x->npks; i++)
+        profile_tree_write(&sb, x->pks[i].k->name, &x->pks[i].tree);
+    return sb_steal(&sb);
+}
+
+/* 0, 2 (a file: input that cannot be read) or 3. */
 static int write_job(pctx *x)
 {
     const src_file *f = &x->an.pr->files[0];
-    char *src = profile_instrumented_source(&x->an, x->pks, x->npks, &x->lay);
     char *desc = describe(x);
+    if (!desc)
+        return 2;
+    char *src = profile_instrumented_source(&x->an, x->pks, x->npks);
+    char *tree = trees(x);
     int bad = write_file(x->dir, "original.cl", f->text, f->len) ||
               write_file(x->dir, "instrumented.cl", src, strlen(src)) ||
+              write_file(x->dir, "profile.tree", tree, strlen(tree)) ||
               write_file(x->dir, "job.desc", desc, strlen(desc));
+    free(tree);
     if (getenv("NPLUS1_PROFILE_KEEP_SOURCE")) /* tests: the instrumented copy, to read */
         write_file(".", getenv("NPLUS1_PROFILE_KEEP_SOURCE"), src, strlen(src));
     free(src);
@@ -272,6 +248,7 @@ static int write_job(pctx *x)
     return bad ? 3 : 0;
 }
 
+/* The temporary job: its files, inputs/ and include/N/ (nothing deeper is there). */
 static void remove_job(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -279,7 +256,11 @@ static void remove_job(const char *dir)
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         char *p = join(dir, e->d_name);
-        unlink(p);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            remove_job(p);
+        else
+            unlink(p);
         free(p);
     }
     if (d)
@@ -302,7 +283,7 @@ static char *runner_path(void)
     return join(self, "nplus1gen-validate");
 }
 
-static int run_runner(const char *dir, unsigned timeout, const char *device)
+static int run_runner(const char *dir, unsigned timeout, const char *device, const char *json)
 {
     char *runner = runner_path();
     fflush(stdout);
@@ -310,10 +291,20 @@ static int run_runner(const char *dir, unsigned timeout, const char *device)
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);
-        if (device)
-            execl(runner, runner, "--device", device, dir, (char *)NULL);
-        else
-            execl(runner, runner, dir, (char *)NULL);
+        const char *argv[8];
+        int n = 0;
+        argv[n++] = runner;
+        if (device) {
+            argv[n++] = "--device";
+            argv[n++] = device;
+        }
+        if (json) {
+            argv[n++] = "--profile-json";
+            argv[n++] = json;
+        }
+        argv[n++] = dir;
+        argv[n] = NULL;
+        execv(runner, (char *const *)argv);
         fprintf(stderr, "nplus1gen: error: cannot run '%s': %s (set NPLUS1_VALIDATE_RUNNER)\n",
                 runner, strerror(errno));
         _exit(3);
@@ -344,9 +335,11 @@ static int run_runner(const char *dir, unsigned timeout, const char *device)
     return WEXITSTATUS(status);
 }
 
-/* ---- reading the recording ---------------------------------------------------- */
+/* ---- --profile-map: the recording the runner left --------------------------------- */
 
-static int read_run_info(const pctx *x, const char *name, profile_result *r)
+/* profile-K.txt: the device, the tile, the layout of the run that counted. */
+static int read_run_info(const pctx *x, const char *name, profile_result *r,
+                         profile_layout *lay)
 {
     strbuf p;
     sb_init(&p);
@@ -356,6 +349,7 @@ static int read_run_info(const pctx *x, const char *name, profile_result *r)
     if (!f)
         return -1;
     char line[512];
+    int has_layout = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
         if (!strncmp(line, "device ", 7))
@@ -363,13 +357,15 @@ static int read_run_info(const pctx *x, const char *name, profile_result *r)
         sscanf(line, "compared %zu", &r->compared);
         sscanf(line, "mismatches %zu", &r->mismatches);
         sscanf(line, "tile %u", &r->tile);
+        has_layout |= sscanf(line, "layout %u %u %u %u", &lay->unit, &lay->every, &lay->units,
+                             &lay->slot) == 4;
     }
     fclose(f);
-    return 0;
+    return has_layout ? 0 : -1;
 }
 
-/* The recording: the real items' slots, and the longest path (0 when it fits). */
-static int read_record(const pctx *x, const char *name, profile_result *r)
+static int read_record(const pctx *x, const char *name, profile_result *r,
+                       const profile_layout *lay)
 {
     strbuf p;
     sb_init(&p);
@@ -378,79 +374,64 @@ static int read_record(const pctx *x, const char *name, profile_result *r)
     size_t len;
     int rc = read_file(p.data, &data, &len);
     sb_free(&p);
-    size_t want = (size_t)x->lay.units * x->lay.unit * x->lay.slot;
-    if (rc != 0 || len != want) {
-        if (rc == 0)
-            free(data);
+    if (rc != 0)
         return -1;
+    return profile_take_record(r, (unsigned char *)data, len, lay, x->items);
+}
+
+/* The pictures of the first kernel's recording. */
+static int draw_map(const pctx *x)
+{
+    profile_result r;
+    memset(&r, 0, sizeof r);
+    profile_layout lay;
+    const char *name = x->pks[0].k->name;
+    if (read_run_info(x, name, &r, &lay) != 0 || read_record(x, name, &r, &lay) != 0) {
+        fprintf(stderr, "nplus1gen: error: the profile run left no recording of '%s'\n", name);
+        return 3;
     }
-    r->record = (unsigned char *)data;
-    r->traces = xcalloc((size_t)x->lay.units * x->lay.unit, sizeof *r->traces);
-    r->ids = xcalloc((size_t)x->lay.units * x->lay.unit, sizeof *r->ids);
-    for (size_t s = 0; s < (size_t)x->lay.units * x->lay.unit; s++) {
-        unsigned long long id = (s / x->lay.unit) * x->lay.every * x->lay.unit + s % x->lay.unit;
-        if (id >= x->items)
-            continue;
-        const unsigned char *slot = r->record + s * x->lay.slot;
-        unsigned n;
-        memcpy(&n, slot, 4);
-        if (n > r->longest)
-            r->longest = n;
-        r->traces[r->n] = (ptrace){slot + 4, n > x->lay.slot - 4 ? x->lay.slot - 4 : n};
-        r->ids[r->n++] = id;
-    }
-    return 0;
+    profile_kernel_tree k = {(char *)name, x->pks[0].tree};
+    const validate_options *vo = x->vo;
+    profile_report rep = {x->input, vo->dim, {vo->global[0], vo->global[1], vo->global[2]},
+                          vo->seed, x->o->width, NULL, lay, x->items, &k, 1, &r};
+    int rc = profile_write_map(&rep, x->o->map);
+    profile_result_free(&r);
+    return rc;
 }
 
 /* ---- the whole command --------------------------------------------------------- */
 
-static int run_once(pctx *x, profile_result *res)
+/* Writes the job into --emit-job DIR, or into a temporary folder and runs it. */
+static int run_job(pctx *x)
 {
-    strcpy(x->dir, "/tmp/nplus1gen-profile-XXXXXX");
-    if (!mkdtemp(x->dir)) {
+    const validate_options *vo = x->vo;
+    if (vo->emit_job) {
+        if (mkdir(vo->emit_job, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "nplus1gen: error: cannot create '%s': %s\n", vo->emit_job,
+                    strerror(errno));
+            return 3;
+        }
+        x->dir = vo->emit_job;
+        int rc = write_job(x);
+        if (rc == 0)
+            printf("wrote the profile job to %s: run it with nplus1gen-validate %s\n",
+                   vo->emit_job, vo->emit_job);
+        return rc;
+    }
+    char dir[] = "/tmp/nplus1gen-profile-XXXXXX";
+    if (!mkdtemp(dir)) {
         fprintf(stderr, "nplus1gen: error: cannot create a temporary directory: %s\n",
                 strerror(errno));
         return 3;
     }
+    x->dir = dir;
     int rc = write_job(x);
     if (rc == 0)
-        rc = run_runner(x->dir, x->vo->timeout, x->vo->device);
-    for (unsigned i = 0; rc == 0 && i < x->npks; i++) {
-        profile_result *r = &res[i];
-        profile_result_free(r);
-        if (read_run_info(x, x->pks[i].k->name, r) != 0 ||
-            read_record(x, x->pks[i].k->name, r) != 0) {
-            fprintf(stderr, "nplus1gen: error: the profile run left no recording of '%s'\n",
-                    x->pks[i].k->name);
-            rc = 3;
-        }
-    }
+        rc = run_runner(x->dir, vo->timeout, vo->device, x->o->json);
+    if (rc == 0 && x->o->map)
+        rc = draw_map(x);
     remove_job(x->dir);
-    return rc;
-}
-
-/* Runs; when a path did not fit, once more with room for the longest. */
-static int record(pctx *x, profile_result *res)
-{
-    if (plan_layout(x, FIRST_SLOT) != 0)
-        return 1; /* the user's limit, not a bug: exit 1 */
-    int rc = run_once(x, res);
-    unsigned longest = 0;
-    for (unsigned i = 0; rc == 0 && i < x->npks; i++)
-        if (res[i].longest > longest)
-            longest = res[i].longest;
-    if (rc != 0 || longest <= x->lay.slot - 4)
-        return rc;
-    if (plan_layout(x, (longest + 4 + 3) / 4 * 4) != 0)
-        return 1;
-    rc = run_once(x, res);
-    for (unsigned i = 0; rc == 0 && i < x->npks; i++)
-        if (res[i].longest > x->lay.slot - 4) {
-            fprintf(stderr, "nplus1gen: error: kernel '%s' took a longer path on a second run "
-                            "of the same inputs: it does not run the same way twice\n",
-                    x->pks[i].k->name);
-            rc = 3;
-        }
+    x->dir = NULL;
     return rc;
 }
 
@@ -506,17 +487,12 @@ int profile_command(const char *input, const parse_options *po, const char **ker
     int rc = analyze_input(&x, &pr, kernels, nkernels, popt);
     if (rc == 0)
         rc = build_trees(&x);
-    profile_result *res = xcalloc(x.npks ? x.npks : 1, sizeof *res);
+    if (rc == 0 && profile_plan_layout(x.items, o->memory, PROFILE_FIRST_SLOT, &x.lay) != 0)
+        rc = 1; /* the user's limit, not a bug: exit 1 */
     if (rc == 0)
-        rc = record(&x, res);
-    profile_report rep = {input, vo, o, &x.lay, x.items, x.pks, x.npks, res};
-    if (rc == 0)
-        rc = profile_report_all(&rep);
-    for (unsigned i = 0; i < x.npks; i++) {
-        profile_result_free(&res[i]);
+        rc = run_job(&x);
+    for (unsigned i = 0; i < x.npks; i++)
         profile_kernel_free(&x.pks[i]);
-    }
-    free(res);
     free(x.pks);
     plan_free(&x.pl);
     analyze_free(&x.an);

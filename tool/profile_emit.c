@@ -51,8 +51,7 @@ static int by_offset(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-char *profile_instrumented_source(const analysis *an, const profile_kernel *pks, unsigned n,
-                                  const profile_layout *lay)
+char *profile_instrumented_source(const analysis *an, const profile_kernel *pks, unsigned n)
 {
     unsigned total = 0;
     for (unsigned k = 0; k < n; k++)
@@ -67,9 +66,6 @@ char *profile_instrumented_source(const analysis *an, const profile_kernel *pks,
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "/* nplus1gen --profile: the instrumented copy of %s */\n", f->path);
-    sb_printf(&sb, "#define NPLUS1_PROF_UNIT %uUL\n#define NPLUS1_PROF_EVERY %uUL\n"
-                   "#define NPLUS1_PROF_UNITS %uUL\n#define NPLUS1_PROF_SLOT %uU\n",
-              lay->unit, lay->every, lay->units, lay->slot);
     sb_puts(&sb, prelude);
     sb_puts(&sb, "#line 1\n");
     size_t at = 0;

@@ -99,7 +99,7 @@ static int write_png(const char *path, unsigned w, unsigned h, const unsigned ch
 static int picture(const profile_report *rep, const char *path, const unsigned *rgb)
 {
     const profile_result *r = &rep->res[0];
-    unsigned w = (unsigned)rep->vo->global[0], h = (unsigned)rep->vo->global[1];
+    unsigned w = (unsigned)rep->global[0], h = (unsigned)rep->global[1];
     unsigned char *px = xcalloc((size_t)w * h * 3, 1);
     for (size_t i = 0; i < r->n; i++) {
         unsigned char *p = px + r->ids[i] * 3;
@@ -125,7 +125,7 @@ static char *groups_path(const char *file)
 
 int profile_write_map(const profile_report *rep, const char *file)
 {
-    if (rep->vo->dim != 2 || !rep->npks) {
+    if (rep->dim != 2 || !rep->nks) {
         fprintf(stderr, "nplus1gen: error: --profile-map draws 2-D launches (give --global W,H)\n");
         return 1;
     }
@@ -135,12 +135,12 @@ int profile_write_map(const profile_report *rep, const char *file)
     int rc = picture(rep, file, rgb);
     char *gpath = groups_path(file);
     if (rc == 0) {
-        group_colours(r, rep->o->width, rgb);
+        group_colours(r, rep->width, rgb);
         rc = picture(rep, gpath, rgb);
     }
     if (rc == 0)
         printf("wrote %s (each item's path) and %s (groups of %u that diverged, red)\n", file,
-               gpath, rep->o->width);
+               gpath, rep->width);
     free(gpath);
     free(rgb);
     return rc;

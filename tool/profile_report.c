@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "divergence.h"
-#include "profile_map.h"
 #include "util.h"
 
 #define KEY_CAP 64
@@ -75,14 +73,14 @@ static void regrouped(const ptree *t, const profile_result *r, unsigned long lon
     free(seg);
 }
 
-static void replay_all(const profile_report *rep, const profile_kernel *pk,
+static void replay_all(const profile_report *rep, const profile_kernel_tree *pk,
                        const profile_result *r, kprof *kp)
 {
     const ptree *t = &pk->tree;
-    unsigned w = rep->o->width;
+    unsigned w = rep->width;
     unsigned *seg = xcalloc(r->n ? r->n : 1, sizeof *seg);
     for (size_t i = 0; i < r->n; i++)
-        seg[i] = (unsigned)(r->ids[i] / rep->lay->unit);
+        seg[i] = (unsigned)(r->ids[i] / rep->lay.unit);
     pstats_init(&kp->base, t);
     profile_replay(t, r->traces, NULL, seg, r->n, w, &kp->base);
     free(seg);
@@ -93,14 +91,16 @@ static void replay_all(const profile_report *rep, const profile_kernel *pk,
     pstats_init(&kp->split, t);
     regrouped(t, r, 0, w, &kp->split);
     pstats_init(&kp->tile, t);
-    regrouped(t, r, r->tile ? r->tile : rep->lay->unit, w, &kp->tile);
+    regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile);
 }
 
 /* ---- text ---------------------------------------------------------------------- */
 
+/* div_class_name (tool/divergence.h), here without the analysis: DIV_UNIFORM, _AFFINE, _DATA. */
 static const char *class_name(int d)
 {
-    return d < 0 ? "not classified" : div_class_name((div_class)d);
+    static const char *names[] = {"uniform", "affine", "data"};
+    return d < 0 || d > 2 ? "not classified" : names[d];
 }
 
 static double share(double part, double whole)
@@ -163,13 +163,13 @@ static void print_predictions(FILE *f, const kprof *kp, unsigned tile)
 
 static void print_kernel(FILE *f, const profile_report *rep, unsigned i, const kprof *kp)
 {
-    const profile_kernel *pk = &rep->pks[i];
+    const profile_kernel_tree *pk = &rep->ks[i];
     const profile_result *r = &rep->res[i];
-    fprintf(f, "kernel %s: SIMT efficiency %.2f (width %u, %zu items)\n", pk->k->name,
-            pstats_efficiency(&kp->base), rep->o->width, r->n);
-    if (rep->lay->every > 1)
+    fprintf(f, "kernel %s: SIMT efficiency %.2f (width %u, %zu items)\n", pk->name,
+            pstats_efficiency(&kp->base), rep->width, r->n);
+    if (rep->lay.every > 1)
         fprintf(f, "  sampled: %zu of %llu items (one run of %u consecutive items in %u)\n",
-                r->n, rep->items, rep->lay->unit, rep->lay->every);
+                r->n, rep->items, rep->lay.unit, rep->lay.every);
     fprintf(f, "  instrumented run matches the original: %zu values compared\n", r->compared);
     for (unsigned c = 0; c < pk->tree.nc; c++)
         print_construct(f, &pk->tree, &kp->base, c);
@@ -222,14 +222,14 @@ static void json_prediction(strbuf *sb, const char *name, const pstats *s, doubl
 
 static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const kprof *kp)
 {
-    const profile_kernel *pk = &rep->pks[i];
+    const profile_kernel_tree *pk = &rep->ks[i];
     const profile_result *r = &rep->res[i];
     double e = pstats_efficiency(&kp->base);
     sb_puts(sb, "    {\"name\": ");
-    json_str(sb, pk->k->name);
+    json_str(sb, pk->name);
     sb_printf(sb, ", \"simt_efficiency\": %.6f, \"width\": %u, \"items\": %zu, "
                   "\"launch_items\": %llu, \"sampled\": %s, \"groups\": %llu,\n",
-              e, rep->o->width, r->n, rep->items, rep->lay->every > 1 ? "true" : "false",
+              e, rep->width, r->n, rep->items, rep->lay.every > 1 ? "true" : "false",
               kp->base.groups);
     sb_printf(sb, "     \"useful_work\": %.1f, \"issued_work\": %.1f, "
                   "\"values_compared\": %zu,\n",
@@ -244,7 +244,7 @@ static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const
         json_prediction(sb, "tile", &kp->tile, e, r->tile, 1);
         sb_puts(sb, "     ");
     }
-    sb_printf(sb, "]}%s\n", i + 1 < rep->npks ? "," : "");
+    sb_printf(sb, "]}%s\n", i + 1 < rep->nks ? "," : "");
 }
 
 static int write_json(const profile_report *rep, const kprof *kps)
@@ -254,18 +254,18 @@ static int write_json(const profile_report *rep, const kprof *kps)
     sb_puts(&sb, "{\n  \"format\": \"nplus1-profile\",\n  \"version\": 1,\n  \"input\": ");
     json_str(&sb, rep->input);
     sb_puts(&sb, ",\n  \"device\": ");
-    json_str(&sb, rep->npks ? rep->res[0].device : "");
+    json_str(&sb, rep->nks ? rep->res[0].device : "");
     sb_printf(&sb, ",\n  \"seed\": %llu,\n  \"global\": [%zu, %zu, %zu],\n  \"kernels\": [\n",
-              rep->vo->seed, rep->vo->global[0], rep->vo->global[1], rep->vo->global[2]);
-    for (unsigned i = 0; i < rep->npks; i++)
+              rep->seed, rep->global[0], rep->global[1], rep->global[2]);
+    for (unsigned i = 0; i < rep->nks; i++)
         json_kernel(&sb, rep, i, &kps[i]);
     sb_puts(&sb, "  ]\n}\n");
-    FILE *f = fopen(rep->o->json, "w");
+    FILE *f = fopen(rep->json, "w");
     int bad = !f || fwrite(sb.data, 1, sb.len, f) != sb.len;
     if (f)
         bad |= fclose(f) != 0;
     if (bad)
-        fprintf(stderr, "nplus1gen: error: cannot write '%s'\n", rep->o->json);
+        fprintf(stderr, "nplus1gen: error: cannot write '%s'\n", rep->json);
     sb_free(&sb);
     return bad ? 3 : 0;
 }
@@ -274,12 +274,12 @@ static int write_json(const profile_report *rep, const kprof *kps)
 
 static int check_runs(const profile_report *rep)
 {
-    for (unsigned i = 0; i < rep->npks; i++) {
+    for (unsigned i = 0; i < rep->nks; i++) {
         const profile_result *r = &rep->res[i];
         if (r->mismatches) {
             fprintf(stderr, "nplus1gen: internal error: kernel '%s': the instrumented original "
                             "differs from the original in %zu of %zu values\n",
-                    rep->pks[i].k->name, r->mismatches, r->compared);
+                    rep->ks[i].name, r->mismatches, r->compared);
             return 3;
         }
     }
@@ -291,25 +291,22 @@ int profile_report_all(const profile_report *rep)
     int rc = check_runs(rep);
     if (rc)
         return rc;
-    kprof *kps = xcalloc(rep->npks ? rep->npks : 1, sizeof *kps);
-    const validate_options *vo = rep->vo;
+    kprof *kps = xcalloc(rep->nks ? rep->nks : 1, sizeof *kps);
     printf("profiling on %s: %u-D global %zu,%zu,%zu, seed %llu\n",
-           rep->npks ? rep->res[0].device : "", vo->dim, vo->global[0], vo->global[1],
-           vo->global[2], vo->seed);
-    for (unsigned i = 0; i < rep->npks; i++) {
-        replay_all(rep, &rep->pks[i], &rep->res[i], &kps[i]);
+           rep->nks ? rep->res[0].device : "", rep->dim, rep->global[0], rep->global[1],
+           rep->global[2], rep->seed);
+    for (unsigned i = 0; i < rep->nks; i++) {
+        replay_all(rep, &rep->ks[i], &rep->res[i], &kps[i]);
         if (kps[i].base.bad_trace) {
             fprintf(stderr, "nplus1gen: internal error: kernel '%s': a recorded path does not "
-                            "fit its control flow\n", rep->pks[i].k->name);
+                            "fit its control flow\n", rep->ks[i].name);
             rc = 3;
         }
         print_kernel(stdout, rep, i, &kps[i]);
     }
-    if (rc == 0 && rep->o->json)
+    if (rc == 0 && rep->json)
         rc = write_json(rep, kps);
-    if (rc == 0 && rep->o->map)
-        rc = profile_write_map(rep, rep->o->map);
-    for (unsigned i = 0; i < rep->npks; i++) {
+    for (unsigned i = 0; i < rep->nks; i++) {
         pstats_free(&kps[i].base);
         if (kps[i].has_split) {
             pstats_free(&kps[i].split);

@@ -1,15 +1,17 @@
 /*
  * profile_report.h - what --profile measured, replayed and printed: the
  * kernel's SIMT efficiency, per decision and loop where work is lost, the
- * predictions after regrouping (the text report, --profile-json).
+ * predictions after regrouping (the text report, --profile-json). Plain
+ * C: nplus1gen-validate prints the report of a profile job with it.
  */
 #ifndef NPLUS1_PROFILE_REPORT_H
 #define NPLUS1_PROFILE_REPORT_H
 
-#include "profile_build.h"
-#include "profile_cmd.h"
+#include <stddef.h>
 
-/* One kernel's run: what the runner said and the recording. */
+#include "profile.h"
+
+/* One kernel's run: what the runner measured and the recording. */
 typedef struct profile_result {
     char device[256];
     size_t compared, mismatches;  /* instrumented vs original, writable buffers */
@@ -23,18 +25,27 @@ typedef struct profile_result {
 
 void profile_result_free(profile_result *r);
 
+/* One profiled kernel: its name and its tree. */
+typedef struct profile_kernel_tree {
+    char *name;
+    ptree tree;
+} profile_kernel_tree;
+
 typedef struct profile_report {
-    const char *input;
-    const validate_options *vo;
-    const profile_options *o;
-    const profile_layout *lay;
-    unsigned long long items;
-    const profile_kernel *pks;
-    unsigned npks;
-    profile_result *res;
+    const char *input;            /* the user's file name, for the JSON */
+    unsigned dim;
+    size_t global[3];
+    unsigned long long seed;
+    unsigned width;               /* --simd-width */
+    const char *json;             /* --profile-json FILE, or NULL */
+    profile_layout lay;
+    unsigned long long items;     /* the launch's items */
+    const profile_kernel_tree *ks;
+    unsigned nks;
+    profile_result *res;          /* per kernel */
 } profile_report;
 
-/* Replays, prints, writes --profile-json and --profile-map; 0, 1 or 3 like profile_command. */
+/* Replays, prints and writes the JSON; 0, or 3 after a message. */
 int profile_report_all(const profile_report *rep);
 
 #endif

@@ -195,6 +195,29 @@ static int operator_from_kind(CXString spelling, char *out, size_t outlen)
 }
 #endif
 
+/*
+ * Where the expression c ends. A binary operator ends where its right
+ * operand does: followed down the right operands here, because
+ * clang_getCursorExtent of a binary operator also finds its start, down all
+ * its left operands, and did so once per level of a 25,000-term sum.
+ */
+static CXSourceLocation expr_end(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
+            break;
+        cursor_list ch = children_of(c);
+        int two = ch.n == 2;
+        if (two)
+            c = ch.v[1];
+        free(ch.v);
+        if (!two)
+            break;
+    }
+    return clang_getRangeEnd(clang_getCursorExtent(c));
+}
+
 /* The operator text between the two operands of a binary operator. */
 /*
  * Is e an lvalue? In OpenCL every object lives in an address space, and
@@ -240,7 +263,7 @@ void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
         operator_from_kind(clang_getBinaryOperatorKindSpelling(bk), out, outlen) == 0)
         return;
 #endif
-    CXSourceLocation le = clang_getRangeEnd(clang_getCursorExtent(lhs));
+    CXSourceLocation le = expr_end(lhs);
     CXSourceLocation rb = clang_getRangeStart(clang_getCursorExtent(rhs));
     src_pos a, b;
     if (!parse_in_macro(le) && !parse_in_macro(rb) && parse_resolve(an->pr, le, &a) == 0 &&

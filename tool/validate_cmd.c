@@ -523,3 +523,14 @@ int validate_run(const plan *pl, const emit_output *out, const validate_options 
     remove_job(dir);
     return rc;
 }
+
+/* For the profile's jobs (profile_cmd.c): the same copies of inputs and headers. */
+char *validate_job_value(const char *dir, const char *spec)
+{
+    return job_value(dir, spec);
+}
+
+char *validate_job_options(const validate_options *o, const char *dir)
+{
+    return job_options(o, dir);
+}

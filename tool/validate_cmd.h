@@ -45,4 +45,12 @@ unsigned parse_dims(const char *s, size_t out[3]);
  */
 int validate_run(const plan *pl, const emit_output *out, const validate_options *o);
 
+/*
+ * A job's pieces, for the profile's jobs too (profile_cmd.c): a --arg
+ * value with a file: input copied into DIR/inputs (NULL after a message),
+ * and the build options with the headers copied into DIR/include/N.
+ */
+char *validate_job_value(const char *dir, const char *spec);
+char *validate_job_options(const validate_options *o, const char *dir);
+
 #endif

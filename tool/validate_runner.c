@@ -33,11 +33,19 @@
  *   inputs NAME[<INDEX,...] ...     (after its leaf line: what the path's decisions read,
  *                                    "shapes[].type<pairs[]", "n"; absent in older jobs)
  *   end
- *   profile BYTES   --profile: `source` is the instrumented original; each kernel
- *                   runs it with a recording buffer of BYTES (zeroed) as one more
- *                   argument, and the original alone, on the same inputs; writes
- *                   profile-KERNEL.bin (the recording) and profile-KERNEL.txt
- *                   (values compared, mismatches, tile size, device) into the job
+ *   profile UNIT EVERY UNITS SLOT MEMORY ITEMS WIDTH TREE
+ *                   --profile (docs/cli.md, "Profile jobs"): `source` is the
+ *                   instrumented original, built with -DNPLUS1_PROF_UNIT=UNIT (and
+ *                   _EVERY, _UNITS, _SLOT); each kernel runs it with a zeroed
+ *                   recording buffer of UNITS*UNIT*SLOT bytes as one more argument,
+ *                   and the original alone, on the same inputs, and writes
+ *                   profile-KERNEL.bin (the recording) and profile-KERNEL.txt (values
+ *                   compared, mismatches, tile size, device, layout) into the job.
+ *                   When a path did not fit SLOT, every kernel runs once more with
+ *                   room for the longest (within MEMORY bytes). Then the runs are
+ *                   replayed at width WIDTH on the trees of the file TREE
+ *                   (profile_job.c) and the report printed, the JSON written to
+ *                   --profile-json FILE (default: profile.json in the job).
  */
 #define _DEFAULT_SOURCE
 #include <ctype.h>
@@ -49,6 +57,7 @@
 #include <unistd.h>
 
 #include "nplus1rt.h"
+#include "profile_job.h"
 #include "validate_oclgrind.h"
 
 #define MAX_ARGS 128
@@ -76,6 +85,7 @@ typedef struct kdesc {
 
 typedef struct job {
     char *source, *original, *options;
+    char *input;                    /* the user's file name (the `input` line) */
     nplus1rt_validate_opts o;
     int quiet;
     char *values[MAX_ARGS];
@@ -86,7 +96,15 @@ typedef struct job {
     int require_all_leaves;
     int original_only;              /* under oclgrind: run the original alone */
     int inconclusive;               /* some kernel had no item in a working leaf */
-    size_t profile_bytes;           /* --profile: the recording buffer's size (0: validate) */
+    int profile;                    /* a profile job: the fields below */
+    profile_layout lay;             /* the recording's, this pass */
+    unsigned long long prof_memory, prof_items;
+    unsigned prof_width, prof_pass;
+    char *prof_tree;                /* the trees' file, relative to dir */
+    const char *prof_json;          /* --profile-json FILE, or NULL (profile.json in dir) */
+    profile_result *pres;           /* per kernel run, in job order */
+    char **pnames;
+    unsigned npres;
 } job;
 
 static char *dup_rest(const char *s)
@@ -982,8 +1000,9 @@ static int write_profile(const job *j, const kdesc *k, const void *rec, size_t b
         if (f && !t)
             ok = fwrite(rec, 1, bytes, f) == bytes;
         if (f && t)
-            ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\n", compared, bad,
-                         tile, device) > 0;
+            ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\n"
+                            "layout %u %u %u %u\n", compared, bad, tile, device, j->lay.unit,
+                         j->lay.every, j->lay.units, j->lay.slot) > 0;
         if (f)
             ok &= fclose(f) == 0;
     }
@@ -993,6 +1012,54 @@ static int write_profile(const job *j, const kdesc *k, const void *rec, size_t b
     free(bin);
     free(path);
     return ok ? 0 : 3;
+}
+
+/* The instrumented build's options: the job's and the recording's layout. */
+static char *profile_options(const job *j)
+{
+    const char *base = j->options ? j->options : "";
+    size_t n = strlen(base) + 200;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s -DNPLUS1_PROF_UNIT=%uUL -DNPLUS1_PROF_EVERY=%uUL "
+                       "-DNPLUS1_PROF_UNITS=%uUL -DNPLUS1_PROF_SLOT=%uU", base, j->lay.unit,
+                 j->lay.every, j->lay.units, j->lay.slot);
+    return s;
+}
+
+/* This pass's run of k, for the replay: takes rec (malloc'd), even when it fails. */
+static int keep_profile(job *j, const kdesc *k, void *rec, size_t bytes, size_t compared,
+                        size_t bad, unsigned tile, const char *device)
+{
+    profile_result *r = NULL;
+    for (unsigned i = 0; i < j->npres && !r; i++)
+        if (!strcmp(j->pnames[i], k->name))
+            r = &j->pres[i];
+    if (!r) {
+        profile_result *p = realloc(j->pres, (j->npres + 1) * sizeof *p);
+        char **names = p ? realloc(j->pnames, (j->npres + 1) * sizeof *names) : NULL;
+        if (p)
+            j->pres = p;
+        if (names)
+            j->pnames = names;
+        if (!p || !names || !(j->pnames[j->npres] = strdup(k->name))) {
+            free(rec);
+            return 3;
+        }
+        r = &j->pres[j->npres++];
+        memset(r, 0, sizeof *r);
+    }
+    profile_result_free(r);
+    snprintf(r->device, sizeof r->device, "%s", device);
+    r->compared = compared;
+    r->mismatches = bad;
+    r->tile = tile;
+    if (profile_take_record(r, rec, bytes, &j->lay, j->prof_items) != 0) {
+        fprintf(stderr, "nplus1gen: error: the profile run of '%s' left a recording of %zu "
+                        "bytes, not %llu\n", k->name, bytes, profile_record_bytes(&j->lay));
+        return 3;
+    }
+    return 0;
 }
 
 static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumented,
@@ -1011,7 +1078,7 @@ static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumente
         vals[i] = v->ptr[i];
         init[i] = v->init[i];
     }
-    elems[n] = j->profile_bytes / 4;
+    elems[n] = (size_t)(profile_record_bytes(&j->lay) / 4);
     void *zero = calloc(elems[n] ? elems[n] : 1, 4);
     init[n] = zero;
     nplus1rt_set_desc d = k->d;
@@ -1022,11 +1089,13 @@ static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumente
     po.values = vals;
     po.buffer_init = init;
     nplus1rt_validation *r = calloc(1, sizeof *r);
-    cl_int err = zero && r ? nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &d,
-                                                           instrumented, j->options, &po, rec,
-                                                           nrec, r)
-                           : CL_OUT_OF_HOST_MEMORY;
+    char *opts = profile_options(j);
+    cl_int err = zero && r && opts
+                     ? nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &d,
+                                                     instrumented, opts, &po, rec, nrec, r)
+                     : CL_OUT_OF_HOST_MEMORY;
     free(zero);
+    free(opts);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "nplus1gen: error: profiling '%s' could not run: %s\n", k->name,
                 r ? r->message : "out of memory");
@@ -1039,8 +1108,12 @@ static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumente
     int rc = 3;
     if (err == CL_SUCCESS) {
         profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad);
-        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, profile_tile(dc, k->d.wg),
-                           dc->dev.device_name);
+        unsigned tile = profile_tile(dc, k->d.wg);
+        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name);
+        if (rc == 0) {
+            rc = keep_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name);
+            rec[n] = NULL; /* the job's now */
+        }
     } else {
         fprintf(stderr, "nplus1gen: error: running '%s' could not run: %s\n", k->name,
                 r->message);
@@ -1080,7 +1153,7 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
         rc = run_original_only(dc, j, k, original, &o, v);
         goto done;
     }
-    if (j->profile_bytes) {
+    if (j->profile) {
         rc = run_profile(dc, j, k, source, original, &o, v);
         goto done;
     }
@@ -1109,6 +1182,23 @@ done:
     return rc;
 }
 
+/* The profile line; on the second pass the layout stays the one planned for it. */
+static int read_profile_line(job *j, const char *line)
+{
+    profile_layout lay;
+    char tree[4096];
+    if (sscanf(line, "profile %u %u %u %u %llu %llu %u %4095s", &lay.unit, &lay.every,
+               &lay.units, &lay.slot, &j->prof_memory, &j->prof_items, &j->prof_width,
+               tree) != 8 || lay.unit == 0 || lay.slot < 8 || lay.slot % 4)
+        return -1;
+    if (j->prof_pass < 2)
+        j->lay = lay;
+    free(j->prof_tree);
+    j->prof_tree = strdup(tree);
+    j->profile = 1;
+    return 0;
+}
+
 static int read_job_line(job *j, const char *line)
 {
     nplus1rt_validate_opts *o = &j->o;
@@ -1123,10 +1213,12 @@ static int read_job_line(job *j, const char *line)
         j->values[j->nvalues++] = dup_rest(line + 6);
     else if (!strncmp(line, "require_all_leaves", 18))
         j->require_all_leaves = 1;
-    else if (sscanf(line, "profile %zu", &j->profile_bytes) == 1)
-        ;
-    else if (!strncmp(line, "input ", 6))
-        ; /* the user's file name, for the out-of-bounds message */
+    else if (!strncmp(line, "profile ", 8))
+        return read_profile_line(j, line);
+    else if (!strncmp(line, "input ", 6)) { /* the user's file name, for messages and JSON */
+        free(j->input);
+        j->input = dup_rest(line + 6);
+    }
     else if (!strncmp(line, "unordered ", 10) && j->nunordered < MAX_ARGS &&
              sscanf(line, "unordered %ms %ms", &j->unordered[j->nunordered],
                     &j->count[j->nunordered]) == 2)
@@ -1168,18 +1260,34 @@ static char *job_file(job *j, const char *path)
     return desc;
 }
 
-static void free_job(job *j)
+/* What the description's lines set (a profile job's second pass reads them again). */
+static void free_job_lines(job *j)
 {
     free(j->source);
     free(j->original);
     free(j->options);
-    free(j->dir);
+    free(j->prof_tree);
+    free(j->input);
+    j->source = j->original = j->options = j->prof_tree = j->input = NULL;
     for (unsigned i = 0; i < j->nvalues; i++)
         free(j->values[i]);
     for (unsigned i = 0; i < j->nunordered; i++) {
         free(j->unordered[i]);
         free(j->count[i]);
     }
+    j->nvalues = j->nunordered = 0;
+}
+
+static void free_job(job *j)
+{
+    free_job_lines(j);
+    free(j->dir);
+    for (unsigned i = 0; i < j->npres; i++) {
+        profile_result_free(&j->pres[i]);
+        free(j->pnames[i]);
+    }
+    free(j->pres);
+    free(j->pnames);
 }
 
 static void read_sources(const job *j, char **source, char **original)
@@ -1199,7 +1307,7 @@ static void print_verdict(const job *j, int rc)
     if (rc == EXIT_REFUSED)
         printf("validation refused: the set refuses these build options (NPLUS1_ERR_MACRO, "
                "see above); nothing was compared\n");
-    if (rc >= 2 || j->original_only || j->profile_bytes)
+    if (rc >= 2 || j->original_only || j->profile)
         return;
     if (rc == 0)
         printf("validation passed: the generated set matches the original\n");
@@ -1211,28 +1319,13 @@ static void print_verdict(const job *j, int rc)
         printf("validation FAILED: a leaf that does work got no items (--require-all-leaves)\n");
 }
 
-static int run_job(const char *path, int original_only)
+/* One pass over the description: runs each kernel at its `end`; the worst exit. */
+static int run_lines(job *j, FILE *f, device_ctx *dc, int *unproven)
 {
-    job j;
-    memset(&j, 0, sizeof j);
-    j.original_only = original_only;
-    char *desc = job_file(&j, path);
-    FILE *f = desc ? fopen(desc, "r") : NULL;
-    if (!f) {
-        fprintf(stderr, "nplus1gen-validate: cannot read '%s': %s\n", desc ? desc : path,
-                strerror(errno));
-        free(desc);
-        free_job(&j);
-        return 3;
-    }
-    if (original_only)
-        j.quiet = 1;
     static kdesc k;
-    device_ctx dc;
-    memset(&dc, 0, sizeof dc);
     char *source = NULL, *original = NULL, *line = NULL;
     size_t cap = 0;
-    int rc = 0, in_kernel = 0, unproven = 0;
+    int rc = 0, in_kernel = 0;
     while (rc < 2 && getline(&line, &cap, f) > 0) { /* lines of any length */
         int bad = 0;
         if (!strncmp(line, "kernel ", 7)) {
@@ -1247,33 +1340,123 @@ static int run_job(const char *path, int original_only)
         } else if (in_kernel && !strncmp(line, "inputs ", 7)) {
             bad = read_inputs_line(&k, line);
         } else if (in_kernel && !strncmp(line, "end", 3)) {
-            if (!source && j.source && j.original)
-                read_sources(&j, &source, &original);
-            int krc = source && original ? run_kernel(&dc, &j, &k, source, original) : 3;
+            if (!source && j->source && j->original)
+                read_sources(j, &source, &original);
+            int krc = source && original ? run_kernel(dc, j, &k, source, original) : 3;
             if (krc == EXIT_UNPROVEN)
-                unproven = 1;
+                *unproven = 1;
             else
                 rc = krc > rc ? krc : rc;
             free_kernel(&k);
             in_kernel = 0;
         } else {
-            bad = read_job_line(&j, line);
-            if (original_only)
-                j.quiet = 1;
+            bad = read_job_line(j, line);
+            if (j->original_only)
+                j->quiet = 1;
         }
         if (bad) {
             fprintf(stderr, "nplus1gen-validate: bad description line: %s", line);
             rc = 3;
         }
     }
-    fclose(f);
     free(line);
-    free(desc);
     free_kernel(&k);
-    rc = rc == 0 && unproven ? EXIT_UNPROVEN : rc;
-    print_verdict(&j, rc);
     free(source);
     free(original);
+    return rc;
+}
+
+/* The longest path any kernel took, in tokens. */
+static unsigned profile_longest(const job *j)
+{
+    unsigned longest = 0;
+    for (unsigned i = 0; i < j->npres; i++)
+        if (j->pres[i].longest > longest)
+            longest = j->pres[i].longest;
+    return longest;
+}
+
+/* The replay and the report of a profile job's runs: 0, or 3. */
+static int profile_report_job(job *j)
+{
+    profile_kernel_tree *ks;
+    unsigned nks;
+    char *tree = job_path(j, j->prof_tree ? j->prof_tree : "profile.tree");
+    int rc = tree && profile_tree_read(tree, &ks, &nks) == 0 ? 0 : 3;
+    free(tree);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < nks && !rc; i++)
+        if (i >= j->npres || strcmp(ks[i].name, j->pnames[i])) {
+            fprintf(stderr, "nplus1gen-validate: the job ran no kernel '%s' (profile.tree "
+                            "names it)\n", ks[i].name);
+            rc = 3;
+        }
+    char *json = j->prof_json ? strdup(j->prof_json) : job_path(j, "profile.json");
+    profile_report rep = {j->input ? j->input : "", j->o.work_dim,
+                          {j->o.global_size[0], j->o.global_size[1], j->o.global_size[2]},
+                          (unsigned long long)j->o.seed, j->prof_width, json, j->lay,
+                          j->prof_items, ks, nks, j->pres};
+    if (rc == 0)
+        rc = profile_report_all(&rep);
+    fflush(stdout);
+    free(json);
+    profile_kernel_trees_free(ks, nks);
+    return rc;
+}
+
+/*
+ * A profile job: when a path did not fit its slot, every kernel runs once
+ * more with room for the longest; then the report. rc: the first pass's.
+ */
+static int profile_finish(job *j, FILE *f, device_ctx *dc, int *unproven, int rc)
+{
+    if (rc == 0 && profile_longest(j) > j->lay.slot - 4) {
+        unsigned slot = (profile_longest(j) + 4 + 3) / 4 * 4;
+        if (profile_plan_layout(j->prof_items, j->prof_memory, slot, &j->lay) != 0)
+            return EXIT_UNPROVEN; /* the user's limit, not a bug: exit 1 */
+        free_job_lines(j);
+        j->prof_pass = 2;
+        rewind(f);
+        rc = run_lines(j, f, dc, unproven);
+        for (unsigned i = 0; rc == 0 && i < j->npres; i++)
+            if (j->pres[i].longest > j->lay.slot - 4) {
+                fprintf(stderr, "nplus1gen: error: kernel '%s' took a longer path on a second "
+                                "run of the same inputs: it does not run the same way twice\n",
+                        j->pnames[i]);
+                rc = 3;
+            }
+    }
+    return rc == 0 ? profile_report_job(j) : rc;
+}
+
+static int run_job(const char *path, int original_only, const char *profile_json)
+{
+    job j;
+    memset(&j, 0, sizeof j);
+    j.original_only = original_only;
+    j.prof_json = profile_json;
+    char *desc = job_file(&j, path);
+    FILE *f = desc ? fopen(desc, "r") : NULL;
+    if (!f) {
+        fprintf(stderr, "nplus1gen-validate: cannot read '%s': %s\n", desc ? desc : path,
+                strerror(errno));
+        free(desc);
+        free_job(&j);
+        return 3;
+    }
+    if (original_only)
+        j.quiet = 1;
+    device_ctx dc;
+    memset(&dc, 0, sizeof dc);
+    int unproven = 0;
+    int rc = run_lines(&j, f, &dc, &unproven);
+    if (j.profile && !original_only)
+        rc = profile_finish(&j, f, &dc, &unproven, rc);
+    fclose(f);
+    free(desc);
+    rc = rc == 0 && unproven ? EXIT_UNPROVEN : rc;
+    print_verdict(&j, rc);
     free_job(&j);
     nplus1rt_cache_clear();
     if (dc.open) {
@@ -1317,11 +1500,11 @@ static int self_path(char *out, size_t n)
 }
 
 /* Runs the job in a child (under oclgrind on request); explains a run that died. */
-static int supervise(const char *path, const char *device)
+static int supervise(const char *path, const char *device, const char *json)
 {
     char self[4096];
     if (self_path(self, sizeof self) != 0)
-        return run_job(path, 0);
+        return run_job(path, 0, json);
     int under_oclgrind = device && !strcmp(device, "oclgrind");
     fflush(stdout);
     pid_t pid = fork();
@@ -1330,9 +1513,10 @@ static int supervise(const char *path, const char *device)
             oclgrind_allow_preload();
         if (under_oclgrind)
             execlp("oclgrind", "oclgrind", "--max-errors", "3", self, "--child", path,
-                   (char *)NULL);
+                   json ? "--profile-json" : (char *)NULL, json, (char *)NULL);
         else
-            execl(self, self, "--child", path, (char *)NULL);
+            execl(self, self, "--child", path, json ? "--profile-json" : (char *)NULL, json,
+                  (char *)NULL);
         fprintf(stderr, "nplus1gen: error: cannot run %s: %s\n",
                 under_oclgrind ? "oclgrind (apt-get install oclgrind)" : self, strerror(errno));
         _exit(3);
@@ -1362,19 +1546,24 @@ static int supervise(const char *path, const char *device)
 static int usage(FILE *to)
 {
     fprintf(to, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
-                "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n");
+                "       nplus1gen-validate [--profile-json FILE] PROFILE-JOB\n"
+                "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n"
+                "  PROFILE-JOB: one written by nplus1gen --profile --emit-job PROFILE-JOB;\n"
+                "  the profile's JSON goes to FILE, else to PROFILE-JOB/profile.json\n");
     return to == stdout ? 0 : 2;
 }
 
 int main(int argc, char **argv)
 {
-    const char *device = NULL, *path = NULL;
+    const char *device = NULL, *path = NULL, *json = NULL;
     int child = 0, original_only = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
             return usage(stdout);
         if (!strcmp(argv[i], "--device") && i + 1 < argc)
             device = argv[++i];
+        else if (!strcmp(argv[i], "--profile-json") && i + 1 < argc)
+            json = argv[++i];
         else if (!strcmp(argv[i], "--child"))
             child = 1;
         else if (!strcmp(argv[i], "--original-only"))
@@ -1387,10 +1576,10 @@ int main(int argc, char **argv)
     if (!path)
         return usage(stderr);
     if (child || original_only)
-        return run_job(path, original_only);
+        return run_job(path, original_only, json);
     if (device && strcmp(device, "oclgrind")) {
         fprintf(stderr, "nplus1gen-validate: --device takes 'oclgrind' (others: NPLUS1_DEVICE)\n");
         return 2;
     }
-    return supervise(path, device);
+    return supervise(path, device, json);
 }

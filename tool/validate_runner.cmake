@@ -2,9 +2,21 @@
 # its own LLVM), so the runtime-only build (-DNPLUS1_BUILD_TOOL=OFF) builds it
 # too and runs jobs emitted elsewhere (nplus1gen --emit-job). Installed and
 # exported as nplus1gen::nplus1gen-validate.
+#
+# nplus1prof: the divergence profile's replay, job format and report
+# (tool/profile.h), plain C with util.c; nplus1gen links it through
+# nplus1front, and the runner prints a profile job's report with it.
+if(NOT TARGET nplus1prof)
+  add_library(nplus1prof STATIC ${PROJECT_SOURCE_DIR}/tool/util.c
+              ${PROJECT_SOURCE_DIR}/tool/profile_replay.c ${PROJECT_SOURCE_DIR}/tool/profile_job.c
+              ${PROJECT_SOURCE_DIR}/tool/profile_report.c)
+  target_include_directories(nplus1prof PUBLIC ${PROJECT_SOURCE_DIR}/tool)
+  target_compile_definitions(nplus1prof PRIVATE _POSIX_C_SOURCE=200809L)
+  target_link_libraries(nplus1prof PUBLIC m)
+endif()
 add_executable(nplus1gen-validate ${PROJECT_SOURCE_DIR}/tool/validate_runner.c
                                   ${PROJECT_SOURCE_DIR}/tool/validate_oclgrind.c)
-target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static)
+target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static nplus1prof)
 target_compile_definitions(nplus1gen-validate PRIVATE _POSIX_C_SOURCE=200809L)
 install(TARGETS nplus1gen-validate EXPORT nplus1genTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

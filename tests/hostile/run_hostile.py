@@ -85,18 +85,20 @@ class Suite:
             f.write(data)
         return p
 
-    def run(self, name, args, expect=(1,), timeout=60, xfail=None):
+    def run(self, name, args, expect=(1,), timeout=60, xfail=None, env=None):
         """
         Runs nplus1gen; checks the exit code and the first line of stderr.
         xfail names a known, unfixed bug the case still shows: its failure is
         reported as XFAIL, and a pass as XPASS (a failure: remove the marker).
+        env: variables to set for this run.
         """
         r = Result(name)
         r.xfail = xfail
         t0 = time.monotonic()
         try:
             p = subprocess.run([self.tool] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=timeout, stdin=subprocess.DEVNULL)
+                               timeout=timeout, stdin=subprocess.DEVNULL,
+                               env=dict(os.environ, **env) if env else None)
             r.rc = p.returncode
             err = p.stderr.decode("utf-8", "replace")
             r.out = p.stdout.decode("utf-8", "replace")
@@ -217,16 +219,43 @@ def ifs_in_a_row(n):
     return "".join(s)
 
 
-def small_functions(size):
+def small_functions(count, by_size=False):
+    """KERNEL and count tiny helpers nobody calls (by_size: as many as fill count bytes)."""
     parts = [KERNEL]
     n = len(KERNEL)
     i = 0
-    while n < size:
+    while (n if by_size else i) < count:
         f = "static float pad_%d(float x)\n{\n    return x * %d.0f + 1.0f;\n}\n" % (i, i % 97)
         parts.append(f)
         n += len(f)
         i += 1
     return "".join(parts)
+
+
+def called_functions(n):
+    """n helpers, each calling the one before; the kernel calls each of them in a branch."""
+    parts = ["static int wid_0(int x)\n{\n    return x + (int)get_global_id(0);\n}\n"]
+    parts += ["static int wid_%d(int x)\n{\n    return wid_%d(x) %% %d;\n}\n" % (i, i - 1, i + 7)
+              for i in range(1, n)]
+    parts.append("__kernel void k(__global const int *a, __global int *o)\n{\n"
+                 "    int g = get_global_id(0);\n    if (a[g] > 512) {\n")
+    parts += ["        o[g] += wid_%d(a[g]);\n" % i for i in range(0, n, max(1, n // 2000))]
+    parts.append("    } else {\n        o[g] = 2;\n    }\n}\n")
+    return "".join(parts)
+
+
+def one_line(n, newline):
+    """A kernel whose last line holds n statements (and its closing brace)."""
+    body = " ".join("o[g] += %d.0f;" % (i % 10) for i in range(n))
+    return KERNEL[:KERNEL.rindex("}")] + "    " + body + " }" + ("\n" if newline else "")
+
+
+def long_sum(n):
+    """A kernel whose branch assigns a sum of n terms (a left-nested tree n deep)."""
+    terms = " + ".join("a[g + %d]" % (i % 8) for i in range(n))
+    return ("__kernel void k(__global const int *a, __global int *o)\n{\n"
+            "    int g = get_global_id(0);\n    if (a[g] > 512)\n        o[g] = %s;\n"
+            "    else\n        o[g] = 2;\n}\n" % terms)
 
 
 def cases_input_files(s):
@@ -284,9 +313,28 @@ def cases_size(s):
           [s.write("deep300.cl", nested_ifs(300, True)), "--check"])
     s.run("40 if/else in a row (2^40 paths)", [s.write("seq40.cl", ifs_in_a_row(40)), "--check"],
           expect=(0,), timeout=30)
-    s.run("10 MB of 60,000 small helper functions", [s.write("small10mb.cl", small_functions(
-        10 << 20)), "--check", "-q"], expect=(0,), timeout=60,
-        xfail="tool/analyze.c function_summary looks helpers up in a list: quadratic")
+    # only the helpers a kernel reaches are summarised, found by hash (issue 16, item 8)
+    s.run("60,000 small helper functions, none called", [s.write("small60k.cl", small_functions(
+        60000)), "--check", "-q"], expect=(0,), timeout=60)
+    s.run("10 MB of 160,000 small helper functions", [s.write("small10mb.cl", small_functions(
+        10 << 20, by_size=True)), "--check", "-q"], expect=(0,), timeout=60)
+    s.run("a kernel that calls 20,000 helpers (-o)", [s.write("calls20k.cl", called_functions(
+        20000)), "-o", s.path("out-calls"), "-q"], expect=(0,), timeout=60)
+    # columns from nplus1gen's own line table: clang's scan of a last line took 468 s (item 9)
+    s.run("100,000 statements on a last line without a newline (-o)",
+          [s.write("line100k.cl", one_line(100000, newline=False)), "-o", s.path("out-line"),
+           "-q"], expect=(0,), timeout=120)
+    s.run("100,000 statements on a last line with a newline (-o)",
+          [s.write("line100k-nl.cl", one_line(100000, newline=True)), "-o", s.path("out-line-nl"),
+           "-q"], expect=(0,), timeout=120)
+    # a large stack, and linear operator reading (item 10): clang crashed on 25,000 terms
+    s.run("a 25,000-term expression (-o)", [s.write("sum25k.cl", long_sum(25000)), "-o",
+                                             s.path("out-sum"), "-q"], expect=(0,), timeout=60)
+    s.run("a 100,000-term expression (--check)", [s.write("sum100k.cl", long_sum(100000)),
+                                                  "--check", "-q"], expect=(0,), timeout=120)
+    s.expect_in(s.run("a 100,000-term expression on an 8 MiB stack (refused, no signal)",
+                      [s.path("sum100k.cl"), "--check", "-q"], env={"NPLUS1_STACK_MB": "8"},
+                      timeout=120), "nests too deeply")
     s.run("1000-deep nested ifs without braces",
           [s.write("deep1000.cl", nested_ifs(1000, False)), "--check"], expect=(0,), timeout=120)
 

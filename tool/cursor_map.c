@@ -1,0 +1,92 @@
+/*
+ * cursor_map.c - (cursor, tag) -> index, hashed. One bucket per (hash of
+ * the cursor, tag); the entries of a bucket (cursors whose hashes collide)
+ * are told apart with clang_equalCursors.
+ */
+#include "util.h"
+
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "cursor_map.h"
+
+/* Hashed as bytes: no padding, every byte set. */
+typedef struct bucket_key {
+    uint64_t tag;
+    uint32_t hash;      /* clang_hashCursor */
+    uint32_t zero;
+} bucket_key;
+
+typedef struct cursor_entry {
+    CXCursor cursor;
+    unsigned index;
+} cursor_entry;
+
+typedef struct cursor_bucket {
+    bucket_key key;
+    cursor_entry *v;
+    unsigned n, cap;
+    UT_hash_handle hh;
+} cursor_bucket;
+
+static bucket_key key_of(CXCursor c, uint64_t tag)
+{
+    bucket_key k = {tag, clang_hashCursor(c), 0};
+    return k;
+}
+
+static cursor_bucket *find_bucket(const cursor_map *m, const bucket_key *k)
+{
+    cursor_bucket *b = NULL;
+    HASH_FIND(hh, m->buckets, k, sizeof *k, b);
+    return b;
+}
+
+static cursor_entry *find_entry(const cursor_bucket *b, CXCursor c)
+{
+    for (unsigned i = 0; b && i < b->n; i++)
+        if (clang_equalCursors(b->v[i].cursor, c))
+            return &b->v[i];
+    return NULL;
+}
+
+long cursor_map_get(const cursor_map *m, CXCursor c, uint64_t tag)
+{
+    bucket_key k = key_of(c, tag);
+    const cursor_entry *e = find_entry(find_bucket(m, &k), c);
+    return e ? (long)e->index : -1;
+}
+
+void cursor_map_put(cursor_map *m, CXCursor c, uint64_t tag, unsigned index)
+{
+    bucket_key k = key_of(c, tag);
+    cursor_bucket *b = find_bucket(m, &k);
+    if (!b) {
+        b = xcalloc(1, sizeof *b);
+        b->key = k;
+        HASH_ADD(hh, m->buckets, key, sizeof b->key, b);
+    }
+    cursor_entry *e = find_entry(b, c);
+    if (e) {
+        e->index = index;
+        return;
+    }
+    cursor_entry ne = {c, index};
+    VEC_PUSH(b->v, b->n, b->cap, ne);
+    m->n++;
+}
+
+void cursor_map_clear(cursor_map *m)
+{
+    cursor_bucket *b, *tmp;
+    HASH_ITER(hh, m->buckets, b, tmp) {
+        HASH_DEL(m->buckets, b);
+        free(b->v);
+        free(b);
+    }
+    m->buckets = NULL;
+    m->n = 0;
+}
