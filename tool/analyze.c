@@ -303,6 +303,8 @@ static void decision_free(decision *d)
     if (d->kind == DEC_SWITCH)
         seq_free(&d->body, 1);
     effects_free(&d->cond_fx);
+    cond_inputs_free(d->inputs, d->ninputs);
+    free(d->inputs_upto);
     free(d);
 }
 

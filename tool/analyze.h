@@ -106,6 +106,20 @@ typedef struct branch {
 
 typedef enum decision_kind { DEC_IF, DEC_SWITCH } decision_kind;
 
+/*
+ * An input a decision's condition depends on (divergence.c), as --arg names
+ * it: a field of a buffer's elements "shapes[].type", a buffer "sel[]", a
+ * scalar argument "n", a field of a struct value "p.gain", an image "img".
+ */
+typedef struct cond_input {
+    char *name;
+    char *indexed_by;        /* the inputs its index reads, ","-joined, or NULL */
+} cond_input;
+
+/* Adds an input to *v unless one of that name is there (then its indices join). */
+void cond_inputs_add(cond_input **v, unsigned *n, const char *name, const char *indexed_by);
+void cond_inputs_free(cond_input *v, unsigned n);
+
 typedef struct decision {
     decision_kind kind;
     CXCursor cursor;
@@ -122,6 +136,9 @@ typedef struct decision {
     int divergence;           /* divergence.c: div_class of the condition(s) */
     char divergence_why[200]; /* divergence.c: the value that makes it so */
     const char *divergence_plan; /* divergence.c: what the plan does with it, and why */
+    cond_input *inputs;       /* divergence.c: the inputs the condition(s) depend on, */
+    unsigned ninputs;         /* in branch order: a path through branch b reads the */
+    unsigned *inputs_upto;    /* first inputs_upto[b] (the conditions before it and its own) */
     /*
      * plan: not split. The decision (and every decision nested in it) stays
      * in the leaf code as written and still branches there. It is not a

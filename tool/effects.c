@@ -454,8 +454,141 @@ static CXCursor field_access(CXCursor e)
     return s;
 }
 
+/*
+ * The access qualifier of the image a read_image* / write_image* call e names
+ * (its first argument, a parameter or a local of image type): 'r' read_only
+ * (also when unqualified), 'w' write_only, 'x' read_write, 0 not such a call.
+ */
+static char image_call_access(CXCursor e, const char *prefix)
+{
+    CXCursor s = strip(e);
+    if (clang_getCursorKind(s) != CXCursor_CallExpr)
+        return 0;
+    CXString fn = clang_getCursorSpelling(s);
+    int match = starts_with(clang_getCString(fn), prefix);
+    clang_disposeString(fn);
+    cursor_list ch = children_of(s);
+    CXCursor img = match && ch.n >= 2 ? strip(ch.v[1]) : clang_getNullCursor();
+    free(ch.v);
+    if (clang_Cursor_isNull(img) || clang_getCursorKind(img) != CXCursor_DeclRefExpr)
+        return 0;
+    CXString t = clang_getTypeSpelling(clang_getCursorType(clang_getCursorReferenced(img)));
+    const char *ts = clang_getCString(t);
+    char a = !strstr(ts, "image") ? 0 : strstr(ts, "write_only") ? 'w'
+           : strstr(ts, "read_write") ? 'x' : 'r';
+    clang_disposeString(t);
+    return a;
+}
+
+/* ---- strict aliasing (C11 6.5p7, which OpenCL C keeps from C99) ---- */
+
+/* An access the rule can read: p[i], p->f, s.f, *p (not a call: its type is its result's). */
+static int plain_access(CXCursor e)
+{
+    enum CXCursorKind k = clang_getCursorKind(strip(e));
+    return k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
+           k == CXCursor_UnaryOperator;
+}
+
+/* A scalar's kind with signedness dropped (int and uint may alias); 0 for anything else. */
+static int scalar_key(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Short: case CXType_UShort: return 2;
+    case CXType_Int: case CXType_UInt: return 4;
+    case CXType_Long: case CXType_ULong: return 8;
+    case CXType_LongLong: case CXType_ULongLong: return 9;
+    case CXType_Half: return 20;
+    case CXType_Float16: return 21;
+    case CXType_Float: return 22;
+    case CXType_Double: return 23;
+    default: return 0; /* char (aliases anything), bool, vectors, pointers, structs */
+    }
+}
+
+/* Does the access pass through a field of a union (u.a.x, u->s.f)? */
+static int through_union(CXCursor e)
+{
+    CXCursor s = strip(e);
+    for (int depth = 0; depth < 32; depth++) {
+        enum CXCursorKind k = clang_getCursorKind(s);
+        if (k != CXCursor_MemberRefExpr && k != CXCursor_ArraySubscriptExpr)
+            return 0;
+        CXCursor f = member_field(s);
+        if (!clang_Cursor_isNull(f) &&
+            clang_getCursorKind(clang_getCursorSemanticParent(f)) != CXCursor_StructDecl)
+            return 1;
+        cursor_list ch = children_of(s);
+        CXCursor base = ch.n >= 1 ? strip(ch.v[0]) : clang_getNullCursor();
+        free(ch.v);
+        if (clang_Cursor_isNull(base))
+            return 1;
+        s = base;
+    }
+    return 1;
+}
+
+static int record_contains(CXType outer, CXCursor inner, int depth);
+
+static enum CXChildVisitResult contains_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    struct { CXCursor inner; int depth; int found; } *q = data;
+    if (clang_getCursorKind(c) == CXCursor_FieldDecl &&
+        record_contains(clang_getCursorType(c), q->inner, q->depth + 1))
+        q->found = 1;
+    return q->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Is the struct inner outer itself, or a member of it (by value, arrays too, nested)? */
+static int record_contains(CXType outer, CXCursor inner, int depth)
+{
+    CXType t = clang_getCanonicalType(outer);
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    if (t.kind != CXType_Record || depth > 16)
+        return 0;
+    CXCursor decl = clang_getTypeDeclaration(t);
+    if (clang_equalCursors(clang_getCanonicalCursor(decl), clang_getCanonicalCursor(inner)))
+        return 1;
+    struct { CXCursor inner; int depth; int found; } q = {inner, depth, 0};
+    clang_visitChildren(decl, contains_cb, &q);
+    return q.found;
+}
+
+/*
+ * Two accesses C's effective-type rule keeps apart: scalars of different
+ * types (char and uchar excepted: they may access anything), or fields of two
+ * different struct types neither of which holds the other. Unions, vectors,
+ * whole structs and calls are never told apart (docs/legality.md).
+ */
+static int types_disjoint(CXCursor w, CXCursor r)
+{
+    if (!plain_access(w) || !plain_access(r) || through_union(w) || through_union(r))
+        return 0;
+    int kw = scalar_key(clang_getCursorType(strip(w)));
+    int kr = scalar_key(clang_getCursorType(strip(r)));
+    if (!kw || !kr)
+        return 0;
+    if (kw != kr)
+        return 1;
+    CXCursor fw = member_field(strip(w)), fr = member_field(strip(r));
+    if (clang_Cursor_isNull(fw) || clang_Cursor_isNull(fr))
+        return 0;
+    CXCursor rw = clang_getCursorSemanticParent(fw), rr = clang_getCursorSemanticParent(fr);
+    return !clang_equalCursors(clang_getCanonicalCursor(rw), clang_getCanonicalCursor(rr)) &&
+           !record_contains(clang_getCursorType(rw), rr, 0) &&
+           !record_contains(clang_getCursorType(rr), rw, 0);
+}
+
 int accesses_may_alias(CXCursor w, CXCursor r)
 {
+    if (types_disjoint(w, r))
+        return 0;
+    /* a write_only image and a read_only one are two objects: OpenCL does not let one
+     * kernel read and write the same image unless it is read_write (docs/legality.md) */
+    if (image_call_access(w, "write_image") == 'w' && image_call_access(r, "read_image") == 'r')
+        return 0;
     for (int depth = 0; depth < 16; depth++) {
         w = field_access(w);
         r = field_access(r);

@@ -1033,6 +1033,31 @@ static const char *image_access(const kernel_param *p)
                                                    : "read_only";
 }
 
+/* A leaf's "inputs" (names) or "indexed_by" (name: [index inputs]) in the manifest. */
+static char *leaf_inputs_json(const leaf *lf, int indices)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < lf->ninputs; i++) {
+        const cond_input *in = &lf->inputs[i];
+        if (indices && !in->indexed_by)
+            continue;
+        sb_puts(&sb, sb.len ? ", \"" : "\"");
+        sb_put_json_string(&sb, in->name, strlen(in->name));
+        sb_puts(&sb, "\"");
+        if (!indices)
+            continue;
+        sb_puts(&sb, ": [\"");
+        for (const char *p = in->indexed_by; *p; p++) /* "a[],b" -> "a[]", "b" */
+            if (*p == ',')
+                sb_puts(&sb, "\", \"");
+            else
+                sb_put_json_string(&sb, p, 1);
+        sb_puts(&sb, "\"]");
+    }
+    return sb.len ? sb_steal(&sb) : xstrdup("");
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -1097,13 +1122,17 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         snprintf(cost, sizeof cost, "%.0f", lf->cost);
         char *cond = json_escape(lf->condition);
         char *file = json_escape(e->an->pr->files[k->body.file].path);
+        char *inputs = leaf_inputs_json(lf, 0), *indexed = leaf_inputs_json(lf, 1);
         tmpl_var lv[] = {{"ID", id}, {"KERNEL", kern}, {"EMPTY", lf->kernel < 0 ? "true" : "false"},
                          {"CONDITION", cond}, {"FILE", file}, {"LB", lb}, {"LE", le},
                          {"RET", lf->returned ? "true" : "false"}, {"COST", cost},
+                         {"INPUTS", inputs}, {"INDEXED_BY", indexed},
                          {"COMMA", l + 1 == kp->nleaves ? "" : ","}};
         expand(e, sb, &e->mf, "leaf", lv, NV(lv));
         free(cond);
         free(file);
+        free(inputs);
+        free(indexed);
     }
     expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
     sb_free(&decisions);

@@ -519,6 +519,17 @@ static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *
     return read;
 }
 
+/* A read_image* call: 'restrict' does not apply to images. */
+static int is_image_read(CXCursor load)
+{
+    if (clang_getCursorKind(load) != CXCursor_CallExpr)
+        return 0;
+    CXString s = clang_getCursorSpelling(load);
+    int image = !strncmp(clang_getCString(s), "read_image", 10);
+    clang_disposeString(s);
+    return image;
+}
+
 /*
  * A condition (or its slice) must not load memory that a store before it,
  * on the same path, may have written: the classifier runs before any leaf.
@@ -543,9 +554,13 @@ static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
         if (clang_Cursor_isNull(via) && !clang_Cursor_isNull(store))
             at = store;
         report_at(an, diag, DIAG_NOTE, at, NULL,
-                  "this write runs before the condition; the classifier runs before any leaf "
-                  "kernel and would read the old value (declare the read pointer 'restrict' or "
-                  "'__constant' if it never aliases the written one)");
+                  is_image_read(read)
+                      ? "this write runs before the condition; the classifier runs before any "
+                        "leaf kernel and would read the old value (read a 'read_only' image and "
+                        "write a 'write_only' one if they are different images)"
+                      : "this write runs before the condition; the classifier runs before any "
+                        "leaf kernel and would read the old value (declare the read pointer "
+                        "'restrict' or '__constant' if it never aliases the written one)");
         note_via(an, diag, via);
         return 1;
     }
@@ -695,6 +710,11 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
         append_condition(&sb, lc->an, &path[i]);
     lf.condition = sb.len ? squeeze_space(sb_steal(&sb)) : xstrdup("(always)");
     sb_free(&sb);
+    for (unsigned i = 0; i < npath; i++)
+        for (unsigned j = 0; path[i].d->inputs_upto && j < path[i].d->inputs_upto[path[i].branch];
+             j++)
+            cond_inputs_add(&lf.inputs, &lf.ninputs, path[i].d->inputs[j].name,
+                            path[i].d->inputs[j].indexed_by);
     if (npath) {
         const branch *br = &path[npath - 1].d->branches[path[npath - 1].branch];
         const decision *d = path[npath - 1].d;
@@ -837,6 +857,7 @@ void plan_free(plan *pl)
             free(pl->kernels[i].leaves[l].path);
             free(pl->kernels[i].leaves[l].condition);
             free(pl->kernels[i].leaves[l].impossible);
+            cond_inputs_free(pl->kernels[i].leaves[l].inputs, pl->kernels[i].leaves[l].ninputs);
         }
         free(pl->kernels[i].leaves);
     }

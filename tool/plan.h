@@ -39,6 +39,8 @@ typedef struct leaf {
     double cost;           /* rough operation count along the path */
     char *condition;       /* the condition path as source text */
     char *impossible;      /* dropped: why its path cannot run (paths.h), or NULL */
+    cond_input *inputs;    /* what the decisions on its path read (analyze.h) */
+    unsigned ninputs;
     unsigned line_begin, line_end;
 } leaf;
 

@@ -294,6 +294,18 @@ static char *job_options(const validate_options *o, const char *dir)
     return sb_steal(&sb);
 }
 
+/* "inputs NAME[<INDEX,INDEX] ..." after a leaf line: what its decisions read. */
+static void describe_inputs(strbuf *sb, const leaf *lf)
+{
+    if (!lf->ninputs)
+        return;
+    sb_puts(sb, "inputs");
+    for (unsigned i = 0; i < lf->ninputs; i++)
+        sb_printf(sb, " %s%s%s", lf->inputs[i].name, lf->inputs[i].indexed_by ? "<" : "",
+                  lf->inputs[i].indexed_by ? lf->inputs[i].indexed_by : "");
+    sb_putc(sb, '\n');
+}
+
 /* The description nplus1gen-validate reads: see tool/validate_runner.c. */
 static char *describe(const plan *pl, const validate_options *o, const char *dir)
 {
@@ -337,6 +349,7 @@ static char *describe(const plan *pl, const validate_options *o, const char *dir
         for (unsigned l = 0; l < kp->nleaves; l++) {
             sb_printf(&sb, "leaf %d ", kp->leaves[l].kernel);
             one_line(&sb, "", kp->leaves[l].condition);
+            describe_inputs(&sb, &kp->leaves[l]);
         }
         sb_puts(&sb, "end\n");
     }

@@ -30,6 +30,8 @@
  *                                                            1 buffer, 2 image, 3 sampler)
  *   field OFFSET ELEM COUNT [PATH]                          (structs: after their arg)
  *   leaf KERNEL|-1 CONDITION...                             (every path)
+ *   inputs NAME[<INDEX,...] ...     (after its leaf line: what the path's decisions read,
+ *                                    "shapes[].type<pairs[]", "n"; absent in older jobs)
  *   end
  *   profile UNIT EVERY UNITS SLOT MEMORY ITEMS WIDTH TREE
  *                   --profile (docs/cli.md, "Profile jobs"): `source` is the
@@ -73,6 +75,7 @@ typedef struct kdesc {
     char *leaf_names[MAX_LEAVES];
     int path_kernel[MAX_LEAVES];
     char *path_cond[MAX_LEAVES];
+    char *path_inputs[MAX_LEAVES]; /* the leaf's "inputs" line, or NULL */
     unsigned npaths;
     char *count, *scan, *scatter, *fused, *tile;
     nplus1rt_field *fields[MAX_ARGS]; /* structs: buffers' elements and values */
@@ -676,6 +679,14 @@ static int read_leaf_line(kdesc *k, const char *line)
     return 0;
 }
 
+static int read_inputs_line(kdesc *k, const char *line)
+{
+    if (!k->npaths || k->path_inputs[k->npaths - 1])
+        return -1;
+    k->path_inputs[k->npaths - 1] = dup_rest(line + strlen("inputs"));
+    return 0;
+}
+
 static void free_kernel(kdesc *k)
 {
     for (unsigned i = 0; i < k->d.nargs; i++) {
@@ -688,8 +699,10 @@ static void free_kernel(kdesc *k)
     }
     for (unsigned l = 0; l < k->d.nleaves; l++)
         free(k->leaf_names[l]);
-    for (unsigned l = 0; l < k->npaths; l++)
+    for (unsigned l = 0; l < k->npaths; l++) {
         free(k->path_cond[l]);
+        free(k->path_inputs[l]);
+    }
     free(k->name);
     free(k->count);
     free(k->scan);
@@ -761,6 +774,100 @@ static int mentions(const char *text, const char *name)
     return 0;
 }
 
+/* Jobs from before "inputs" lines: the parameters named in the condition's text. */
+static void print_mentioned(const kdesc *k, unsigned l)
+{
+    int any = 0;
+    for (unsigned p = 0; p < k->d.nargs; p++)
+        if (mentions(k->path_cond[l], k->args[p].name))
+            printf("%s %s", any++ ? "," : "    its condition reads:", k->args[p].name);
+    if (any)
+        printf(" (give buffers --arg NAME=choice:A,B,... | range:LO:HI | fill:V | file:PATH,"
+               " values --arg NAME=VALUE)\n");
+}
+
+/* An input as the hint shows it: "[]" becomes "[...]". */
+static void put_input(const char *name, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (name[i] == '[' && i + 1 < n && name[i + 1] == ']') {
+            fputs("[...]", stdout);
+            i++;
+        } else {
+            putchar(name[i]);
+        }
+    }
+}
+
+/* Is input [name, name+n) an index of another input of the list? */
+static int is_index(const char *list, const char *name, size_t n)
+{
+    for (const char *p = strchr(list, '<'); p; p = strchr(p + 1, '<')) {
+        const char *q = p + 1;
+        for (;;) {
+            size_t m = strcspn(q, ", ");
+            if (m == n && !strncmp(q, name, n))
+                return 1;
+            if (q[m] != ',')
+                break;
+            q += m + 1;
+        }
+    }
+    return 0;
+}
+
+/* The --arg that sets input [name, name+n): "shapes[].w[]" -> "--arg shapes.w=V". */
+static void put_suggestion(const kdesc *k, const char *name, size_t n)
+{
+    size_t root = strcspn(name, "[.");
+    root = root < n ? root : n;
+    int p = find_arg(k, name, root);
+    fputs(" --arg ", stdout);
+    fwrite(name, 1, root, stdout);
+    int fields = 0;
+    for (size_t i = root; i < n; i++) {
+        if (name[i] == '[' && i + 1 < n && name[i + 1] == ']') {
+            i++;
+            continue;
+        }
+        fields |= name[i] == '.';
+        putchar(name[i]);
+    }
+    int buffer = p >= 0 && k->args[p].kind == NPLUS1RT_ARG_BUFFER;
+    int image = p >= 0 && k->args[p].kind == NPLUS1RT_ARG_IMAGE;
+    fputs(image ? "=image:W[xH[xD]]|file:PATH" : buffer && !fields ? "=choice:A,B,..."
+          : p >= 0 && !fields && is_struct(k, (unsigned)p) ? ".FIELD=V" : "=V", stdout);
+}
+
+/* "    its conditions read: a, s[...].t (indexed by p[...]); give inputs ..., e.g. --arg s.t=V". */
+static void print_inputs(const kdesc *k, const char *list)
+{
+    int any = 0;
+    for (const char *t = list; *t; t += strspn(t, " ")) {
+        size_t n = strcspn(t, " "), name = strcspn(t, "< ");
+        if (!is_index(list, t, name)) {
+            fputs(any++ ? ", " : "    its conditions read: ", stdout);
+            put_input(t, name);
+            if (name < n) {
+                fputs(" (indexed by ", stdout);
+                put_input(t + name + 1, n - name - 1);
+                putchar(')');
+            }
+        }
+        t += n;
+    }
+    if (!any)
+        return;
+    fputs("; give inputs that reach it, e.g.", stdout);
+    for (const char *t = list; *t; t += strspn(t, " ")) {
+        size_t n = strcspn(t, " "), name = strcspn(t, "< ");
+        if (!is_index(list, t, name))
+            put_suggestion(k, t, name);
+        t += n;
+    }
+    putchar('\n');
+}
+
 /* The leaves (paths) whose kernel got no items, with the inputs their conditions read. */
 static void print_unreached(const kdesc *k, const nplus1rt_validation *r)
 {
@@ -769,13 +876,10 @@ static void print_unreached(const kdesc *k, const nplus1rt_validation *r)
         if (kern < 0 || kern >= 64 || r->leaf_items[kern])
             continue;
         printf("  leaf %u (kernel %d) when %s\n", l, kern, k->path_cond[l]);
-        int any = 0;
-        for (unsigned p = 0; p < k->d.nargs; p++)
-            if (mentions(k->path_cond[l], k->args[p].name))
-                printf("%s %s", any++ ? "," : "    its condition reads:", k->args[p].name);
-        if (any)
-            printf(" (give buffers --arg NAME=choice:A,B,... | range:LO:HI | fill:V | file:PATH,"
-                   " values --arg NAME=VALUE)\n");
+        if (k->path_inputs[l])
+            print_inputs(k, k->path_inputs[l]);
+        else
+            print_mentioned(k, l);
     }
 }
 
@@ -1233,6 +1337,8 @@ static int run_lines(job *j, FILE *f, device_ctx *dc, int *unproven)
             bad = read_field_line(&k, line);
         } else if (in_kernel && !strncmp(line, "leaf ", 5)) {
             bad = read_leaf_line(&k, line);
+        } else if (in_kernel && !strncmp(line, "inputs ", 7)) {
+            bad = read_inputs_line(&k, line);
         } else if (in_kernel && !strncmp(line, "end", 3)) {
             if (!source && j->source && j->original)
                 read_sources(j, &source, &original);
