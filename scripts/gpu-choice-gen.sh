@@ -24,7 +24,7 @@ for k in 8 16 32 64 128 256; do
 done
 cp /usr/include/uthash.h "$DEST/include/"
 cp -r samples "$DEST/samples"
-mkdir -p "$DEST/src" && cp -r runtime bench tool "$DEST/src/"
+mkdir -p "$DEST/src" && cp -r runtime runner bench tool "$DEST/src/"
 
 catcher=$(mktemp)
 cat > "$catcher" <<'SH'

@@ -15,8 +15,9 @@ for f in "$C"/src/runtime/*.c; do
 done
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$C/src/runtime" "$C/src/bench/nplus1bench.c" /tmp/nb/*.o \
    -lOpenCL -lm -lpthread -o /tmp/nb/nplus1bench || exit 1
-cc -O2 -std=c11 -I"$C/src/runtime" "$C/src/tool/validate_runner.c" /tmp/nb/*.o \
-   -lOpenCL -lm -lpthread -o /tmp/nb/nplus1gen-validate || exit 1
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$C/src/runtime" -I"$C/src/runner" -I"$C/src/tool" \
+   "$C"/src/runner/*.c "$C"/src/tool/{util,profile_replay,profile_job,profile_report}.c \
+   /tmp/nb/*.o -lOpenCL -lm -lpthread -o /tmp/nb/nplus1gen-validate || exit 1
 export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
 for j in "$C"/jobs/*/; do
   j=${j%/}

@@ -29,6 +29,7 @@
 
 #include "analyze_int.h"
 #include "divergence.h"
+#include "job.h"
 #include "profile_build.h"
 #include "profile_job.h"
 #include "profile_map.h"
@@ -139,59 +140,39 @@ static int build_trees(pctx *x)
 
 /* ---- the job ------------------------------------------------------------------ */
 
-static void one_line(strbuf *sb, const char *key, const char *value)
-{
-    sb_printf(sb, "%s ", key);
-    for (const char *p = value; *p; p++)
-        sb_putc(sb, *p == '\n' ? ' ' : *p);
-    sb_putc(sb, '\n');
-}
-
 /* The kernel's lines, as validate_cmd.c writes them (no leaves: the original runs). */
 static void put_kernel(strbuf *sb, const kernel_info *k, unsigned wg)
 {
-    sb_printf(sb, "kernel %s 0 0 %u %u %u %u 0 0\n", k->name, wg, k->reqd_wg[0], k->reqd_wg[1],
-              k->reqd_wg[2]);
-    for (unsigned p = 0; p < k->nparams; p++) {
-        const kernel_param *a = &k->params[p];
-        int kind = a->is_pointer ? 1 : a->is_image ? 2 : a->is_sampler ? 3 : 0;
-        sb_printf(sb, "arg %s %d %d %d %d %u %u ", a->name, kind, a->writable,
-                  a->is_constant_space, a->elem, a->lanes, a->size);
-        one_line(sb, "", a->type_text);
-        for (unsigned f = 0; f < a->nfields; f++)
-            sb_printf(sb, "field %u %d %u %s\n", a->fields[f].offset, a->fields[f].elem,
-                      a->fields[f].count, a->fields[f].name);
-    }
-    sb_puts(sb, "end\n");
+    job_kernel jk = {.name = k->name, .wg = wg,
+                     .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]}, .has_tile = -1};
+    job_put_kernel(sb, &jk);
+    for (unsigned p = 0; p < k->nparams; p++)
+        validate_job_param(sb, &k->params[p]);
+    job_put_end(sb);
 }
 
-/* job.desc (tool/validate_runner.c reads it); NULL after a message about an input. */
+/* job.desc (runner/job.h); NULL after a message about an input. */
 static char *describe(const pctx *x)
 {
     const validate_options *vo = x->vo;
     strbuf sb;
     sb_init(&sb);
-    sb_puts(&sb, "source instrumented.cl\noriginal original.cl\n");
     const char *base = strrchr(vo->input, '/'); /* a job for another machine: no local paths */
-    one_line(&sb, "input", vo->emit_job && base ? base + 1 : vo->input);
     char *opts = validate_job_options(vo, x->dir);
-    one_line(&sb, "options", opts);
+    job_put_head(&sb, "instrumented.cl", vo->emit_job && base ? base + 1 : vo->input, opts);
     free(opts);
-    sb_printf(&sb, "launch %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %d\n", vo->dim, vo->global[0],
-              vo->global[1], vo->global[2], vo->offset[0], vo->offset[1], vo->offset[2],
-              vo->local[0], vo->local[1], vo->local[2], vo->has_local);
-    sb_printf(&sb, "check %llu %u 0 1\n", vo->seed, vo->ulp);
+    job_put_launch(&sb, vo->dim, vo->global, vo->offset, vo->local, vo->has_local);
+    job_put_check(&sb, vo->seed, vo->ulp, 0, 1);
     for (unsigned i = 0; i < vo->nargs; i++) {
         char *v = validate_job_value(x->dir, vo->args[i]);
         if (!v) {
             sb_free(&sb);
             return NULL;
         }
-        one_line(&sb, "value", v);
+        job_put_value(&sb, v);
         free(v);
     }
-    sb_printf(&sb, "profile %u %u %u %u %llu %llu %u profile.tree\n", x->lay.unit, x->lay.every,
-              x->lay.units, x->lay.slot, x->o->memory, x->items, x->o->width);
+    job_put_profile(&sb, &x->lay, x->o->memory, x->items, x->o->width, "profile.tree");
     for (unsigned i = 0; i < x->npks; i++)
         put_kernel(&sb, x->pks[i].k, x->pl.opt.wg ? x->pl.opt.wg : 256);
     return sb_steal(&sb);

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "job.h"
 #include "util.h"
 
 unsigned parse_dims(const char *s, size_t out[3])
@@ -44,14 +45,6 @@ unsigned parse_dims(const char *s, size_t out[3])
         s = end + 1;
     }
     return 0;
-}
-
-static void one_line(strbuf *sb, const char *key, const char *value)
-{
-    sb_printf(sb, "%s ", key);
-    for (const char *p = value; *p; p++)
-        sb_putc(sb, *p == '\n' ? ' ' : *p);
-    sb_putc(sb, '\n');
 }
 
 static char *build_options(const validate_options *o)
@@ -219,16 +212,21 @@ static char *job_value(const char *dir, const char *spec)
 static void describe_issue12(strbuf *sb, const validate_options *o)
 {
     if (o->require_all_leaves)
-        sb_puts(sb, "require_all_leaves\n");
+        job_put_require_all_leaves(sb);
     for (unsigned i = 0; i < o->nunordered; i++)
-        sb_printf(sb, "unordered %s %s\n", o->unordered[i], o->count[i] ? o->count[i] : "-");
+        job_put_unordered(sb, o->unordered[i], o->count[i]);
 }
 
-static void describe_fields(strbuf *sb, const kernel_param *a)
+void validate_job_param(strbuf *sb, const kernel_param *a)
 {
+    job_arg ja = {.name = a->name, .type = a->type_text,
+                  .kind = a->is_pointer ? 1 : a->is_image ? 2 : a->is_sampler ? 3 : 0,
+                  .writable = a->writable, .constant = a->is_constant_space, .elem = a->elem,
+                  .lanes = a->lanes, .size = a->size};
+    job_put_arg(sb, &ja);
     for (unsigned f = 0; f < a->nfields; f++)
-        sb_printf(sb, "field %u %d %u %s\n", a->fields[f].offset, a->fields[f].elem,
-                  a->fields[f].count, a->fields[f].name);
+        job_put_field(sb, a->fields[f].offset, a->fields[f].elem, a->fields[f].count,
+                      a->fields[f].name);
 }
 
 
@@ -297,61 +295,56 @@ static char *job_options(const validate_options *o, const char *dir)
 /* "inputs NAME[<INDEX,INDEX] ..." after a leaf line: what its decisions read. */
 static void describe_inputs(strbuf *sb, const leaf *lf)
 {
-    if (!lf->ninputs)
-        return;
-    sb_puts(sb, "inputs");
-    for (unsigned i = 0; i < lf->ninputs; i++)
-        sb_printf(sb, " %s%s%s", lf->inputs[i].name, lf->inputs[i].indexed_by ? "<" : "",
-                  lf->inputs[i].indexed_by ? lf->inputs[i].indexed_by : "");
-    sb_putc(sb, '\n');
+    const char **names = calloc(lf->ninputs + 1, sizeof *names);
+    const char **by = calloc(lf->ninputs + 1, sizeof *by);
+    for (unsigned i = 0; names && by && i < lf->ninputs; i++) {
+        names[i] = lf->inputs[i].name;
+        by[i] = lf->inputs[i].indexed_by;
+    }
+    if (names && by)
+        job_put_inputs(sb, lf->ninputs, names, by);
+    free(names);
+    free(by);
 }
 
-/* The description nplus1gen-validate reads: see tool/validate_runner.c. */
+/* The description nplus1gen-validate reads: see runner/job.h. */
 static char *describe(const plan *pl, const validate_options *o, const char *dir)
 {
     strbuf sb;
     sb_init(&sb);
     char *opts = o->emit_job ? job_options(o, dir) : build_options(o);
-    sb_puts(&sb, "source set.cl\noriginal original.cl\n");
     const char *base = strrchr(o->input, '/'); /* a job for another machine: no local paths */
-    one_line(&sb, "input", o->emit_job && base ? base + 1 : o->input);
-    one_line(&sb, "options", opts);
+    job_put_head(&sb, "set.cl", o->emit_job && base ? base + 1 : o->input, opts);
     free(opts);
-    sb_printf(&sb, "launch %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %d\n", o->dim, o->global[0],
-              o->global[1], o->global[2], o->offset[0], o->offset[1], o->offset[2], o->local[0],
-              o->local[1], o->local[2], o->has_local);
-    sb_printf(&sb, "check %llu %u %d %d\n", o->seed, o->ulp, o->reps, o->quiet);
+    job_put_launch(&sb, o->dim, o->global, o->offset, o->local, o->has_local);
+    job_put_check(&sb, o->seed, o->ulp, o->reps, o->quiet);
     for (unsigned i = 0; i < o->nargs; i++) {
         char *v = job_value(dir, o->args[i]);
         if (!v) {
             sb_free(&sb);
             return NULL;
         }
-        one_line(&sb, "value", v);
+        job_put_value(&sb, v);
         free(v);
     }
     describe_issue12(&sb, o);
     for (unsigned i = 0; i < pl->nkernels; i++) {
         const kernel_plan *kp = &pl->kernels[i];
         const kernel_info *k = kp->k;
-        sb_printf(&sb, "kernel %s %u %u %u %u %u %u %u %u %d\n", k->name, pl->opt.strategy,
-                  pl->opt.dispatch, pl->opt.wg, k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2],
-                  kp->nkernels, kp->split,
-                  pl->opt.strategy == STRATEGY_TILE || pl->opt.split == SPLIT_AUTO);
-        for (unsigned p = 0; p < k->nparams; p++) {
-            const kernel_param *a = &k->params[p];
-            int kind = a->is_pointer ? 1 : a->is_image ? 2 : a->is_sampler ? 3 : 0;
-            sb_printf(&sb, "arg %s %d %d %d %d %u %u ", a->name, kind, a->writable,
-                      a->is_constant_space, a->elem, a->lanes, a->size);
-            one_line(&sb, "", a->type_text);
-            describe_fields(&sb, a);
-        }
+        job_kernel jk = {.name = k->name, .strategy = pl->opt.strategy,
+                         .dispatch = pl->opt.dispatch, .wg = pl->opt.wg,
+                         .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]},
+                         .nkernels = kp->nkernels, .split = kp->split,
+                         .has_tile = pl->opt.strategy == STRATEGY_TILE ||
+                                     pl->opt.split == SPLIT_AUTO};
+        job_put_kernel(&sb, &jk);
+        for (unsigned p = 0; p < k->nparams; p++)
+            validate_job_param(&sb, &k->params[p]);
         for (unsigned l = 0; l < kp->nleaves; l++) {
-            sb_printf(&sb, "leaf %d ", kp->leaves[l].kernel);
-            one_line(&sb, "", kp->leaves[l].condition);
+            job_put_leaf(&sb, kp->leaves[l].kernel, kp->leaves[l].condition);
             describe_inputs(&sb, &kp->leaves[l]);
         }
-        sb_puts(&sb, "end\n");
+        job_put_end(&sb);
     }
     return sb_steal(&sb);
 }

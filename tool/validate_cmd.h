@@ -53,4 +53,7 @@ int validate_run(const plan *pl, const emit_output *out, const validate_options 
 char *validate_job_value(const char *dir, const char *spec);
 char *validate_job_options(const validate_options *o, const char *dir);
 
+/* A parameter's `arg` line and its struct's `field` lines (runner/job.h writes them). */
+void validate_job_param(strbuf *sb, const kernel_param *a);
+
 #endif

@@ -1,6 +1,6 @@
 // A leaf's condition path longer than 8 KB: nplus1gen-validate read its
 // description with fgets into 8 KB lines and failed with "bad description
-// line" (exit 3). Fixed in tool/validate_runner.c (getline).
+// line" (exit 3). Fixed in runner/runner.c (getline).
 // RUN: nplus1gen %s --validate -q --global 256 --split always
 // EXPECT: match
 __kernel void long_condition(__global const int *a, __global float *o)

@@ -1,6 +1,6 @@
 /*
- * validate_oclgrind.c - nplus1gen-validate's use of oclgrind (see
- * validate_oclgrind.h): run the original kernel alone under oclgrind and
+ * oclgrind.c - nplus1gen-validate's use of oclgrind (see
+ * oclgrind.h): run the original kernel alone under oclgrind and
  * turn its first invalid-access report into the user's input problem,
  * "the original kernel reads nodes[183746] past its 1024 elements at
  * bfs.cl:14: give --arg nodes=size:N or other values".
@@ -11,7 +11,7 @@
  * "nplus1-buffer NAME ELEMENTS ELEMENT_SIZE" line for each first.
  */
 #define _DEFAULT_SOURCE
-#include "validate_oclgrind.h"
+#include "oclgrind.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /*
- * validate_oclgrind.h - oclgrind for nplus1gen-validate: when a run dies or
+ * oclgrind.h - oclgrind for nplus1gen-validate: when a run dies or
  * its queue fails, the original kernel alone is run under oclgrind, which
  * checks every memory access, and the first invalid one is named.
  */
-#ifndef NPLUS1_VALIDATE_OCLGRIND_H
-#define NPLUS1_VALIDATE_OCLGRIND_H
+#ifndef NPLUS1_RUNNER_OCLGRIND_H
+#define NPLUS1_RUNNER_OCLGRIND_H
 
 /* 1 when `oclgrind` is on the PATH. */
 int oclgrind_available(void);

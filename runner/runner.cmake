@@ -1,4 +1,4 @@
-# nplus1gen-validate, the device side of --validate: no libclang (POCL loads
+# runner/: nplus1gen-validate, the device side of --validate: no libclang (POCL loads
 # its own LLVM), so the runtime-only build (-DNPLUS1_BUILD_TOOL=OFF) builds it
 # too and runs jobs emitted elsewhere (nplus1gen --emit-job). Installed and
 # exported as nplus1gen::nplus1gen-validate.
@@ -14,9 +14,20 @@ if(NOT TARGET nplus1prof)
   target_compile_definitions(nplus1prof PRIVATE _POSIX_C_SOURCE=200809L)
   target_link_libraries(nplus1prof PUBLIC m)
 endif()
-add_executable(nplus1gen-validate ${PROJECT_SOURCE_DIR}/tool/validate_runner.c
-                                  ${PROJECT_SOURCE_DIR}/tool/validate_oclgrind.c)
-target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static nplus1prof)
+# nplus1job: runner/job.c, the one reader and writer of job.desc; nplus1gen
+# links it to write jobs (plain data in: no libclang, no OpenCL library, only
+# nplus1rt.h's types), the runner to read them.
+if(NOT TARGET nplus1job)
+  add_library(nplus1job STATIC ${PROJECT_SOURCE_DIR}/runner/job.c)
+  target_include_directories(nplus1job PUBLIC ${PROJECT_SOURCE_DIR}/runner
+                             ${PROJECT_SOURCE_DIR}/runtime ${OpenCL_INCLUDE_DIRS})
+  target_compile_definitions(nplus1job PRIVATE _POSIX_C_SOURCE=200809L)
+  target_link_libraries(nplus1job PUBLIC nplus1prof)
+endif()
+add_executable(nplus1gen-validate ${PROJECT_SOURCE_DIR}/runner/runner.c
+               ${PROJECT_SOURCE_DIR}/runner/inputs.c ${PROJECT_SOURCE_DIR}/runner/verdict.c
+               ${PROJECT_SOURCE_DIR}/runner/oclgrind.c)
+target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static nplus1job)
 target_compile_definitions(nplus1gen-validate PRIVATE _POSIX_C_SOURCE=200809L)
 install(TARGETS nplus1gen-validate EXPORT nplus1genTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,0 +1,226 @@
+/*
+ * verdict.c - what nplus1gen-validate prints (runner.h): per kernel the
+ * result and the side-by-side table of --reps, the leaves no item reached
+ * with hints at the inputs that would reach them, and the last line.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+/* --reps: the original, each candidate forced, and auto (what it chose), side by side. */
+static void print_variants(const nplus1rt_validation *r)
+{
+    if (!(r->original_ms > 0) || !r->nvariants)
+        return;
+    printf("  side by side (median wall; x = original / variant):\n");
+    printf("    %-18s %12.3f ms  1.00x\n", "original", r->original_ms);
+    for (unsigned i = 0; i < r->nvariants; i++) {
+        double ms = r->variants[i].ms;
+        printf("    %-18s %12.3f ms  %.2fx  %s%s\n", r->variants[i].name, ms,
+               ms > 0 ? r->original_ms / ms : 0.0, r->variants[i].chose[0] ? "chose " : "forced",
+               r->variants[i].chose);
+    }
+}
+
+void verdict_result(const kdesc *k, const nplus1rt_validation *r)
+{
+    printf("kernel %s: %zu values compared, %zu mismatches\n", k->name, r->compared, r->mismatches);
+    for (unsigned l = 0; l < k->npaths; l++) {
+        int kern = k->path_kernel[l];
+        if (kern < 0 || kern >= 64) {
+            printf("  leaf %u (empty: no kernel, no bucket)  when %s\n", l, k->path_cond[l]);
+            continue;
+        }
+        size_t items = r->leaf_items[kern];
+        printf("  leaf %u -> kernel %d: %9zu items, %zu mismatches%s  when %s\n", l, kern, items,
+               r->leaf_mismatches[kern], items ? "" : " (not exercised)", k->path_cond[l]);
+    }
+    printf("  items whose path does nothing: %zu\n", r->empty_items);
+    for (unsigned i = 0; i < r->nfirst; i++)
+        printf("  mismatch: %s[%zu] (leaf kernel %d): original %.9g, generated %.9g\n",
+               k->args[r->first[i].arg].name, r->first[i].index, r->first[i].leaf,
+               r->first[i].expected, r->first[i].got);
+    if (r->original_ms > 0)
+        printf("  time (median wall): original %.3f ms, generated %.3f ms, speedup %.2fx\n",
+               r->original_ms, r->generated_ms, r->original_ms / r->generated_ms);
+    print_variants(r);
+    if (r->original_rechecked && r->original_self_mismatches)
+        printf("  the original kernel disagrees with itself: a second run of it alone differs "
+               "in %zu values (first in %s): it races or reads memory it never wrote, so these "
+               "mismatches do not show the generated set is wrong (compare order-free outputs "
+               "with --unordered)\n",
+               r->original_self_mismatches, k->args[r->original_self_arg].name);
+}
+
+/* ---- inconclusive: no item reached a leaf that does work ------------------ */
+
+/* 1 when the parameter's name appears as a whole word in text. */
+static int mentions(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        int before = p > text && (p[-1] == '_' || isalnum((unsigned char)p[-1]));
+        int after = p[n] == '_' || isalnum((unsigned char)p[n]);
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* Jobs from before "inputs" lines: the parameters named in the condition's text. */
+static void print_mentioned(const kdesc *k, unsigned l)
+{
+    int any = 0;
+    for (unsigned p = 0; p < k->d.nargs; p++)
+        if (mentions(k->path_cond[l], k->args[p].name))
+            printf("%s %s", any++ ? "," : "    its condition reads:", k->args[p].name);
+    if (any)
+        printf(" (give buffers --arg NAME=choice:A,B,... | range:LO:HI | fill:V | file:PATH,"
+               " values --arg NAME=VALUE)\n");
+}
+
+/* An input as the hint shows it: "[]" becomes "[...]". */
+static void put_input(const char *name, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (name[i] == '[' && i + 1 < n && name[i + 1] == ']') {
+            fputs("[...]", stdout);
+            i++;
+        } else {
+            putchar(name[i]);
+        }
+    }
+}
+
+/* Is input [name, name+n) an index of another input of the list? */
+static int is_index(const char *list, const char *name, size_t n)
+{
+    for (const char *p = strchr(list, '<'); p; p = strchr(p + 1, '<')) {
+        const char *q = p + 1;
+        for (;;) {
+            size_t m = strcspn(q, ", ");
+            if (m == n && !strncmp(q, name, n))
+                return 1;
+            if (q[m] != ',')
+                break;
+            q += m + 1;
+        }
+    }
+    return 0;
+}
+
+/* The --arg that sets input [name, name+n): "shapes[].w[]" -> "--arg shapes.w=V". */
+static void put_suggestion(const kdesc *k, const char *name, size_t n)
+{
+    size_t root = strcspn(name, "[.");
+    root = root < n ? root : n;
+    int p = kdesc_find_arg(k, name, root);
+    fputs(" --arg ", stdout);
+    fwrite(name, 1, root, stdout);
+    int fields = 0;
+    for (size_t i = root; i < n; i++) {
+        if (name[i] == '[' && i + 1 < n && name[i + 1] == ']') {
+            i++;
+            continue;
+        }
+        fields |= name[i] == '.';
+        putchar(name[i]);
+    }
+    int buffer = p >= 0 && k->args[p].kind == NPLUS1RT_ARG_BUFFER;
+    int image = p >= 0 && k->args[p].kind == NPLUS1RT_ARG_IMAGE;
+    fputs(image ? "=image:W[xH[xD]]|file:PATH" : buffer && !fields ? "=choice:A,B,..."
+          : p >= 0 && !fields && kdesc_is_struct(k, (unsigned)p) ? ".FIELD=V" : "=V", stdout);
+}
+
+/* "    its conditions read: a, s[...].t (indexed by p[...]); give inputs ..., e.g. --arg s.t=V". */
+static void print_inputs(const kdesc *k, const char *list)
+{
+    int any = 0;
+    for (const char *t = list; *t; t += strspn(t, " ")) {
+        size_t n = strcspn(t, " "), name = strcspn(t, "< ");
+        if (!is_index(list, t, name)) {
+            fputs(any++ ? ", " : "    its conditions read: ", stdout);
+            put_input(t, name);
+            if (name < n) {
+                fputs(" (indexed by ", stdout);
+                put_input(t + name + 1, n - name - 1);
+                putchar(')');
+            }
+        }
+        t += n;
+    }
+    if (!any)
+        return;
+    fputs("; give inputs that reach it, e.g.", stdout);
+    for (const char *t = list; *t; t += strspn(t, " ")) {
+        size_t n = strcspn(t, " "), name = strcspn(t, "< ");
+        if (!is_index(list, t, name))
+            put_suggestion(k, t, name);
+        t += n;
+    }
+    putchar('\n');
+}
+
+/* The leaves (paths) whose kernel got no items, with the inputs their conditions read. */
+static void print_unreached(const kdesc *k, const nplus1rt_validation *r)
+{
+    for (unsigned l = 0; l < k->npaths; l++) {
+        int kern = k->path_kernel[l];
+        if (kern < 0 || kern >= 64 || r->leaf_items[kern])
+            continue;
+        printf("  leaf %u (kernel %d) when %s\n", l, kern, k->path_cond[l]);
+        if (k->path_inputs[l])
+            print_inputs(k, k->path_inputs[l]);
+        else
+            print_mentioned(k, l);
+    }
+}
+
+/* 0: fine; 1: inconclusive, or a working leaf empty under --require-all-leaves. */
+int verdict_coverage(job *j, const kdesc *k, const nplus1rt_validation *r)
+{
+    size_t reached = 0;
+    unsigned idle = 0, working = 0;
+    for (unsigned l = 0; l < k->d.nleaves && l < 64; l++) {
+        reached += r->leaf_items[l];
+        idle += r->leaf_items[l] == 0;
+        working++;
+    }
+    if (working && !reached) {
+        j->inconclusive = 1;
+        printf("validation inconclusive: no item of kernel %s reached a leaf that does work, so "
+               "the outputs prove nothing; give inputs that reach these leaves:\n", k->name);
+        print_unreached(k, r);
+        return 1;
+    }
+    if (!idle)
+        return 0;
+    printf("%s: %u of the %u leaves that do work got no items%s:\n",
+           j->require_all_leaves ? "validation FAILED (--require-all-leaves)" : "note", idle,
+           working, j->require_all_leaves ? "" : " (not proven; --require-all-leaves fails then)");
+    print_unreached(k, r);
+    return j->require_all_leaves;
+}
+
+
+void verdict_print(const job *j, int rc)
+{
+    if (rc == EXIT_REFUSED)
+        printf("validation refused: the set refuses these build options (NPLUS1_ERR_MACRO, "
+               "see above); nothing was compared\n");
+    if (rc >= 2 || j->original_only || j->profile)
+        return;
+    if (rc == 0)
+        printf("validation passed: the generated set matches the original\n");
+    else if (rc == 1)
+        printf("validation FAILED: outputs differ\n");
+    else if (j->inconclusive)
+        printf("validation inconclusive: no item reached a leaf that does work (see above)\n");
+    else
+        printf("validation FAILED: a leaf that does work got no items (--require-all-leaves)\n");
+}
+
+/* One pass over the description: runs each kernel at its `end`; the worst exit. */
