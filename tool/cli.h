@@ -1,0 +1,51 @@
+/*
+ * cli.h - nplus1gen's command line (docs/cli.md): the options read into a
+ * cli, by a table of options with one small apply function per option or
+ * family (cli.c), and the rules for options given together.
+ */
+#ifndef NPLUS1_CLI_H
+#define NPLUS1_CLI_H
+
+#include "plan.h"
+#include "profile_cmd.h"
+#include "profile_in.h"
+#include "validate_cmd.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
+
+typedef struct given_option {
+    const char *opt, *value;
+} given_option;
+
+typedef struct cli {
+    const char *input;
+    const char *outdir;
+    const char *depfile;
+    const char *template_dir;
+    const char *stem;
+    const char **kernels;
+    unsigned nkernels;
+    const char **defines;
+    unsigned ndefines;
+    const char **includes;
+    unsigned nincludes;
+    const char *cl_std;
+    plan_options plan;
+    int report, check, quiet;
+    int validate;
+    validate_options vopt;
+    given_option given[64]; /* the options seen: see note_option */
+    unsigned ngiven;
+    int profile;              /* --profile (profile_cmd.h) */
+    profile_options popt;
+    const char *profile_in;   /* --profile-in P.json (profile_in.h), or NULL */
+    profile_in prior;         /* what it holds, once read */
+} cli;
+
+/*
+ * Reads argv into *c (its arrays malloc'd). EXIT_OK, or EXIT_USAGE after a
+ * message; --help and --version print and exit here.
+ */
+int parse_cli(cli *c, int argc, char **argv);
+
+#endif
