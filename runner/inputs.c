@@ -230,8 +230,8 @@ int inputs_setup(const job *j, const kdesc *k, values *v)
         if (p < 0)
             continue;
         v->unordered[p] = 1;
-        v->count_arg[p] = strcmp(j->count[i], "-") ? kdesc_find_arg(k, j->count[i], strlen(j->count[i]))
-                                                   : -1;
+        const char *count = j->count[i];
+        v->count_arg[p] = strcmp(count, "-") ? kdesc_find_arg(k, count, strlen(count)) : -1;
     }
     for (unsigned p = 0; p < k->d.nargs; p++)
         if (!v->unordered[p])
