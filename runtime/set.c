@@ -234,10 +234,10 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         return err;
     if (d->strategy == NPLUS1RT_CHUNKED) {
         char name[512];
-        snprintf(name, sizeof name, "%s__nplus1_chunk", d->kernel);
+        snprintf(name, sizeof name, "%s" NPLUS1RT_SUFFIX_CHUNK, d->kernel);
         if (!(s->chunk = make_kernel(s, name, &err)))
             return err;
-        snprintf(name, sizeof name, "%s__nplus1_fused_chunk", d->kernel);
+        snprintf(name, sizeof name, "%s" NPLUS1RT_SUFFIX_FUSED_CHUNK, d->kernel);
         if (!(s->fused_chunk = make_kernel(s, name, &err)))
             return err;
     }
@@ -569,10 +569,10 @@ static cl_int launch_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval *a
     cl_uint a = s->desc->nargs;
     if (with_n)
         SETARG(k, a++, L->n);
-    SETARG(k, a, L->dim);
-    SETARG(k, a + 1, L->gsz);
-    SETARG(k, a + 2, L->goff);
-    *next = a + 3;
+    SETARG(k, a + NPLUS1RT_HEAD_DIM, L->dim);
+    SETARG(k, a + NPLUS1RT_HEAD_GSZ, L->gsz);
+    SETARG(k, a + NPLUS1RT_HEAD_GOFF, L->goff);
+    *next = a + NPLUS1RT_HEAD_ARGS;
     return CL_SUCCESS;
 }
 
@@ -624,23 +624,23 @@ static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
     cl_uint a;
     if ((err = launch_args(s, s->count, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->count, a, s->ctr);
-    SETARG(s->count, a + 1, counts);
-    SETARG(s->count, a + 2, s->leafid);
-    SETARG(s->count, a + 3, probing);
-    SETARG(s->scatter, 0, L->n);
-    SETARG(s->scatter, 1, s->ctr);
-    SETARG(s->scatter, 2, counts);
-    SETARG(s->scatter, 3, s->idx);
-    SETARG(s->scatter, 4, s->leafid);
-    SETARG(s->scatter, 5, s->ctrs[!s->cur]);
+    SETARG(s->count, a + NPLUS1RT_COUNT_CTR, s->ctr);
+    SETARG(s->count, a + NPLUS1RT_COUNT_COUNTS, counts);
+    SETARG(s->count, a + NPLUS1RT_COUNT_LEAFID, s->leafid);
+    SETARG(s->count, a + NPLUS1RT_COUNT_PROBE, probing);
+    SETARG(s->scatter, NPLUS1RT_SCATTER_N, L->n);
+    SETARG(s->scatter, NPLUS1RT_SCATTER_CTR, s->ctr);
+    SETARG(s->scatter, NPLUS1RT_SCATTER_COUNTS, counts);
+    SETARG(s->scatter, NPLUS1RT_SCATTER_IDX, s->idx);
+    SETARG(s->scatter, NPLUS1RT_SCATTER_LEAFID, s->leafid);
+    SETARG(s->scatter, NPLUS1RT_SCATTER_NEXT_CTR, s->ctrs[!s->cur]);
     if ((err = run(s, q, s->count, L->groups * s->wg, "classifier (count)")) != CL_SUCCESS)
         return err;
     if (s->scan) {
         cl_uint groups = (cl_uint)L->groups;
-        SETARG(s->scan, 0, groups);
-        SETARG(s->scan, 1, s->counts);
-        SETARG(s->scan, 2, s->ctr);
+        SETARG(s->scan, NPLUS1RT_SCAN_GROUPS, groups);
+        SETARG(s->scan, NPLUS1RT_SCAN_COUNTS, s->counts);
+        SETARG(s->scan, NPLUS1RT_SCAN_CTR, s->ctr);
         if ((err = run(s, q, s->scan, s->wg, "classifier (scan)")) != CL_SUCCESS)
             return err;
     }
@@ -682,9 +682,9 @@ static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L
         cl_uint a;
         if ((err = launch_args(s, k, args, L, 0, &a)) != CL_SUCCESS)
             return err;
-        SETARG(k, a, s->idx);
-        SETARG(k, a + 1, base);
-        SETARG(k, a + 2, count);
+        SETARG(k, a + NPLUS1RT_LEAF_IDX, s->idx);
+        SETARG(k, a + NPLUS1RT_LEAF_BASE, base);
+        SETARG(k, a + NPLUS1RT_LEAF_COUNT, count);
         if ((err = run(s, q, k, count, "leaf kernel")) != CL_SUCCESS)
             return err;
         base += count;
@@ -701,8 +701,8 @@ static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *
     cl_uint a;
     if ((err = launch_args(s, s->fused, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->fused, a, s->idx);
-    SETARG(s->fused, a + 1, s->ctr);
+    SETARG(s->fused, a + NPLUS1RT_FUSED_IDX, s->idx);
+    SETARG(s->fused, a + NPLUS1RT_FUSED_CTR, s->ctr);
     return run(s, q, s->fused, L->n, "fused leaf kernel");
 }
 
@@ -732,10 +732,10 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     cl_uint probe_flag = (cl_uint)probing;
     if ((err = launch_args(s, s->chunk, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->chunk, a, s->ctr);
-    SETARG(s->chunk, a + 1, s->idx);
-    SETARG(s->chunk, a + 2, probe_flag);
-    SETARG(s->chunk, a + 3, s->ctrs[!s->cur]);
+    SETARG(s->chunk, a + NPLUS1RT_CHUNK_CTR, s->ctr);
+    SETARG(s->chunk, a + NPLUS1RT_CHUNK_IDX, s->idx);
+    SETARG(s->chunk, a + NPLUS1RT_CHUNK_PROBE, probe_flag);
+    SETARG(s->chunk, a + NPLUS1RT_CHUNK_NEXT_CTR, s->ctrs[!s->cur]);
     if ((err = run(s, q, s->chunk, L->groups * s->wg, "classifier (chunk)")) != CL_SUCCESS)
         return err;
     s->clean[!s->cur] = 1; /* the chunk pass zeroed the other counter set */
@@ -751,8 +751,8 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     }
     if ((err = launch_args(s, s->fused_chunk, args, L, 0, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->fused_chunk, a, s->idx);
-    SETARG(s->fused_chunk, a + 1, s->ctr);
+    SETARG(s->fused_chunk, a + NPLUS1RT_FUSED_IDX, s->idx);
+    SETARG(s->fused_chunk, a + NPLUS1RT_FUSED_CTR, s->ctr);
     return run(s, q, s->fused_chunk, positions, "fused leaf kernel (chunks)");
 }
 
@@ -818,7 +818,8 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     if ((size_t)L->n + tile > UINT_MAX)
         return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
     cl_uint record = s->record_leaves || s->launches == 0, a;
-    cl_uint flags = (record || probing ? 1u : 0u) | (record ? 2u : 0u); /* count, record */
+    cl_uint flags = (record || probing ? (cl_uint)NPLUS1RT_TILE_COUNT : 0u) |
+                    (record ? (cl_uint)NPLUS1RT_TILE_RECORD : 0u);
     cl_int err = take_counters(s, q);
     if (err == CL_SUCCESS && record)
         err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4);
@@ -827,11 +828,11 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     cl_mem leafid = record ? s->leafid : s->ctr; /* unused unless recording */
     if ((err = launch_args(s, s->tile, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->tile, a, s->ctr);
-    SETARG(s->tile, a + 1, s->ctrs[!s->cur]);
-    SETARG(s->tile, a + 2, probing);
-    SETARG(s->tile, a + 3, leafid);
-    SETARG(s->tile, a + 4, flags);
+    SETARG(s->tile, a + NPLUS1RT_TILE_CTR, s->ctr);
+    SETARG(s->tile, a + NPLUS1RT_TILE_NEXT_CTR, s->ctrs[!s->cur]);
+    SETARG(s->tile, a + NPLUS1RT_TILE_PROBE, probing);
+    SETARG(s->tile, a + NPLUS1RT_TILE_LEAFID, leafid);
+    SETARG(s->tile, a + NPLUS1RT_TILE_FLAGS, flags);
     size_t groups = (L->n + tile - 1) / tile;
     if ((err = run(s, q, s->tile, groups * s->wg, "tile kernel")) != CL_SUCCESS)
         return err;
@@ -839,7 +840,7 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     s->cur = !s->cur;
     s->last_tile = record ? 2 : 1;
     s->counts_valid = 0;
-    s->last_uncounted = !(flags & 1);
+    s->last_uncounted = !(flags & NPLUS1RT_TILE_COUNT);
     return CL_SUCCESS;
 }
 
@@ -951,25 +952,35 @@ typedef struct candidate {
     cl_int (*run)(nplus1rt_set *s, const request *r, int probing);
 } candidate;
 
-enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1, CAND_AGGREGATED = 2, CAND_TILE = 3 };
-
-static const candidate candidates[] = {
-    {"original", 0, has_original, cand_original},
-    {"split", 1, has_split, launch_split},
-    {"aggregated", 1, has_aggregated, cand_aggregated},
-    {"tile", 1, has_tile, cand_tile},
+enum {
+    CAND_ORIGINAL = NPLUS1RT_CAND_ORIGINAL,
+    CAND_SPLIT = NPLUS1RT_CAND_SPLIT,
+    CAND_AGGREGATED = NPLUS1RT_CAND_AGGREGATED,
+    CAND_TILE = NPLUS1RT_CAND_TILE
 };
+
+/* Named and ordered by NPLUS1RT_CANDIDATES (nplus1rt_format.h): the manifest lists the same. */
+#define CANDIDATE_(id, v, name, needs) [v] = {name, needs, has_##id, cand_##id},
+#define has_ORIGINAL has_original
+#define has_SPLIT has_split
+#define has_AGGREGATED has_aggregated
+#define has_TILE has_tile
+#define cand_ORIGINAL cand_original
+#define cand_SPLIT launch_split
+#define cand_AGGREGATED cand_aggregated
+#define cand_TILE cand_tile
+static const candidate candidates[] = {NPLUS1RT_CANDIDATES(CANDIDATE_)};
 #define NCANDIDATES (sizeof candidates / sizeof *candidates)
 
-/* "<strategy>/<dispatch>", e.g. "aggregated/fused". */
+/* "<strategy>/<dispatch>", e.g. "aggregated/fused" ("tile": one kernel, no dispatch). */
+#define PASS_NAME_(id, v, name) {name "/host", name "/fused"},
 static const char *pass_name(nplus1rt_strategy st, nplus1rt_dispatch d)
 {
-    static const char *names[5][2] = {{"atomic/host", "atomic/fused"},
-                                      {"aggregated/host", "aggregated/fused"},
-                                      {"ordered/host", "ordered/fused"},
-                                      {"chunked/host", "chunked/fused"},
-                                      {"tile", "tile"}};
-    return (unsigned)st < 5 ? names[st][d == NPLUS1RT_DISPATCH_FUSED] : "split";
+    static const char *names[][2] = {NPLUS1RT_STRATEGIES(PASS_NAME_)};
+    if (st == NPLUS1RT_TILE)
+        return "tile";
+    return (unsigned)st < sizeof names / sizeof *names ? names[st][d == NPLUS1RT_DISPATCH_FUSED]
+                                                       : "split";
 }
 
 /* The split the last launch ran: a chunk layout that did not fit ran the aggregated passes. */
@@ -1198,7 +1209,7 @@ static cl_int launch_split(nplus1rt_set *s, const request *r, int probing)
             return run_original(s, q, r->dim, r->off, r->gsz, r->lsz, args);
         if ((err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS)
             return err;
-        SETARG(s->scatter, 3, s->idx);
+        SETARG(s->scatter, NPLUS1RT_SCATTER_IDX, s->idx);
     }
     err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, L, args)
                                                  : dispatch_host(s, q, L, args);
