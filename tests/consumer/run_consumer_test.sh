@@ -335,8 +335,8 @@ format_refusal() { # PREFIX DIR (a makefile_consumer build)
   local prefix=$1 dir=$2 bad=$2/bad
   step "a driver generated for format version 99 is refused by _create"
   mkdir -p "$bad"
-  sed 's/\(NPLUS1RT_SPLIT_[A-Z]*\), [0-9][0-9]*,/\1, 99,/' "$dir/gen/shade_nplus1.c" >"$bad/shade_nplus1.c"
-  grep -q 'NPLUS1RT_SPLIT_[A-Z]*, 99,' "$bad/shade_nplus1.c" ||
+  sed 's/^\( *\.format_version = \)[0-9][0-9]*,/\199,/' "$dir/gen/shade_nplus1.c" >"$bad/shade_nplus1.c"
+  grep -q '^ *\.format_version = 99,' "$bad/shade_nplus1.c" ||
     fail "could not find the format version in the generated shade_nplus1.c"
   logged cc-format "${cc:-cc}" -O2 $(pkg-config --cflags nplus1rt) -I"$dir/gen" \
     -DKERNEL_DIR="\"$here/project/kernels\"" -o "$bad/app" "$here/project/main.c" \
