@@ -47,8 +47,7 @@ static const variant variants[] = {
 };
 #define NVARIANTS (sizeof variants / sizeof *variants)
 
-static const char *strategy_names[] = {"atomic", "aggregated", "ordered", "chunked", "tile"};
-#define NSTRATEGIES 5
+#define NSTRATEGIES 5 /* NPLUS1RT_ATOMIC ... NPLUS1RT_TILE */
 
 typedef struct bench {
     char *auto_source;     /* the default (--split auto) set for the current ITERS */
@@ -147,19 +146,26 @@ static void free_inputs(inputs *in)
 
 static nplus1rt_set_desc desc_for(bench *b, int strategy, int dispatch, int is_auto)
 {
-    static char names[5][64];
-    snprintf(names[0], sizeof names[0], "oneKernel__nplus1_count");
-    snprintf(names[1], sizeof names[1], "oneKernel__nplus1_scan");
-    snprintf(names[2], sizeof names[2], "oneKernel__nplus1_scatter");
-    snprintf(names[3], sizeof names[3], "oneKernel__nplus1_fused");
-    snprintf(names[4], sizeof names[4], "oneKernel__nplus1_tile");
-    nplus1rt_set_desc d = {"oneKernel", is_auto == 1 ? b->auto_source : b->sources[strategy], 3,
-                           b->args, 3, b->leaf_names,
-                           names[0], strategy == NPLUS1RT_ORDERED ? names[1] : NULL, names[2],
-                           names[3], (nplus1rt_strategy)strategy, (nplus1rt_dispatch)dispatch,
-                           getenv("NPLUS1_BENCH_WG") ? (unsigned)atoi(getenv("NPLUS1_BENCH_WG")) : 256, {0, 0, 0},
-                           is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS, NPLUS1RT_FORMAT_VERSION,
-                           strategy == NPLUS1RT_TILE || is_auto == 1 ? names[4] : NULL, 0, 0};
+    const char *wg = getenv("NPLUS1_BENCH_WG");
+    nplus1rt_set_desc d = {
+        .kernel = "oneKernel",
+        .source = is_auto == 1 ? b->auto_source : b->sources[strategy],
+        .nargs = 3,
+        .args = b->args,
+        .nleaves = 3,
+        .leaf_kernels = b->leaf_names,
+        .count_kernel = "oneKernel" NPLUS1RT_SUFFIX_COUNT,
+        .scan_kernel = strategy == NPLUS1RT_ORDERED ? "oneKernel" NPLUS1RT_SUFFIX_SCAN : NULL,
+        .scatter_kernel = "oneKernel" NPLUS1RT_SUFFIX_SCATTER,
+        .fused_kernel = "oneKernel" NPLUS1RT_SUFFIX_FUSED,
+        .strategy = (nplus1rt_strategy)strategy,
+        .dispatch = (nplus1rt_dispatch)dispatch,
+        .wg = wg ? (unsigned)atoi(wg) : 256,
+        .split = is_auto ? b->auto_split : NPLUS1RT_SPLIT_ALWAYS,
+        .format_version = NPLUS1RT_FORMAT_VERSION,
+        .tile_kernel = strategy == NPLUS1RT_TILE || is_auto == 1 ? "oneKernel" NPLUS1RT_SUFFIX_TILE
+                                                                 : NULL,
+    };
     return d;
 }
 
@@ -384,7 +390,8 @@ static void load_sources(bench *b, const char *dir)
 {
     for (int s = 0; s < NSTRATEGIES; s++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/oneKernel_%s.nplus1.cl", dir, strategy_names[s]);
+        snprintf(path, sizeof path, "%s/oneKernel_%s.nplus1.cl", dir,
+                 nplus1rt_strategy_text(s));
         if (!(b->sources[s] = nplus1rt_read_file(path))) {
             fprintf(stderr, "nplus1bench: cannot read %s (generate it with bench/CMakeLists.txt)\n",
                     path);
@@ -396,7 +403,7 @@ static void load_sources(bench *b, const char *dir)
                          {"out", "float *", NPLUS1RT_ARG_BUFFER, 1, 0, NPLUS1RT_F32, 1, 4}};
     memcpy(b->args, a, sizeof a);
     for (int l = 0; l < 3; l++) {
-        snprintf(b->leafbuf[l], sizeof b->leafbuf[l], "oneKernel__nplus1_leaf%d", l);
+        snprintf(b->leafbuf[l], sizeof b->leafbuf[l], "oneKernel" NPLUS1RT_SUFFIX_LEAF "%d", l);
         b->leaf_names[l] = b->leafbuf[l];
     }
 }

@@ -18,6 +18,7 @@
 #include <CL/cl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "nplus1rt_format.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,11 +102,7 @@ void nplus1rt_cache_clear(void);
 
 /* ---- element types, random inputs, diffs ------------------------------- */
 
-typedef enum nplus1rt_elem {
-    NPLUS1RT_I8, NPLUS1RT_U8, NPLUS1RT_I16, NPLUS1RT_U16,
-    NPLUS1RT_I32, NPLUS1RT_U32, NPLUS1RT_I64, NPLUS1RT_U64,
-    NPLUS1RT_F16, NPLUS1RT_F32, NPLUS1RT_F64
-} nplus1rt_elem;
+/* nplus1rt_elem: NPLUS1RT_I8 ... NPLUS1RT_F64, listed in nplus1rt_format.h (NPLUS1RT_ELEMS). */
 
 size_t nplus1rt_elem_size(nplus1rt_elem e);
 const char *nplus1rt_elem_name(nplus1rt_elem e); /* "int", "float", ... */
@@ -150,26 +147,12 @@ double nplus1rt_median(double *v, size_t n);  /* sorts v in place */
 
 /* ---- the generated kernel set ------------------------------------------ */
 
-typedef enum nplus1rt_strategy {
-    NPLUS1RT_ATOMIC = 0,     /* one global atomic per item (the hand-written pattern) */
-    NPLUS1RT_AGGREGATED = 1, /* per-work-group counts, one global atomic per group and leaf */
-    NPLUS1RT_ORDERED = 2,    /* per-group counts, a scan, an order-keeping scatter */
-    NPLUS1RT_CHUNKED = 3,    /* one pass into warp-aligned chunks (fused only; else AGGREGATED) */
-    NPLUS1RT_TILE = 4        /* one kernel: each work-group regroups its tile of items by leaf */
-} nplus1rt_strategy;
-
-typedef enum nplus1rt_dispatch {
-    NPLUS1RT_DISPATCH_HOST = 0,  /* read the leaf counts back, launch each non-empty leaf */
-    NPLUS1RT_DISPATCH_FUSED = 1, /* one kernel over the concatenated buckets, no read-back */
-    NPLUS1RT_DISPATCH_AUTO = 2   /* FUSED on GPUs, HOST elsewhere (CPUs vectorise leaves apart) */
-} nplus1rt_dispatch;
-
-typedef enum nplus1rt_split {
-    NPLUS1RT_SPLIT_ALWAYS = 0,   /* every launch runs the classifier and the leaves */
-    NPLUS1RT_SPLIT_ADAPTIVE = 1, /* probe divergence; run the original when it is low */
-    NPLUS1RT_SPLIT_NEVER = 2,    /* the leaves are too cheap: always the original */
-    NPLUS1RT_SPLIT_MEASURED = 3  /* time the candidates, keep the fastest (what auto runs) */
-} nplus1rt_split;
+/*
+ * nplus1rt_strategy (NPLUS1RT_ATOMIC, _AGGREGATED, _ORDERED, _CHUNKED, _TILE),
+ * nplus1rt_dispatch (NPLUS1RT_DISPATCH_HOST, _FUSED, _AUTO) and nplus1rt_split
+ * (NPLUS1RT_SPLIT_ALWAYS, _ADAPTIVE, _NEVER, _MEASURED): nplus1rt_format.h
+ * lists them, with what each means.
+ */
 
 typedef enum nplus1rt_arg_kind {
     NPLUS1RT_ARG_BUFFER = 0,  /* __global / __constant pointer: cl_mem */

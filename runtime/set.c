@@ -1,80 +1,20 @@
 /*
- * set.c - the generic launcher of a generated kernel set.
+ * set.c - the generic launcher of a generated kernel set: create, release,
+ * enqueue, and the run-time configuration from the environment.
  *
  * The generated driver describes its kernels with a nplus1rt_set_desc; this
- * file builds them, owns the bucket buffers (one index array of N entries,
- * 2 counters per leaf, and per-group counts for the ordered strategy), and
- * enqueues classifier -> (scan) -> scatter -> leaves exactly like the
- * original kernel would be enqueued. The launch protocol (hidden kernel
- * arguments, buffer layout) is the one templates/kernel.cl.tmpl defines.
- * The TILE strategy is one kernel (launch_tile): no buckets, no read-back.
+ * file builds them and decides the launch policy; set_passes.c enqueues
+ * classifier -> (scan) -> scatter -> leaves exactly like the original kernel
+ * would be enqueued, set_choice.c runs the measured choice, and
+ * set_inspect.c reads back what validation and the benchmark look at.
  */
-#include <limits.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "choose.h"
-#include "nplus1rt.h"
-
-#define MAX_EVENTS 80
-#define NPLUS1_IPT_DEFAULT 8 /* items per work-item in the classifier passes */
-
-struct nplus1rt_set {
-    const nplus1rt_set_desc *desc;  /* points to desc_copy */
-    nplus1rt_set_desc desc_copy;
-    cl_context ctx;
-    cl_device_id dev;
-    cl_program prog;
-    cl_kernel count, scan, scatter, fused;
-    cl_kernel chunk, fused_chunk;  /* CHUNKED */
-    cl_kernel original;         /* the user's kernel (ADAPTIVE / NEVER splits) */
-    cl_kernel *leaves;
-    /* Counters, two sets used in turn: [0, L) leaf sizes, [L, 2L) fill
-     * counters, [2L] mixed 32-item chunks. Each scatter zeroes the other set. */
-    cl_mem ctrs[2];
-    cl_mem ctr;                 /* the set this launch uses */
-    int cur, clean[2];
-    cl_mem idx;                 /* the buckets, concatenated, leaf after leaf */
-    cl_mem counts;              /* ORDERED: per-group counts, leaf-major */
-    cl_mem leafid;              /* one byte per item: its leaf (255: none) */
-    size_t idx_cap, counts_cap, leafid_cap;
-    size_t wg;
-    size_t dev_max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE, read once */
-    unsigned ipt;               /* items per work-item in the classifier passes */
-    nplus1rt_dispatch dispatch;
-    nplus1rt_split split;       /* desc->split, after the environment and the device */
-    cl_uint *last_counts;
-    int counts_valid;
-    cl_command_queue last_queue;
-    int profiling;
-    unsigned probe_period, until_probe; /* ADAPTIVE: launches until the next probe */
-    int use_original;                   /* the last probe's verdict */
-    double probe_threshold;
-    int last_original;
-    int last_chunked;           /* the last launch used the chunk layout */
-    size_t last_positions;      /* CHUNKED: index entries the fused kernel covered */
-    cl_event events[MAX_EVENTS];
-    unsigned nevents;
-    char *errmsg;
-    chooser chooser;            /* MEASURED: which candidate runs (choose.c) */
-    int timing;                 /* this launch is a timed trial: keep its events */
-    int forced;                 /* a forced candidate (NPLUS1_CHOICE), -1: none */
-    int no_chunk;               /* CHUNKED: this launch runs the aggregated passes */
-    unsigned char *orig_args;   /* the original's arguments as last set (sizes, then bytes) */
-    size_t orig_args_len;
-    cl_kernel tile;             /* desc->tile_kernel, or NULL */
-    unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
-    int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
-    int record_leaves;          /* TILE: write each item's leaf (validation) */
-    int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
-    int last_uncounted;         /* ... and did not count its items (the fast path) */
-    unsigned launches;          /* TILE launches so far (the first records the leaves) */
-};
-
-static void init_choice(nplus1rt_set *s);
+#include "set_internal.h"
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -100,7 +40,7 @@ static char *new_msg(const char *fmt, ...)
     return m;
 }
 
-static void set_msg(nplus1rt_set *s, const char *fmt, ...)
+void set_msg(nplus1rt_set *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -117,10 +57,58 @@ const char *nplus1rt_set_errmsg(const nplus1rt_set *s)
     return s && s->errmsg ? s->errmsg : "no error";
 }
 
-static cl_int fail(nplus1rt_set *s, cl_int err, const char *what)
+cl_int set_fail(nplus1rt_set *s, cl_int err, const char *what)
 {
     set_msg(s, "%s: %s (%d)", what, nplus1_strerror(err), (int)err);
     return err;
+}
+
+/* ---- create ---------------------------------------------------------------- */
+
+/* ---- configuration ------------------------------------------------------------ */
+
+/*
+ * Every NPLUS1_* environment variable the runtime honours. A set reads the
+ * ones below once, in nplus1rt_set_create; device.c reads NPLUS1_PLATFORM
+ * and NPLUS1_DEVICE when nplus1rt_pick_device selects a device. The
+ * generated kernels' own macros (-DNPLUS1_WG, -DNPLUS1_IPT, -DNPLUS1_TILE_IPT,
+ * -DNPLUS1_TILE_MATCH) are build options, set from this configuration.
+ *
+ *   NPLUS1_SPLIT            always|auto|adaptive|never: overrides a generated auto policy
+ *   NPLUS1_PROBE_THRESHOLD  adaptive: the mixed-chunk share under which the original runs
+ *                           (0.25); set, it also lets adaptive probe on a CPU
+ *   NPLUS1_PROBE_PERIOD     adaptive: launches from one probe to the next (16)
+ *   NPLUS1_IPT              items per work-item in the classifier passes, 1-64 (8)
+ *   NPLUS1_TILE_IPT         items per work-item in a tile, 1-64 (from the local memory)
+ *   NPLUS1_TILE_MATCH       0: no warp match in the tile kernel on NVIDIA sm_70+
+ *   NPLUS1_CHOICE           auto, or a candidate (original|split|aggregated|tile or
+ *                           "<strategy>/<dispatch>") that every launch runs
+ *   NPLUS1_CHOICE_DELAY     launches before the measured choice's first trial
+ *   NPLUS1_RECHECK_PERIOD   launches between the measured choice's re-checks (64)
+ */
+void set_config_from_env(set_config *c)
+{
+    const char *v;
+    memset(c, 0, sizeof *c);
+    c->split = getenv("NPLUS1_SPLIT");
+    v = getenv("NPLUS1_PROBE_THRESHOLD");
+    c->has_probe_threshold = v != NULL;
+    c->probe_threshold = v ? atof(v) : 0.25;
+    v = getenv("NPLUS1_PROBE_PERIOD");
+    c->probe_period = v ? (unsigned)atoi(v) : 16;
+    v = getenv("NPLUS1_IPT");
+    c->ipt = v && atoi(v) > 0 && atoi(v) <= 64 ? (unsigned)atoi(v) : NPLUS1_IPT_DEFAULT;
+    v = getenv("NPLUS1_TILE_IPT");
+    c->tile_ipt = v ? atoi(v) : 0;
+    v = getenv("NPLUS1_TILE_MATCH");
+    c->tile_match_off = v && !strcmp(v, "0");
+    v = getenv("NPLUS1_RECHECK_PERIOD");
+    c->has_recheck_period = v != NULL;
+    c->recheck_period = v ? (unsigned)atoi(v) : 0;
+    v = getenv("NPLUS1_CHOICE_DELAY");
+    c->has_choice_delay = v != NULL;
+    c->choice_delay = v ? (unsigned)atoi(v) : 0;
+    c->choice = getenv("NPLUS1_CHOICE");
 }
 
 /* ---- create ---------------------------------------------------------------- */
@@ -198,7 +186,7 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     size_t n = strlen(user_options ? user_options : "") + 96;
     char *opts = malloc(n);
     if (!opts)
-        return fail(s, NPLUS1_ERR_OOM, "building the generated set");
+        return set_fail(s, NPLUS1_ERR_OOM, "building the generated set");
     snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u%s %s", s->wg, s->ipt,
              s->tile_ipt, s->tile_match ? " -DNPLUS1_TILE_MATCH" : "",
              user_options ? user_options : "");
@@ -225,7 +213,8 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         return err;
     if (d->strategy == NPLUS1RT_TILE) /* the set is the tile kernel alone */
         return s->tile ? CL_SUCCESS
-                       : fail(s, CL_INVALID_KERNEL_NAME, "strategy tile without a tile kernel");
+                       : set_fail(s, CL_INVALID_KERNEL_NAME,
+                                  "strategy tile without a tile kernel");
     if (!(s->count = make_kernel(s, d->count_kernel, &err)) ||
         !(s->scatter = make_kernel(s, d->scatter_kernel, &err)) ||
         !(s->fused = make_kernel(s, d->fused_kernel, &err)))
@@ -234,10 +223,10 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         return err;
     if (d->strategy == NPLUS1RT_CHUNKED) {
         char name[512];
-        snprintf(name, sizeof name, "%s__nplus1_chunk", d->kernel);
+        snprintf(name, sizeof name, "%s" NPLUS1RT_SUFFIX_CHUNK, d->kernel);
         if (!(s->chunk = make_kernel(s, name, &err)))
             return err;
-        snprintf(name, sizeof name, "%s__nplus1_fused_chunk", d->kernel);
+        snprintf(name, sizeof name, "%s" NPLUS1RT_SUFFIX_FUSED_CHUNK, d->kernel);
         if (!(s->fused_chunk = make_kernel(s, name, &err)))
             return err;
     }
@@ -270,11 +259,10 @@ static size_t kernel_limit(nplus1rt_set *s)
  * the fastest measured (docs/performance.md). A tile holds at most 65536
  * items (16-bit offsets).
  */
-static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
+static unsigned tile_ipt_for(cl_device_id dev, size_t wg, int given)
 {
-    const char *env = getenv("NPLUS1_TILE_IPT");
-    if (env && atoi(env) > 0 && atoi(env) <= 64 && (size_t)atoi(env) * wg <= 65536)
-        return (unsigned)atoi(env);
+    if (given > 0 && given <= 64 && (size_t)given * wg <= 65536)
+        return (unsigned)given;
     cl_ulong local = 0;
     clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
     unsigned ipt = 16;
@@ -293,10 +281,9 @@ static unsigned tile_ipt_for(cl_device_id dev, size_t wg)
  * 1.58x at 8 iterations on the H200 (docs/performance.md). NPLUS1_TILE_MATCH=0
  * turns it off.
  */
-static int tile_match_for(cl_device_id dev)
+static int tile_match_for(cl_device_id dev, int off)
 {
-    const char *env = getenv("NPLUS1_TILE_MATCH");
-    if (env && !strcmp(env, "0"))
+    if (off)
         return 0;
     char ext[4096] = "";
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
@@ -315,16 +302,15 @@ static int tile_match_for(cl_device_id dev)
  * adaptive, the probe-only policy, runs the original on a device that is not
  * a GPU unless NPLUS1_PROBE_THRESHOLD asks for probing there too.
  */
-static nplus1rt_split split_policy(nplus1rt_split generated, int gpu)
+static nplus1rt_split split_policy(nplus1rt_split generated, int gpu, const set_config *c)
 {
-    const char *env = generated == NPLUS1RT_SPLIT_ALWAYS ? NULL : getenv("NPLUS1_SPLIT");
+    const char *env = generated == NPLUS1RT_SPLIT_ALWAYS ? NULL : c->split;
     if (env && !strcmp(env, "always"))
         return NPLUS1RT_SPLIT_ALWAYS;
     if (env && !strcmp(env, "never"))
         return NPLUS1RT_SPLIT_NEVER;
     if (env && !strcmp(env, "adaptive"))
-        return gpu || getenv("NPLUS1_PROBE_THRESHOLD") ? NPLUS1RT_SPLIT_ADAPTIVE
-                                                       : NPLUS1RT_SPLIT_NEVER;
+        return gpu || c->has_probe_threshold ? NPLUS1RT_SPLIT_ADAPTIVE : NPLUS1RT_SPLIT_NEVER;
     (void)gpu; /* auto: the measured choice decides, on CPUs too */
     return generated == NPLUS1RT_SPLIT_ALWAYS ? generated : NPLUS1RT_SPLIT_MEASURED;
 }
@@ -379,21 +365,21 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     desc = s->desc;
     s->ctx = ctx;
     s->dev = dev;
+    set_config_from_env(&s->config);
     cl_device_type type = 0;
     clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     int gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
     s->dispatch = desc->dispatch;
     if (s->dispatch == NPLUS1RT_DISPATCH_AUTO)
         s->dispatch = gpu ? NPLUS1RT_DISPATCH_FUSED : NPLUS1RT_DISPATCH_HOST;
-    s->split = split_policy(desc->split, gpu);
+    s->split = split_policy(desc->split, gpu, &s->config);
     s->wg = desc->wg ? desc->wg : 256;
-    const char *ipt = getenv("NPLUS1_IPT");
-    s->ipt = ipt && atoi(ipt) > 0 && atoi(ipt) <= 64 ? (unsigned)atoi(ipt) : NPLUS1_IPT_DEFAULT;
+    s->ipt = s->config.ipt;
     clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof s->dev_max_wg, &s->dev_max_wg, NULL);
     while (s->dev_max_wg && s->wg > s->dev_max_wg)
         s->wg /= 2;
-    s->tile_ipt = tile_ipt_for(dev, s->wg);
-    s->tile_match = tile_match_for(dev);
+    s->tile_ipt = tile_ipt_for(dev, s->wg, s->config.tile_ipt);
+    s->tile_match = tile_match_for(dev, s->config.tile_match_off);
     e = build(s, build_options);
     if (e == CL_SUCCESS) {
         size_t limit = kernel_limit(s);
@@ -410,13 +396,12 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
             s->ctrs[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE,
                                         sizeof(cl_uint) * (2 * desc->nleaves + 1), NULL, &e);
         if (e != CL_SUCCESS)
-            fail(s, e, "allocating the leaf counters");
+            set_fail(s, e, "allocating the leaf counters");
         else if (!s->last_counts)
-            e = fail(s, NPLUS1_ERR_OOM, "allocating the leaf counters");
-        const char *period = getenv("NPLUS1_PROBE_PERIOD"), *thr = getenv("NPLUS1_PROBE_THRESHOLD");
-        s->probe_period = period ? (unsigned)atoi(period) : 16;
-        s->probe_threshold = thr ? atof(thr) : 0.25;
-        init_choice(s);
+            e = set_fail(s, NPLUS1_ERR_OOM, "allocating the leaf counters");
+        s->probe_period = s->config.probe_period;
+        s->probe_threshold = s->config.probe_threshold;
+        set_init_choice(s);
     }
     if (err)
         *err = e;
@@ -469,676 +454,7 @@ int nplus1rt_set_last_ran_original(const nplus1rt_set *s)
     return s->last_original;
 }
 
-/* ---- launch ----------------------------------------------------------------- */
-
-typedef struct launch {
-    cl_uint n, dim;
-    cl_uint4 gsz, goff;
-    size_t groups;
-} launch;
-
-static cl_int check_launch(nplus1rt_set *s, cl_uint dim, const size_t *off, const size_t *gsz,
-                           const size_t *lsz, launch *L)
-{
-    if (dim < 1 || dim > 3)
-        return fail(s, CL_INVALID_WORK_DIMENSION, "work_dim must be 1, 2 or 3");
-    if (!gsz)
-        return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "global_size is NULL");
-    unsigned long long n = 1;
-    size_t local_total = 1;
-    memset(L, 0, sizeof *L);
-    for (cl_uint d = 0; d < 3; d++) {
-        size_t g = d < dim ? gsz[d] : 1, o = d < dim && off ? off[d] : 0;
-        if (g == 0)
-            return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "a global size is 0");
-        if ((unsigned long long)g + o > UINT_MAX)
-            return fail(s, CL_INVALID_GLOBAL_OFFSET, "global offset + size exceeds 2^32");
-        n *= g;
-        L->gsz.s[d] = (cl_uint)g;
-        L->goff.s[d] = (cl_uint)o;
-        if (d < dim && lsz) {
-            if (lsz[d] == 0 || g % lsz[d])
-                return fail(s, CL_INVALID_WORK_GROUP_SIZE,
-                            "global size is not a multiple of the local size");
-            local_total *= lsz[d];
-        }
-        size_t reqd = s->desc->reqd_local[d];
-        if (reqd && d < dim && (!lsz || lsz[d] != reqd))
-            return fail(s, CL_INVALID_WORK_GROUP_SIZE,
-                        "the kernel's reqd_work_group_size does not match local_size");
-    }
-    if (lsz && s->dev_max_wg && local_total > s->dev_max_wg)
-        return fail(s, CL_INVALID_WORK_GROUP_SIZE, "local size exceeds the device's maximum");
-    if (n > UINT_MAX - s->wg)
-        return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "more than 2^32 work-items");
-    L->n = (cl_uint)n;
-    L->dim = dim;
-    L->groups = (n + s->wg * s->ipt - 1) / (s->wg * s->ipt); /* classifier groups */
-    return CL_SUCCESS;
-}
-
-/* Grows *buf to hold at least need entries of 4 bytes. */
-static cl_int ensure(nplus1rt_set *s, cl_mem *buf, size_t *cap, size_t need)
-{
-    if (*buf && *cap >= need)
-        return CL_SUCCESS;
-    if (*buf)
-        clReleaseMemObject(*buf);
-    cl_int err;
-    size_t want = need < 1024 ? 1024 : need;
-    *buf = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want * sizeof(cl_uint), NULL, &err);
-    *cap = err == CL_SUCCESS ? want : 0;
-    if (err != CL_SUCCESS) {
-        *buf = NULL;
-        return fail(s, err, "allocating the bucket buffer");
-    }
-    return CL_SUCCESS;
-}
-
-static cl_int set_user_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval *args)
-{
-    for (unsigned i = 0; i < s->desc->nargs; i++) {
-        cl_int err = clSetKernelArg(k, i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS) {
-            set_msg(s, "argument %u ('%s') of %s: %s", i, s->desc->args[i].name, s->desc->kernel,
-                    nplus1_strerror(err));
-            return err;
-        }
-    }
-    return CL_SUCCESS;
-}
-
-#define SETARG(k, i, v)                                                   \
-    do {                                                                  \
-        cl_int e_ = clSetKernelArg((k), (i), sizeof(v), &(v));            \
-        if (e_ != CL_SUCCESS)                                             \
-            return fail(s, e_, "setting a hidden argument");              \
-    } while (0)
-
-/*
- * The arguments every generated kernel but the scan starts with: the user's,
- * then (with_n) the item count, then the original launch's dimension, sizes
- * and offsets. *next gets the index of the kernel's own arguments.
- */
-static cl_int launch_args(nplus1rt_set *s, cl_kernel k, const nplus1rt_argval *args,
-                          const launch *L, int with_n, cl_uint *next)
-{
-    cl_int err = set_user_args(s, k, args);
-    if (err != CL_SUCCESS)
-        return err;
-    cl_uint a = s->desc->nargs;
-    if (with_n)
-        SETARG(k, a++, L->n);
-    SETARG(k, a, L->dim);
-    SETARG(k, a + 1, L->gsz);
-    SETARG(k, a + 2, L->goff);
-    *next = a + 3;
-    return CL_SUCCESS;
-}
-
-static cl_event *next_event(nplus1rt_set *s)
-{
-    if ((!s->profiling && !s->timing) || s->nevents >= MAX_EVENTS)
-        return NULL;
-    return &s->events[s->nevents++];
-}
-
-static cl_int run(nplus1rt_set *s, cl_command_queue q, cl_kernel k, size_t items, const char *what)
-{
-    size_t global = (items + s->wg - 1) / s->wg * s->wg;
-    if (global == 0)
-        return CL_SUCCESS;
-    cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &s->wg, 0, NULL, next_event(s));
-    return err == CL_SUCCESS ? err : fail(s, err, what);
-}
-
-/* This launch's counter set: zeroed by the last scatter, or by a fill now. */
-static cl_int take_counters(nplus1rt_set *s, cl_command_queue q)
-{
-    s->ctr = s->ctrs[s->cur];
-    if (!s->clean[s->cur]) {
-        cl_uint zero = 0;
-        cl_int err = clEnqueueFillBuffer(q, s->ctr, &zero, sizeof zero, 0,
-                                         sizeof(cl_uint) * (2 * s->desc->nleaves + 1), 0, NULL,
-                                         NULL);
-        if (err != CL_SUCCESS)
-            return fail(s, err, "clearing the leaf counters");
-    }
-    s->clean[s->cur] = 0;
-    return CL_SUCCESS;
-}
-
-static cl_int classify(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                       const nplus1rt_argval *args, cl_uint probing)
-{
-    cl_uint nl = s->desc->nleaves;
-    cl_int err = take_counters(s, q);
-    if (err != CL_SUCCESS)
-        return err;
-    cl_mem counts = s->ctr; /* unused by the kernels of the other strategies */
-    if (s->desc->strategy == NPLUS1RT_ORDERED) {
-        if ((err = ensure(s, &s->counts, &s->counts_cap, (size_t)nl * L->groups)) != CL_SUCCESS)
-            return err;
-        counts = s->counts;
-    }
-    cl_uint a;
-    if ((err = launch_args(s, s->count, args, L, 1, &a)) != CL_SUCCESS)
-        return err;
-    SETARG(s->count, a, s->ctr);
-    SETARG(s->count, a + 1, counts);
-    SETARG(s->count, a + 2, s->leafid);
-    SETARG(s->count, a + 3, probing);
-    SETARG(s->scatter, 0, L->n);
-    SETARG(s->scatter, 1, s->ctr);
-    SETARG(s->scatter, 2, counts);
-    SETARG(s->scatter, 3, s->idx);
-    SETARG(s->scatter, 4, s->leafid);
-    SETARG(s->scatter, 5, s->ctrs[!s->cur]);
-    if ((err = run(s, q, s->count, L->groups * s->wg, "classifier (count)")) != CL_SUCCESS)
-        return err;
-    if (s->scan) {
-        cl_uint groups = (cl_uint)L->groups;
-        SETARG(s->scan, 0, groups);
-        SETARG(s->scan, 1, s->counts);
-        SETARG(s->scan, 2, s->ctr);
-        if ((err = run(s, q, s->scan, s->wg, "classifier (scan)")) != CL_SUCCESS)
-            return err;
-    }
-    return CL_SUCCESS;
-}
-
-static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                            const nplus1rt_argval *args)
-{
-    cl_uint nl = s->desc->nleaves;
-    cl_int err = CL_SUCCESS;
-    if (s->counts_valid) { /* the adaptive probe read them already */
-        err = run(s, q, s->scatter, L->groups * s->wg, "classifier (scatter)");
-        if (err != CL_SUCCESS)
-            return err;
-    } else {
-        cl_event read;
-        err = clEnqueueReadBuffer(q, s->ctr, CL_FALSE, 0, nl * sizeof(cl_uint), s->last_counts, 0,
-                                  NULL, &read);
-        if (err != CL_SUCCESS)
-            return fail(s, err, "reading the leaf counts");
-        err = run(s, q, s->scatter, L->groups * s->wg, "classifier (scatter)");
-        if (err == CL_SUCCESS)
-            err = clFlush(q);
-        cl_int werr = clWaitForEvents(1, &read);
-        clReleaseEvent(read);
-        if (err != CL_SUCCESS)
-            return err;
-        if (werr != CL_SUCCESS)
-            return fail(s, werr, "waiting for the leaf counts");
-        s->counts_valid = 1;
-    }
-    cl_uint base = 0;
-    for (cl_uint l = 0; l < nl; l++) {
-        cl_uint count = s->last_counts[l];
-        if (count == 0)
-            continue;
-        cl_kernel k = s->leaves[l];
-        cl_uint a;
-        if ((err = launch_args(s, k, args, L, 0, &a)) != CL_SUCCESS)
-            return err;
-        SETARG(k, a, s->idx);
-        SETARG(k, a + 1, base);
-        SETARG(k, a + 2, count);
-        if ((err = run(s, q, k, count, "leaf kernel")) != CL_SUCCESS)
-            return err;
-        base += count;
-    }
-    return CL_SUCCESS;
-}
-
-static cl_int dispatch_fused(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                             const nplus1rt_argval *args)
-{
-    cl_int err = run(s, q, s->scatter, L->groups * s->wg, "classifier (scatter)");
-    if (err != CL_SUCCESS)
-        return err;
-    cl_uint a;
-    if ((err = launch_args(s, s->fused, args, L, 1, &a)) != CL_SUCCESS)
-        return err;
-    SETARG(s->fused, a, s->idx);
-    SETARG(s->fused, a + 1, s->ctr);
-    return run(s, q, s->fused, L->n, "fused leaf kernel");
-}
-
-/* Items fit the (leaf << 26 | id) encoding of the chunk layout. */
-static int chunk_layout_fits(const nplus1rt_set *s, const launch *L)
-{
-    return s->chunk && !s->no_chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED &&
-           L->n < (1u << 26) && s->desc->nleaves < 63;
-}
-
-static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
-                           const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args);
-static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *low);
-
-/* CHUNKED: one classifier pass, then the fused kernel over the chunks. */
-static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                             const nplus1rt_argval *args, int probing, cl_uint dim,
-                             const size_t *off, const size_t *gsz, const size_t *lsz)
-{
-    cl_uint nl = s->desc->nleaves, a;
-    size_t positions = L->n + L->groups * nl * 32; /* items + padding to whole warps */
-    cl_int err = ensure(s, &s->idx, &s->idx_cap, positions);
-    if (err != CL_SUCCESS)
-        return err;
-    if ((err = take_counters(s, q)) != CL_SUCCESS)
-        return err;
-    cl_uint probe_flag = (cl_uint)probing;
-    if ((err = launch_args(s, s->chunk, args, L, 1, &a)) != CL_SUCCESS)
-        return err;
-    SETARG(s->chunk, a, s->ctr);
-    SETARG(s->chunk, a + 1, s->idx);
-    SETARG(s->chunk, a + 2, probe_flag);
-    SETARG(s->chunk, a + 3, s->ctrs[!s->cur]);
-    if ((err = run(s, q, s->chunk, L->groups * s->wg, "classifier (chunk)")) != CL_SUCCESS)
-        return err;
-    s->clean[!s->cur] = 1; /* the chunk pass zeroed the other counter set */
-    s->cur = !s->cur;
-    s->last_chunked = 1;
-    s->last_positions = positions;
-    if (probing) {
-        if ((err = probe(s, q, L, &s->use_original)) != CL_SUCCESS)
-            return err;
-        s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
-        if (s->use_original)
-            return run_original(s, q, dim, off, gsz, lsz, args);
-    }
-    if ((err = launch_args(s, s->fused_chunk, args, L, 0, &a)) != CL_SUCCESS)
-        return err;
-    SETARG(s->fused_chunk, a, s->idx);
-    SETARG(s->fused_chunk, a + 1, s->ctr);
-    return run(s, q, s->fused_chunk, positions, "fused leaf kernel (chunks)");
-}
-
-/*
- * The original kernel keeps its arguments between launches (no one else sets
- * them): unchanged ones are not set again, a host cost that shows on short
- * launches. Returns 1 when args are what the last launch set.
- */
-/* Bytes of args packed as (size, value) pairs. */
-static size_t packed_args_size(const nplus1rt_set *s, const nplus1rt_argval *args)
-{
-    size_t need = 0;
-    for (unsigned i = 0; i < s->desc->nargs; i++)
-        need += sizeof(size_t) + args[i].size;
-    return need;
-}
-
-static int same_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
-{
-    size_t need = packed_args_size(s, args);
-    if (s->orig_args && s->orig_args_len == need) {
-        const unsigned char *p = s->orig_args;
-        unsigned i = 0;
-        for (; i < s->desc->nargs; i++) {
-            if (memcmp(p, &args[i].size, sizeof(size_t)) ||
-                memcmp(p + sizeof(size_t), args[i].value, args[i].size))
-                break;
-            p += sizeof(size_t) + args[i].size;
-        }
-        if (i == s->desc->nargs)
-            return 1;
-    }
-    return 0;
-}
-
-static void keep_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
-{
-    size_t need = packed_args_size(s, args);
-    unsigned char *p = realloc(s->orig_args, need ? need : 1);
-    s->orig_args_len = 0;
-    if (!p)
-        return;
-    s->orig_args = p;
-    for (unsigned i = 0; i < s->desc->nargs; i++) {
-        memcpy(p, &args[i].size, sizeof(size_t));
-        memcpy(p + sizeof(size_t), args[i].value, args[i].size);
-        p += sizeof(size_t) + args[i].size;
-    }
-    s->orig_args_len = need;
-}
-
-/*
- * TILE: one kernel; each work-group regroups its tile of NPLUS1_WG x tile_ipt
- * items by leaf in local memory and runs the leaves. It counts the items per
- * leaf (and, probing, the mixed chunks) into this launch's counter set, zeroes
- * the other set, and writes each item's leaf when recording. The seam for a
- * caller that picks the strategy per launch: it needs only s->tile.
- */
-static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                          const nplus1rt_argval *args, cl_uint probing)
-{
-    size_t tile = s->wg * s->tile_ipt;
-    if ((size_t)L->n + tile > UINT_MAX)
-        return fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
-    cl_uint record = s->record_leaves || s->launches == 0, a;
-    cl_uint flags = (record || probing ? 1u : 0u) | (record ? 2u : 0u); /* count, record */
-    cl_int err = take_counters(s, q);
-    if (err == CL_SUCCESS && record)
-        err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4);
-    if (err != CL_SUCCESS)
-        return err;
-    cl_mem leafid = record ? s->leafid : s->ctr; /* unused unless recording */
-    if ((err = launch_args(s, s->tile, args, L, 1, &a)) != CL_SUCCESS)
-        return err;
-    SETARG(s->tile, a, s->ctr);
-    SETARG(s->tile, a + 1, s->ctrs[!s->cur]);
-    SETARG(s->tile, a + 2, probing);
-    SETARG(s->tile, a + 3, leafid);
-    SETARG(s->tile, a + 4, flags);
-    size_t groups = (L->n + tile - 1) / tile;
-    if ((err = run(s, q, s->tile, groups * s->wg, "tile kernel")) != CL_SUCCESS)
-        return err;
-    s->clean[!s->cur] = 1; /* the tile kernel zeroed the other counter set */
-    s->cur = !s->cur;
-    s->last_tile = record ? 2 : 1;
-    s->counts_valid = 0;
-    s->last_uncounted = !(flags & 1);
-    return CL_SUCCESS;
-}
-
-/* TILE, probing or not: the probing launch has done the work already. */
-static cl_int enqueue_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                           const nplus1rt_argval *args, int probing)
-{
-    cl_int err = launch_tile(s, q, L, args, (cl_uint)probing);
-    if (err != CL_SUCCESS || !probing)
-        return err;
-    s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
-    return probe(s, q, L, &s->use_original);
-}
-
-/* The user's kernel, launched exactly as the user asked. */
-static cl_int run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
-                           const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
-{
-    cl_int err = CL_SUCCESS;
-    if (!same_original_args(s, args)) {
-        s->orig_args_len = 0;
-        if ((err = set_user_args(s, s->original, args)) != CL_SUCCESS)
-            return err;
-        keep_original_args(s, args);
-    }
-    s->last_original = 1;
-    err = clEnqueueNDRangeKernel(q, s->original, dim, off, gsz, lsz, 0, NULL, next_event(s));
-    return err == CL_SUCCESS ? err : fail(s, err, "the original kernel");
-}
-
-/* Reads the counters after the counting pass: is divergence below the threshold? */
-static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *low)
-{
-    cl_uint nl = s->desc->nleaves;
-    cl_int err = clEnqueueReadBuffer(q, s->ctr, CL_TRUE, 0, (2 * nl + 1) * sizeof(cl_uint),
-                                     s->last_counts, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return fail(s, err, "reading the divergence probe");
-    s->counts_valid = 1;
-    double chunks = (double)((L->n + 31) / 32);
-    *low = s->last_counts[2 * nl] < s->probe_threshold * chunks;
-    if (s->split == NPLUS1RT_SPLIT_MEASURED)
-        *low = !chooser_probe(&s->chooser, chooser_class_of(L->n), s->last_counts[2 * nl] / chunks);
-    return CL_SUCCESS;
-}
-
-/* ---- the measured choice (--split auto; the decisions are choose.c's) -------- */
-
-/* One launch request, as the user gave it and as check_launch read it. */
-typedef struct request {
-    cl_command_queue q;
-    cl_uint dim;
-    const size_t *off, *gsz, *lsz;
-    const nplus1rt_argval *args;
-    launch L;
-} request;
-
-static cl_int launch_split(nplus1rt_set *s, const request *r, int probing);
-
-static cl_int cand_original(nplus1rt_set *s, const request *r, int probing)
-{
-    (void)probing;
-    return run_original(s, r->q, r->dim, r->off, r->gsz, r->lsz, r->args);
-}
-
-static int has_original(const nplus1rt_set *s)
-{
-    return s->original != NULL;
-}
-
-static int has_split(const nplus1rt_set *s)
-{
-    (void)s;
-    return 1;
-}
-
-/* CHUNKED sets carry the aggregated passes too: a second split to measure. */
-static int has_aggregated(const nplus1rt_set *s)
-{
-    return s->chunk && s->dispatch == NPLUS1RT_DISPATCH_FUSED;
-}
-
-/* The one-kernel tile beside the set's own strategy (a TILE set's split is the tile). */
-static int has_tile(const nplus1rt_set *s)
-{
-    return s->tile && s->desc->strategy != NPLUS1RT_TILE;
-}
-
-static cl_int cand_tile(nplus1rt_set *s, const request *r, int probing)
-{
-    cl_int err = enqueue_tile(s, r->q, &r->L, r->args, probing);
-    s->launches++;
-    return err;
-}
-
-static cl_int cand_aggregated(nplus1rt_set *s, const request *r, int probing)
-{
-    s->no_chunk = 1;
-    cl_int err = launch_split(s, r, probing);
-    s->no_chunk = 0;
-    return err;
-}
-
-/* What a set can run. Adding a candidate is one entry (and its launch). */
-typedef struct candidate {
-    const char *name;      /* NPLUS1_CHOICE and nplus1rt_set_force_choice take it */
-    int needs_divergence;  /* pays only when the items of a SIMD group diverge */
-    int (*carried)(const nplus1rt_set *s);
-    cl_int (*run)(nplus1rt_set *s, const request *r, int probing);
-} candidate;
-
-enum { CAND_ORIGINAL = 0, CAND_SPLIT = 1, CAND_AGGREGATED = 2, CAND_TILE = 3 };
-
-static const candidate candidates[] = {
-    {"original", 0, has_original, cand_original},
-    {"split", 1, has_split, launch_split},
-    {"aggregated", 1, has_aggregated, cand_aggregated},
-    {"tile", 1, has_tile, cand_tile},
-};
-#define NCANDIDATES (sizeof candidates / sizeof *candidates)
-
-/* "<strategy>/<dispatch>", e.g. "aggregated/fused". */
-static const char *pass_name(nplus1rt_strategy st, nplus1rt_dispatch d)
-{
-    static const char *names[5][2] = {{"atomic/host", "atomic/fused"},
-                                      {"aggregated/host", "aggregated/fused"},
-                                      {"ordered/host", "ordered/fused"},
-                                      {"chunked/host", "chunked/fused"},
-                                      {"tile", "tile"}};
-    return (unsigned)st < 5 ? names[st][d == NPLUS1RT_DISPATCH_FUSED] : "split";
-}
-
-/* The split the last launch ran: a chunk layout that did not fit ran the aggregated passes. */
-static const char *split_name(const nplus1rt_set *s)
-{
-    nplus1rt_strategy st = s->desc->strategy;
-    if (st == NPLUS1RT_CHUNKED && !s->last_chunked)
-        st = NPLUS1RT_AGGREGATED;
-    return pass_name(st, s->dispatch);
-}
-
-/* A candidate by name (or the split by "<strategy>/<dispatch>"); -1 when not carried. */
-static int candidate_named(const nplus1rt_set *s, const char *name)
-{
-    for (unsigned c = 0; c < NCANDIDATES; c++) {
-        const char *full = c == CAND_SPLIT        ? pass_name(s->desc->strategy, s->dispatch)
-                           : c == CAND_AGGREGATED ? pass_name(NPLUS1RT_AGGREGATED, s->dispatch)
-                                                  : candidates[c].name;
-        if (candidates[c].carried(s) && (!strcmp(name, candidates[c].name) || !strcmp(name, full)))
-            return (int)c;
-    }
-    return -1;
-}
-
-/*
- * The profile's prior (format 2, nplus1gen --profile-in): every carried
- * candidate's predicted speed-up bound under PRIOR_NO_GAIN runs the original
- * first, trials after PRIOR_NO_GAIN_DELAY launches; one over PRIOR_GAIN is
- * tried first, without the probe of the first round. 0: no profile.
- */
-#define PRIOR_NO_GAIN 1.05
-#define PRIOR_NO_GAIN_DELAY 64
-#define PRIOR_GAIN 1.25
-
-/* The candidate the prior puts first: CAND_ORIGINAL, the split, the tile, or -1 (none). */
-static int prior_first(const nplus1rt_set *s, int *no_gain, int *gain)
-{
-    double split = has_split(s) ? s->desc->predicted_split : 0;
-    double tile = has_tile(s) ? s->desc->predicted_tile : 0;
-    double best = split > tile ? split : tile;
-    *no_gain = best > 0 && best < PRIOR_NO_GAIN;
-    *gain = best >= PRIOR_GAIN;
-    if (*gain)
-        return tile > split ? CAND_TILE : CAND_SPLIT;
-    return *no_gain || s->desc->split == NPLUS1RT_SPLIT_NEVER ? CAND_ORIGINAL : -1;
-}
-
-/*
- * The chooser's candidates, in the prior's order: the original first when
- * the static model said never or the profile predicts no gain, the
- * profile's favourite first when it predicts a clear one.
- */
-static void init_choice(nplus1rt_set *s)
-{
-    int order[CHOOSER_MAX_CANDIDATES], needs[CHOOSER_MAX_CANDIDATES] = {0};
-    unsigned n = 0;
-    int no_gain, gain, first = prior_first(s, &no_gain, &gain);
-    if (first >= 0 && candidates[first].carried(s))
-        order[n++] = first;
-    for (unsigned c = 0; c < NCANDIDATES && n < CHOOSER_MAX_CANDIDATES; c++) {
-        needs[c] = candidates[c].needs_divergence;
-        if (candidates[c].carried(s) && (int)c != first)
-            order[n++] = (int)c;
-    }
-    chooser_init(&s->chooser, n, order, needs, has_original(s) ? CAND_ORIGINAL : -1);
-    s->chooser.probe_threshold = s->probe_threshold;
-    s->chooser.trust_divergence = gain;
-    const char *period = getenv("NPLUS1_RECHECK_PERIOD"), *force = getenv("NPLUS1_CHOICE");
-    const char *delay = getenv("NPLUS1_CHOICE_DELAY");
-    if (period)
-        s->chooser.recheck_period = (unsigned)atoi(period);
-    /* when the original goes first the split is unlikely to pay: its trials (and
-     * the fixed costs of a split's first launch) wait until 16 (64) launches ran */
-    s->chooser.delay = delay             ? (unsigned)atoi(delay)
-                       : no_gain         ? PRIOR_NO_GAIN_DELAY
-                       : first == CAND_ORIGINAL ? 16
-                                                : 0;
-    s->forced = force && strcmp(force, "auto") ? candidate_named(s, force) : -1;
-}
-
-static int queue_profiles(cl_command_queue q)
-{
-    cl_command_queue_properties p = 0;
-    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL) == CL_SUCCESS &&
-           (p & CL_QUEUE_PROFILING_ENABLE);
-}
-
-/* From the start of the launch's first kernel to the end of its last. */
-static double events_span(nplus1rt_set *s, unsigned first)
-{
-    if (s->nevents <= first || clWaitForEvents(1, &s->events[s->nevents - 1]) != CL_SUCCESS)
-        return -1;
-    cl_ulong start = 0, end = 0;
-    if (clGetEventProfilingInfo(s->events[first], CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(s->events[s->nevents - 1], CL_PROFILING_COMMAND_END, sizeof end,
-                                &end, NULL) != CL_SUCCESS || end <= start)
-        return -1;
-    return (double)(end - start) * 1e-6;
-}
-
-/*
- * A timed trial: profiling events where the queue has them, else wall time
- * with the queue drained before and after. A probe that switched the launch
- * to the original leaves nothing to record.
- */
-static cl_int timed_trial(nplus1rt_set *s, const request *r, chooser_pick p, unsigned cls)
-{
-    int events = queue_profiles(r->q);
-    unsigned first = s->nevents;
-    cl_int err = CL_SUCCESS;
-    if (!events && (err = clFinish(r->q)) != CL_SUCCESS)
-        return fail(s, err, "timing a candidate");
-    s->timing = events;
-    double t0 = nplus1rt_now_ms();
-    err = candidates[p.cand].run(s, r, p.probe);
-    s->timing = 0;
-    if (err != CL_SUCCESS)
-        return err;
-    if (p.cand != CAND_ORIGINAL && s->last_original)
-        return CL_SUCCESS; /* the probe found the input coherent */
-    double ms = events ? events_span(s, first) : -1;
-    if (!events) {
-        if ((err = clFinish(r->q)) != CL_SUCCESS)
-            return fail(s, err, "timing a candidate");
-        ms = nplus1rt_now_ms() - t0;
-    }
-    chooser_record(&s->chooser, cls, p.cand, ms);
-    return CL_SUCCESS;
-}
-
-static cl_int enqueue_measured(nplus1rt_set *s, const request *r)
-{
-    unsigned cls = chooser_class_of(r->L.n);
-    chooser_pick p = chooser_next(&s->chooser, cls);
-    if (p.timed)
-        return timed_trial(s, r, p, cls);
-    return candidates[p.cand].run(s, r, p.probe);
-}
-
-cl_int nplus1rt_set_force_choice(nplus1rt_set *s, const char *name)
-{
-    if (!s)
-        return CL_INVALID_VALUE;
-    int c = !name || !strcmp(name, "auto") ? -1 : candidate_named(s, name);
-    if (name && strcmp(name, "auto") && c < 0)
-        return fail(s, CL_INVALID_VALUE, "no such candidate in this set");
-    s->forced = c;
-    return CL_SUCCESS;
-}
-
-int nplus1rt_set_measuring(const nplus1rt_set *s, size_t items)
-{
-    if (!s || s->forced >= 0 || s->split != NPLUS1RT_SPLIT_MEASURED)
-        return 0;
-    return !chooser_settled(&s->chooser, chooser_class_of(items));
-}
-
-const char *nplus1rt_set_last_choice(const nplus1rt_set *s)
-{
-    if (!s || !s->last_queue)
-        return "none";
-    if (s->last_original)
-        return "original";
-    if (s->last_tile)
-        return "tile";
-    return split_name(s);
-}
-
+/* ---- enqueue ---------------------------------------------------------------- */
 
 cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_dim,
                             const size_t *global_offset, const size_t *global_size,
@@ -1147,7 +463,7 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     if (!s || !q || (!args && s->desc->nargs))
         return CL_INVALID_VALUE;
     launch L;
-    cl_int err = check_launch(s, work_dim, global_offset, global_size, local_size, &L);
+    cl_int err = set_check_launch(s, work_dim, global_offset, global_size, local_size, &L);
     if (err != CL_SUCCESS)
         return err;
     for (unsigned i = 0; i < s->nevents; i++)
@@ -1161,177 +477,14 @@ cl_int nplus1rt_set_enqueue(nplus1rt_set *s, cl_command_queue q, cl_uint work_di
     s->last_uncounted = 0;
     request r = {q, work_dim, global_offset, global_size, local_size, args, L};
     if (s->forced >= 0)
-        return candidates[s->forced].run(s, &r, 0);
+        return set_run_candidate(s, &r, s->forced, 0);
     if (s->split == NPLUS1RT_SPLIT_MEASURED)
-        return enqueue_measured(s, &r);
+        return set_enqueue_measured(s, &r);
     int adaptive = s->split == NPLUS1RT_SPLIT_ADAPTIVE;
     int probing = adaptive && s->until_probe == 0;
     if (adaptive && !probing)
         s->until_probe--;
     if (s->split == NPLUS1RT_SPLIT_NEVER || (adaptive && !probing && s->use_original))
-        return run_original(s, q, work_dim, global_offset, global_size, local_size, args);
-    return launch_split(s, &r, probing);
-}
-
-/* The classifier and the leaves (or, when a probe finds little divergence, the original). */
-static cl_int launch_split(nplus1rt_set *s, const request *r, int probing)
-{
-    cl_command_queue q = r->q;
-    const launch *L = &r->L;
-    const nplus1rt_argval *args = r->args;
-    cl_int err;
-    if (s->desc->strategy == NPLUS1RT_TILE)
-        return cand_tile(s, r, probing);
-    if (chunk_layout_fits(s, L))
-        return launch_chunked(s, q, L, args, probing, r->dim, r->off, r->gsz, r->lsz);
-    /* a probe needs no buckets yet: one that finds the input coherent allocates none */
-    if ((!probing && (err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS) ||
-        (err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4)) != CL_SUCCESS)
-        return err;
-    if ((err = classify(s, q, L, args, (cl_uint)probing)) != CL_SUCCESS)
-        return err;
-    if (probing) {
-        if ((err = probe(s, q, L, &s->use_original)) != CL_SUCCESS)
-            return err;
-        s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
-        if (s->use_original)
-            return run_original(s, q, r->dim, r->off, r->gsz, r->lsz, args);
-        if ((err = ensure(s, &s->idx, &s->idx_cap, L->n)) != CL_SUCCESS)
-            return err;
-        SETARG(s->scatter, 3, s->idx);
-    }
-    err = s->dispatch == NPLUS1RT_DISPATCH_FUSED ? dispatch_fused(s, q, L, args)
-                                                 : dispatch_host(s, q, L, args);
-    if (err == CL_SUCCESS) { /* the scatter zeroed the other counter set */
-        s->clean[!s->cur] = 1;
-        s->cur = !s->cur;
-    }
-    return err;
-}
-
-cl_int nplus1rt_set_last_counts(nplus1rt_set *s, cl_uint *counts, unsigned n)
-{
-    if (!s || !counts)
-        return CL_INVALID_VALUE;
-    unsigned nl = s->desc->nleaves;
-    if (!s->counts_valid) {
-        if (!s->last_queue)
-            return fail(s, CL_INVALID_OPERATION, "no launch yet");
-        if (s->last_tile && s->last_uncounted)
-            return fail(s, CL_INVALID_OPERATION, "the last tile launch did not count its items "
-                                                 "(nplus1rt_set_record_leaves)");
-        if (s->last_original) { /* no buckets this time */
-            for (unsigned i = 0; i < n; i++)
-                counts[i] = 0;
-            return CL_SUCCESS;
-        }
-        cl_int err = clEnqueueReadBuffer(s->last_queue, s->ctr, CL_TRUE, 0, nl * sizeof(cl_uint),
-                                         s->last_counts, 0, NULL, NULL);
-        if (err != CL_SUCCESS)
-            return fail(s, err, "reading the leaf counts");
-        s->counts_valid = 1;
-    }
-    for (unsigned i = 0; i < n; i++)
-        counts[i] = i < nl ? s->last_counts[i] : 0;
-    return CL_SUCCESS;
-}
-
-void nplus1rt_set_profiling(nplus1rt_set *s, int on)
-{
-    s->profiling = on;
-}
-
-unsigned nplus1rt_set_last_kernel_times(nplus1rt_set *s, double *ms, unsigned max)
-{
-    unsigned n = s->nevents < max ? s->nevents : max;
-    for (unsigned i = 0; i < n; i++)
-        ms[i] = nplus1rt_event_ms(s->events[i]);
-    return n;
-}
-
-double nplus1rt_set_last_kernel_ms(nplus1rt_set *s)
-{
-    double total = 0;
-    for (unsigned i = 0; i < s->nevents; i++) {
-        double ms = nplus1rt_event_ms(s->events[i]);
-        if (ms > 0)
-            total += ms;
-    }
-    return total;
-}
-
-/* The chunk layout: entries are (leaf << 26 | id), padding 0xffffffff. */
-static cl_int chunk_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        leaf_of[i] = -1;
-    cl_uint *idx = malloc(s->last_positions * sizeof *idx);
-    if (!idx)
-        return fail(s, NPLUS1_ERR_OOM, "reading the buckets");
-    cl_int err = clEnqueueReadBuffer(s->last_queue, s->idx, CL_TRUE, 0,
-                                     s->last_positions * sizeof *idx, idx, 0, NULL, NULL);
-    cl_uint used = 0;
-    if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(s->last_queue, s->ctr, CL_TRUE,
-                                  s->desc->nleaves * sizeof(cl_uint), sizeof used, &used, 0, NULL,
-                                  NULL);
-    for (cl_uint j = 0; err == CL_SUCCESS && j < used && j < s->last_positions; j++)
-        if (idx[j] != 0xffffffffu && (idx[j] & 0x3ffffffu) < n)
-            leaf_of[idx[j] & 0x3ffffffu] = (cl_int)(idx[j] >> 26);
-    free(idx);
-    return err == CL_SUCCESS ? err : fail(s, err, "reading the buckets");
-}
-
-/* TILE: the recorded byte per item (255: none). */
-static cl_int tile_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
-{
-    if (s->last_tile != 2)
-        return fail(s, CL_INVALID_OPERATION, "the last tile launch did not record the leaves");
-    unsigned char *b = malloc(n ? n : 1);
-    if (!b)
-        return fail(s, NPLUS1_ERR_OOM, "reading the item leaves");
-    cl_int err = clEnqueueReadBuffer(s->last_queue, s->leafid, CL_TRUE, 0, n, b, 0, NULL, NULL);
-    for (size_t i = 0; err == CL_SUCCESS && i < n; i++)
-        leaf_of[i] = b[i] == 255 ? -1 : (cl_int)b[i];
-    free(b);
-    return err == CL_SUCCESS ? err : fail(s, err, "reading the item leaves");
-}
-
-void nplus1rt_set_record_leaves(nplus1rt_set *s, int on)
-{
-    s->record_leaves = on;
-}
-
-cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n)
-{
-    if (s->last_tile)
-        return tile_item_leaves(s, leaf_of, n);
-    if (s->last_chunked)
-        return chunk_item_leaves(s, leaf_of, n);
-    unsigned nl = s->desc->nleaves;
-    cl_uint counts[64];
-    cl_int err = nplus1rt_set_last_counts(s, counts, nl < 64 ? nl : 64);
-    if (err != CL_SUCCESS)
-        return err;
-    size_t total = 0;
-    for (unsigned l = 0; l < nl && l < 64; l++)
-        total += counts[l];
-    for (size_t i = 0; i < n; i++)
-        leaf_of[i] = -1;
-    if (total == 0)
-        return CL_SUCCESS;
-    cl_uint *idx = malloc(total * sizeof *idx);
-    if (!idx)
-        return fail(s, NPLUS1_ERR_OOM, "reading the buckets");
-    err = clEnqueueReadBuffer(s->last_queue, s->idx, CL_TRUE, 0, total * sizeof *idx, idx, 0, NULL,
-                              NULL);
-    if (err == CL_SUCCESS) {
-        size_t pos = 0;
-        for (unsigned l = 0; l < nl && l < 64; l++)
-            for (cl_uint j = 0; j < counts[l]; j++, pos++)
-                if (idx[pos] < n)
-                    leaf_of[idx[pos]] = (cl_int)l;
-    }
-    free(idx);
-    return err == CL_SUCCESS ? err : fail(s, err, "reading the buckets");
+        return set_run_original(s, q, work_dim, global_offset, global_size, local_size, args);
+    return set_launch_split(s, &r, probing);
 }

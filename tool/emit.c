@@ -669,12 +669,13 @@ static char *kernel_file(emitter *e, inclusions *inc)
 
 /* ---- driver -------------------------------------------------------------- */
 
-static const char *elem_enum(int elem)
+/* A value of a runtime enum as C spells it: prefix + the name in capitals (nplus1rt_format.h). */
+static void c_enum(char *out, size_t n, const char *prefix, const char *name)
 {
-    static const char *names[] = {"NPLUS1RT_I8",  "NPLUS1RT_U8",  "NPLUS1RT_I16", "NPLUS1RT_U16",
-                                  "NPLUS1RT_I32", "NPLUS1RT_U32", "NPLUS1RT_I64", "NPLUS1RT_U64",
-                                  "NPLUS1RT_F16", "NPLUS1RT_F32", "NPLUS1RT_F64"};
-    return names[elem];
+    size_t at = (size_t)snprintf(out, n, "%s", prefix);
+    for (; *name && at + 1 < n; name++)
+        out[at++] = (char)(*name >= 'a' && *name <= 'z' ? *name - 32 : *name);
+    out[at < n ? at : n - 1] = '\0';
 }
 
 static char *kernel_list(const plan *pl)
@@ -759,12 +760,12 @@ static char *driver_h(emitter *e)
     return sb_steal(&sb);
 }
 
-/* "K__nplus1_<suffix>" quoted, or none (NULL in C, null in JSON), in n bytes. */
+/* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
 static void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
                           const char *none)
 {
     if (present)
-        snprintf(out, n, "\"%s__nplus1_%s\"", k, suffix);
+        snprintf(out, n, "\"%s%s\"", k, suffix);
     else
         snprintf(out, n, "%s", none);
 }
@@ -773,18 +774,19 @@ static void quoted_kernel(char *out, size_t n, int present, const char *k, const
 static void set_kernel_names(const plan *pl, const char *k, char *count, char *scatter,
                              char *fused, char *tile, size_t n)
 {
-    quoted_kernel(count, n, !tile_only(pl), k, "count", "NULL");
-    quoted_kernel(scatter, n, !tile_only(pl), k, "scatter", "NULL");
-    quoted_kernel(fused, n, !tile_only(pl), k, "fused", "NULL");
-    quoted_kernel(tile, n, emits_tile(pl), k, "tile", "NULL");
+    quoted_kernel(count, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_COUNT, "NULL");
+    quoted_kernel(scatter, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_SCATTER, "NULL");
+    quoted_kernel(fused, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_FUSED, "NULL");
+    quoted_kernel(tile, n, emits_tile(pl), k, NPLUS1RT_SUFFIX_TILE, "NULL");
 }
 /* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
 
-/* The desc's predicted_split, predicted_tile: 0 (unknown) without a profile. */
-static void profile_c(const emitter *e, const char *k, char *buf, size_t len)
+/* The desc's predicted_split, predicted_tile (each len bytes): 0 (unknown) without a profile. */
+static void profile_c(const emitter *e, const char *k, char *split, char *tile, size_t len)
 {
     const profile_prior *pp = profile_in_find(e->opt->profile, k);
-    snprintf(buf, len, "%.6f, %.6f", pp ? pp->split_bound : 0.0, pp ? pp->tile_bound : 0.0);
+    snprintf(split, len, "%.6f", pp ? pp->split_bound : 0.0);
+    snprintf(tile, len, "%.6f", pp ? pp->tile_bound : 0.0);
 }
 
 
@@ -809,7 +811,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
         sb_printf(&args, "    {\"%s\", \"", p->name);
         sb_put_c_string(&args, p->type_text, strlen(p->type_text));
         sb_printf(&args, "\", %s, %d, %d, %s, %u, %u},\n", arg_kind(p), p->writable,
-                  p->is_constant_space, elem_enum(p->elem), p->lanes, p->size);
+                  p->is_constant_space, nplus1rt_elem_id(p->elem), p->lanes, p->size);
         if (p->is_struct)
             sb_printf(&vals, "        {%s_size, %s},\n", p->name, p->name);
         else
@@ -822,7 +824,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     for (unsigned kn = 0; kn < kp->nkernels; kn++) {
         const leaf *lf = kernel_leaf(kp, (int)kn);
         char *cond = (int)kn == kp->merged_kernel ? merged_condition(kp) : xstrdup(lf->condition);
-        sb_printf(&leaves, "    \"%s__nplus1_leaf%u\",\n", k->name, kn);
+        sb_printf(&leaves, "    \"%s" NPLUS1RT_SUFFIX_LEAF "%u\",\n", k->name, kn);
         sb_puts(&conds, "    \"");
         sb_put_c_string(&conds, cond, strlen(cond));
         sb_puts(&conds, "\",\n");
@@ -836,18 +838,18 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(narr, sizeof narr, "%u", k->nparams ? k->nparams : 1);
     snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
     snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
-    static const char *strat[] = {"NPLUS1RT_ATOMIC", "NPLUS1RT_AGGREGATED", "NPLUS1RT_ORDERED",
-                                  "NPLUS1RT_CHUNKED", "NPLUS1RT_TILE"};
+    char strat[64], disp[64], split[64];
+    c_enum(strat, sizeof strat, "NPLUS1RT_", strategy_name(e->pl->opt.strategy));
+    c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->pl->opt.dispatch));
+    c_enum(split, sizeof split, "NPLUS1RT_SPLIT_", split_mode_name(kp->split));
     char scan[300];
-    if (e->pl->opt.strategy == STRATEGY_ORDERED)
-        snprintf(scan, sizeof scan, "\"%s__nplus1_scan\"", k->name);
-    else
-        snprintf(scan, sizeof scan, "NULL");
+    quoted_kernel(scan, sizeof scan, e->pl->opt.strategy == STRATEGY_ORDERED, k->name,
+                  NPLUS1RT_SUFFIX_SCAN, "NULL");
     char count[300], scatter[300], fused[300], tile[300];
     set_kernel_names(e->pl, k->name, count, scatter, fused, tile, sizeof count);
     char *params = c_params(k);
-    char predicted[64];
-    profile_c(e, k->name, predicted, sizeof predicted);
+    char predicted_split[32], predicted_tile[32];
+    profile_c(e, k->name, predicted_split, predicted_tile, sizeof predicted_split);
     tmpl_var kv[] = {{"K", k->name},
                      {"COUNT", count},
                      {"SCATTER", scatter},
@@ -860,17 +862,14 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"NARGS_ARRAY", narr},
                      {"NLEAVES", nleaves},
                      {"SCAN", scan},
-                     {"STRATEGY", strat[e->pl->opt.strategy]},
-                     {"DISPATCH", e->pl->opt.dispatch == DISPATCH_FUSED  ? "NPLUS1RT_DISPATCH_FUSED"
-                                  : e->pl->opt.dispatch == DISPATCH_AUTO ? "NPLUS1RT_DISPATCH_AUTO"
-                                                                         : "NPLUS1RT_DISPATCH_HOST"},
+                     {"STRATEGY", strat},
+                     {"DISPATCH", disp},
                      {"WG", e->wg},
                      {"REQD", reqd},
-                     {"SPLIT", kp->split == SPLIT_MODE_NEVER      ? "NPLUS1RT_SPLIT_NEVER"
-                               : kp->split == SPLIT_MODE_ADAPTIVE ? "NPLUS1RT_SPLIT_ADAPTIVE"
-                                                                  : "NPLUS1RT_SPLIT_ALWAYS"},
+                     {"SPLIT", split},
                      {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
-                     {"PREDICTED", predicted},
+                     {"PREDICTED_SPLIT", predicted_split},
+                     {"PREDICTED_TILE", predicted_tile},
                      {"PARAMS", params},
                      {"ARGVALS", vals.data ? vals.data : ""}};
     expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
@@ -986,18 +985,18 @@ static char *profile_json(const emitter *e, const char *k)
 }
 
 
-/* What the driver's measured choice can run (runtime/set.c's candidate table). */
-static const char *candidates_json(const emitter *e, const kernel_plan *kp)
+/* What the driver's measured choice can run: the carried candidates (nplus1rt_format.h). */
+static char *candidates_json(const emitter *e, const kernel_plan *kp)
 {
-    static const char *const names[2][2][2] = {
-        {{"\"split\"", "\"split\", \"tile\""},
-         {"\"split\", \"aggregated\"", "\"split\", \"aggregated\", \"tile\""}},
-        {{"\"original\", \"split\"", "\"original\", \"split\", \"tile\""},
-         {"\"original\", \"split\", \"aggregated\"",
-          "\"original\", \"split\", \"aggregated\", \"tile\""}}};
-    int chunked = e->pl->opt.strategy == STRATEGY_CHUNKED && e->pl->opt.dispatch != DISPATCH_HOST;
-    int tile = emits_tile(e->pl) && !tile_only(e->pl); /* a tile set's split is the tile */
-    return names[kp->split != SPLIT_MODE_ALWAYS][chunked][tile];
+    strbuf sb;
+    sb_init(&sb);
+    /* AUTO dispatch may be fused: the chunked set may carry its aggregated passes */
+    int fused = e->pl->opt.dispatch != DISPATCH_HOST;
+    for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
+        if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)e->pl->opt.strategy,
+                             fused, emits_tile(e->pl)))
+            sb_printf(&sb, "%s\"%s\"", sb.len ? ", " : "", nplus1rt_candidate_text(c));
+    return sb_steal(&sb);
 }
 
 /* The decisions in source order, with their divergence class (divergence.h). */
@@ -1058,34 +1057,45 @@ static char *leaf_inputs_json(const leaf *lf, int indices)
     return sb.len ? sb_steal(&sb) : xstrdup("");
 }
 
+/* The manifest's "classifier_kernels" of kernel k, quoted, in n bytes. */
+static void classifier_kernels_json(const plan *pl, const char *k, char *out, size_t n)
+{
+    static const char *const ordered[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCAN,
+                                          NPLUS1RT_SUFFIX_SCATTER, NULL};
+    static const char *const chunked[] = {NPLUS1RT_SUFFIX_CHUNK, NPLUS1RT_SUFFIX_COUNT,
+                                          NPLUS1RT_SUFFIX_SCATTER, NULL};
+    static const char *const tile[] = {NPLUS1RT_SUFFIX_TILE, NULL};
+    static const char *const other[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCATTER, NULL};
+    const char *const *suffixes = pl->opt.strategy == STRATEGY_ORDERED   ? ordered
+                                  : pl->opt.strategy == STRATEGY_CHUNKED ? chunked
+                                  : tile_only(pl)                        ? tile
+                                                                         : other;
+    size_t at = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; suffixes[i] && at < n; i++)
+        at += (size_t)snprintf(out + at, n - at, "%s\"%s%s\"", i ? ", " : "", k, suffixes[i]);
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
     char nslice[16], ccost[32], ck[512], fused[300], tile[300];
     /* under --strategy tile, the tile kernel runs every leaf: it is the fused kernel */
-    quoted_kernel(fused, sizeof fused, 1, k->name, tile_only(e->pl) ? "tile" : "fused", "null");
-    quoted_kernel(tile, sizeof tile, emits_tile(e->pl), k->name, "tile", "null");
+    quoted_kernel(fused, sizeof fused, 1, k->name,
+                  tile_only(e->pl) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
+    quoted_kernel(tile, sizeof tile, emits_tile(e->pl), k->name, NPLUS1RT_SUFFIX_TILE, "null");
     snprintf(nslice, sizeof nslice, "%u", kp->nslice);
     snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
-    if (e->pl->opt.strategy == STRATEGY_ORDERED)
-        snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scan\", \"%s__nplus1_scatter\"",
-                 k->name, k->name, k->name);
-    else if (e->pl->opt.strategy == STRATEGY_CHUNKED)
-        snprintf(ck, sizeof ck, "\"%s__nplus1_chunk\", \"%s__nplus1_count\", \"%s__nplus1_scatter\"",
-                 k->name, k->name, k->name);
-    else if (tile_only(e->pl))
-        snprintf(ck, sizeof ck, "\"%s__nplus1_tile\"", k->name);
-    else
-        snprintf(ck, sizeof ck, "\"%s__nplus1_count\", \"%s__nplus1_scatter\"", k->name, k->name);
+    classifier_kernels_json(e->pl, k->name, ck, sizeof ck);
     strbuf decisions;
     sb_init(&decisions);
     manifest_decisions(e, &decisions, &k->top);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
-    char *prof = profile_json(e, k->name);
+    char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
-                     {"CANDIDATES", candidates_json(e, kp)},
+                     {"CANDIDATES", cands},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
@@ -1112,9 +1122,9 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         char id[16], kern[300], lb[16], le[16], cost[32];
         snprintf(id, sizeof id, "%u", l);
         if (lf->kernel >= 0 && tile_only(e->pl))
-            snprintf(kern, sizeof kern, "\"%s__nplus1_tile\"", k->name);
+            snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_TILE "\"", k->name);
         else if (lf->kernel >= 0)
-            snprintf(kern, sizeof kern, "\"%s__nplus1_leaf%d\"", k->name, lf->kernel);
+            snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_LEAF "%d\"", k->name, lf->kernel);
         else
             snprintf(kern, sizeof kern, "null");
         snprintf(lb, sizeof lb, "%u", lf->line_begin);
@@ -1137,6 +1147,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
     sb_free(&decisions);
     free(prof);
+    free(cands);
 }
 
 /*

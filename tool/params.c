@@ -9,10 +9,9 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "nplus1rt_format.h" /* nplus1rt_elem: the kinds the runtime fills and diffs */
 #include "util.h"
 
-/* Mirrors nplus1rt_elem in runtime/nplus1rt.h (same order). */
-enum { E_I8, E_U8, E_I16, E_U16, E_I32, E_U32, E_I64, E_U64, E_F16, E_F32, E_F64 };
 
 typedef struct scalar_kind {
     enum CXTypeKind kind;
@@ -22,13 +21,13 @@ typedef struct scalar_kind {
 } scalar_kind;
 
 static const scalar_kind scalars[] = {
-    {CXType_Char_S, E_I8, 1, "cl_char"},    {CXType_SChar, E_I8, 1, "cl_char"},
-    {CXType_Char_U, E_U8, 1, "cl_uchar"},   {CXType_UChar, E_U8, 1, "cl_uchar"},
-    {CXType_Short, E_I16, 2, "cl_short"},   {CXType_UShort, E_U16, 2, "cl_ushort"},
-    {CXType_Int, E_I32, 4, "cl_int"},       {CXType_UInt, E_U32, 4, "cl_uint"},
-    {CXType_Long, E_I64, 8, "cl_long"},     {CXType_ULong, E_U64, 8, "cl_ulong"},
-    {CXType_Half, E_F16, 2, "cl_half"},     {CXType_Float, E_F32, 4, "cl_float"},
-    {CXType_Double, E_F64, 8, "cl_double"},
+    {CXType_Char_S, NPLUS1RT_I8, 1, "cl_char"},    {CXType_SChar, NPLUS1RT_I8, 1, "cl_char"},
+    {CXType_Char_U, NPLUS1RT_U8, 1, "cl_uchar"},   {CXType_UChar, NPLUS1RT_U8, 1, "cl_uchar"},
+    {CXType_Short, NPLUS1RT_I16, 2, "cl_short"},   {CXType_UShort, NPLUS1RT_U16, 2, "cl_ushort"},
+    {CXType_Int, NPLUS1RT_I32, 4, "cl_int"},       {CXType_UInt, NPLUS1RT_U32, 4, "cl_uint"},
+    {CXType_Long, NPLUS1RT_I64, 8, "cl_long"},     {CXType_ULong, NPLUS1RT_U64, 8, "cl_ulong"},
+    {CXType_Half, NPLUS1RT_F16, 2, "cl_half"},     {CXType_Float, NPLUS1RT_F32, 4, "cl_float"},
+    {CXType_Double, NPLUS1RT_F64, 8, "cl_double"},
 };
 
 static const scalar_kind *find_scalar(enum CXTypeKind k)
@@ -350,7 +349,7 @@ static int describe_struct(analysis *an, const char *kernel, CXCursor c, CXType 
     }
     p->host_struct = sb_steal(&h.sb);
     p->is_struct = 1;
-    p->elem = E_U8;
+    p->elem = NPLUS1RT_U8;
     p->lanes = (unsigned)sz;
     p->size = (unsigned)sz;
     p->host_type = xmalloc(strlen(p->struct_tag) + 16);
@@ -379,7 +378,7 @@ static int describe_image(kernel_param *p)
     if (!strcmp(t, "sampler_t") || !strcmp(t, "const sampler_t")) {
         p->is_sampler = 1;
         p->host_type = xstrdup("cl_sampler");
-        p->elem = E_U8;
+        p->elem = NPLUS1RT_U8;
         p->lanes = 1;
         p->size = (unsigned)sizeof(void *);
         return 0;
@@ -393,7 +392,7 @@ static int describe_image(kernel_param *p)
         p->image_kind = xstrdup(kinds[i]);
         p->writable = strstr(t, "__write_only") != NULL || strstr(t, "__read_write") != NULL;
         p->host_type = xstrdup("cl_mem");
-        p->elem = E_F32; /* the default format's channel; validation takes the real one */
+        p->elem = NPLUS1RT_F32; /* the default format's channel; validation takes the real one */
         p->lanes = 4;
         p->size = (unsigned)sizeof(void *);
         return 0;
@@ -509,7 +508,7 @@ static int describe_param(analysis *an, const char *kernel, CXCursor c, int shar
         p->host_type = xstrdup("cl_mem");
         free(ps);
         if (clang_getCanonicalType(pointee).kind == CXType_Void) { /* a byte buffer */
-            p->elem = E_U8;
+            p->elem = NPLUS1RT_U8;
             p->lanes = 1;
             p->size = 1;
         } else if (describe_value(pointee, p, 0) != 0) {
@@ -522,7 +521,7 @@ static int describe_param(analysis *an, const char *kernel, CXCursor c, int shar
                                   "(for example __global uchar *)");
                 return 1;
             }
-            p->elem = E_U8; /* structs: compared byte for byte, filled field by field */
+            p->elem = NPLUS1RT_U8; /* structs: compared byte for byte, filled field by field */
             p->lanes = (unsigned)sz;
             p->size = (unsigned)sz;
             describe_layout(pointee, p);

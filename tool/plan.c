@@ -19,19 +19,17 @@
 
 const char *strategy_name(strategy s)
 {
-    static const char *names[] = {"atomic", "aggregated", "ordered", "chunked", "tile"};
-    return names[s];
+    return nplus1rt_strategy_text(s);
 }
 
 const char *dispatch_name(dispatch d)
 {
-    return d == DISPATCH_FUSED ? "fused" : d == DISPATCH_AUTO ? "auto" : "host";
+    return nplus1rt_dispatch_text(d);
 }
 
 const char *split_mode_name(split_mode m)
 {
-    static const char *names[] = {"always", "adaptive", "never"};
-    return names[m];
+    return nplus1rt_split_text(m);
 }
 
 /* ---- the walk ---------------------------------------------------------- */

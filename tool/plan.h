@@ -9,17 +9,22 @@
 
 #include "analyze.h"
 #include "diag.h"
+#include "nplus1rt_format.h"
 
 #define PLAN_MAX_LEAVES 64
 
-typedef enum strategy {
-    STRATEGY_ATOMIC, STRATEGY_AGGREGATED, STRATEGY_ORDERED, STRATEGY_CHUNKED,
-    STRATEGY_TILE /* one kernel: items regrouped by leaf inside each work-group */
-} strategy;
-typedef enum dispatch { DISPATCH_HOST, DISPATCH_FUSED, DISPATCH_AUTO } dispatch;
+/* --strategy, --dispatch and the run-time split: the runtime's values (nplus1rt_format.h). */
+#define PLAN_STRATEGY_(id, v, name) STRATEGY_##id = v,
+#define PLAN_DISPATCH_(id, v, name) DISPATCH_##id = v,
+#define PLAN_SPLIT_MODE_(id, v, name) SPLIT_MODE_##id = v,
+typedef enum strategy { NPLUS1RT_STRATEGIES(PLAN_STRATEGY_) } strategy;
+typedef enum dispatch { NPLUS1RT_DISPATCHES(PLAN_DISPATCH_) } dispatch;
+/* What the driver does at run time (the generator writes ALWAYS, ADAPTIVE, NEVER). */
+typedef enum split_mode { NPLUS1RT_SPLITS(PLAN_SPLIT_MODE_) } split_mode;
+#undef PLAN_STRATEGY_
+#undef PLAN_DISPATCH_
+#undef PLAN_SPLIT_MODE_
 typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
-/* What the driver does at run time (values of nplus1rt_split). */
-typedef enum split_mode { SPLIT_MODE_ALWAYS = 0, SPLIT_MODE_ADAPTIVE = 1, SPLIT_MODE_NEVER = 2 } split_mode;
 
 /* A leaf costing less than this (rough operations) does not pay for the classifier. */
 #define PLAN_CHEAP_LEAF 300.0 /* H100: K=8 (~220) loses, K=16 (~420) wins; docs/performance.md */

@@ -219,8 +219,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         fprintf(f, "  split: adaptive: the driver probes divergence (every 16th launch by default) "
                    "and runs the original kernel while few 32-item chunks mix leaves\n");
     if (kp->merged_kernel >= 0)
-        fprintf(f, "  merged: %u cheap leaves share %s__nplus1_leaf%d, which runs the original "
-                   "code\n", kp->nmerged, k->name, kp->merged_kernel);
+        fprintf(f, "  merged: %u cheap leaves share %s" NPLUS1RT_SUFFIX_LEAF "%d, which runs the "
+                   "original code\n", kp->nmerged, k->name, kp->merged_kernel);
     if (!full)
         return;
     print_kept(f, kp);
@@ -230,8 +230,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     for (unsigned l = 0; l < kp->nleaves; l++) {
         const leaf *lf = &kp->leaves[l];
         if (lf->kernel >= 0)
-            fprintf(f, "    leaf %u -> %s__nplus1_leaf%d  lines %u-%u  cost ~%.0f%s\n", l, k->name,
-                    lf->kernel, lf->line_begin, lf->line_end, lf->cost,
+            fprintf(f, "    leaf %u -> %s" NPLUS1RT_SUFFIX_LEAF "%d  lines %u-%u  cost ~%.0f%s\n",
+                    l, k->name, lf->kernel, lf->line_begin, lf->line_end, lf->cost,
                     lf->returned ? "  (returns)" : "");
         else if (lf->impossible)
             fprintf(f, "    leaf %u dropped: impossible path (%s)  lines %u-%u\n", l,

@@ -128,7 +128,7 @@ run_full() {
   local install_args=(--install "$build_dir" --prefix "$prefix")
   [ -n "$config" ] && install_args+=(--config "$config")
   logged install "$cmake" "${install_args[@]}"
-  for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h \
+  for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h include/nplus1rt_format.h \
            share/nplus1gen/templates/driver.c.tmpl; do
     [ -e "$prefix/$f" ] || fail "the install lacks $f"
   done
@@ -213,7 +213,8 @@ run_runtime_only() {
   logged build-rt "$cmake" --build "$rbuild" --config RelWithDebInfo -j"$(nproc)" \
     --target nplus1rt nplus1rt_static nplus1gen-validate
   logged install-rt "$cmake" --install "$rbuild" --config RelWithDebInfo --prefix "$prefix"
-  [ -e "$prefix/include/nplus1rt.h" ] || fail "the runtime-only install lacks nplus1rt.h"
+  [ -e "$prefix/include/nplus1rt.h" ] && [ -e "$prefix/include/nplus1rt_format.h" ] ||
+    fail "the runtime-only install lacks nplus1rt.h or nplus1rt_format.h"
   [ -n "$(lib_file "$prefix" libnplus1rt.so)" ] && [ -n "$(lib_file "$prefix" libnplus1rt.a)" ] ||
     fail "the runtime-only install lacks libnplus1rt.so or libnplus1rt.a"
   [ -e "$prefix/bin/nplus1gen" ] && fail "the runtime-only install has bin/nplus1gen"
@@ -334,8 +335,8 @@ format_refusal() { # PREFIX DIR (a makefile_consumer build)
   local prefix=$1 dir=$2 bad=$2/bad
   step "a driver generated for format version 99 is refused by _create"
   mkdir -p "$bad"
-  sed 's/\(NPLUS1RT_SPLIT_[A-Z]*\), [0-9][0-9]*,/\1, 99,/' "$dir/gen/shade_nplus1.c" >"$bad/shade_nplus1.c"
-  grep -q 'NPLUS1RT_SPLIT_[A-Z]*, 99,' "$bad/shade_nplus1.c" ||
+  sed 's/^\( *\.format_version = \)[0-9][0-9]*,/\199,/' "$dir/gen/shade_nplus1.c" >"$bad/shade_nplus1.c"
+  grep -q '^ *\.format_version = 99,' "$bad/shade_nplus1.c" ||
     fail "could not find the format version in the generated shade_nplus1.c"
   logged cc-format "${cc:-cc}" -O2 $(pkg-config --cflags nplus1rt) -I"$dir/gen" \
     -DKERNEL_DIR="\"$here/project/kernels\"" -o "$bad/app" "$here/project/main.c" \
@@ -456,7 +457,8 @@ run_deb() {
   step "extract into a fresh prefix $root"
   dpkg-deb -x "$deb" "$root"
   local prefix=$root/usr f
-  for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h share/man/man1/nplus1gen.1.gz \
+  for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h include/nplus1rt_format.h \
+           share/man/man1/nplus1gen.1.gz \
            share/nplus1gen/templates/driver.c.tmpl share/doc/nplus1gen/copyright \
            share/doc/nplus1gen/changelog.gz; do
     [ -e "$prefix/$f" ] || fail "the package lacks /usr/$f"
