@@ -176,19 +176,31 @@ int job_read_kernel(kdesc *k, const char *line)
                      &r0, &r1, &r2, &nl, &split, &tile); /* tile: absent in older jobs */
     if (got < 9 || nl > MAX_LEAVES)
         return -1;
-    k->count = kernel_name(k->name, "__nplus1_count", -1);
-    k->scan = kernel_name(k->name, "__nplus1_scan", -1);
-    k->scatter = kernel_name(k->name, "__nplus1_scatter", -1);
-    k->fused = kernel_name(k->name, "__nplus1_fused", -1);
-    k->tile = kernel_name(k->name, "__nplus1_tile", -1);
+    k->count = kernel_name(k->name, NPLUS1RT_SUFFIX_COUNT, -1);
+    k->scan = kernel_name(k->name, NPLUS1RT_SUFFIX_SCAN, -1);
+    k->scatter = kernel_name(k->name, NPLUS1RT_SUFFIX_SCATTER, -1);
+    k->fused = kernel_name(k->name, NPLUS1RT_SUFFIX_FUSED, -1);
+    k->tile = kernel_name(k->name, NPLUS1RT_SUFFIX_TILE, -1);
     for (unsigned l = 0; l < nl; l++)
-        k->leaf_names[l] = kernel_name(k->name, "__nplus1_leaf", (int)l);
-    nplus1rt_set_desc d = {k->name, NULL, 0, k->args, nl, (const char *const *)k->leaf_names,
-                           k->count, st == NPLUS1RT_ORDERED ? k->scan : NULL, k->scatter,
-                           k->fused, (nplus1rt_strategy)st, (nplus1rt_dispatch)disp, wg,
-                           {r0, r1, r2}, (nplus1rt_split)split, NPLUS1RT_FORMAT_VERSION,
-                           tile ? k->tile : NULL, 0, 0};
-    k->d = d;
+        k->leaf_names[l] = kernel_name(k->name, NPLUS1RT_SUFFIX_LEAF, (int)l);
+    k->d = (nplus1rt_set_desc){
+        .kernel = k->name,
+        .nargs = 0, /* the arg lines that follow count them */
+        .args = k->args,
+        .nleaves = nl,
+        .leaf_kernels = (const char *const *)k->leaf_names,
+        .count_kernel = k->count,
+        .scan_kernel = st == NPLUS1RT_ORDERED ? k->scan : NULL,
+        .scatter_kernel = k->scatter,
+        .fused_kernel = k->fused,
+        .strategy = (nplus1rt_strategy)st,
+        .dispatch = (nplus1rt_dispatch)disp,
+        .wg = wg,
+        .reqd_local = {r0, r1, r2},
+        .split = (nplus1rt_split)split,
+        .format_version = NPLUS1RT_FORMAT_VERSION,
+        .tile_kernel = tile ? k->tile : NULL,
+    };
     return 0;
 }
 
