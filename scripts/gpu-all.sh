@@ -14,7 +14,9 @@
 #                              real_wide.csv) and logs.tar.gz (every log and report)
 #
 # The device call carries .carry/bench-gen .carry/sample-jobs .carry/real
-# .carry/gpu-check .carry/gpu-profile .carry/include (about 35 MB at 1M items).
+# .carry/gpu-check .carry/gpu-profile .carry/include (about 60 MB at 1M items,
+# near the 64 MiB a call takes: gen also packs them into .carry/pack/gpu.tar.gz,
+# 12 MB, to carry instead and unpack there with tar -xzf).
 # One call may run 10 minutes: STEPS picks the steps of a call, e.g.
 # STEPS="check profile" then STEPS="real sweep samples"; REAL_JOBS is passed to
 # gpu-real.sh as JOBS (a regex on KERNEL__MIX__STRATEGY, e.g. '__auto$').
@@ -33,6 +35,9 @@ gen() {
     ./scripts/gpu-profile.sh gen build || exit 1
     du -sh .carry/bench-gen .carry/sample-jobs .carry/real .carry/gpu-check \
            .carry/gpu-profile .carry/include
+    mkdir -p .carry/pack
+    tar -czf .carry/pack/gpu.tar.gz .carry/bench-gen .carry/sample-jobs .carry/real \
+        .carry/gpu-check .carry/gpu-profile .carry/include && du -sh .carry/pack/gpu.tar.gz
 }
 
 # One step: its own output folder, its exit status and its time in summary.txt.
@@ -46,6 +51,16 @@ step() {
     rc=$?
     tail -n "${TAIL:-12}" "$work/$name/step.log" >> "$OUT/summary.txt"
     echo "== $name: exit $rc, $(( $(date +%s) - start )) s" | tee -a "$OUT/summary.txt"
+    collect # after every step: a call cut off at its time limit keeps what ran
+}
+
+# The CSVs of the steps that ran, and one archive of every log and report.
+collect() {
+    local f
+    for f in sweep/bench.csv samples/samples.csv real/real_wide.csv real/real.csv; do
+        [ -f "$work/$f" ] && cp "$work/$f" "$OUT/"
+    done
+    tar -C "$work" -czf "$OUT/logs.tar.gz" . 2>/dev/null
 }
 
 run() {
@@ -65,10 +80,6 @@ run() {
         *) echo "gpu-all: unknown step '$s'" | tee -a "$OUT/summary.txt" ;;
         esac
     done
-    for f in sweep/bench.csv samples/samples.csv real/real_wide.csv real/real.csv; do
-        [ -f "$work/$f" ] && cp "$work/$f" "$OUT/"
-    done
-    tar -C "$work" -czf "$OUT/logs.tar.gz" . 2>/dev/null
     rm -rf "$work"
 }
 

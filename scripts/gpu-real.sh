@@ -29,7 +29,8 @@
 # split (today: decisions only inside loops) gets no job; gen lists it in
 # DEST/skipped.txt with the tool's reason, and run copies that list into the
 # CSV, so the set measures it as soon as the tool splits it.
-# Environment: REPS (gen, default 9), KERNELS (gen: a bash regex on the kernel names,
+# Environment: REPS (gen, default 9), PROFILE_TIMEOUT (gen: seconds for one
+# profile here on the CPU, default 120; a profile that takes longer is left out), KERNELS (gen: a bash regex on the kernel names,
 # e.g. '^shade_switch$', to try a few), PART=K/M (run: only every M-th job from
 # the K-th, 1-based, to spread the set over several device calls), JOBS (run: a
 # bash regex on the job names KERNEL__MIX__STRATEGY, e.g. '__auto$'), NPLUS1_PLATFORM
@@ -69,7 +70,8 @@ gen() {
         local -a argv=()
         for a in $args; do argv+=(--arg "$a"); done
         # the prediction, on the job's inputs (same --global, --arg, seed)
-        "$tool" "bench/real/$kernel.cl" --global "$global" "${argv[@]}" --profile \
+        timeout "${PROFILE_TIMEOUT:-120}" \
+            "$tool" "bench/real/$kernel.cl" --global "$global" "${argv[@]}" --profile \
             --profile-json "$dest/profile/${kernel}__$mix.json" \
             >"$dest/profile/${kernel}__$mix.txt" 2>&1 || rm -f "$dest/profile/${kernel}__$mix.json"
         for s in $STRATEGIES; do
