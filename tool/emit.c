@@ -253,7 +253,10 @@ typedef struct classify_emitter {
     strbuf *sb;
     unsigned depth;
     unsigned path;
+    const kernel_context *cx; /* the classify phase keeps this context, or NULL */
 } classify_emitter;
+
+static void ctx_stores(strbuf *sb, const kernel_context *cx);
 
 static void indent(classify_emitter *c)
 {
@@ -269,7 +272,7 @@ static void put_range(strbuf *sb, const analysis *an, src_range r)
 static void ce_stmt(void *ud, const seq_item *it)
 {
     classify_emitter *c = ud;
-    if (!it->in_slice)
+    if (!it->in_slice && !(c->cx && context_in_prologue(c->cx, it)))
         return;
     indent(c);
     put_range(c->sb, c->e->an, it->range);
@@ -279,6 +282,8 @@ static void ce_stmt(void *ud, const seq_item *it)
 static void ce_decision_begin(void *ud, const decision *d)
 {
     classify_emitter *c = ud;
+    if (c->cx && d == c->kp->k->top.items[c->cx->at].decision)
+        ctx_stores(c->sb, c->cx);
     if (d->kind != DEC_SWITCH)
         return;
     indent(c);
@@ -400,11 +405,12 @@ static void ce_path_end(void *ud, const choice *path, unsigned npath, int return
         sb_printf(c->sb, "return %d;\n", lf->kernel);
 }
 
-static char *classifier_body(emitter *e, const kernel_plan *kp)
+/* The classifier's body; with cx, it runs the whole prologue and keeps the context. */
+static char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *cx)
 {
     strbuf sb;
     sb_init(&sb);
-    classify_emitter c = {e, kp, &sb, 0, 0};
+    classify_emitter c = {e, kp, &sb, 0, 0, cx};
     walk_visitor v = {ce_stmt, ce_decision_begin, ce_branch_begin, ce_branch_end,
                       ce_decision_end, ce_path_end, &c};
     walk_tree(&kp->k->top, &v);
@@ -560,6 +566,126 @@ static int emits_tile(const plan *pl)
     return tile_only(pl) || pl->opt.split == SPLIT_AUTO;
 }
 
+/* ---- contexts: the tile's leaves start from what the prologue left -------- */
+
+/* Under --strategy tile, a kernel with an active context (context.h). */
+static int uses_context(const emitter *e, const kernel_plan *kp)
+{
+    return tile_only(e->pl) && kp->ctx.active;
+}
+
+/* The classify phase keeps the carried variables at nplus1_slot. */
+static void ctx_stores(strbuf *sb, const kernel_context *cx)
+{
+    if (!cx->bytes)
+        return;
+    sb_puts(sb, "    /* nplus1: the context, kept for the leaves */\n");
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        if (!v->carried)
+            continue;
+        if (!v->count) {
+            sb_printf(sb, "    nplus1_ctx_%s[nplus1_slot] = %s;\n", v->name, v->name);
+            continue;
+        }
+        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n", v->count);
+        sb_printf(sb, "        nplus1_ctx_%s[nplus1_slot][nplus1_k] = %s[nplus1_k];\n", v->name,
+                  v->name);
+    }
+}
+
+/* A leaf declares the context's variables, from the local memory where they move. */
+static void ctx_loads(strbuf *sb, const kernel_context *cx)
+{
+    sb_printf(sb, "    /* nplus1: the context (the prologue, lines %u-%u, ran in the classify "
+                  "phase) */\n",
+              cx->prologue_begin_line, cx->prologue_end_line);
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        if (v->count) {
+            sb_printf(sb, "    %s %s[%u];\n", v->store_type, v->name, v->count);
+            if (v->carried)
+                sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
+                              "        %s[nplus1_k] = nplus1_ctx_%s[nplus1_slot][nplus1_k];\n",
+                          v->count, v->name, v->name);
+        } else if (v->carried) {
+            sb_printf(sb, "    %s %s = nplus1_ctx_%s[nplus1_slot];\n", v->decl_type, v->name,
+                      v->name);
+        } else {
+            sb_printf(sb, "    %s %s;\n", v->store_type, v->name);
+        }
+    }
+}
+
+enum { CTX_PARAMS, CTX_ARGS, CTX_DECLS, CTX_SIZEOF };
+
+/* One piece of text per carried variable: parameters, arguments, local arrays, sizes. */
+static char *ctx_list(const char *k, const kernel_context *cx, int what)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        char dim[32] = "";
+        if (v->count)
+            snprintf(dim, sizeof dim, "[%u]", v->count);
+        if (!v->carried)
+            continue;
+        if (what == CTX_PARAMS && v->count)
+            sb_printf(&sb, ", __local %s (*nplus1_ctx_%s)%s", v->store_type, v->name, dim);
+        else if (what == CTX_PARAMS)
+            sb_printf(&sb, ", __local %s *nplus1_ctx_%s", v->store_type, v->name);
+        else if (what == CTX_ARGS)
+            sb_printf(&sb, ", nplus1_ctx_%s", v->name);
+        else if (what == CTX_DECLS)
+            sb_printf(&sb, "    __local %s nplus1_ctx_%s[NPLUS1_WG * %s__NPLUS1_CTX_IPT]%s;\n",
+                      v->store_type, v->name, k, dim);
+        else
+            sb_printf(&sb, "%ssizeof(%s%s)", sb.len ? " + " : "", v->store_type, dim);
+    }
+    return sb.data ? sb_steal(&sb) : xstrdup("");
+}
+
+/* The items a work-item holds in one round: as many as the contexts' budget holds. */
+static char *ctx_ipt_define(const char *k, const kernel_context *cx)
+{
+    strbuf sb;
+    sb_init(&sb);
+    if (!cx->bytes) {
+        sb_printf(&sb, "#define %s__NPLUS1_CTX_IPT NPLUS1_TILE_IPT /* no value to keep */", k);
+        return sb_steal(&sb);
+    }
+    char *size = ctx_list(k, cx, CTX_SIZEOF);
+    sb_printf(&sb, "#define %s__NPLUS1_CTX_BYTES (%s)\n", k, size);
+    sb_printf(&sb, "#define %s__NPLUS1_CTX_FIT \\\n    ((uint)(NPLUS1_CTX_LOCAL / "
+                   "(NPLUS1_WG * %s__NPLUS1_CTX_BYTES)))\n", k, k);
+    sb_printf(&sb, "#define %s__NPLUS1_CTX_IPT \\\n    (%s__NPLUS1_CTX_FIT < 1 ? 1u : "
+                   "%s__NPLUS1_CTX_FIT < NPLUS1_TILE_IPT ? %s__NPLUS1_CTX_FIT \\\n"
+                   "     : (uint)NPLUS1_TILE_IPT)",
+              k, k, k, k);
+    free(size);
+    return sb_steal(&sb);
+}
+
+/* A leaf's body from the context: the text from the decision on, with the leaf's path
+ * edits (none for the merged leaf, lf NULL, which runs the decisions as written). */
+static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
+{
+    const kernel_info *k = kp->k;
+    const src_file *f = &e->an->pr->files[k->body.file];
+    edits es = {0};
+    if (lf)
+        path_edits(e->an, lf, &es);
+    strbuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, "{\n");
+    ctx_loads(&sb, &kp->ctx);
+    sb_puts(&sb, "    ");
+    put_edited_in(&sb, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
+    edits_free(&es);
+    return sb_steal(&sb);
+}
+
 static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
 {
     const kernel_info *k = kp->k;
@@ -569,27 +695,40 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     const char *strat = strategy_name(e->pl->opt.strategy);
     tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
     expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
-    char *body = classifier_body(e, kp);
-    tmpl_var cv[] = {{"K", k->name}, {"PARAMS", params}, {"BODY", body}};
-    expand(e, sb, &e->kt, "classify", cv, NV(cv));
+    const int ctx = uses_context(e, kp);
+    char *cparams = ctx_list(k->name, &kp->ctx, CTX_PARAMS);
+    char *cargs = ctx_list(k->name, &kp->ctx, CTX_ARGS);
+    char prologue[48];
+    snprintf(prologue, sizeof prologue, "%u-%u", kp->ctx.prologue_begin_line,
+             kp->ctx.prologue_end_line);
+    char *body = classifier_body(e, kp, ctx ? &kp->ctx : NULL);
+    tmpl_var cv[] = {{"K", k->name}, {"PARAMS", params}, {"BODY", body},
+                     {"CTX_PARAMS", cparams}, {"PROLOGUE", prologue}};
+    expand(e, sb, &e->kt, ctx ? "classify-ctx" : "classify", cv, NV(cv));
     free(body);
-    strbuf cases;
+    strbuf cases, ctx_cases;
     sb_init(&cases);
+    sb_init(&ctx_cases);
     for (unsigned kn = 0; kn < kp->nkernels; kn++) {
         const leaf *lf = kernel_leaf(kp, (int)kn);
         int merged = (int)kn == kp->merged_kernel;
         snprintf(leafno, sizeof leafno, "%u", kn);
         snprintf(lines, sizeof lines, "%u-%u", merged ? k->body.line : lf->line_begin,
                  merged ? k->body.end_line : lf->line_end);
-        char *lb = merged ? leaf_body_merged(e, kp) : leaf_body(e, kp, lf);
+        char *lb = ctx      ? leaf_body_ctx(e, kp, merged ? NULL : lf)
+                   : merged ? leaf_body_merged(e, kp)
+                            : leaf_body(e, kp, lf);
         char *cond = merged ? merged_condition(kp) : comment_safe(lf->condition);
         tmpl_var lv[] = {{"K", k->name},   {"LEAF", leafno}, {"CONDITION", cond},
-                         {"LINES", lines}, {"PARAMS", params}, {"BODY", lb}, {"ARGS", args}};
-        expand(e, sb, &e->kt, "leaf-body", lv, NV(lv));
+                         {"LINES", lines}, {"PARAMS", params}, {"BODY", lb}, {"ARGS", args},
+                         {"CTX_PARAMS", cparams}, {"CTX_ARGS", cargs}};
+        expand(e, sb, &e->kt, ctx ? "leaf-body-ctx" : "leaf-body", lv, NV(lv));
         sb_putc(sb, '\n');
         if (!tile_only(e->pl))
             expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
         expand(e, &cases, &e->kt, "fused-case", lv, NV(lv));
+        if (ctx)
+            expand(e, &ctx_cases, &e->kt, "tile-ctx-case", lv, NV(lv));
         free(lb);
         free(cond);
     }
@@ -615,12 +754,20 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         scatter.data[--scatter.len] = '\0';
     if (cases.len && cases.data[cases.len - 1] == '\n')
         cases.data[--cases.len] = '\0';
+    if (ctx_cases.len && ctx_cases.data[ctx_cases.len - 1] == '\n')
+        ctx_cases.data[--ctx_cases.len] = '\0';
+    char *cdecls = ctx_list(k->name, &kp->ctx, CTX_DECLS);
+    char *cipt = ctx_ipt_define(k->name, &kp->ctx), cbytes[16];
+    snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
     tmpl_var kv[] = {{"K", k->name},       {"NLEAVES", nleaves},
                      {"PARAMS", params},   {"ARGS", args},
                      {"COUNT_BODY", count.data ? count.data : ""},
                      {"COUNT_FLUSH", flush.data ? flush.data : ""},
                      {"SCATTER_BODY", scatter.data ? scatter.data : ""},
-                     {"CASES", cases.data ? cases.data : ""}};
+                     {"CASES", cases.data ? cases.data : ""},
+                     {"CTX_CASES", ctx_cases.data ? ctx_cases.data : ""},
+                     {"CTX_ARGS", cargs}, {"CTX_DECLS", cdecls},
+                     {"CTX_IPT_DEFINE", cipt}, {"CTX_BYTES", cbytes}};
     if (!tile_only(e->pl)) {
         expand(e, sb, &e->kt, "count", kv, NV(kv));
         if (e->pl->opt.strategy == STRATEGY_ORDERED)
@@ -631,7 +778,12 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
             expand(e, sb, &e->kt, "chunk", kv, NV(kv));
     }
     if (emits_tile(e->pl))
-        expand(e, sb, &e->kt, "tile", kv, NV(kv));
+        expand(e, sb, &e->kt, ctx ? "tile-ctx" : "tile", kv, NV(kv));
+    sb_free(&ctx_cases);
+    free(cparams);
+    free(cargs);
+    free(cdecls);
+    free(cipt);
     sb_free(&count);
     sb_free(&scatter);
     sb_free(&flush);

@@ -386,7 +386,8 @@ static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizo
     return count;
 }
 
-static int check_slice(analysis *an, const tree_lists *t, unsigned horizon, diag_sink *diag)
+static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
+                       kernel_context *ctx, diag_sink *diag)
 {
     int errors = 0;
     for (unsigned i = 0; i < t->nitems; i++) {
@@ -404,6 +405,10 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon, diag
         }
         if (!it->in_slice || !(it->fx.bits & EFF_OBSERVABLE))
             continue;
+        if (context_in_prologue(ctx, it)) { /* the tile runs it once, in the classify phase */
+            ctx->relaxed++;
+            continue;
+        }
         CXCursor via;
         CXCursor at = first_site(&it->fx, EFF_OBSERVABLE, it->cursor, &via);
         report_at(an, diag, DIAG_ERROR, at, "nplus1-side-effect",
@@ -535,7 +540,7 @@ static int is_image_read(CXCursor load)
  * struct, do not count.
  */
 static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
-                              unsigned horizon, diag_sink *diag)
+                              unsigned horizon, kernel_context *ctx, diag_sink *diag)
 {
     for (unsigned i = 0; i < t->nitems; i++) {
         const seq_item *w = t->items[i];
@@ -545,6 +550,10 @@ static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
         CXCursor read = load_after(t, top, w, &store);
         if (clang_Cursor_isNull(read))
             continue;
+        if (context_in_prologue(ctx, w)) { /* the classify phase runs it, then the read */
+            ctx->relaxed++;
+            continue;
+        }
         report_at(an, diag, DIAG_ERROR, read, "nplus1-memory-order",
                   "a condition reads memory after the kernel wrote memory");
         CXCursor via;
@@ -794,8 +803,10 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(an, &t, horizon);
-    errors += check_slice(an, &t, horizon, diag);
-    errors += check_memory_order(an, &t, &k->top, horizon, diag);
+    if (pl->opt.strategy == STRATEGY_TILE)
+        context_build(an, k, pl->opt.wg, &kp.ctx, diag);
+    errors += check_slice(an, &t, horizon, &kp.ctx, diag);
+    errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, diag);
     for (unsigned i = 0; i < t.nitems; i++)
         if (t.items[i]->in_slice)
             kp.classifier_cost += t.items[i]->fx.cost;
@@ -858,6 +869,7 @@ void plan_free(plan *pl)
             cond_inputs_free(pl->kernels[i].leaves[l].inputs, pl->kernels[i].leaves[l].ninputs);
         }
         free(pl->kernels[i].leaves);
+        context_free(&pl->kernels[i].ctx);
     }
     free(pl->kernels);
     memset(pl, 0, sizeof *pl);

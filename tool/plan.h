@@ -8,6 +8,7 @@
 #define NPLUS1_PLAN_H
 
 #include "analyze.h"
+#include "context.h"
 #include "diag.h"
 #include "nplus1rt_format.h"
 
@@ -63,6 +64,7 @@ typedef struct kernel_plan {
     unsigned ndata;        /* decisions whose condition is data dependent (divergence.h) */
     double paths;          /* paths with every decision split (before --max-leaves) */
     unsigned max_leaves;   /* the leaf limit it was planned under */
+    kernel_context ctx;    /* --strategy tile: the top-level decision's context (context.h) */
 } kernel_plan;
 
 typedef struct plan_options {

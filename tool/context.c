@@ -1,0 +1,371 @@
+/*
+ * context.c - the context of a kernel's top-level decision (context.h).
+ *
+ * The variables come from the declarations of the prologue's top-level
+ * statements; a variable is in the context when something after the point
+ * (a condition, a branch, the epilogue) reads or writes it. Its value moves
+ * when it is read after the point and set before it (an initializer or a
+ * later write); otherwise the leaves only declare it.
+ */
+#include "context.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+typedef struct cursor_set {
+    CXCursor *v;
+    unsigned n, cap;
+} cursor_set;
+
+static int set_has(const cursor_set *s, CXCursor c)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (clang_equalCursors(s->v[i], c))
+            return 1;
+    return 0;
+}
+
+static void set_add_all(cursor_set *s, const CXCursor *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!set_has(s, v[i]))
+            VEC_PUSH(s->v, s->n, s->cap, v[i]);
+}
+
+/* What the code after the point reads and writes. */
+typedef struct uses {
+    cursor_set reads, writes;
+} uses;
+
+static void uses_of_fx(uses *u, const effects *fx)
+{
+    set_add_all(&u->reads, fx->reads, fx->nreads);
+    set_add_all(&u->writes, fx->writes, fx->nwrites);
+}
+
+static void uses_of_seq(uses *u, const seq *s, unsigned from);
+
+static void uses_of_decision(uses *u, const decision *d)
+{
+    uses_of_fx(u, &d->cond_fx);
+    if (d->kind == DEC_SWITCH)
+        uses_of_seq(u, &d->body, 0);
+    for (unsigned b = 0; b < d->nbranches; b++)
+        uses_of_seq(u, &d->branches[b].seq, 0);
+}
+
+static void uses_of_seq(uses *u, const seq *s, unsigned from)
+{
+    for (unsigned i = from; i < s->n; i++) {
+        uses_of_fx(u, &s->items[i].fx);
+        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision)
+            uses_of_decision(u, s->items[i].decision);
+    }
+}
+
+static void uses_free(uses *u)
+{
+    free(u->reads.v);
+    free(u->writes.v);
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+static char *type_spelling(CXType t)
+{
+    CXString s = clang_getTypeSpelling(t);
+    char *r = xstrdup(clang_getCString(s));
+    clang_disposeString(s);
+    return r;
+}
+
+/* s without the words __private and private, and with all, const and volatile too. */
+static char *unqualified(const char *s, int all)
+{
+    static const char *const drop[] = {"__private", "private", "const", "volatile"};
+    strbuf sb;
+    sb_init(&sb);
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        size_t n = strcspn(s, " ");
+        int skip = 0;
+        for (unsigned i = 0; i < (all ? 4u : 2u); i++)
+            skip |= strlen(drop[i]) == n && !strncmp(s, drop[i], n);
+        if (!skip && n) {
+            if (sb.len)
+                sb_putc(&sb, ' ');
+            sb_putn(&sb, s, n);
+        }
+        s += n;
+    }
+    return sb.data ? sb_steal(&sb) : xstrdup("");
+}
+
+/* A value type that moves through local memory: scalars, vectors, structs. */
+static int movable_value(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_Record || c.kind == CXType_ExtVector || c.kind == CXType_Vector)
+        return 1;
+    return c.kind >= CXType_Char_U && c.kind <= CXType_LongDouble && c.kind != CXType_Bool;
+}
+
+static int named_type(const char *spelling)
+{
+    return !strstr(spelling, "(unnamed") && !strstr(spelling, "(anonymous");
+}
+
+/* ---- the prologue's variables ----------------------------------------------- */
+
+typedef struct build {
+    analysis *an;
+    const kernel_info *k;
+    kernel_context *ctx;
+    uses after;
+    diag_sink *diag;
+    int refused;
+} build;
+
+static unsigned cursor_line(CXCursor c)
+{
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+    return line;
+}
+
+typedef struct init_scan {
+    int array;
+    enum CXCursorKind last; /* the kind of the last expression child */
+} init_scan;
+
+static enum CXChildVisitResult init_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    init_scan *is = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_isExpression(k))
+        is->last = k;
+    return CXChildVisit_Continue;
+}
+
+/* Has var an initializer? (An array's last child may be its size, not an initializer.) */
+static int initialized(CXCursor var)
+{
+    init_scan is = {0, CXCursor_InvalidCode};
+    is.array = clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_ConstantArray;
+    clang_visitChildren(var, init_cb, &is);
+    if (is.last == CXCursor_InvalidCode)
+        return 0;
+    return !is.array || is.last == CXCursor_InitListExpr || is.last == CXCursor_StringLiteral;
+}
+
+/* Is var set before the point by a prologue statement other than its declaration? */
+static int set_later_in_prologue(const build *b, CXCursor var, unsigned declaring)
+{
+    for (unsigned i = 0; i < b->ctx->at; i++) {
+        const effects *fx = &b->k->top.items[i].fx;
+        for (unsigned w = 0; i != declaring && w < fx->nwrites; w++)
+            if (clang_equalCursors(fx->writes[w], var))
+                return 1;
+    }
+    return 0;
+}
+
+static void refuse_pointer(build *b, CXCursor var, const char *name)
+{
+    diag_loc loc = parse_diag_loc(b->an->pr, clang_getCursorLocation(var));
+    diag_report(b->diag, DIAG_WARNING, &loc, "nplus1-loop-state",
+                "pointer '%s' is used after the decision at line %u: it cannot move into the "
+                "tile's local memory",
+                name, b->ctx->at_line);
+    diag_report(b->diag, DIAG_NOTE, &loc, NULL,
+                "only values move (scalars, vectors, structs, small arrays); the tile's leaves "
+                "recompute the prologue (lines %u-%u) instead",
+                b->ctx->prologue_begin_line, b->ctx->prologue_end_line);
+    snprintf(b->ctx->why, sizeof b->ctx->why,
+             "pointer '%s' (line %u) is used after the decision [nplus1-loop-state]", name,
+             cursor_line(var));
+    b->refused = 1;
+}
+
+static void not_movable(build *b, const char *name, const char *type)
+{
+    if (!b->ctx->why[0])
+        snprintf(b->ctx->why, sizeof b->ctx->why,
+                 "variable '%s' of type '%s' cannot move through local memory", name, type);
+    b->refused = 1;
+}
+
+/* Adds var (declared by prologue item `declaring`) when the code after the point uses it. */
+static void add_var_of(build *b, CXCursor var, unsigned declaring)
+{
+    int read = set_has(&b->after.reads, var), written = set_has(&b->after.writes, var);
+    if (!read && !written)
+        return;
+    CXString ns = clang_getCursorSpelling(var);
+    char *name = xstrdup(clang_getCString(ns));
+    clang_disposeString(ns);
+    CXType t = clang_getCursorType(var), canon = clang_getCanonicalType(t);
+    ctx_var v = {0};
+    v.name = name;
+    v.line = cursor_line(var);
+    v.bytes = (unsigned)clang_Type_getSizeOf(t);
+    CXType value = t;
+    if (canon.kind == CXType_ConstantArray) {
+        value = clang_getArrayElementType(t);
+        v.count = (unsigned)clang_getArraySize(canon);
+    }
+    char *spelled = type_spelling(value);
+    v.decl_type = unqualified(spelled, 0);
+    v.store_type = unqualified(spelled, 1);
+    free(spelled);
+    if (canon.kind == CXType_Pointer) {
+        refuse_pointer(b, var, name);
+    } else if (!movable_value(value) || !named_type(v.decl_type) || !v.bytes) {
+        char *ts = type_spelling(t);
+        not_movable(b, name, ts);
+        free(ts);
+    }
+    v.carried = read && (initialized(var) || set_later_in_prologue(b, var, declaring));
+    VEC_PUSH(b->ctx->vars, b->ctx->nvars, b->ctx->capvars, v);
+    if (v.carried)
+        b->ctx->bytes += v.bytes;
+}
+
+typedef struct decl_visit {
+    build *b;
+    unsigned item;
+} decl_visit;
+
+static enum CXChildVisitResult decl_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    decl_visit *dv = data;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl)
+        add_var_of(dv->b, c, dv->item);
+    return CXChildVisit_Continue;
+}
+
+/* A parameter the prologue assigns and the rest uses: the leaves would see the old value. */
+static int param_assigned(build *b)
+{
+    for (unsigned i = 0; i < b->ctx->at; i++) {
+        const effects *fx = &b->k->top.items[i].fx;
+        for (unsigned w = 0; w < fx->nwrites; w++) {
+            CXCursor p = fx->writes[w];
+            if (clang_getCursorKind(p) != CXCursor_ParmDecl ||
+                (!set_has(&b->after.reads, p) && !set_has(&b->after.writes, p)))
+                continue;
+            CXString s = clang_getCursorSpelling(p);
+            snprintf(b->ctx->why, sizeof b->ctx->why,
+                     "the prologue assigns parameter '%s', which the rest of the kernel uses",
+                     clang_getCString(s));
+            clang_disposeString(s);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The first split decision at the top level, or k->top.n. */
+static unsigned first_decision(const kernel_info *k)
+{
+    for (unsigned i = 0; i < k->top.n; i++) {
+        const seq_item *it = &k->top.items[i];
+        if (it->kind == ITEM_DECISION && it->decision && !it->decision->keep_in_leaf)
+            return i;
+        if (it->kind != ITEM_STMT && it->kind != ITEM_DECISION)
+            return k->top.n;
+    }
+    return k->top.n;
+}
+
+/* A prologue statement that may leave the kernel early, or NULL. */
+static const seq_item *early_exit(const kernel_context *ctx, const kernel_info *k)
+{
+    for (unsigned i = 0; i < ctx->at; i++)
+        if (!clang_Cursor_isNull(k->top.items[i].fx.hidden_exit))
+            return &k->top.items[i];
+    return NULL;
+}
+
+static void collect_vars(build *b)
+{
+    for (unsigned i = 0; i < b->ctx->at; i++) {
+        const seq_item *it = &b->k->top.items[i];
+        if (it->kind != ITEM_STMT || clang_getCursorKind(it->cursor) != CXCursor_DeclStmt)
+            continue;
+        decl_visit dv = {b, i};
+        clang_visitChildren(it->cursor, decl_cb, &dv);
+    }
+}
+
+static void check_budget(build *b)
+{
+    kernel_context *ctx = b->ctx;
+    unsigned long need = (unsigned long)ctx->bytes * ctx->wg;
+    if (need <= CONTEXT_LOCAL_BUDGET)
+        return;
+    snprintf(ctx->why, sizeof ctx->why,
+             "its context takes %u bytes an item, %lu bytes of local memory a work-group of %u: "
+             "over the %u-byte budget",
+             ctx->bytes, need, ctx->wg, CONTEXT_LOCAL_BUDGET);
+    b->refused = 1;
+}
+
+void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_context *ctx,
+                   diag_sink *diag)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->wg = wg;
+    ctx->at = first_decision(k);
+    if (ctx->at >= k->top.n) {
+        snprintf(ctx->why, sizeof ctx->why, "no decision is split at the top level");
+        return;
+    }
+    const seq_item *d = &k->top.items[ctx->at];
+    ctx->point = d->range.begin;
+    ctx->at_line = d->range.line;
+    if (ctx->at == 0) {
+        snprintf(ctx->why, sizeof ctx->why, "no statement comes before the decision");
+        return;
+    }
+    ctx->prologue_begin_line = k->top.items[0].range.line;
+    ctx->prologue_end_line = k->top.items[ctx->at - 1].range.end_line;
+    const seq_item *exit = early_exit(ctx, k);
+    if (exit) {
+        snprintf(ctx->why, sizeof ctx->why,
+                 "the statement at line %u may leave the kernel before the decision",
+                 exit->range.line);
+        return;
+    }
+    build b = {an, k, ctx, {{0}, {0}}, diag, 0};
+    uses_of_seq(&b.after, &k->top, ctx->at);
+    if (!param_assigned(&b)) {
+        collect_vars(&b);
+        if (!b.refused)
+            check_budget(&b);
+        ctx->active = !b.refused;
+    }
+    uses_free(&b.after);
+}
+
+void context_free(kernel_context *ctx)
+{
+    for (unsigned i = 0; i < ctx->nvars; i++) {
+        free(ctx->vars[i].name);
+        free(ctx->vars[i].decl_type);
+        free(ctx->vars[i].store_type);
+    }
+    free(ctx->vars);
+    memset(ctx, 0, sizeof *ctx);
+}
+
+int context_in_prologue(const kernel_context *ctx, const seq_item *it)
+{
+    return ctx->active && it->range.end <= ctx->point;
+}

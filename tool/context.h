@@ -1,0 +1,55 @@
+/*
+ * context.h - part of the plan stage: the context of a kernel's top-level
+ * decision, for the tile strategy. The prologue is the top-level statements
+ * before the first split decision; the context is the private variables it
+ * declares that the decisions or the epilogue use. With a context, the tile
+ * kernel's classify phase runs the prologue once per item and keeps the
+ * context in local memory, and the leaves start from it instead of running
+ * the prologue again.
+ */
+#ifndef NPLUS1_CONTEXT_H
+#define NPLUS1_CONTEXT_H
+
+#include "analyze.h"
+#include "diag.h"
+
+/* Bytes of local memory the contexts of one work-group's items may take, one item each. */
+#define CONTEXT_LOCAL_BUDGET 16384u
+
+typedef struct ctx_var {
+    char *name;
+    char *decl_type;   /* as declared ("const int", "float4"); arrays: the element type */
+    char *store_type;  /* without qualifiers, for the local array ("int"); arrays: element */
+    unsigned count;    /* array elements; 0: not an array */
+    unsigned bytes;    /* the whole variable, as parsed */
+    unsigned line;     /* of its declaration */
+    int carried;       /* its value moves; else the leaves only declare it (nothing set reaches a read) */
+} ctx_var;
+
+typedef struct kernel_context {
+    int active;        /* the tile leaves start from the context */
+    unsigned at;       /* index in k->top of the first split decision */
+    unsigned point;    /* its offset in the kernel's file: the leaves start there */
+    unsigned at_line;
+    unsigned prologue_begin_line, prologue_end_line;
+    unsigned wg;
+    ctx_var *vars;     /* the variables the leaves declare, in declaration order */
+    unsigned nvars, capvars;
+    unsigned bytes;    /* per item: the carried variables */
+    unsigned relaxed;  /* prologue statements that are legal only because it runs once */
+    char why[320];     /* not active: why (a sentence) */
+} kernel_context;
+
+/*
+ * Computes k's context under a work-group of wg. A private pointer used
+ * after the decision is reported as a warning [nplus1-loop-state] naming it;
+ * the context is then inactive (the kernel keeps the recomputing tile).
+ */
+void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_context *ctx,
+                   diag_sink *diag);
+void context_free(kernel_context *ctx);
+
+/* Whether the statement it lies in the prologue of an active context. */
+int context_in_prologue(const kernel_context *ctx, const seq_item *it);
+
+#endif
