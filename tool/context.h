@@ -23,7 +23,7 @@ typedef struct ctx_var {
     unsigned count;    /* array elements; 0: not an array */
     unsigned bytes;    /* the whole variable, as parsed */
     unsigned line;     /* of its declaration */
-    int carried;       /* its value moves; else the leaves only declare it (nothing set reaches a read) */
+    int carried;       /* its value moves; else the leaves only declare it (no value is read) */
 } ctx_var;
 
 typedef struct kernel_context {
