@@ -1228,6 +1228,37 @@ static void classifier_kernels_json(const plan *pl, const char *k, char *out, si
         at += (size_t)snprintf(out + at, n - at, "%s\"%s%s\"", i ? ", " : "", k, suffixes[i]);
 }
 
+/* --strategy tile: the top-level decision's context; null under the other strategies. */
+static char *context_json(const emitter *e, const kernel_plan *kp)
+{
+    const kernel_context *cx = &kp->ctx;
+    if (!tile_only(e->pl))
+        return xstrdup("null");
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "{\"active\": %s, ", cx->active ? "true" : "false");
+    if (!cx->active) {
+        sb_puts(&sb, "\"why\": \"");
+        sb_put_json_string(&sb, cx->why, strlen(cx->why));
+        sb_puts(&sb, "\"}");
+        return sb_steal(&sb);
+    }
+    sb_printf(&sb, "\"at_line\": %u, \"prologue_lines\": [%u, %u], \"where\": \"local\", "
+                   "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, "
+                   "\"legal_only_with_context\": %u, \"variables\": [",
+              cx->at_line, cx->prologue_begin_line, cx->prologue_end_line, cx->bytes,
+              cx->bytes * cx->wg, cx->relaxed);
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);
+        sb_put_json_string(&sb, v->store_type, strlen(v->store_type));
+        sb_printf(&sb, "\", \"elements\": %u, \"bytes\": %u, \"carried\": %s, \"line\": %u}",
+                  v->count, v->bytes, v->carried ? "true" : "false", v->line);
+    }
+    sb_puts(&sb, "]}");
+    return sb_steal(&sb);
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -1244,12 +1275,13 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     manifest_decisions(e, &decisions, &k->top);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
+    char *ctx = context_json(e, kp);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", cands},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
-                     {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof},
+                     {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof}, {"CONTEXT", ctx},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
@@ -1300,6 +1332,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     sb_free(&decisions);
     free(prof);
     free(cands);
+    free(ctx);
 }
 
 /*

@@ -183,6 +183,45 @@ static void print_kept(FILE *f, const kernel_plan *kp)
             c.kept > 8 ? ", ..." : "", kp->paths, kp->max_leaves);
 }
 
+/* --strategy tile: the top-level decision's context (context.h), or why there is none. */
+static void print_context(FILE *f, const kernel_plan *kp)
+{
+    const kernel_context *cx = &kp->ctx;
+    if (!cx->active) {
+        fprintf(f, "  context (tile): none: %s; the tile's leaves recompute the prologue\n",
+                cx->why);
+        return;
+    }
+    fprintf(f, "  context (tile): at the decision at line %u, %u variable%s, %u bytes an item\n",
+            cx->at_line, cx->nvars, cx->nvars == 1 ? "" : "s", cx->bytes);
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        char dim[32] = "";
+        if (v->count)
+            snprintf(dim, sizeof dim, "[%u]", v->count);
+        if (v->carried)
+            fprintf(f, "    %s: %s%s, %u bytes (line %u)\n", v->name, v->store_type, dim,
+                    v->bytes, v->line);
+        else
+            fprintf(f, "    %s: %s%s, declared only: no value set before the decision is read "
+                       "(line %u)\n", v->name, v->store_type, dim, v->line);
+    }
+    unsigned group = cx->bytes * cx->wg;
+    if (group)
+        fprintf(f, "    local memory: %u bytes x %u work-items = %u bytes a work-group for each "
+                   "item a work-item holds; a tile goes in rounds of at most %u item%s a "
+                   "work-item (%u-byte budget)\n",
+                cx->bytes, cx->wg, group, CONTEXT_LOCAL_BUDGET / group,
+                CONTEXT_LOCAL_BUDGET / group == 1 ? "" : "s", CONTEXT_LOCAL_BUDGET);
+    fprintf(f, "    the prologue (lines %u-%u) runs once per item, in the classify phase; the "
+               "leaves start from the context\n",
+            cx->prologue_begin_line, cx->prologue_end_line);
+    if (cx->relaxed)
+        fprintf(f, "    legal only with the context: %u prologue statement%s with side effects "
+                   "or stores that a condition reads (the other strategies refuse them)\n",
+                cx->relaxed, cx->relaxed == 1 ? "" : "s");
+}
+
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
 {
     for (unsigned i = 0; i < pl->nkernels; i++)
@@ -248,6 +287,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
             kp->nkernels, pl->opt.wg);
+    if (pl->opt.strategy == STRATEGY_TILE)
+        print_context(f, kp);
     fputs("  divergence (one line per decision, in source order):\n", f);
     print_divergence(f, an, &k->top, 0);
 }
