@@ -30,7 +30,11 @@ typedef struct cli {
     const char **includes;
     unsigned nincludes;
     const char *cl_std;
-    plan_options plan;
+    plan_options plan;        /* strategy, dispatch: the first of each list below */
+    strategy strategies[8];   /* --strategy A,B,...: --validate checks each pair with */
+    unsigned nstrategies;     /* each of dispatches[] (0: the default alone) */
+    dispatch dispatches[4];
+    unsigned ndispatches;
     int report, check, quiet;
     int validate;
     validate_options vopt;
