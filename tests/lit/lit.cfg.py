@@ -30,3 +30,16 @@ llvm_bin = os.path.dirname(filecheck)
 if llvm_bin:
     config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")
 config.environment["POCL_CACHE_DIR"] = os.environ.get("POCL_CACHE_DIR", "/tmp/nplus1-pocl-cache")
+
+# Tests that run a device (--validate, --profile on POCL) say `REQUIRES: opencl-device`.
+# --param device=0 (ctest's fast golden entry) leaves them out; device=only runs them alone.
+device = params.get("device", "1")
+if device != "0":
+    config.available_features.add("opencl-device")
+if device == "only":
+    for name in sorted(os.listdir(config.test_source_root)):
+        if os.path.splitext(name)[1] not in config.suffixes:
+            continue
+        with open(os.path.join(config.test_source_root, name), errors="replace") as f:
+            if "REQUIRES: opencl-device" not in f.read():
+                config.excludes.append(name)
