@@ -72,7 +72,7 @@ static void run_front_end(size_t size)
         bad |= plan_build(&pl, &an, &opt, &diag);
         report_print(devnull, &an, &pl, 1);
         if (!bad) {
-            emit_options eo = {scratch, "fuzz", NULL, NULL, 0};
+            emit_options eo = {.input = scratch, .stem = "fuzz"};
             emit_output out;
             char err[512];
             if (emit_all(&pl, &eo, &out, err, sizeof err) != 0) {

@@ -36,10 +36,19 @@ config.environment["POCL_CACHE_DIR"] = os.environ.get("POCL_CACHE_DIR", "/tmp/np
 device = params.get("device", "1")
 if device != "0":
     config.available_features.add("opencl-device")
-if device == "only":
-    for name in sorted(os.listdir(config.test_source_root)):
-        if os.path.splitext(name)[1] not in config.suffixes:
+
+
+def needs_device(path):
+    with open(path, errors="replace") as f:
+        return "REQUIRES: opencl-device" in f.read()
+
+
+if device == "only":  # leave out each file, and each folder, that runs no device
+    for top, dirs, files in os.walk(config.test_source_root):
+        tests = [n for n in files if os.path.splitext(n)[1] in config.suffixes]
+        device_tests = [n for n in tests if needs_device(os.path.join(top, n))]
+        if top != config.test_source_root and not device_tests:
+            config.excludes.append(os.path.basename(top))
+            dirs[:] = []
             continue
-        with open(os.path.join(config.test_source_root, name), errors="replace") as f:
-            if "REQUIRES: opencl-device" not in f.read():
-                config.excludes.append(name)
+        config.excludes.extend(n for n in tests if n not in device_tests)
