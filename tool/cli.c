@@ -668,11 +668,28 @@ static int check_together(cli *c)
     return EXIT_OK;
 }
 
+void cli_free(cli *c)
+{
+    profile_in_free(&c->prior);
+    free(c->kernels);
+    free(c->defines);
+    free(c->includes);
+    free(c->vopt.args);
+    free(c->vopt.unordered);
+    free(c->vopt.count);
+    memset(c, 0, sizeof *c);
+}
+
 int parse_cli(cli *c, int argc, char **argv)
 {
     set_defaults(c);
-    for (int i = 1; i < argc; i++)
+    int rc = EXIT_OK;
+    for (int i = 1; i < argc && rc == EXIT_OK; i++)
         if (parse_one(c, argc, argv, &i) != EXIT_OK)
-            return EXIT_USAGE;
-    return check_together(c);
+            rc = EXIT_USAGE;
+    if (rc == EXIT_OK)
+        rc = check_together(c);
+    if (rc != EXIT_OK)
+        cli_free(c);
+    return rc;
 }

@@ -47,9 +47,12 @@ typedef struct cli {
 } cli;
 
 /*
- * Reads argv into *c (its arrays malloc'd). EXIT_OK, or EXIT_USAGE after a
- * message; --help and --version print and exit here.
+ * Reads argv into *c (its arrays malloc'd: cli_free). EXIT_OK, or EXIT_USAGE
+ * after a message, with *c freed; --help and --version print and exit here.
  */
 int parse_cli(cli *c, int argc, char **argv);
+
+/* Frees what parse_cli allocated in *c (and the --profile-in prior). */
+void cli_free(cli *c);
 
 #endif

@@ -271,12 +271,7 @@ static int run(int argc, char **argv)
         c.vopt.includes = c.includes;
         c.vopt.nincludes = c.nincludes;
         rc = profile_command(c.input, &ppo, c.kernels, c.nkernels, &c.plan, &c.vopt, &c.popt);
-        free(c.kernels);
-        free(c.defines);
-        free(c.includes);
-        free(c.vopt.args);
-        free(c.vopt.unordered);
-        free(c.vopt.count);
+        cli_free(&c);
         return rc;
     }
     diag_sink diag;
@@ -305,16 +300,10 @@ static int run(int argc, char **argv)
     if (rc == EXIT_INPUT && diag.errors)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
                 diag.errors == 1 ? "" : "s");
-    profile_in_free(&c.prior);
     plan_free(&pl);
     analyze_free(&an);
     parse_free(&pr);
-    free(c.kernels);
-    free(c.defines);
-    free(c.includes);
-    free(c.vopt.args);
-    free(c.vopt.unordered);
-    free(c.vopt.count);
+    cli_free(&c);
     return rc;
 }
 
