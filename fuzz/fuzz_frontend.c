@@ -37,13 +37,21 @@ static int write_input(const uint8_t *data, size_t size)
     return bad ? -1 : 0;
 }
 
+/* The contract's lists (nplus1rt_format.h): every strategy and dispatch is reached. */
+#define FUZZ_COUNT_(id, v, name) +1
+enum { FUZZ_STRATEGIES = 0 NPLUS1RT_STRATEGIES(FUZZ_COUNT_),
+       FUZZ_DISPATCHES = 0 NPLUS1RT_DISPATCHES(FUZZ_COUNT_) };
+#undef FUZZ_COUNT_
+
+/* Input lengths n, n+1, ... walk every strategy, then dispatch, split and work-group size. */
 static void plan_options_for(size_t size, plan_options *o)
 {
+    const size_t ns = FUZZ_STRATEGIES, nd = FUZZ_DISPATCHES;
     memset(o, 0, sizeof *o);
-    o->strategy = (strategy)(size % 4);
-    o->dispatch = (dispatch)(size / 4 % 3);
-    o->split = (split_policy)(size / 12 % 2);
-    o->wg = 1u << (size / 24 % 9); /* 1 .. 256 */
+    o->strategy = (strategy)(size % ns);
+    o->dispatch = (dispatch)(size / ns % nd);
+    o->split = (split_policy)(size / (ns * nd) % 2);
+    o->wg = 1u << (size / (ns * nd * 2) % 9); /* 1 .. 256 */
 }
 
 static void run_front_end(size_t size)
@@ -64,7 +72,7 @@ static void run_front_end(size_t size)
         bad |= plan_build(&pl, &an, &opt, &diag);
         report_print(devnull, &an, &pl, 1);
         if (!bad) {
-            emit_options eo = {scratch, "fuzz", NULL, NULL, 0};
+            emit_options eo = {.input = scratch, .stem = "fuzz"};
             emit_output out;
             char err[512];
             if (emit_all(&pl, &eo, &out, err, sizeof err) != 0) {

@@ -27,6 +27,11 @@ void job_put_head(strbuf *sb, const char *source, const char *input, const char 
     job_put_text(sb, "options", options);
 }
 
+void job_put_set(strbuf *sb, const char *label, const char *source)
+{
+    sb_printf(sb, "set %s %s\n", label, source);
+}
+
 void job_put_launch(strbuf *sb, unsigned dim, const size_t global[3], const size_t offset[3],
                     const size_t local[3], int has_local)
 {
@@ -326,12 +331,29 @@ static int read_profile_line(job *j, const char *line)
     return 0;
 }
 
+/* `set LABEL PATH`: the set the kernels that follow run. -1: bad. */
+static int read_set_line(job *j, const char *rest)
+{
+    size_t n = strcspn(rest, " \n");
+    if (!n || rest[n] != ' ' || rest[n + 1] == '\n' || !rest[n + 1])
+        return -1;
+    free(j->set_label);
+    free(j->source);
+    j->set_label = strndup(rest, n);
+    j->source = dup_rest(rest + n + 1);
+    j->nsets++;
+    return j->set_label && j->source ? 0 : -1;
+}
+
 int job_read_line(job *j, const char *line)
 {
     nplus1rt_validate_opts *o = &j->o;
     unsigned long long seed;
-    if (!strncmp(line, "source ", 7))
+    if (!strncmp(line, "source ", 7)) {
+        free(j->source);
         j->source = dup_rest(line + 7);
+    } else if (!strncmp(line, "set ", 4))
+        return read_set_line(j, line + 4);
     else if (!strncmp(line, "original ", 9))
         j->original = dup_rest(line + 9);
     else if (!strncmp(line, "options", 7))
@@ -393,7 +415,8 @@ void job_free_lines(job *j)
     free(j->options);
     free(j->prof_tree);
     free(j->input);
-    j->source = j->original = j->options = j->prof_tree = j->input = NULL;
+    free(j->set_label);
+    j->source = j->original = j->options = j->prof_tree = j->input = j->set_label = NULL;
     for (unsigned i = 0; i < j->nvalues; i++)
         free(j->values[i]);
     for (unsigned i = 0; i < j->nunordered; i++) {
@@ -406,6 +429,7 @@ void job_free_lines(job *j)
 void job_free(job *j)
 {
     job_free_lines(j);
+    sb_free(&j->failed);
     free(j->dir);
     for (unsigned i = 0; i < j->npres; i++) {
         profile_result_free(&j->pres[i]);

@@ -8,6 +8,10 @@
  * A job is a folder: job.desc, the sources, inputs/, include/ (docs/cli.md).
  * Description lines (paths relative to the job's folder):
  *   source PATH | original PATH | options TEXT | input NAME (the user's file, for messages)
+ *   set LABEL PATH                 (--strategy A,B --dispatch C,D: the kernels that follow
+ *                                   are the set PATH, reported under LABEL, "tile/fused";
+ *                                   one verdict per set, then one for the job; absent in a
+ *                                   job of one set)
  *   launch DIM G0 G1 G2 O0 O1 O2 L0 L1 L2 HAS_LOCAL
  *   check SEED ULP REPS QUIET
  *   value NAME=VALUE | NAME=size:N | NAME=file:PATH | NAME=RECIPE   (any number)
@@ -52,6 +56,8 @@
 void job_put_text(strbuf *sb, const char *key, const char *value);
 /* The head: source SOURCE, original original.cl, input INPUT, options OPTIONS. */
 void job_put_head(strbuf *sb, const char *source, const char *input, const char *options);
+/* `set LABEL SOURCE`: the kernels written after it are the set in SOURCE. */
+void job_put_set(strbuf *sb, const char *label, const char *source);
 void job_put_launch(strbuf *sb, unsigned dim, const size_t global[3], const size_t offset[3],
                     const size_t local[3], int has_local);
 void job_put_check(strbuf *sb, unsigned long long seed, unsigned ulp, int reps, int quiet);
@@ -119,6 +125,10 @@ typedef struct job {
     char *unordered[MAX_ARGS], *count[MAX_ARGS];
     unsigned nunordered;
     int require_all_leaves;
+    char *set_label;                /* the `set` line read last, or NULL (a job of one set) */
+    unsigned nsets;                 /* `set` lines read */
+    unsigned sets_failed;           /* sets whose verdict was not "passed" */
+    strbuf failed;                  /* "ordered/host (outputs differ), ..." */
     int original_only;              /* under oclgrind: run the original alone */
     int inconclusive;               /* some kernel had no item in a working leaf */
     int profile;                    /* a profile job: the fields below */

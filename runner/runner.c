@@ -315,12 +315,50 @@ static void read_sources(const job *j, char **source, char **original)
     free(s);
     free(o);
 }
+/* A job of several sets: what one set did so far, and whether its header is out. */
+typedef struct set_state {
+    int rc, unproven, open;
+} set_state;
+
+/* The set that ends here (a `set` line or the job's end): its verdict and the job's tally. */
+static void finish_set(job *j, set_state *st)
+{
+    if (!j->set_label || !st->open)
+        return;
+    int rc = st->rc == 0 && st->unproven ? EXIT_UNPROVEN : st->rc;
+    verdict_print_set(j, rc);
+    *st = (set_state){0, 0, 0};
+    j->inconclusive = 0;
+}
+
+/* One kernel at its `end`: in a job of sets, under its set's header (the device first). */
+static int end_kernel(job *j, kdesc *k, device_ctx *dc, set_state *st, char **source,
+                      char **original)
+{
+    if (!*source && j->source && j->original)
+        read_sources(j, source, original);
+    if (j->set_label && !st->open) {
+        if (!j->original_only && open_device(dc, j) == 0)
+            printf("== set %s\n", j->set_label);
+        st->open = 1;
+    }
+    if (j->original_only && j->nsets > 1) /* under oclgrind: the original of the first set */
+        return 0;
+    int krc = *source && *original ? run_kernel(dc, j, k, *source, *original) : 3;
+    if (krc == EXIT_UNPROVEN)
+        st->unproven = 1;
+    else
+        st->rc = krc > st->rc ? krc : st->rc;
+    return krc;
+}
+
 static int run_lines(job *j, FILE *f, device_ctx *dc, int *unproven)
 {
     static kdesc k;
     char *source = NULL, *original = NULL, *line = NULL;
     size_t cap = 0;
     int rc = 0, in_kernel = 0;
+    set_state st = {0, 0, 0};
     while (rc < 2 && getline(&line, &cap, f) > 0) { /* lines of any length */
         int bad = 0;
         if (!strncmp(line, "kernel ", 7)) {
@@ -330,9 +368,7 @@ static int run_lines(job *j, FILE *f, device_ctx *dc, int *unproven)
             ;
         } else if (in_kernel && !strncmp(line, "end", 3)) {
             bad = 0;
-            if (!source && j->source && j->original)
-                read_sources(j, &source, &original);
-            int krc = source && original ? run_kernel(dc, j, &k, source, original) : 3;
+            int krc = end_kernel(j, &k, dc, &st, &source, &original);
             if (krc == EXIT_UNPROVEN)
                 *unproven = 1;
             else
@@ -340,6 +376,11 @@ static int run_lines(job *j, FILE *f, device_ctx *dc, int *unproven)
             kdesc_free(&k);
             in_kernel = 0;
         } else {
+            if (!strncmp(line, "set ", 4)) { /* the next set: its own source */
+                finish_set(j, &st);
+                free(source);
+                source = NULL;
+            }
             bad = job_read_line(j, line);
             if (j->original_only)
                 j->quiet = 1;
@@ -349,6 +390,8 @@ static int run_lines(job *j, FILE *f, device_ctx *dc, int *unproven)
             rc = 3;
         }
     }
+    if (rc < 2)
+        finish_set(j, &st);
     free(line);
     kdesc_free(&k);
     free(source);

@@ -47,7 +47,9 @@ size_t inputs_default_elems(const nplus1rt_validate_opts *o);
 void verdict_result(const kdesc *k, const nplus1rt_validation *r);
 /* 0: fine; 1: inconclusive, or a working leaf empty under --require-all-leaves. */
 int verdict_coverage(job *j, const kdesc *k, const nplus1rt_validation *r);
-/* The last line: passed, FAILED, inconclusive, refused. */
+/* The last line: passed, FAILED, inconclusive, refused (a job of sets: of them all). */
 void verdict_print(const job *j, int rc);
+/* A job of several sets: the verdict of the set j->set_label, tallied into j. */
+void verdict_print_set(job *j, int rc);
 
 #endif

@@ -206,12 +206,44 @@ int verdict_coverage(job *j, const kdesc *k, const nplus1rt_validation *r)
 }
 
 
+/* The verdict of one set (a job of several): "passed for tile/fused", tallied when not. */
+void verdict_print_set(job *j, int rc)
+{
+    const char *why = rc == 1                  ? "outputs differ"
+                      : rc >= 2 && rc != EXIT_UNPROVEN ? "could not run"
+                      : j->inconclusive ? "inconclusive"
+                                        : "a leaf that does work got no items";
+    if (rc == 0)
+        printf("validation passed for %s: the generated set matches the original\n",
+               j->set_label);
+    else if (rc == 1 || !j->inconclusive)
+        printf("validation FAILED for %s: %s\n", j->set_label, why);
+    else
+        printf("validation inconclusive for %s: no item reached a leaf that does work (see "
+               "above)\n", j->set_label);
+    if (rc)
+        sb_printf(&j->failed, "%s%s (%s)", j->sets_failed++ ? ", " : "", j->set_label, why);
+}
+
+/* The last line of a job of several sets. */
+static void verdict_print_sets(const job *j, int rc)
+{
+    if (rc == 0)
+        printf("validation passed: the generated sets of all %u strategy/dispatch pairs match "
+               "the original\n", j->nsets);
+    else
+        printf("validation FAILED: %u of the %u sets did not pass: %s\n", j->sets_failed,
+               j->nsets, j->failed.data ? j->failed.data : "");
+}
+
 void verdict_print(const job *j, int rc)
 {
     if (rc == EXIT_REFUSED)
         printf("validation refused: the set refuses these build options (NPLUS1_ERR_MACRO, "
                "see above); nothing was compared\n");
-    if (rc >= 2 || j->original_only || j->profile)
+    if (j->nsets > 1 && !j->original_only && (rc <= 1 || rc == EXIT_UNPROVEN))
+        verdict_print_sets(j, rc);
+    if (rc >= 2 || j->original_only || j->profile || j->nsets > 1)
         return;
     if (rc == 0)
         printf("validation passed: the generated set matches the original\n");
@@ -222,5 +254,3 @@ void verdict_print(const job *j, int rc)
     else
         printf("validation FAILED: a leaf that does work got no items (--require-all-leaves)\n");
 }
-
-/* One pass over the description: runs each kernel at its `end`; the worst exit. */

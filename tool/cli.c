@@ -128,15 +128,30 @@ static int refuse_unapplied(const cli *c)
 }
 
 /* Options that do not change this run but have a clear meaning: a warning, like clang's. */
-static void warn_unapplied(const cli *c)
+static void warn_unapplied_pair(const char *named, strategy st, dispatch d)
 {
-    const char *dispatch = given(c, "--dispatch");
-    if (c->plan.strategy == STRATEGY_TILE && dispatch && strcmp(dispatch, "auto"))
+    if (st == STRATEGY_TILE && named && strcmp(named, "auto"))
         fprintf(stderr, "nplus1gen: warning: --dispatch %s does not apply to --strategy tile "
-                        "(one kernel, no leaf launches): ignored\n", dispatch);
-    if (c->plan.strategy == STRATEGY_CHUNKED && c->plan.dispatch == DISPATCH_HOST)
+                        "(one kernel, no leaf launches): ignored\n", named);
+    if (st == STRATEGY_CHUNKED && d == DISPATCH_HOST)
         fprintf(stderr, "nplus1gen: warning: --strategy chunked runs with the fused dispatch "
                         "only: with --dispatch host the set uses aggregated\n");
+}
+
+/* Each strategy/dispatch pair a run validates (the one pair without lists). */
+static void warn_unapplied(const cli *c)
+{
+    unsigned ns = c->nstrategies ? c->nstrategies : 1, nd = c->ndispatches ? c->ndispatches : 1;
+    if (ns == 1 && nd == 1) {
+        warn_unapplied_pair(given(c, "--dispatch"), c->plan.strategy, c->plan.dispatch);
+        return;
+    }
+    for (unsigned i = 0; i < ns; i++)
+        for (unsigned k = 0; k < nd; k++) {
+            dispatch d = c->ndispatches ? c->dispatches[k] : c->plan.dispatch;
+            warn_unapplied_pair(c->ndispatches ? dispatch_name(d) : NULL,
+                                c->nstrategies ? c->strategies[i] : c->plan.strategy, d);
+        }
 }
 
 static void push_arg(const char ***v, unsigned *n, const char *s)
@@ -284,25 +299,77 @@ static int apply_cl_std(cli *c, const option *o, const char *a, const char *v)
     return note_option(c, o->lng, v, 1);
 }
 
+/* A comma list of names into out[] (at most max, each once); -1: unknown name or too many. */
+static int parse_list(const char *v, int (*one)(const char *, unsigned *), unsigned *out,
+                      unsigned max, unsigned *n)
+{
+    *n = 0;
+    for (const char *p = v;; p++) {
+        size_t len = strcspn(p, ",");
+        char name[32];
+        unsigned x;
+        if (!len || len >= sizeof name || *n == max)
+            return -1;
+        memcpy(name, p, len);
+        name[len] = '\0';
+        if (one(name, &x))
+            return -1;
+        for (unsigned i = 0; i < *n; i++)
+            if (out[i] == x)
+                return -1;
+        out[(*n)++] = x;
+        p += len;
+        if (!*p)
+            return 0;
+    }
+}
+
+static int one_strategy(const char *s, unsigned *out)
+{
+    strategy st;
+    if (parse_strategy(s, &st))
+        return -1;
+    *out = (unsigned)st;
+    return 0;
+}
+
+static int one_dispatch(const char *s, unsigned *out)
+{
+    if (strcmp(s, "host") && strcmp(s, "fused") && strcmp(s, "auto"))
+        return -1;
+    *out = !strcmp(s, "fused") ? DISPATCH_FUSED : !strcmp(s, "auto") ? DISPATCH_AUTO
+                                                                       : DISPATCH_HOST;
+    return 0;
+}
+
+/* --strategy S[,S...]: several only with --validate (check_together). */
 static int apply_strategy(cli *c, const option *o, const char *a, const char *v)
 {
     (void)a;
-    if (!v || parse_strategy(v, &c->plan.strategy))
-        return usage_error("--strategy takes aggregated, chunked, ordered, atomic or tile "
-                           "(got '%s')", v ? v : "");
+    unsigned l[8];
+    if (!v || parse_list(v, one_strategy, l, 8, &c->nstrategies))
+        return usage_error("--strategy takes aggregated, chunked, ordered, atomic or tile, "
+                           "or several of them, each once, with commas (got '%s')",
+                           v ? v : "");
+    for (unsigned i = 0; i < c->nstrategies; i++)
+        c->strategies[i] = (strategy)l[i];
+    c->plan.strategy = c->strategies[0];
     return note_option(c, o->lng, v, 1);
 }
 
+/* --dispatch D[,D...]: several only with --validate (check_together). */
 static int apply_dispatch(cli *c, const option *o, const char *a, const char *v)
 {
     (void)a;
-    if (!v || (strcmp(v, "host") && strcmp(v, "fused") && strcmp(v, "auto")))
-        return usage_error("--dispatch takes auto, fused or host (got '%s')", v ? v : "");
+    unsigned l[4];
+    if (!v || parse_list(v, one_dispatch, l, 4, &c->ndispatches))
+        return usage_error("--dispatch takes auto, fused or host, or several of them, each "
+                           "once, with commas (got '%s')", v ? v : "");
     if (note_option(c, o->lng, v, 1))
         return EXIT_USAGE;
-    c->plan.dispatch = !strcmp(v, "fused")  ? DISPATCH_FUSED
-                       : !strcmp(v, "auto") ? DISPATCH_AUTO
-                                            : DISPATCH_HOST;
+    for (unsigned i = 0; i < c->ndispatches; i++)
+        c->dispatches[i] = (dispatch)l[i];
+    c->plan.dispatch = c->dispatches[0];
     return EXIT_OK;
 }
 
@@ -588,6 +655,11 @@ static int check_together(cli *c)
         return usage_error("%s", launch_error(&c->vopt));
     if (c->profile && (c->validate || c->outdir || c->check || c->report))
         return usage_error("%s", "--profile runs alone: no -o, --check, --report or --validate");
+    if ((c->nstrategies > 1 || c->ndispatches > 1) &&
+        (!c->validate || c->outdir || c->check || c->report || c->profile))
+        return usage_error("%s", "--strategy or --dispatch with several values applies only "
+                                 "to --validate (or --emit-job): give one value, or drop -o, "
+                                 "--check, --report and --profile");
     if (c->popt.map && c->vopt.dim != 2)
         return usage_error("%s", "--profile-map draws a 2-D launch: give --global W,H");
     if (!c->outdir && !c->check && !c->report && !c->validate && !c->profile)
@@ -596,11 +668,28 @@ static int check_together(cli *c)
     return EXIT_OK;
 }
 
+void cli_free(cli *c)
+{
+    profile_in_free(&c->prior);
+    free(c->kernels);
+    free(c->defines);
+    free(c->includes);
+    free(c->vopt.args);
+    free(c->vopt.unordered);
+    free(c->vopt.count);
+    memset(c, 0, sizeof *c);
+}
+
 int parse_cli(cli *c, int argc, char **argv)
 {
     set_defaults(c);
-    for (int i = 1; i < argc; i++)
+    int rc = EXIT_OK;
+    for (int i = 1; i < argc && rc == EXIT_OK; i++)
         if (parse_one(c, argc, argv, &i) != EXIT_OK)
-            return EXIT_USAGE;
-    return check_together(c);
+            rc = EXIT_USAGE;
+    if (rc == EXIT_OK)
+        rc = check_together(c);
+    if (rc != EXIT_OK)
+        cli_free(c);
+    return rc;
 }

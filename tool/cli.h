@@ -30,7 +30,11 @@ typedef struct cli {
     const char **includes;
     unsigned nincludes;
     const char *cl_std;
-    plan_options plan;
+    plan_options plan;        /* strategy, dispatch: the first of each list below */
+    strategy strategies[8];   /* --strategy A,B,...: --validate checks each pair with */
+    unsigned nstrategies;     /* each of dispatches[] (0: the default alone) */
+    dispatch dispatches[4];
+    unsigned ndispatches;
     int report, check, quiet;
     int validate;
     validate_options vopt;
@@ -43,9 +47,12 @@ typedef struct cli {
 } cli;
 
 /*
- * Reads argv into *c (its arrays malloc'd). EXIT_OK, or EXIT_USAGE after a
- * message; --help and --version print and exit here.
+ * Reads argv into *c (its arrays malloc'd: cli_free). EXIT_OK, or EXIT_USAGE
+ * after a message, with *c freed; --help and --version print and exit here.
  */
 int parse_cli(cli *c, int argc, char **argv);
+
+/* Frees what parse_cli allocated in *c (and the --profile-in prior). */
+void cli_free(cli *c);
 
 #endif

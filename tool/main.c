@@ -51,30 +51,120 @@ static int emit_failed(const cli *c, const char *err)
     return EXIT_INTERNAL;
 }
 
+/* The set of plan pl emitted into *out and checked by the safety net: EXIT_OK or the exit. */
+static int emit_checked(const cli *c, const plan *pl, const char *stem, emit_output *out)
+{
+    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
+                       c->profile_in ? &c->prior : NULL};
+    char err[512] = "";
+    parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
+    if (emit_all(pl, &eo, out, err, sizeof err) != 0)
+        return emit_failed(c, err);
+    if (safety_net_check(pl, &po, c->input, stem, out->kernel_file, !!c->template_dir))
+        return c->template_dir ? EXIT_INPUT : EXIT_INTERNAL;
+    return EXIT_OK;
+}
+
+static void fill_vopt(cli *c)
+{
+    c->vopt.input = c->input;
+    c->vopt.defines = c->defines;
+    c->vopt.ndefines = c->ndefines;
+    c->vopt.includes = c->includes;
+    c->vopt.nincludes = c->nincludes;
+    c->vopt.quiet = c->quiet;
+}
+
 static int validate(cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
-    emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL};
     emit_output out;
-    char err[512] = "";
-    int rc;
-    parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
-    if (emit_all(pl, &eo, &out, err, sizeof err) != 0) {
-        rc = emit_failed(c, err);
-    } else if (safety_net_check(pl, &po, c->input, stem, out.kernel_file, !!c->template_dir)) {
-        rc = c->template_dir ? EXIT_INPUT : EXIT_INTERNAL;
-    } else {
-        c->vopt.input = c->input;
-        c->vopt.defines = c->defines;
-        c->vopt.ndefines = c->ndefines;
-        c->vopt.includes = c->includes;
-        c->vopt.nincludes = c->nincludes;
-        c->vopt.quiet = c->quiet;
+    int rc = emit_checked(c, pl, stem, &out);
+    if (rc == EXIT_OK) {
+        fill_vopt(c);
         fflush(stdout);
         rc = validate_run(pl, &out, &c->vopt);
     }
     emit_output_free(&out);
+    free(stem);
+    return rc;
+}
+
+/* ---- --validate --strategy A,B,... --dispatch C,D: one job, one set per pair ---- */
+
+typedef struct pair_set {
+    analysis an;
+    plan pl;
+    emit_output out;
+    char label[32];                   /* "tile/fused" */
+} pair_set;
+
+/* Pair i's analysis and plan: quiet (the first pair printed its diagnostics), loud on error. */
+static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
+{
+    unsigned nd = c->ndispatches ? c->ndispatches : 1;
+    plan_options po = c->plan;
+    if (c->nstrategies)
+        po.strategy = c->strategies[i / nd];
+    if (c->ndispatches)
+        po.dispatch = c->dispatches[i % nd];
+    snprintf(ps->label, sizeof ps->label, "%s/%s", strategy_name(po.strategy),
+             dispatch_name(po.dispatch));
+    for (int loud = 0; loud < 2; loud++) {
+        diag_sink diag;
+        diag_init(&diag);
+        diag.quiet = !loud;
+        int bad = analyze_tu(&ps->an, pr, c->kernels, c->nkernels, &diag);
+        bad |= plan_build(&ps->pl, &ps->an, &po, &diag);
+        if (!bad && !diag.errors)
+            return EXIT_OK;
+        plan_free(&ps->pl);
+        analyze_free(&ps->an);
+        memset(&ps->pl, 0, sizeof ps->pl);
+        memset(&ps->an, 0, sizeof ps->an);
+    }
+    fprintf(stderr, "nplus1gen: error: --strategy %s --dispatch %s: the input cannot be "
+                    "planned (see above)\n", strategy_name(po.strategy),
+            dispatch_name(po.dispatch));
+    return EXIT_INPUT;
+}
+
+/*
+ * Pair 0 is the plan run() built (pl, the first strategy and dispatch); the
+ * others are planned again from the parse. Each set is emitted and checked,
+ * then all go into one job: the runner builds each kernel's original once.
+ */
+static int validate_pairs(cli *c, parse_result *pr, const plan *pl)
+{
+    unsigned n = (c->nstrategies ? c->nstrategies : 1) * (c->ndispatches ? c->ndispatches : 1);
+    pair_set *ps = calloc(n, sizeof *ps);
+    validate_set *vs = calloc(n, sizeof *vs);
+    char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
+    int rc = ps && vs ? EXIT_OK : EXIT_INTERNAL;
+    unsigned made = 0;
+    for (; rc == EXIT_OK && made < n; made++) {
+        rc = made ? plan_pair(c, pr, &ps[made], made) : EXIT_OK;
+        if (!made)
+            snprintf(ps[0].label, sizeof ps[0].label, "%s/%s", strategy_name(pl->opt.strategy),
+                     dispatch_name(pl->opt.dispatch));
+        const plan *p = made ? &ps[made].pl : pl;
+        rc = rc == EXIT_OK ? emit_checked(c, p, stem, &ps[made].out) : rc;
+        vs[made] = (validate_set){ps[made].label, p, &ps[made].out};
+    }
+    if (rc == EXIT_OK) {
+        fill_vopt(c);
+        fflush(stdout);
+        rc = validate_run_sets(vs, n, &c->vopt);
+    }
+    for (unsigned i = 0; ps && i < made; i++) {
+        emit_output_free(&ps[i].out);
+        if (i) {
+            plan_free(&ps[i].pl);
+            analyze_free(&ps[i].an);
+        }
+    }
+    free(ps);
+    free(vs);
     free(stem);
     return rc;
 }
@@ -181,12 +271,7 @@ static int run(int argc, char **argv)
         c.vopt.includes = c.includes;
         c.vopt.nincludes = c.nincludes;
         rc = profile_command(c.input, &ppo, c.kernels, c.nkernels, &c.plan, &c.vopt, &c.popt);
-        free(c.kernels);
-        free(c.defines);
-        free(c.includes);
-        free(c.vopt.args);
-        free(c.vopt.unordered);
-        free(c.vopt.count);
+        cli_free(&c);
         return rc;
     }
     diag_sink diag;
@@ -208,22 +293,17 @@ static int run(int argc, char **argv)
             rc = load_profile(&c, &pl);
         if (rc == EXIT_OK && c.outdir && !c.check)
             rc = generate(&c, &pl);
+        int pairs = c.nstrategies > 1 || c.ndispatches > 1;
         if (rc == EXIT_OK && c.validate && !c.check)
-            rc = validate(&c, &pl);
+            rc = pairs ? validate_pairs(&c, &pr, &pl) : validate(&c, &pl);
     }
     if (rc == EXIT_INPUT && diag.errors)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
                 diag.errors == 1 ? "" : "s");
-    profile_in_free(&c.prior);
     plan_free(&pl);
     analyze_free(&an);
     parse_free(&pr);
-    free(c.kernels);
-    free(c.defines);
-    free(c.includes);
-    free(c.vopt.args);
-    free(c.vopt.unordered);
-    free(c.vopt.count);
+    cli_free(&c);
     return rc;
 }
 

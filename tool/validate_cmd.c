@@ -307,14 +307,56 @@ static void describe_inputs(strbuf *sb, const leaf *lf)
     free(by);
 }
 
+/* The kernels of one set: each kernel's line, its args and its leaves. */
+static void describe_set(strbuf *sb, const plan *pl)
+{
+    for (unsigned i = 0; i < pl->nkernels; i++) {
+        const kernel_plan *kp = &pl->kernels[i];
+        const kernel_info *k = kp->k;
+        job_kernel jk = {.name = k->name, .strategy = pl->opt.strategy,
+                         .dispatch = pl->opt.dispatch, .wg = pl->opt.wg,
+                         .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]},
+                         .nkernels = kp->nkernels, .split = kp->split,
+                         .has_tile = pl->opt.strategy == STRATEGY_TILE ||
+                                     pl->opt.split == SPLIT_AUTO};
+        job_put_kernel(sb, &jk);
+        for (unsigned p = 0; p < k->nparams; p++)
+            validate_job_param(sb, &k->params[p]);
+        for (unsigned l = 0; l < kp->nleaves; l++) {
+            job_put_leaf(sb, kp->leaves[l].kernel, kp->leaves[l].condition);
+            describe_inputs(sb, &kp->leaves[l]);
+        }
+        job_put_end(sb);
+    }
+}
+
+/* Set i's file in the job: set.cl alone, else set-STRATEGY-DISPATCH.cl (malloc'd). */
+static char *set_file(const validate_set *sets, unsigned n, unsigned i)
+{
+    strbuf sb;
+    sb_init(&sb);
+    if (n == 1) {
+        sb_puts(&sb, "set.cl");
+        return sb_steal(&sb);
+    }
+    sb_puts(&sb, "set-");
+    for (const char *p = sets[i].label; *p; p++)
+        sb_putc(&sb, *p == '/' ? '-' : *p);
+    sb_puts(&sb, ".cl");
+    return sb_steal(&sb);
+}
+
 /* The description nplus1gen-validate reads: see runner/job.h. */
-static char *describe(const plan *pl, const validate_options *o, const char *dir)
+static char *describe(const validate_set *sets, unsigned n, const validate_options *o,
+                      const char *dir)
 {
     strbuf sb;
     sb_init(&sb);
     char *opts = o->emit_job ? job_options(o, dir) : build_options(o);
     const char *base = strrchr(o->input, '/'); /* a job for another machine: no local paths */
-    job_put_head(&sb, "set.cl", o->emit_job && base ? base + 1 : o->input, opts);
+    char *first = set_file(sets, n, 0);
+    job_put_head(&sb, first, o->emit_job && base ? base + 1 : o->input, opts);
+    free(first);
     free(opts);
     job_put_launch(&sb, o->dim, o->global, o->offset, o->local, o->has_local);
     job_put_check(&sb, o->seed, o->ulp, o->reps, o->quiet);
@@ -328,23 +370,13 @@ static char *describe(const plan *pl, const validate_options *o, const char *dir
         free(v);
     }
     describe_issue12(&sb, o);
-    for (unsigned i = 0; i < pl->nkernels; i++) {
-        const kernel_plan *kp = &pl->kernels[i];
-        const kernel_info *k = kp->k;
-        job_kernel jk = {.name = k->name, .strategy = pl->opt.strategy,
-                         .dispatch = pl->opt.dispatch, .wg = pl->opt.wg,
-                         .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]},
-                         .nkernels = kp->nkernels, .split = kp->split,
-                         .has_tile = pl->opt.strategy == STRATEGY_TILE ||
-                                     pl->opt.split == SPLIT_AUTO};
-        job_put_kernel(&sb, &jk);
-        for (unsigned p = 0; p < k->nparams; p++)
-            validate_job_param(&sb, &k->params[p]);
-        for (unsigned l = 0; l < kp->nleaves; l++) {
-            job_put_leaf(&sb, kp->leaves[l].kernel, kp->leaves[l].condition);
-            describe_inputs(&sb, &kp->leaves[l]);
+    for (unsigned i = 0; i < n; i++) {
+        if (n > 1) {
+            char *file = set_file(sets, n, i);
+            job_put_set(&sb, sets[i].label, file);
+            free(file);
         }
-        job_put_end(&sb);
+        describe_set(&sb, sets[i].pl);
     }
     return sb_steal(&sb);
 }
@@ -371,8 +403,22 @@ static char *join(const char *dir, const char *name)
     return sb_steal(&sb);
 }
 
-/* Writes set.cl, original.cl, inputs/ and job.desc into dir; 0, 2 (bad --arg) or 3. */
-static int write_job(const plan *pl, const emit_output *out, const validate_options *o,
+/* Each set's kernel file into dir: 0, or -1. */
+static int write_sets(const validate_set *sets, unsigned n, const char *dir)
+{
+    for (unsigned i = 0; i < n; i++) {
+        char *name = set_file(sets, n, i), *path = join(dir, name);
+        int bad = write_text(path, sets[i].out->kernel_file);
+        free(name);
+        free(path);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
+/* Writes the sets, original.cl, inputs/ and job.desc into dir; 0, 2 (bad --arg) or 3. */
+static int write_job(const validate_set *sets, unsigned n, const validate_options *o,
                      const char *dir)
 {
     char *original = NULL;
@@ -381,45 +427,44 @@ static int write_job(const plan *pl, const emit_output *out, const validate_opti
         fprintf(stderr, "nplus1gen: error: cannot read '%s': %s\n", o->input, strerror(errno));
         return 3;
     }
-    char *text = describe(pl, o, dir);
-    char *src = join(dir, "set.cl"), *orig = join(dir, "original.cl"), *desc = join(dir, "job.desc");
+    char *text = describe(sets, n, o, dir);
+    char *orig = join(dir, "original.cl"), *desc = join(dir, "job.desc");
     int rc = text ? 0 : 2;
-    if (text && (write_text(src, out->kernel_file) || write_bytes(orig, original, len) ||
+    if (text && (write_sets(sets, n, dir) || write_bytes(orig, original, len) ||
                  write_text(desc, text))) {
         fprintf(stderr, "nplus1gen: error: cannot write to %s: %s\n", dir, strerror(errno));
         rc = 3;
     }
     free(text);
     free(original);
-    free(src);
     free(orig);
     free(desc);
     return rc;
 }
 
-/* Removes the temporary job (its files and inputs/; nothing else is there). */
-static void remove_job(const char *dir)
+/* Removes the files of folder dir but inputs/, then dir (empty by then). */
+static void remove_files(const char *dir)
 {
-    static const char *files[] = {"set.cl", "original.cl", "job.desc", NULL};
-    for (int i = 0; files[i]; i++) {
-        char *p = join(dir, files[i]);
-        unlink(p);
-        free(p);
-    }
-    char *inputs = join(dir, "inputs");
-    DIR *d = opendir(inputs);
+    DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.')
+        if (e->d_name[0] == '.' || !strcmp(e->d_name, "inputs"))
             continue;
-        char *p = join(inputs, e->d_name);
+        char *p = join(dir, e->d_name);
         unlink(p);
         free(p);
     }
     if (d)
         closedir(d);
-    rmdir(inputs);
-    free(inputs);
     rmdir(dir);
+}
+
+/* Removes the temporary job: inputs/, then the sets, original.cl and job.desc. */
+static void remove_job(const char *dir)
+{
+    char *inputs = join(dir, "inputs");
+    remove_files(inputs);
+    free(inputs);
+    remove_files(dir);
 }
 
 /* nplus1gen-validate: $NPLUS1_VALIDATE_RUNNER, else beside this executable. */
@@ -487,9 +532,9 @@ static int run_runner(const char *job_dir, unsigned timeout, const char *device)
     return WEXITSTATUS(status);
 }
 
-int validate_run(const plan *pl, const emit_output *out, const validate_options *o)
+int validate_run_sets(const validate_set *sets, unsigned n, const validate_options *o)
 {
-    int rc = check_names(pl, o);
+    int rc = check_names(sets[0].pl, o);
     if (rc)
         return rc;
     if (o->emit_job) {
@@ -498,7 +543,7 @@ int validate_run(const plan *pl, const emit_output *out, const validate_options 
                     strerror(errno));
             return 3;
         }
-        rc = write_job(pl, out, o, o->emit_job);
+        rc = write_job(sets, n, o, o->emit_job);
         if (rc == 0 && !o->quiet)
             printf("wrote the validation job to %s: run it with nplus1gen-validate %s\n",
                    o->emit_job, o->emit_job);
@@ -510,11 +555,17 @@ int validate_run(const plan *pl, const emit_output *out, const validate_options 
                 strerror(errno));
         return 3;
     }
-    rc = write_job(pl, out, o, dir);
+    rc = write_job(sets, n, o, dir);
     if (rc == 0)
         rc = run_runner(dir, o->timeout, o->device);
     remove_job(dir);
     return rc;
+}
+
+int validate_run(const plan *pl, const emit_output *out, const validate_options *o)
+{
+    validate_set one = {NULL, pl, out};
+    return validate_run_sets(&one, 1, o);
 }
 
 /* For the profile's jobs (profile_cmd.c): the same copies of inputs and headers. */

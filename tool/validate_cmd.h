@@ -45,6 +45,20 @@ unsigned parse_dims(const char *s, size_t out[3]);
  */
 int validate_run(const plan *pl, const emit_output *out, const validate_options *o);
 
+/* One generated set of a run that validates several (--strategy A,B --dispatch C,D). */
+typedef struct validate_set {
+    const char *label;        /* "tile/fused": the runner's verdict names the set by it */
+    const plan *pl;
+    const emit_output *out;
+} validate_set;
+
+/*
+ * The n sets in one job (n = 1: exactly validate_run): the runner builds each
+ * kernel's original once, runs every set against it and prints one verdict
+ * per set and one for them all; the exit is the worst set's.
+ */
+int validate_run_sets(const validate_set *sets, unsigned n, const validate_options *o);
+
 /*
  * A job's pieces, for the profile's jobs too (profile_cmd.c): a --arg
  * value with a file: input copied into DIR/inputs (NULL after a message),

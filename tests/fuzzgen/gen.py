@@ -41,6 +41,8 @@ import random
 # ---- small helpers -----------------------------------------------------------
 
 INT_LIMIT = 1 << 22          # |int values| stay below this: no overflow anywhere
+# every --strategy (tool/plan.h, runtime/nplus1rt_format.h), in the order the draws use
+STRATEGIES = ["ordered", "aggregated", "atomic", "chunked", "tile"]
 
 
 def fconst(x):
@@ -1182,7 +1184,7 @@ def issue12_case(case, seed, header):
         src, recipe = masking_kernel(rng, name)
         opts += ["--arg", "mask=" + recipe, "--arg", "gain=0.75"]
     if rng.random() < 0.5:
-        opts += ["--strategy", rng.choice(["ordered", "aggregated", "atomic", "chunked"])]
+        opts += ["--strategy", rng.choice(STRATEGIES)]
     opts += ["--split", "always"]
     case.source = header.replace("legal", case.kind) + src
     case.kernels = [name]
@@ -1257,7 +1259,7 @@ def generate(seed, illegal_rate=0.25):
         opts += ["--arg", "%s=%s" % (k, args[k])]
     opts += ["--seed", str(rng.randrange(1, 1 << 30))]
     if rng.random() < 0.5:
-        opts += ["--strategy", rng.choice(["ordered", "aggregated", "atomic", "chunked", "tile"])]
+        opts += ["--strategy", rng.choice(STRATEGIES)]
     if rng.random() < 0.4:
         opts += ["--dispatch", rng.choice(["host", "fused", "auto"])]
     if rng.random() < 0.3:

@@ -57,3 +57,5 @@ __kernel void other(__global float *o)
 {
     o[other_gid()] = 1.0f;
 }
+// REQUIRES: opencl-device
+// (it runs on POCL: ctest golden_lit_filecheck_of_validation_and_profile_runs_on_a_device)

@@ -30,3 +30,25 @@ llvm_bin = os.path.dirname(filecheck)
 if llvm_bin:
     config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")
 config.environment["POCL_CACHE_DIR"] = os.environ.get("POCL_CACHE_DIR", "/tmp/nplus1-pocl-cache")
+
+# Tests that run a device (--validate, --profile on POCL) say `REQUIRES: opencl-device`.
+# --param device=0 (ctest's fast golden entry) leaves them out; device=only runs them alone.
+device = params.get("device", "1")
+if device != "0":
+    config.available_features.add("opencl-device")
+
+
+def needs_device(path):
+    with open(path, errors="replace") as f:
+        return "REQUIRES: opencl-device" in f.read()
+
+
+if device == "only":  # leave out each file, and each folder, that runs no device
+    for top, dirs, files in os.walk(config.test_source_root):
+        tests = [n for n in files if os.path.splitext(n)[1] in config.suffixes]
+        device_tests = [n for n in tests if needs_device(os.path.join(top, n))]
+        if top != config.test_source_root and not device_tests:
+            config.excludes.append(os.path.basename(top))
+            dirs[:] = []
+            continue
+        config.excludes.extend(n for n in tests if n not in device_tests)
