@@ -368,7 +368,7 @@ static int fill_range(unsigned char *p, size_t count, nplus1rt_elem e, const cha
                       uint64_t *state, char *err, size_t errlen)
 {
     size_t size = nplus1rt_elem_size(e);
-    uint64_t lo_bits, hi_bits;
+    uint64_t lo_bits = 0, hi_bits = 0; /* gcc 13 -O2 cannot see parse_scalar set them */
     char *mid, *end;
     int lo_rc = parse_scalar(spec, e, 0, &lo_bits, &mid);
     if (lo_rc == NO_PARSE || *mid != ':')
