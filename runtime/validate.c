@@ -533,6 +533,11 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
             for (unsigned l = 0; l < desc->nleaves && l < 64; l++)
                 sum += res->leaf_items[l] = counts[l];
             res->empty_items = v.items - sum;
+            if (sum > v.items) { /* a loop kernel counts branch runs: the items with none */
+                res->empty_items = 0;
+                for (size_t i = 0; i < v.items; i++)
+                    res->empty_items += leaf_of[i] < 0;
+            }
         }
     }
     if (err == CL_SUCCESS && (err = upload(&v)) == CL_SUCCESS &&

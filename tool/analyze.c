@@ -321,6 +321,11 @@ static void seq_free(seq *s, int owns_items)
     s->n = 0;
 }
 
+void analyze_seq_free(seq *s)
+{
+    seq_free(s, 1);
+}
+
 void analyze_free(analysis *an)
 {
     for (unsigned k = 0; k < an->nkernels; k++) {

@@ -65,6 +65,8 @@ void note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Appends the items of a statement used as a branch body, or of a compound. */
 void build_seq_from(build_ctx *bc, CXCursor stmt, seq *out, unsigned *cap);
+/* Frees a sequence build_seq_from made (its items, decisions and effects). */
+void analyze_seq_free(seq *s);
 
 /* ---- legality.c: kernel-wide rules ---- */
 

@@ -178,17 +178,28 @@ static int set_later_in_prologue(const build *b, CXCursor var, unsigned declarin
 static void refuse_pointer(build *b, CXCursor var, const char *name)
 {
     diag_loc loc = parse_diag_loc(b->an->pr, clang_getCursorLocation(var));
-    diag_report(b->diag, DIAG_WARNING, &loc, "nplus1-loop-state",
-                "pointer '%s' is used after the decision at line %u: it cannot move into the "
-                "tile's local memory",
-                name, b->ctx->at_line);
-    diag_report(b->diag, DIAG_NOTE, &loc, NULL,
-                "only values move (scalars, vectors, structs, small arrays); the tile's leaves "
-                "recompute the prologue (lines %u-%u) instead",
-                b->ctx->prologue_begin_line, b->ctx->prologue_end_line);
+    const kernel_context *cx = b->ctx;
+    if (cx->loop_line) {
+        diag_report(b->diag, DIAG_WARNING, &loc, "nplus1-loop-state",
+                    "pointer '%s' is live across the iterations of the loop at line %u: it "
+                    "cannot move through the tile's local memory",
+                    name, cx->loop_line);
+        diag_report(b->diag, DIAG_NOTE, &loc, NULL,
+                    "only values move (scalars, vectors, structs, small arrays); the loop is "
+                    "not regrouped");
+    } else {
+        diag_report(b->diag, DIAG_WARNING, &loc, "nplus1-loop-state",
+                    "pointer '%s' is used after the decision at line %u: it cannot move into "
+                    "the tile's local memory",
+                    name, cx->at_line);
+        diag_report(b->diag, DIAG_NOTE, &loc, NULL,
+                    "only values move (scalars, vectors, structs, small arrays); the tile's "
+                    "leaves recompute the prologue (lines %u-%u) instead",
+                    cx->prologue_begin_line, cx->prologue_end_line);
+    }
     snprintf(b->ctx->why, sizeof b->ctx->why,
-             "pointer '%s' (line %u) is used after the decision [nplus1-loop-state]", name,
-             cursor_line(var));
+             "pointer '%s' (line %u) is used after the %s [nplus1-loop-state]", name,
+             cursor_line(var), cx->loop_line ? "loop's decision" : "decision");
     b->refused = 1;
 }
 
@@ -352,6 +363,35 @@ void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_conte
         ctx->active = !b.refused;
     }
     uses_free(&b.after);
+}
+
+int context_add_loop_vars(analysis *an, const kernel_info *k, kernel_context *ctx, CXCursor decl,
+                          const seq *s, unsigned from, const effects *extra, diag_sink *diag)
+{
+    build b = {an, k, ctx, {{0}, {0}}, diag, 0};
+    uses_of_seq(&b.after, s, from);
+    if (extra)
+        uses_of_fx(&b.after, extra);
+    unsigned first = ctx->nvars;
+    decl_visit dv = {&b, ~0u};
+    if (clang_getCursorKind(decl) == CXCursor_DeclStmt)
+        clang_visitChildren(decl, decl_cb, &dv);
+    for (unsigned i = first; i < ctx->nvars && !b.refused; i++) {
+        ctx_var *v = &ctx->vars[i];
+        for (unsigned j = 0; j < i; j++)
+            if (!strcmp(ctx->vars[j].name, v->name)) {
+                snprintf(ctx->why, sizeof ctx->why,
+                         "two variables named '%s' (lines %u and %u) would share one context "
+                         "slot", v->name, ctx->vars[j].line, v->line);
+                b.refused = 1;
+            }
+        if (!v->carried) { /* every loop variable moves: its value crosses iterations */
+            v->carried = 1;
+            ctx->bytes += v->bytes;
+        }
+    }
+    uses_free(&b.after);
+    return b.refused;
 }
 
 void context_free(kernel_context *ctx)

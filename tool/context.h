@@ -37,6 +37,7 @@ typedef struct kernel_context {
     unsigned nvars, capvars;
     unsigned bytes;    /* per item: the carried variables */
     unsigned relaxed;  /* prologue statements that are legal only because it runs once */
+    unsigned loop_line; /* loop.c: the loop whose state this is (0: a top-level decision) */
     char why[320];     /* not active: why (a sentence) */
 } kernel_context;
 
@@ -48,6 +49,16 @@ typedef struct kernel_context {
 void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_context *ctx,
                    diag_sink *diag);
 void context_free(kernel_context *ctx);
+
+/*
+ * For loops (loop.c): adds to ctx the variables that the declaration
+ * statement decl declares and that the items of s from index `from` on, or
+ * extra, read or write; each of them is carried. Returns 0, or 1 when one
+ * cannot move: a pointer (a warning [nplus1-loop-state] names it), a type
+ * local memory cannot hold, or a name already in ctx; ctx->why says why.
+ */
+int context_add_loop_vars(analysis *an, const kernel_info *k, kernel_context *ctx, CXCursor decl,
+                          const seq *s, unsigned from, const effects *extra, diag_sink *diag);
 
 /* Whether the statement it lies in the prologue of an active context. */
 int context_in_prologue(const kernel_context *ctx, const seq_item *it);

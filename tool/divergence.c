@@ -1893,6 +1893,18 @@ void divergence_classify(analysis *an, kernel_info *k)
     cursor_map_clear(&x.memo_index);
 }
 
+void divergence_classify_one(analysis *an, kernel_info *k, decision *d)
+{
+    dctx x;
+    memset(&x, 0, sizeof x);
+    x.an = an;
+    x.k = k;
+    classify_decision(&x, d);
+    defs_free(&x);
+    free(x.memos);
+    cursor_map_clear(&x.memo_index);
+}
+
 /* ---- the plan's use of the classes ------------------------------------------------ */
 
 static int seq_has_data(const seq *s);

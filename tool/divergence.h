@@ -38,6 +38,9 @@ const char *div_class_name(div_class c);
  */
 void divergence_classify(analysis *an, kernel_info *k);
 
+/* Classifies one decision of k that is not in its condition tree (one inside a loop). */
+void divergence_classify_one(analysis *an, kernel_info *k, decision *d);
+
 /*
  * The plan's use of the classes (call after divergence_classify, before the
  * walk): a uniform or affine decision with no data decision below it stays

@@ -783,6 +783,68 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
     kp->nkernels = next + 1;
 }
 
+/* A loop group's condition: "loop at line 7: v & 1", "... : else", "... : case 0, 2". */
+static char *group_condition(const analysis *an, const loop_plan *lp, unsigned b)
+{
+    const branch *br = &lp->d->branches[b];
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "loop at line %u, %s at line %u: ", lp->line,
+              lp->d->kind == DEC_SWITCH ? "switch" : "if", lp->d->range.line);
+    size_t n = 0;
+    const char *t;
+    switch (br->kind) {
+    case BR_IF:
+        t = range_text(an, br->cond, &n);
+        sb_putn(&sb, t, n);
+        break;
+    case BR_CASE:
+        sb_puts(&sb, "case ");
+        for (unsigned i = 0; i < br->nlabels; i++)
+            sb_printf(&sb, "%s%s", i ? ", " : "", br->labels[i]);
+        for (unsigned i = 0; !br->nlabels && i < br->nvalues; i++)
+            sb_printf(&sb, "%s%lld", i ? ", " : "", br->values[i]);
+        break;
+    case BR_DEFAULT:
+    case BR_IMPLICIT_DEFAULT:
+        sb_puts(&sb, br->kind == BR_DEFAULT ? "default" : "no case (implicit default)");
+        break;
+    default:
+        sb_puts(&sb, br->kind == BR_ELSE ? "else" : "no branch (implicit else)");
+    }
+    return sb_steal(&sb);
+}
+
+/* An active loop: its decision's branches are the groups, and the leaves the driver counts. */
+static void loop_leaves(const analysis *an, kernel_plan *kp)
+{
+    for (unsigned l = 0; l < kp->nleaves; l++) {
+        free(kp->leaves[l].path);
+        free(kp->leaves[l].condition);
+        free(kp->leaves[l].impossible);
+        cond_inputs_free(kp->leaves[l].inputs, kp->leaves[l].ninputs);
+    }
+    kp->nleaves = 0;
+    const loop_plan *lp = &kp->loop;
+    for (unsigned b = 0; b < lp->ngroups; b++) {
+        const branch *br = &lp->d->branches[b];
+        leaf lf = {0};
+        lf.kernel = (int)b;
+        lf.condition = group_condition(an, lp, b);
+        lf.line_begin = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.line : lp->d->range.line;
+        lf.line_end = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.end_line
+                                                                 : lp->d->range.end_line;
+        const seq *s = lp->d->kind == DEC_SWITCH ? &lp->d->body : &br->seq;
+        for (unsigned i = 0; i < s->n; i++)
+            lf.cost += s->items[i].fx.cost;
+        VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
+    }
+    kp->nkernels = lp->ngroups;
+    kp->merged_kernel = -1;
+    kp->nmerged = 0;
+    kp->split = SPLIT_MODE_ALWAYS; /* the policy: regroup every round (no probe yet) */
+}
+
 static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
@@ -803,8 +865,10 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(an, &t, horizon);
-    if (pl->opt.strategy == STRATEGY_TILE)
+    if (pl->opt.strategy == STRATEGY_TILE) {
         context_build(an, k, pl->opt.wg, &kp.ctx, diag);
+        loop_build(an, k, pl->opt.wg, &kp.loop, diag);
+    }
     errors += check_slice(an, &t, horizon, &kp.ctx, diag);
     errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, diag);
     for (unsigned i = 0; i < t.nitems; i++)
@@ -839,6 +903,8 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     }
     kp.errors = (unsigned)errors;
     apply_cost_model(pl, &kp);
+    if (kp.loop.active && !errors)
+        loop_leaves(an, &kp);
     pl->kernels[pl->nkernels++] = kp; /* room for every kernel was made by plan_build */
     return errors;
 }
@@ -870,6 +936,7 @@ void plan_free(plan *pl)
         }
         free(pl->kernels[i].leaves);
         context_free(&pl->kernels[i].ctx);
+        loop_free(&pl->kernels[i].loop);
     }
     free(pl->kernels);
     memset(pl, 0, sizeof *pl);

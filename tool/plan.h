@@ -10,6 +10,7 @@
 #include "analyze.h"
 #include "context.h"
 #include "diag.h"
+#include "loop.h"
 #include "nplus1rt_format.h"
 
 #define PLAN_MAX_LEAVES 64
@@ -65,6 +66,8 @@ typedef struct kernel_plan {
     double paths;          /* paths with every decision split (before --max-leaves) */
     unsigned max_leaves;   /* the leaf limit it was planned under */
     kernel_context ctx;    /* --strategy tile: the top-level decision's context (context.h) */
+    loop_plan loop;        /* --strategy tile: the regrouped loop (loop.h); when active, the
+                            * leaves are its decision's branches, one group each */
 } kernel_plan;
 
 typedef struct plan_options {
