@@ -41,6 +41,19 @@ static int holds_decision(CXCursor c)
     return found;
 }
 
+static CXCursor loop_jump(CXCursor c, int in_switch);
+
+/* A break or continue in loop's body that leaves or restarts it, or a null cursor. */
+static CXCursor loop_body_jump(CXCursor loop)
+{
+    cursor_list ch = children_of(loop);
+    CXCursor found = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n && clang_Cursor_isNull(found); i++)
+        found = loop_jump(ch.v[i], 0);
+    free(ch.v);
+    return found;
+}
+
 /* A break or continue in c that leaves or restarts the loop c sits in, or a null cursor. */
 static CXCursor loop_jump(CXCursor c, int in_switch)
 {
@@ -236,12 +249,12 @@ static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag
                  d->divergence_why);
         return 1;
     }
-    CXCursor jump = loop_jump(k->top.items[lp->item].cursor, 0);
-    if (!clang_Cursor_isNull(k->top.items[lp->item].cursor) && !clang_Cursor_isNull(jump)) {
+    CXCursor jump = loop_body_jump(k->top.items[lp->item].cursor);
+    if (!clang_Cursor_isNull(jump)) {
         src_range r;
         cursor_range(an, jump, &r);
         snprintf(lp->why, sizeof lp->why, "the `%s` at line %u leaves or restarts the loop: "
-                 "this version regroups loops without break or continue", 
+                 "this version regroups loops without break or continue",
                  clang_getCursorKind(jump) == CXCursor_BreakStmt ? "break" : "continue", r.line);
         loop_note(an, jump, diag, lp->why);
         return 1;

@@ -801,7 +801,7 @@ static char *group_condition(const analysis *an, const loop_plan *lp, unsigned b
     case BR_CASE:
         sb_puts(&sb, "case ");
         for (unsigned i = 0; i < br->nlabels; i++)
-            sb_printf(&sb, "%s%s", i ? ", " : "", br->labels[i]);
+            sb_printf(&sb, "%s%s", i ? ", " : "", br->labels[i] + strspn(br->labels[i], " "));
         for (unsigned i = 0; !br->nlabels && i < br->nvalues; i++)
             sb_printf(&sb, "%s%lld", i ? ", " : "", br->values[i]);
         break;

@@ -222,6 +222,37 @@ static void print_context(FILE *f, const kernel_plan *kp)
                 cx->relaxed, cx->relaxed == 1 ? "" : "s");
 }
 
+/* --strategy tile: the loop regrouped round by round (loop.h), or why not. */
+static void print_loop(FILE *f, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    if (!lp->line)
+        return;
+    if (!lp->active) {
+        fprintf(f, "  loop (tile): line %u: not regrouped: %s\n", lp->line, lp->why);
+        return;
+    }
+    const decision *d = lp->d;
+    fprintf(f, "  loop (tile): line %u: regrouped round by round in the work-group\n", lp->line);
+    fprintf(f, "    decision: %s at line %u, divergence: data (%s), %u branches\n",
+            d->kind == DEC_SWITCH ? "switch" : "if", d->range.line, d->divergence_why,
+            lp->ngroups);
+    fprintf(f, "    context: %u variable%s, at most %u bytes an item with the selector, item "
+               "and branch; %u bytes of local memory a work-group of %u\n",
+            lp->ctx.nvars, lp->ctx.nvars == 1 ? "" : "s", lp->bytes, lp->bytes * lp->ctx.wg,
+            lp->ctx.wg);
+    for (unsigned i = 0; i < lp->ctx.nvars; i++) {
+        const ctx_var *v = &lp->ctx.vars[i];
+        char dim[32] = "";
+        if (v->count)
+            snprintf(dim, sizeof dim, "[%u]", v->count);
+        fprintf(f, "      %s: %s%s, %u bytes (line %u, %s)\n", v->name, v->store_type, dim,
+                v->bytes, v->line, i < lp->nprologue ? "prologue" : "loop head");
+    }
+    fprintf(f, "    policy: regroup every round (no probe yet); a lane whose item leaves the "
+               "loop runs the epilogue and takes the next item of the tile\n");
+}
+
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
 {
     for (unsigned i = 0; i < pl->nkernels; i++)
@@ -287,8 +318,10 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
             kp->nkernels, pl->opt.wg);
-    if (pl->opt.strategy == STRATEGY_TILE)
+    if (pl->opt.strategy == STRATEGY_TILE) {
         print_context(f, kp);
+        print_loop(f, kp);
+    }
     fputs("  divergence (one line per decision, in source order):\n", f);
     print_divergence(f, an, &k->top, 0);
 }

@@ -1,0 +1,19 @@
+/* A loop that leaves with a break: this version does not regroup it. */
+__kernel void refuse_break(__global const int *a, __global int *out, const uint n)
+{
+    const uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    int v = a[i], s = 0;
+    while (s < 100) {
+        if (v & 1) {
+            v = 3 * v + 1;
+        } else {
+            v >>= 1;
+            if (v == 1)
+                break;
+        }
+        s++;
+    }
+    out[i] = s;
+}
