@@ -93,8 +93,13 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
     int found = 0;
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
-        if (it->kind == ITEM_DECISION && it->decision && !is_guard(it->decision))
-            return 1; /* a top-level decision: the plain tile kernel splits it */
+        if (it->kind == ITEM_DECISION && it->decision && !is_guard(it->decision)) {
+            if (found) /* else no loop comes first: nothing to say */
+                snprintf(lp->why, sizeof lp->why, "the kernel has a decision at its top level "
+                         "(line %u), which the tile kernel splits; this version regroups a loop "
+                         "only in a kernel without one", it->range.line);
+            return 1;
+        }
         if (it->kind != ITEM_STMT || !is_loop(it->cursor) || !holds_decision(it->cursor))
             continue;
         if (found) {
