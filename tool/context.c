@@ -13,26 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_set.h"
 #include "util.h"
-
-typedef struct cursor_set {
-    CXCursor *v;
-    unsigned n, cap;
-} cursor_set;
-
-static int set_has(const cursor_set *s, CXCursor c)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (clang_equalCursors(s->v[i], c))
-            return 1;
-    return 0;
-}
 
 static void set_add_all(cursor_set *s, const CXCursor *v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        if (!set_has(s, v[i]))
-            VEC_PUSH(s->v, s->n, s->cap, v[i]);
+        cursor_set_add(s, v[i]);
 }
 
 /* What the code after the point reads and writes. */
@@ -68,8 +55,8 @@ static void uses_of_seq(uses *u, const seq *s, unsigned from)
 
 static void uses_free(uses *u)
 {
-    free(u->reads.v);
-    free(u->writes.v);
+    cursor_set_free(&u->reads);
+    cursor_set_free(&u->writes);
 }
 
 /* ---- types ---------------------------------------------------------------- */
@@ -203,7 +190,8 @@ static void not_movable(build *b, const char *name, const char *type)
 /* Adds var (declared by prologue item `declaring`) when the code after the point uses it. */
 static void add_var_of(build *b, CXCursor var, unsigned declaring)
 {
-    int read = set_has(&b->after.reads, var), written = set_has(&b->after.writes, var);
+    int read = cursor_set_has(&b->after.reads, var);
+    int written = cursor_set_has(&b->after.writes, var);
     if (!read && !written)
         return;
     CXString ns = clang_getCursorSpelling(var);
@@ -258,7 +246,7 @@ static int param_assigned(build *b)
         for (unsigned w = 0; w < fx->nwrites; w++) {
             CXCursor p = fx->writes[w];
             if (clang_getCursorKind(p) != CXCursor_ParmDecl ||
-                (!set_has(&b->after.reads, p) && !set_has(&b->after.writes, p)))
+                (!cursor_set_has(&b->after.reads, p) && !cursor_set_has(&b->after.writes, p)))
                 continue;
             CXString s = clang_getCursorSpelling(p);
             snprintf(b->ctx->why, sizeof b->ctx->why,

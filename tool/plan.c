@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_set.h"
 #include "divergence.h"
 #include "leaf_limit.h"
 #include "paths.h"
@@ -195,26 +196,6 @@ static void collect_seq(tree_lists *t, const seq *s)
 
 /* ---- slice and slice rules -------------------------------------------- */
 
-typedef struct var_set {
-    CXCursor *v;
-    unsigned n, cap;
-} var_set;
-
-static int var_in(const var_set *s, CXCursor c)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (clang_equalCursors(s->v[i], c))
-            return 1;
-    return 0;
-}
-
-static int var_add(var_set *s, CXCursor c)
-{
-    if (var_in(s, c))
-        return 0;
-    VEC_PUSH(s->v, s->n, s->cap, c);
-    return 1;
-}
 
 static void report_at(analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
                       const char *rule, const char *msg)
@@ -276,7 +257,7 @@ static unsigned max_decision_begin(const tree_lists *t)
 
 /* Needed variables and the last place (offset) where the slice reads each. */
 typedef struct needed_vars {
-    var_set vars;
+    cursor_set vars;
     unsigned *last;
 } needed_vars;
 
@@ -289,7 +270,7 @@ static int need(needed_vars *nv, CXCursor c, unsigned at)
             return 0;
         }
     unsigned cap = nv->vars.cap;
-    var_add(&nv->vars, c);
+    cursor_set_add(&nv->vars, c);
     if (nv->vars.cap != cap || !nv->last)
         nv->last = xrealloc(nv->last, nv->vars.cap * sizeof *nv->last);
     nv->last[nv->vars.n - 1] = at;
@@ -381,7 +362,7 @@ static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizo
         if (!changed)
             changed = add_all_declarations(an, t, &nv, &count);
     }
-    free(nv.vars.v);
+    cursor_set_free(&nv.vars);
     free(nv.last);
     return count;
 }
