@@ -50,4 +50,9 @@ void divergence_classify(analysis *an, kernel_info *k);
  */
 void divergence_keep_in_leaf(const analysis *an, kernel_info *k);
 
+/* What --report prints for a policy's reason (NULL for KEEP_NONE). */
+const char *keep_reason_text(keep_reason r);
+/* Does the reason split the decision (KEEP_SPLIT_*)? */
+int keep_reason_splits(keep_reason r);
+
 #endif
