@@ -367,8 +367,37 @@ static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizo
     return count;
 }
 
+/*
+ * Under another strategy than tile: would tile's context have run this statement
+ * once per item (and so allowed it)? Built the first time a refusal asks, quietly,
+ * so that a kernel with no refusal pays nothing for it.
+ */
+typedef struct tile_hint {
+    const kernel_info *k;
+    unsigned wg;
+    int wanted, built;
+    kernel_context ctx;
+} tile_hint;
+
+static void note_tile_allows(analysis *an, tile_hint *h, const seq_item *it, diag_sink *diag)
+{
+    if (!h->wanted)
+        return;
+    if (!h->built) {
+        diag_sink quiet;
+        diag_init(&quiet);
+        quiet.quiet = 1;
+        context_build(an, h->k, h->wg, &h->ctx, &quiet);
+        h->built = 1;
+    }
+    if (context_in_prologue(&h->ctx, it))
+        report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
+                  "--strategy tile allows this statement: its classify phase runs the prologue "
+                  "once per item and the leaves start from its values (docs/legality.md)");
+}
+
 static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
-                       kernel_context *ctx, diag_sink *diag)
+                       kernel_context *ctx, tile_hint *hint, diag_sink *diag)
 {
     int errors = 0;
     for (unsigned i = 0; i < t->nitems; i++) {
@@ -398,6 +427,7 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
         report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
                   "the classifier must run this statement to evaluate a condition, and it would "
                   "repeat its writes; move the side effect after the decision");
+        note_tile_allows(an, hint, it, diag);
         errors++;
     }
     return errors;
@@ -521,7 +551,8 @@ static int is_image_read(CXCursor load)
  * struct, do not count.
  */
 static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
-                              unsigned horizon, kernel_context *ctx, diag_sink *diag)
+                              unsigned horizon, kernel_context *ctx, tile_hint *hint,
+                              diag_sink *diag)
 {
     for (unsigned i = 0; i < t->nitems; i++) {
         const seq_item *w = t->items[i];
@@ -550,6 +581,7 @@ static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
                         "leaf kernel and would read the old value (declare the read pointer "
                         "'restrict' or '__constant' if it never aliases the written one)");
         note_via(an, diag, via);
+        note_tile_allows(an, hint, w, diag);
         return 1;
     }
     return 0;
@@ -786,8 +818,11 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.nslice = compute_slice(an, &t, horizon);
     if (pl->opt.strategy == STRATEGY_TILE)
         context_build(an, k, pl->opt.wg, &kp.ctx, diag);
-    errors += check_slice(an, &t, horizon, &kp.ctx, diag);
-    errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, diag);
+    tile_hint hint = {k, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
+    errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
+    errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, &hint, diag);
+    if (hint.built)
+        context_free(&hint.ctx);
     for (unsigned i = 0; i < t.nitems; i++)
         if (t.items[i]->in_slice)
             kp.classifier_cost += t.items[i]->fx.cost;
