@@ -4,12 +4,27 @@ per variant, one panel per input distribution, leaf cost (ITERS) on x.
 
 usage: bench/plot.py bench.csv out.png [--title TEXT]
 A CSV of scripts/gpu-samples.sh (columns case,strategy,...,speedup) becomes one
-bar per sample and strategy instead.
+bar per sample and strategy instead, and so does a real_wide.csv of
+scripts/gpu-real.sh (columns kernel,mix,original_ms,atomic,...,tile,auto: one bar
+per kernel and mix and strategy; kernels the tool does not split are left out).
 Needs matplotlib (Debian: apt-get install python3-matplotlib).
 """
 import csv
 import sys
 from collections import defaultdict
+
+
+def real_wide_rows(rows):
+    """bench/real's wide rows as (case, strategy, speedup) rows, auto last."""
+    out = []
+    for r in rows:
+        if not r.get("original_ms"):
+            continue
+        for st in ("atomic", "aggregated", "ordered", "chunked", "tile", "auto"):
+            if r.get(st):
+                out.append({"case": "%s %s" % (r["kernel"], r["mix"]), "strategy": st,
+                            "speedup": r[st].rstrip("x")})
+    return out
 
 
 def main(argv):
@@ -29,6 +44,8 @@ def main(argv):
     if not rows:
         print("plot.py: %s has no rows" % src, file=sys.stderr)
         return 1
+    if "kernel" in rows[0] and "mix" in rows[0]:
+        rows = real_wide_rows(rows)
     if "case" in rows[0]:
         return plot_samples(plt, rows, dst, title)
     inputs = sorted({r["input"] for r in rows}, key=["random", "skewed", "coherent"].index)

@@ -304,11 +304,13 @@ done:
 }
 
 
+/* The set's source, and the original once: every set of a job shares it. */
 static void read_sources(const job *j, char **source, char **original)
 {
     char *s = job_path(j, j->source), *o = job_path(j, j->original);
     *source = s ? nplus1rt_read_file(s) : NULL;
-    *original = o ? nplus1rt_read_file(o) : NULL;
+    if (!*original)
+        *original = o ? nplus1rt_read_file(o) : NULL;
     if (!*source || !*original)
         fprintf(stderr, "nplus1gen-validate: cannot read '%s' or '%s'\n", s ? s : "",
                 o ? o : "");

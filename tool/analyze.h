@@ -120,6 +120,25 @@ typedef struct cond_input {
 void cond_inputs_add(cond_input **v, unsigned *n, const char *name, const char *indexed_by);
 void cond_inputs_free(cond_input *v, unsigned n);
 
+/*
+ * What the divergence policy (divergence_keep_in_leaf) does with a decision, and why:
+ * the id, whether it splits, and the text --report prints (keep_reason_text).
+ */
+#define KEEP_REASONS(X)                                                                     \
+    X(NONE, 0, NULL)                                                                        \
+    X(SPLIT_DATA, 1, "split")                                                               \
+    X(SPLIT_NESTED_DATA, 1, "split: a data decision is nested in it")                       \
+    X(SPLIT_GUARD, 1, "split: an early-return guard, a free filter in the classifier "      \
+                      "(its returning path makes no leaf kernel)")                          \
+    X(SPLIT_EXIT_BEFORE_DATA, 1, "split: it may return or break, and a data decision "      \
+                                 "follows")                                                 \
+    X(SPLIT_SETS_OUTER, 1, "split: it sets a variable a later decision may read")           \
+    X(NOT_SPLIT, 0,      "stays in the leaf kernels (not split)")                           \
+    X(INSIDE_KEPT, 0,      "stays in the leaf kernels (inside one that does)")
+#define KEEP_REASON_ENUM_(id, splits, text) KEEP_##id,
+typedef enum keep_reason { KEEP_REASONS(KEEP_REASON_ENUM_) } keep_reason;
+#undef KEEP_REASON_ENUM_
+
 typedef struct decision {
     decision_kind kind;
     CXCursor cursor;
@@ -135,7 +154,7 @@ typedef struct decision {
     int macro_labels;         /* DEC_SWITCH: some branch's macro_labels (the values may change) */
     int divergence;           /* divergence.c: div_class of the condition(s) */
     char divergence_why[200]; /* divergence.c: the value that makes it so */
-    const char *divergence_plan; /* divergence.c: what the plan does with it, and why */
+    keep_reason divergence_plan; /* divergence.c: what the plan does with it, and why */
     cond_input *inputs;       /* divergence.c: the inputs the condition(s) depend on, */
     unsigned ninputs;         /* in branch order: a path through branch b reads the */
     unsigned *inputs_upto;    /* first inputs_upto[b] (the conditions before it and its own) */

@@ -6,6 +6,7 @@
 #define NPLUS1_ANALYZE_INT_H
 
 #include "analyze.h"
+#include "cursor_set.h"
 
 /* ---- syntax.c: cursors, ranges, operators ---- */
 
@@ -35,8 +36,6 @@ int is_assignment_op(const char *op);
 /* ---- effects.c: effects of statements and helpers ---- */
 
 unsigned builtin_effects(const char *name);
-int cursor_in(const CXCursor *v, unsigned n, CXCursor c);
-void add_var(CXCursor **v, unsigned *n, unsigned *cap, CXCursor decl);
 int is_local_decl(CXCursor decl);
 int type_is_pointer(CXType t);
 int spelling_has(CXType t, const char *word);

@@ -13,26 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_set.h"
 #include "util.h"
-
-typedef struct cursor_set {
-    CXCursor *v;
-    unsigned n, cap;
-} cursor_set;
-
-static int set_has(const cursor_set *s, CXCursor c)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (clang_equalCursors(s->v[i], c))
-            return 1;
-    return 0;
-}
 
 static void set_add_all(cursor_set *s, const CXCursor *v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        if (!set_has(s, v[i]))
-            VEC_PUSH(s->v, s->n, s->cap, v[i]);
+        cursor_set_add(s, v[i]);
 }
 
 /* What the code after the point reads and writes. */
@@ -68,8 +55,8 @@ static void uses_of_seq(uses *u, const seq *s, unsigned from)
 
 static void uses_free(uses *u)
 {
-    free(u->reads.v);
-    free(u->writes.v);
+    cursor_set_free(&u->reads);
+    cursor_set_free(&u->writes);
 }
 
 /* ---- types ---------------------------------------------------------------- */
@@ -119,6 +106,63 @@ static int named_type(const char *spelling)
     return !strstr(spelling, "(unnamed") && !strstr(spelling, "(anonymous");
 }
 
+/* Is t, or a field of it at any depth, or its element type, a pointer? */
+static int holds_pointer(CXType t, int depth);
+
+typedef struct field_scan {
+    int depth, found;
+} field_scan;
+
+static enum CXVisitorResult field_cb(CXCursor field, CXClientData data)
+{
+    field_scan *fs = data;
+    if (holds_pointer(clang_getCursorType(field), fs->depth + 1)) {
+        fs->found = 1;
+        return CXVisit_Break;
+    }
+    return CXVisit_Continue;
+}
+
+static int holds_pointer(CXType t, int depth)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (depth > 16 || c.kind == CXType_Pointer || c.kind == CXType_BlockPointer)
+        return 1;
+    if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
+        return holds_pointer(clang_getArrayElementType(c), depth + 1);
+    if (c.kind != CXType_Record)
+        return 0;
+    field_scan fs = {depth, 0};
+    clang_Type_visitFields(c, field_cb, &fs);
+    return fs.found;
+}
+
+/*
+ * Is a type the context spells declared inside a function (a struct or a
+ * typedef in the kernel's body)? The classify and leaf helpers live at file
+ * scope, where it is not visible. Looks through typedefs and arrays.
+ */
+static int declared_in_function(CXType t, int depth)
+{
+    if (depth > 16)
+        return 0;
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+        return declared_in_function(clang_getArrayElementType(t), depth + 1);
+    CXCursor d = clang_getTypeDeclaration(t);
+    if (!clang_Cursor_isNull(d) && clang_getCursorKind(d) != CXCursor_NoDeclFound) {
+        for (CXCursor p = clang_getCursorSemanticParent(d);
+             !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
+             p = clang_getCursorSemanticParent(p))
+            if (clang_getCursorKind(p) == CXCursor_FunctionDecl)
+                return 1;
+        if (t.kind == CXType_Typedef)
+            return declared_in_function(clang_getTypedefDeclUnderlyingType(d), depth + 1);
+    }
+    if (t.kind == CXType_Elaborated)
+        return declared_in_function(clang_Type_getNamedType(t), depth + 1);
+    return 0;
+}
+
 /* ---- the prologue's variables ----------------------------------------------- */
 
 typedef struct build {
@@ -163,14 +207,42 @@ static int initialized(CXCursor var)
     return !is.array || is.last == CXCursor_InitListExpr || is.last == CXCursor_StringLiteral;
 }
 
-/* Is var set before the point by a prologue statement other than its declaration? */
+typedef struct mention_scan {
+    CXCursor var;
+    int found;
+} mention_scan;
+
+static enum CXChildVisitResult mention_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    mention_scan *ms = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), ms->var)) {
+        ms->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/*
+ * May var be set before the point by a prologue statement other than its
+ * declaration? Any mention counts: a write through memory (vstore4 into a
+ * private array, a helper's pointer argument) is not a write of var in the
+ * effects, and a value the leaves need must never be left behind.
+ */
 static int set_later_in_prologue(const build *b, CXCursor var, unsigned declaring)
 {
     for (unsigned i = 0; i < b->ctx->at; i++) {
+        if (i == declaring)
+            continue;
         const effects *fx = &b->k->top.items[i].fx;
-        for (unsigned w = 0; i != declaring && w < fx->nwrites; w++)
+        for (unsigned w = 0; w < fx->nwrites; w++)
             if (clang_equalCursors(fx->writes[w], var))
                 return 1;
+        mention_scan ms = {var, 0};
+        clang_visitChildren(b->k->top.items[i].cursor, mention_cb, &ms);
+        if (ms.found || clang_equalCursors(b->k->top.items[i].cursor, var))
+            return 1;
     }
     return 0;
 }
@@ -214,7 +286,8 @@ static void not_movable(build *b, const char *name, const char *type)
 /* Adds var (declared by prologue item `declaring`) when the code after the point uses it. */
 static void add_var_of(build *b, CXCursor var, unsigned declaring)
 {
-    int read = set_has(&b->after.reads, var), written = set_has(&b->after.writes, var);
+    int read = cursor_set_has(&b->after.reads, var);
+    int written = cursor_set_has(&b->after.writes, var);
     if (!read && !written)
         return;
     CXString ns = clang_getCursorSpelling(var);
@@ -234,9 +307,13 @@ static void add_var_of(build *b, CXCursor var, unsigned declaring)
     v.decl_type = unqualified(spelled, 0);
     v.store_type = unqualified(spelled, 1);
     free(spelled);
-    if (canon.kind == CXType_Pointer) {
+    /* a const the spelling hides (a typedef): the local array's type would be const too */
+    int hidden_const = clang_isConstQualifiedType(clang_getCanonicalType(value)) &&
+                       !strcmp(v.store_type, v.decl_type) && strstr(v.decl_type, "const") == NULL;
+    if (canon.kind == CXType_Pointer || (canon.kind != CXType_Pointer && holds_pointer(t, 0))) {
         refuse_pointer(b, var, name);
-    } else if (!movable_value(value) || !named_type(v.decl_type) || !v.bytes) {
+    } else if (!movable_value(value) || !named_type(v.decl_type) || !v.bytes || hidden_const ||
+               declared_in_function(t, 0)) {
         char *ts = type_spelling(t);
         not_movable(b, name, ts);
         free(ts);
@@ -269,7 +346,7 @@ static int param_assigned(build *b)
         for (unsigned w = 0; w < fx->nwrites; w++) {
             CXCursor p = fx->writes[w];
             if (clang_getCursorKind(p) != CXCursor_ParmDecl ||
-                (!set_has(&b->after.reads, p) && !set_has(&b->after.writes, p)))
+                (!cursor_set_has(&b->after.reads, p) && !cursor_set_has(&b->after.writes, p)))
                 continue;
             CXString s = clang_getCursorSpelling(p);
             snprintf(b->ctx->why, sizeof b->ctx->why,

@@ -12,6 +12,7 @@
 #include <uthash.h>
 
 #include "cursor_map.h"
+#include "cursor_set.h"
 
 /* Hashed as bytes: no padding, every byte set. */
 typedef struct bucket_key {
@@ -89,4 +90,39 @@ void cursor_map_clear(cursor_map *m)
     }
     m->buckets = NULL;
     m->n = 0;
+}
+
+/* ---- cursor_set.h ---------------------------------------------------- */
+
+int cursor_in(const CXCursor *v, unsigned n, CXCursor c)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (clang_equalCursors(v[i], c))
+            return 1;
+    return 0;
+}
+
+void add_var(CXCursor **v, unsigned *n, unsigned *cap, CXCursor decl)
+{
+    if (!cursor_in(*v, *n, decl))
+        VEC_PUSH(*v, *n, *cap, decl);
+}
+
+int cursor_set_has(const cursor_set *s, CXCursor c)
+{
+    return cursor_in(s->v, s->n, c);
+}
+
+int cursor_set_add(cursor_set *s, CXCursor c)
+{
+    if (cursor_set_has(s, c))
+        return 0;
+    VEC_PUSH(s->v, s->n, s->cap, c);
+    return 1;
+}
+
+void cursor_set_free(cursor_set *s)
+{
+    free(s->v);
+    *s = (cursor_set){0};
 }

@@ -2037,7 +2037,7 @@ static void mark_nested(const seq *s)
         decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
         if (!d)
             continue;
-        d->divergence_plan = "stays in the leaf kernels (inside one that does)";
+        d->divergence_plan = KEEP_INSIDE_KEPT;
         if (d->kind == DEC_SWITCH)
             mark_nested(&d->body);
         for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
@@ -2052,24 +2052,23 @@ static void keep_seq(const analysis *an, const kernel_info *k, const seq *s)
         if (!d)
             continue;
         if (d->divergence == DIV_DATA) {
-            d->divergence_plan = "split";
+            d->divergence_plan = KEEP_SPLIT_DATA;
         } else if (decision_has_data(d, 0)) {
-            d->divergence_plan = "split: a data decision is nested in it";
+            d->divergence_plan = KEEP_SPLIT_NESTED_DATA;
         } else if (is_guard(d)) {
-            d->divergence_plan = "split: an early-return guard, a free filter in the classifier "
-                                 "(its returning path makes no leaf kernel)";
+            d->divergence_plan = KEEP_SPLIT_GUARD;
         } else if (may_exit(d) && decision_after(&k->top, d->range.end, 1)) {
-            d->divergence_plan = "split: it may return or break, and a data decision follows";
+            d->divergence_plan = KEEP_SPLIT_EXIT_BEFORE_DATA;
         } else if (sets_outer(d, an) && decision_after(&k->top, d->range.end, 0)) {
             /* kept, it would be one statement the classifier's slice may need, side effects and all */
-            d->divergence_plan = "split: it sets a variable a later decision may read";
+            d->divergence_plan = KEEP_SPLIT_SETS_OUTER;
         } else {
             plan_keep_in_leaf(d);
             if (d->kind == DEC_SWITCH)
                 mark_nested(&d->body);
             for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
                 mark_nested(&d->branches[b].seq);
-            d->divergence_plan = "stays in the leaf kernels (not split)";
+            d->divergence_plan = KEEP_NOT_SPLIT;
             continue;
         }
         if (d->kind == DEC_SWITCH)
@@ -2078,6 +2077,22 @@ static void keep_seq(const analysis *an, const kernel_info *k, const seq *s)
             for (unsigned b = 0; b < d->nbranches; b++)
                 keep_seq(an, k, &d->branches[b].seq);
     }
+}
+
+const char *keep_reason_text(keep_reason r)
+{
+#define KEEP_REASON_TEXT_(id, splits, text) [KEEP_##id] = text,
+    static const char *const texts[] = {KEEP_REASONS(KEEP_REASON_TEXT_)};
+#undef KEEP_REASON_TEXT_
+    return (unsigned)r < sizeof texts / sizeof *texts ? texts[r] : NULL;
+}
+
+int keep_reason_splits(keep_reason r)
+{
+#define KEEP_REASON_SPLITS_(id, splits, text) [KEEP_##id] = splits,
+    static const int splits[] = {KEEP_REASONS(KEEP_REASON_SPLITS_)};
+#undef KEEP_REASON_SPLITS_
+    return (unsigned)r < sizeof splits / sizeof *splits && splits[r];
 }
 
 void divergence_keep_in_leaf(const analysis *an, kernel_info *k)

@@ -53,4 +53,9 @@ void divergence_classify_one(analysis *an, kernel_info *k, decision *d);
  */
 void divergence_keep_in_leaf(const analysis *an, kernel_info *k);
 
+/* What --report prints for a policy's reason (NULL for KEEP_NONE). */
+const char *keep_reason_text(keep_reason r);
+/* Does the reason split the decision (KEEP_SPLIT_*)? */
+int keep_reason_splits(keep_reason r);
+
 #endif

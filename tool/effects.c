@@ -96,20 +96,6 @@ typedef struct scan_ctx {
 static void scan(scan_ctx *sc, CXCursor c);
 static CXCursor local_root(CXCursor e);
 
-int cursor_in(const CXCursor *v, unsigned n, CXCursor c)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (clang_equalCursors(v[i], c))
-            return 1;
-    return 0;
-}
-
-void add_var(CXCursor **v, unsigned *n, unsigned *cap, CXCursor decl)
-{
-    if (!cursor_in(*v, *n, decl))
-        VEC_PUSH(*v, *n, *cap, decl);
-}
-
 static void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via)
 {
     for (unsigned i = 0; i < EFF_COUNT; i++) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_set.h"
 #include "divergence.h"
 #include "leaf_limit.h"
 #include "paths.h"
@@ -195,26 +196,6 @@ static void collect_seq(tree_lists *t, const seq *s)
 
 /* ---- slice and slice rules -------------------------------------------- */
 
-typedef struct var_set {
-    CXCursor *v;
-    unsigned n, cap;
-} var_set;
-
-static int var_in(const var_set *s, CXCursor c)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (clang_equalCursors(s->v[i], c))
-            return 1;
-    return 0;
-}
-
-static int var_add(var_set *s, CXCursor c)
-{
-    if (var_in(s, c))
-        return 0;
-    VEC_PUSH(s->v, s->n, s->cap, c);
-    return 1;
-}
 
 static void report_at(analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
                       const char *rule, const char *msg)
@@ -276,7 +257,7 @@ static unsigned max_decision_begin(const tree_lists *t)
 
 /* Needed variables and the last place (offset) where the slice reads each. */
 typedef struct needed_vars {
-    var_set vars;
+    cursor_set vars;
     unsigned *last;
 } needed_vars;
 
@@ -289,7 +270,7 @@ static int need(needed_vars *nv, CXCursor c, unsigned at)
             return 0;
         }
     unsigned cap = nv->vars.cap;
-    var_add(&nv->vars, c);
+    cursor_set_add(&nv->vars, c);
     if (nv->vars.cap != cap || !nv->last)
         nv->last = xrealloc(nv->last, nv->vars.cap * sizeof *nv->last);
     nv->last[nv->vars.n - 1] = at;
@@ -381,13 +362,42 @@ static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizo
         if (!changed)
             changed = add_all_declarations(an, t, &nv, &count);
     }
-    free(nv.vars.v);
+    cursor_set_free(&nv.vars);
     free(nv.last);
     return count;
 }
 
+/*
+ * Under another strategy than tile: would tile's context have run this statement
+ * once per item (and so allowed it)? Built the first time a refusal asks, quietly,
+ * so that a kernel with no refusal pays nothing for it.
+ */
+typedef struct tile_hint {
+    const kernel_info *k;
+    unsigned wg;
+    int wanted, built;
+    kernel_context ctx;
+} tile_hint;
+
+static void note_tile_allows(analysis *an, tile_hint *h, const seq_item *it, diag_sink *diag)
+{
+    if (!h->wanted)
+        return;
+    if (!h->built) {
+        diag_sink quiet;
+        diag_init(&quiet);
+        quiet.quiet = 1;
+        context_build(an, h->k, h->wg, &h->ctx, &quiet);
+        h->built = 1;
+    }
+    if (context_in_prologue(&h->ctx, it))
+        report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
+                  "--strategy tile allows this statement: its classify phase runs the prologue "
+                  "once per item and the leaves start from its values (docs/legality.md)");
+}
+
 static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
-                       kernel_context *ctx, diag_sink *diag)
+                       kernel_context *ctx, tile_hint *hint, diag_sink *diag)
 {
     int errors = 0;
     for (unsigned i = 0; i < t->nitems; i++) {
@@ -417,6 +427,7 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
         report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
                   "the classifier must run this statement to evaluate a condition, and it would "
                   "repeat its writes; move the side effect after the decision");
+        note_tile_allows(an, hint, it, diag);
         errors++;
     }
     return errors;
@@ -540,7 +551,8 @@ static int is_image_read(CXCursor load)
  * struct, do not count.
  */
 static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
-                              unsigned horizon, kernel_context *ctx, diag_sink *diag)
+                              unsigned horizon, kernel_context *ctx, tile_hint *hint,
+                              diag_sink *diag)
 {
     for (unsigned i = 0; i < t->nitems; i++) {
         const seq_item *w = t->items[i];
@@ -569,6 +581,7 @@ static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
                         "leaf kernel and would read the old value (declare the read pointer "
                         "'restrict' or '__constant' if it never aliases the written one)");
         note_via(an, diag, via);
+        note_tile_allows(an, hint, w, diag);
         return 1;
     }
     return 0;
@@ -869,8 +882,11 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
         context_build(an, k, pl->opt.wg, &kp.ctx, diag);
         loop_build(an, k, pl->opt.wg, &kp.loop, diag);
     }
-    errors += check_slice(an, &t, horizon, &kp.ctx, diag);
-    errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, diag);
+    tile_hint hint = {k, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
+    errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
+    errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, &hint, diag);
+    if (hint.built)
+        context_free(&hint.ctx);
     for (unsigned i = 0; i < t.nitems; i++)
         if (t.items[i]->in_slice)
             kp.classifier_cost += t.items[i]->fx.cost;

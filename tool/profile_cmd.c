@@ -34,6 +34,7 @@
 #include "profile_job.h"
 #include "profile_map.h"
 #include "profile_report.h"
+#include "runner_call.h"
 #include "util.h"
 
 typedef struct pctx {
@@ -178,17 +179,10 @@ static char *describe(const pctx *x)
     return sb_steal(&sb);
 }
 
-static char *join(const char *dir, const char *name)
-{
-    strbuf sb;
-    sb_init(&sb);
-    sb_printf(&sb, "%s/%s", dir, name);
-    return sb_steal(&sb);
-}
 
 static int write_file(const char *dir, const char *name, const char *data, size_t n)
 {
-    char *path = join(dir, name);
+    char *path = path_join(dir, name);
     FILE *f = fopen(path, "wb");
     int bad = !f || fwrite(data, 1, n, f) != n;
     if (f)
@@ -229,91 +223,30 @@ static int write_job(pctx *x)
     return bad ? 3 : 0;
 }
 
-/* The temporary job: its files, inputs/ and include/N/ (nothing deeper is there). */
-static void remove_job(const char *dir)
-{
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *p = join(dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_job(p);
-        else
-            unlink(p);
-        free(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
 
-/* nplus1gen-validate: $NPLUS1_VALIDATE_RUNNER, else beside this executable. */
-static char *runner_path(void)
-{
-    const char *env = getenv("NPLUS1_VALIDATE_RUNNER");
-    if (env && *env)
-        return xstrdup(env);
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return xstrdup("nplus1gen-validate");
-    self[n] = '\0';
-    *strrchr(self, '/') = '\0';
-    return join(self, "nplus1gen-validate");
-}
 
 static int run_runner(const char *dir, unsigned timeout, const char *device, const char *json)
 {
-    char *runner = runner_path();
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        const char *argv[8];
-        int n = 0;
-        argv[n++] = runner;
-        if (device) {
-            argv[n++] = "--device";
-            argv[n++] = device;
-        }
-        if (json) {
-            argv[n++] = "--profile-json";
-            argv[n++] = json;
-        }
-        argv[n++] = dir;
-        argv[n] = NULL;
-        execv(runner, (char *const *)argv);
-        fprintf(stderr, "nplus1gen: error: cannot run '%s': %s (set NPLUS1_VALIDATE_RUNNER)\n",
-                runner, strerror(errno));
-        _exit(3);
+    const char *args[6];
+    int n = 0, sig = 0;
+    if (device) {
+        args[n++] = "--device";
+        args[n++] = device;
     }
-    free(runner);
-    int status = 0;
-    for (unsigned long ms = 0; pid > 0; ms += 50) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0)
-            return 3;
-        if (timeout && ms >= timeout * 1000UL) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            fprintf(stderr, "nplus1gen: error: the profile run stopped after %u s (--timeout)\n",
-                    timeout);
-            return 3;
-        }
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
+    if (json) {
+        args[n++] = "--profile-json";
+        args[n++] = json;
     }
-    if (pid < 0 || WIFSIGNALED(status)) {
+    args[n++] = dir;
+    args[n] = NULL;
+    int rc = runner_run(args, timeout, &sig);
+    if (rc == RUNNER_TIMED_OUT)
+        fprintf(stderr, "nplus1gen: error: the profile run stopped after %u s (--timeout)\n",
+                timeout);
+    else if (rc == RUNNER_KILLED || rc == RUNNER_NOT_STARTED)
         fprintf(stderr, "nplus1gen: error: the profile runner died: a kernel probably read or "
                         "wrote out of bounds; check --arg sizes and values\n");
-        return 3;
-    }
-    return WEXITSTATUS(status);
+    return rc < 0 ? 3 : rc;
 }
 
 /* ---- --profile-map: the recording the runner left --------------------------------- */
@@ -411,7 +344,7 @@ static int run_job(pctx *x)
         rc = run_runner(x->dir, vo->timeout, vo->device, x->o->json);
     if (rc == 0 && x->o->map)
         rc = draw_map(x);
-    remove_job(x->dir);
+    remove_tree(x->dir);
     x->dir = NULL;
     return rc;
 }

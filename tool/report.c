@@ -113,10 +113,11 @@ static const char *plan_text(const decision *d, int in_kept)
 {
     if (in_kept)
         return "stays in the leaf kernels (inside one that does)";
-    if (d->keep_in_leaf && (!d->divergence_plan || !strncmp(d->divergence_plan, "split", 5)))
+    if (d->keep_in_leaf &&
+        (d->divergence_plan == KEEP_NONE || keep_reason_splits(d->divergence_plan)))
         return "stays in the leaf kernels (an inner level past --max-leaves, or after a kept "
                "decision that may return)";
-    return d->divergence_plan;
+    return keep_reason_text(d->divergence_plan);
 }
 
 /* One line per decision, in source order: its divergence class and why. */

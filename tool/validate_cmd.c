@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "runner_call.h"
 #include "util.h"
 
 unsigned parse_dims(const char *s, size_t out[3])
@@ -395,19 +396,12 @@ static int write_text(const char *path, const char *text)
     return write_bytes(path, text, strlen(text));
 }
 
-static char *join(const char *dir, const char *name)
-{
-    strbuf sb;
-    sb_init(&sb);
-    sb_printf(&sb, "%s/%s", dir, name);
-    return sb_steal(&sb);
-}
 
 /* Each set's kernel file into dir: 0, or -1. */
 static int write_sets(const validate_set *sets, unsigned n, const char *dir)
 {
     for (unsigned i = 0; i < n; i++) {
-        char *name = set_file(sets, n, i), *path = join(dir, name);
+        char *name = set_file(sets, n, i), *path = path_join(dir, name);
         int bad = write_text(path, sets[i].out->kernel_file);
         free(name);
         free(path);
@@ -428,7 +422,7 @@ static int write_job(const validate_set *sets, unsigned n, const validate_option
         return 3;
     }
     char *text = describe(sets, n, o, dir);
-    char *orig = join(dir, "original.cl"), *desc = join(dir, "job.desc");
+    char *orig = path_join(dir, "original.cl"), *desc = path_join(dir, "job.desc");
     int rc = text ? 0 : 2;
     if (text && (write_sets(sets, n, dir) || write_bytes(orig, original, len) ||
                  write_text(desc, text))) {
@@ -442,94 +436,24 @@ static int write_job(const validate_set *sets, unsigned n, const validate_option
     return rc;
 }
 
-/* Removes the files of folder dir but inputs/, then dir (empty by then). */
-static void remove_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.' || !strcmp(e->d_name, "inputs"))
-            continue;
-        char *p = join(dir, e->d_name);
-        unlink(p);
-        free(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
 
-/* Removes the temporary job: inputs/, then the sets, original.cl and job.desc. */
-static void remove_job(const char *dir)
-{
-    char *inputs = join(dir, "inputs");
-    remove_files(inputs);
-    free(inputs);
-    remove_files(dir);
-}
 
-/* nplus1gen-validate: $NPLUS1_VALIDATE_RUNNER, else beside this executable. */
-static char *runner_path(void)
-{
-    const char *env = getenv("NPLUS1_VALIDATE_RUNNER");
-    if (env && *env)
-        return xstrdup(env);
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return xstrdup("nplus1gen-validate");
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    strbuf sb;
-    sb_init(&sb);
-    sb_printf(&sb, "%.*s/nplus1gen-validate", (int)(slash - self), self);
-    return sb_steal(&sb);
-}
 
 static int run_runner(const char *job_dir, unsigned timeout, const char *device)
 {
-    char *runner = runner_path();
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0); /* the runner may start oclgrind: --timeout stops the whole group */
-        if (device)
-            execl(runner, runner, "--device", device, job_dir, (char *)NULL);
-        else
-            execl(runner, runner, job_dir, (char *)NULL);
-        fprintf(stderr, "nplus1gen: error: cannot run '%s': %s (set NPLUS1_VALIDATE_RUNNER)\n",
-                runner, strerror(errno));
-        _exit(3);
-    }
-    free(runner);
-    if (pid < 0)
-        return 3;
-    int status = 0;
-    /* a kernel that never ends must not hang the tool: poll, then stop it */
-    for (unsigned long waited_ms = 0;; waited_ms += 50) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0)
-            return 3;
-        if (timeout && waited_ms >= timeout * 1000UL) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            fprintf(stderr, "nplus1gen: error: validation stopped after %u s (--timeout): a "
-                            "kernel ran too long; check the --arg values (loop bounds, sizes)\n",
-                    timeout);
-            return 3;
-        }
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    if (WIFSIGNALED(status)) {
+    const char *with_device[] = {"--device", device, job_dir, NULL};
+    const char *plain[] = {job_dir, NULL};
+    int sig = 0;
+    int rc = runner_run(device ? with_device : plain, timeout, &sig);
+    if (rc == RUNNER_TIMED_OUT)
+        fprintf(stderr, "nplus1gen: error: validation stopped after %u s (--timeout): a "
+                        "kernel ran too long; check the --arg values (loop bounds, sizes)\n",
+                timeout);
+    else if (rc == RUNNER_KILLED)
         fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d): a kernel "
                         "probably read or wrote out of bounds; check --arg sizes and values\n",
-                WTERMSIG(status));
-        return 3;
-    }
-    return WEXITSTATUS(status);
+                sig);
+    return rc < 0 ? 3 : rc;
 }
 
 int validate_run_sets(const validate_set *sets, unsigned n, const validate_options *o)
@@ -558,7 +482,7 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
     rc = write_job(sets, n, o, dir);
     if (rc == 0)
         rc = run_runner(dir, o->timeout, o->device);
-    remove_job(dir);
+    remove_tree(dir);
     return rc;
 }
 

@@ -205,7 +205,9 @@ def main():
             out("bvh_%s_%s.bin" % (kind, part), arr)
     out("cells_%dx%d.bin" % (w, h), stencil_cells(w, h))
     out("picture_%dx%d.bin" % (w, h), picture(w, h))
-    out("shape_runs_%d.bin" % (2 * n), runs(2 * n, [0, 0, 1, 2], 512, 8))
+    # Runs of an odd length: pairs (2i, 2i+1) then straddle every other run boundary,
+    # so the coherent mix also reaches the mixed-shape leaf (sphere-box).
+    out("shape_runs_%d.bin" % (2 * n), runs(2 * n, [0, 0, 1, 2], 511, 8))
     out("state_runs_%d.bin" % n, runs(n, [0, 1, 2, 2, 2], 1024, 9))
     tpath = os.path.join(d, "pw_target_%d.bin" % n)
     if not os.path.exists(tpath):

@@ -940,12 +940,16 @@ ILLEGAL = {
     "goto":           ("nplus1-unsupported", "any", "goto L%d; L%d: ;"),
     "recursion":      ("nplus1-unsupported", "recursion", None),
     "cond_atomic":    ("nplus1-side-effect", "cond", "atomic_inc(&iout[gid]) > 3"),
-    "cond_store":     ("nplus1-side-effect", "cond", "(out[gid] = 0.5f) > 0.25f"),
+    # the stored value is data (fa[gid]), so the decision splits whatever else it reads: a
+    # store of a constant in an affine chain stays in the leaf, where it is legal
+    "cond_store":     ("nplus1-side-effect", "cond", "(out[gid] = fv) > 0.25f"),
     "cond_store_i":   ("nplus1-side-effect", "cond", "(iout[gid] += 1) > 2"),
     "cond_helper":    ("nplus1-side-effect", "cond", "BUMP(iout, gid) > 3"),
     "slice_atomic":   ("nplus1-side-effect", "slice", "int sfx = atomic_add(&iout[gid], 1);"),
     "slice_helper":   ("nplus1-side-effect", "slice", "int sfx = BUMP(iout, gid);"),
-    "memory_order":   ("nplus1-memory-order", "order", "iout[gid] = 7;"),
+    # a float store read back through the same buffer: an int store (iout) would not
+    # feed the float read under C's strict aliasing, which nplus1-memory-order follows
+    "memory_order":   ("nplus1-memory-order", "order", "out[gid] = 0.75f;"),
     "hidden_return":  ("nplus1-hidden-return", "prologue",
                        "for (int q = 0; q < 4; q++) { if (ia[q] == 7) return; }"),
     "macro_decision": ("nplus1-macro-decision", "macro", None),

@@ -24,6 +24,9 @@ __kernel void direct(__global float *buf, __global float *out)
 }
 
 // Through a helper: the read is in the slice, the write in the helper.
+// CHECK-NEXT: {{.*}}memory_order.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+18]]:21: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT: const float v = buf[i];
 // CHECK-NEXT: ^
@@ -57,6 +60,9 @@ __kernel void restricted(__global const float *restrict in, __global float *out)
 }
 
 // An address is not a store: the note points at the store through the pointer.
+// CHECK-NEXT: {{.*}}memory_order.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+11]]:9: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT: if (grid[i] > 0.25f)
 // CHECK-NEXT: ^
@@ -100,5 +106,8 @@ __kernel void fields(__global particle *p, __global float *out)
     if (p[i].kind > 2)
         out[i] = 1.0f;
 }
+// CHECK-NEXT: {{.*}}memory_order.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: nplus1gen: 3 errors; no files written
 // CHECK-NOT:  {{.}}

@@ -27,6 +27,9 @@ __kernel void same_image(read_write image2d_t img, __global float *out)
 }
 
 // A write_only image written, a read_write one read: it may be the same image.
+// CHECK-NEXT: {{.*}}memory_order_images.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}memory_order_images.cl:[[@LINE+10]]:16: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT:     float4 v = read_imagef(in, p);
 // CHECK-NEXT:                ^
@@ -43,4 +46,7 @@ __kernel void read_write_in(read_write image2d_t in, write_only image2d_t out)
     else
         write_imagef(out, p, 2.0f * v);
 }
+// CHECK-NEXT: {{.*}}memory_order_images.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: nplus1gen: 2 errors; no files written

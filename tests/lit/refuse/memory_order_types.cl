@@ -19,6 +19,7 @@ __kernel void same_type(__global float *a, __global float *b, __global float *ou
     if (b[get_global_id(0)] > 0.5f) out[0] = 1.f; else out[1] = 2.f;
 }
 
+// CHECK-NEXT: {{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
 // CHECK-NEXT: [[@LINE+5]]:9: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT: [[@LINE+3]]:5: note: this write runs before the condition; {{.*}}
 __kernel void signed_unsigned(__global int *a, __global uint *b, __global float *out)
@@ -27,6 +28,7 @@ __kernel void signed_unsigned(__global int *a, __global uint *b, __global float 
     if (b[get_global_id(0)] > 5) out[0] = 1.f; else out[1] = 2.f;
 }
 
+// CHECK-NEXT: {{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
 // CHECK-NEXT: [[@LINE+5]]:9: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT: [[@LINE+3]]:5: note: this write runs before the condition; {{.*}}
 __kernel void char_buffer(__global uchar *bytes, __global float *b, __global float *out)
@@ -35,6 +37,7 @@ __kernel void char_buffer(__global uchar *bytes, __global float *b, __global flo
     if (b[get_global_id(0)] > 0.5f) out[0] = 1.f; else out[1] = 2.f;
 }
 
+// CHECK-NEXT: {{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
 // CHECK-NEXT: [[@LINE+5]]:29: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT: [[@LINE+3]]:25: note: this write runs before the condition; {{.*}}
 __kernel void union_fields(__global U *u, __global U *v, __global float *out)
@@ -43,6 +46,7 @@ __kernel void union_fields(__global U *u, __global U *v, __global float *out)
     if (v[get_global_id(0)].f > 0.5f) out[0] = 1.f; else out[1] = 2.f;
 }
 
+// CHECK-NEXT: {{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
 // CHECK-NEXT: [[@LINE+5]]:29: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
 // CHECK-NEXT: [[@LINE+3]]:25: note: this write runs before the condition; {{.*}}
 __kernel void nested_struct(__global Outer *o, __global Inner *p, __global float *out)
@@ -50,3 +54,5 @@ __kernel void nested_struct(__global Outer *o, __global Inner *p, __global float
     o[get_global_id(0)].f = 1.f;
     if (p[get_global_id(0)].y > 0.5f) out[0] = 1.f; else out[1] = 2.f;
 }
+// The last refusal's note on --strategy tile (issue 18: contexts).
+// CHECK-NEXT: {{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)

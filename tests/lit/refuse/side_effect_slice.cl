@@ -21,6 +21,9 @@ __kernel void store(__global const int *in, __global int *out)
         out[i] += 1;
 }
 
+// CHECK-NEXT: {{.*}}side_effect_slice.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}side_effect_slice.cl:[[@LINE+9]]:19: error: a condition depends on a statement with a side effect [nplus1-side-effect]
 // CHECK-NEXT: const int v = out[i]++;
 // CHECK-NEXT: ^
@@ -35,6 +38,9 @@ __kernel void increment(__global int *out)
         out[i] = 0;
 }
 
+// CHECK-NEXT: {{.*}}side_effect_slice.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}side_effect_slice.cl:[[@LINE+9]]:24: error: a condition depends on a statement with a side effect [nplus1-side-effect]
 // CHECK-NEXT: const int ticket = atomic_add(&counter[0], 2);
 // CHECK-NEXT: ^
@@ -49,6 +55,9 @@ __kernel void atomic(__global int *counter, __global int *out)
         out[i] = ticket;
 }
 
+// CHECK-NEXT: {{.*}}side_effect_slice.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}side_effect_slice.cl:[[@LINE+9]]:19: error: a condition depends on a statement with a side effect [nplus1-side-effect]
 // CHECK-NEXT: const int n = printf("%d\n", in[i]);
 // CHECK-NEXT: ^
@@ -64,6 +73,9 @@ __kernel void print(__global const int *in, __global int *out)
 }
 
 // Through a helper: the error at the write, notes at the call and the statement.
+// CHECK-NEXT: {{.*}}side_effect_slice.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}side_effect_slice.cl:[[@LINE+11]]:12: error: a condition depends on a statement with a side effect [nplus1-side-effect]
 // CHECK-NEXT: return c[0]++;
 // CHECK-NEXT: ^
@@ -85,5 +97,8 @@ __kernel void via_helper(__global int *counter, __global int *out)
     if (ticket < 100)
         out[i] = ticket;
 }
+// CHECK-NEXT: {{.*}}side_effect_slice.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
+// CHECK-NEXT: {{.+}}
+// CHECK-NEXT: ^
 // CHECK-NEXT: nplus1gen: 5 errors; no files written
 // CHECK-NOT:  {{.}}

@@ -1,0 +1,106 @@
+/*
+ * runner_call.c - running a job with nplus1gen-validate from the tool
+ * (runner_call.h): used by --validate (validate_cmd.c) and --profile
+ * (profile_cmd.c).
+ */
+#define _DEFAULT_SOURCE
+#include "runner_call.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+char *path_join(const char *dir, const char *name)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s/%s", dir, name);
+    return sb_steal(&sb);
+}
+
+void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *p = path_join(dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            remove_tree(p);
+        else
+            unlink(p);
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+char *runner_path(void)
+{
+    const char *env = getenv("NPLUS1_VALIDATE_RUNNER");
+    if (env && *env)
+        return xstrdup(env);
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return xstrdup("nplus1gen-validate");
+    self[n] = '\0';
+    *strrchr(self, '/') = '\0';
+    return path_join(self, "nplus1gen-validate");
+}
+
+int runner_run(const char *const *args, unsigned timeout, int *signal_out)
+{
+    const char *argv[16];
+    char *runner = runner_path();
+    unsigned n = 0;
+    argv[n++] = runner;
+    for (; *args && n < 15; args++)
+        argv[n++] = *args;
+    argv[n] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* the runner may start oclgrind: --timeout stops the whole group */
+        execv(runner, (char *const *)argv);
+        fprintf(stderr, "nplus1gen: error: cannot run '%s': %s (set NPLUS1_VALIDATE_RUNNER)\n",
+                runner, strerror(errno));
+        _exit(3);
+    }
+    free(runner);
+    if (pid < 0)
+        return RUNNER_NOT_STARTED;
+    int status = 0;
+    for (unsigned long waited_ms = 0;; waited_ms += 50) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0)
+            return RUNNER_LOST;
+        if (timeout && waited_ms >= timeout * 1000UL) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return RUNNER_TIMED_OUT;
+        }
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (WIFSIGNALED(status)) {
+        *signal_out = WTERMSIG(status);
+        return RUNNER_KILLED;
+    }
+    return WEXITSTATUS(status);
+}

@@ -1,0 +1,32 @@
+/*
+ * runner_call.h - what --validate and --profile share to run a job in a
+ * temporary folder with nplus1gen-validate (runner/): the folder's paths and
+ * removal, where the runner is, and running it under --timeout.
+ */
+#ifndef NPLUS1_RUNNER_CALL_H
+#define NPLUS1_RUNNER_CALL_H
+
+/* "dir/name", malloc'd. */
+char *path_join(const char *dir, const char *name);
+
+/* Removes dir with its files and folders (a job's inputs/, include/N/). */
+void remove_tree(const char *dir);
+
+/* nplus1gen-validate: $NPLUS1_VALIDATE_RUNNER, else beside this executable. */
+char *runner_path(void);
+
+enum {
+    RUNNER_NOT_STARTED = -1, /* fork failed */
+    RUNNER_TIMED_OUT = -2,   /* stopped (with its process group) after timeout seconds */
+    RUNNER_KILLED = -3,      /* died of a signal: *signal_out says which */
+    RUNNER_LOST = -4         /* waitpid failed */
+};
+
+/*
+ * Runs the runner with args (NULL-terminated, argv[1] on) in its own process
+ * group, polling so that a kernel that never ends cannot hang the tool: its
+ * exit status, or one of the RUNNER_* values. timeout 0: no limit.
+ */
+int runner_run(const char *const *args, unsigned timeout, int *signal_out);
+
+#endif
