@@ -378,7 +378,9 @@ typedef struct nplus1rt_validation {
     size_t original_self_mismatches;
     unsigned original_self_arg;    /* the first buffer it disagreed on */
     /* reps > 0, side by side: the split forced (generated_ms), each other
-     * candidate the set carries forced ("tile"), then auto, the default */
+     * candidate the set carries forced ("tile"), then auto, the default,
+     * once settled, and "auto-first16": a fresh auto set's first 16 launches
+     * (probes and trials included), ms = their mean per launch */
     struct {
         char name[32];             /* "aggregated/fused", "tile", "auto" */
         double ms;                 /* median of reps wall times */

@@ -416,6 +416,30 @@ static void add_variant(nplus1rt_validation *r, const char *name, double ms, con
 }
 
 /*
+ * What a user pays before auto has settled: a fresh auto set's first
+ * NPLUS1RT_FIRST_LAUNCHES launches (its probes and trials included), as the
+ * mean time per launch, beside the original's median.
+ */
+#define NPLUS1RT_FIRST_LAUNCHES 16
+static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *opts)
+{
+    nplus1rt_set *set = variant_set(v, desc, opts, NULL);
+    double total = 0;
+    for (int i = 0; set && i < NPLUS1RT_FIRST_LAUNCHES; i++) {
+        double t0 = nplus1rt_now_ms();
+        if (run_generated(v, set, NULL, NULL) != CL_SUCCESS) {
+            total = -NPLUS1RT_FIRST_LAUNCHES;
+            break;
+        }
+        total += nplus1rt_now_ms() - t0;
+    }
+    if (set)
+        add_variant(v->res, "auto-first16", total / NPLUS1RT_FIRST_LAUNCHES,
+                    nplus1rt_set_last_choice(set));
+    nplus1rt_set_release(set);
+}
+
+/*
  * --reps side by side: the split forced (already timed), each other
  * candidate forced, and auto as the driver runs it by default, timed once it
  * has chosen (its trials are over: at most 64 launches).
@@ -442,6 +466,7 @@ static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *op
     if (set) /* what the last timed launch ran */
         add_variant(v->res, "auto", ms, nplus1rt_set_last_choice(set));
     nplus1rt_set_release(set);
+    first_launches(v, desc, opts);
 }
 
 static void free_args(vctx *v)

@@ -6,7 +6,9 @@ usage: bench/real/summarize.py real.csv [--markdown] [--profiles DIR] [--device 
 Columns: the original's median ms (the median over the jobs, which each time it
 right before their variants), then x = original / variant for each strategy
 forced (from its own job: the split that job forces, e.g. chunked/fused), tile
-forced, auto steady state and what auto chose (from the auto job), and whether
+forced, auto steady state and what auto chose, auto's first 16 launches of a fresh
+set (probes and trials included; x = original median / their mean, from the auto
+job), and whether
 every job validated. A kernel/mix the tool does not split has "not split: ...".
 
 With --profiles DIR (the KERNEL__MIX.json files `nplus1gen --profile --profile-json`
@@ -64,6 +66,8 @@ def main():
         elif r["job"] == "auto" and r["variant"] == "auto":
             c["auto"] = r["x"]
             c["chose"] = r["how"].replace("chose ", "")
+        elif r["job"] == "auto" and r["variant"] == "auto-first16":
+            c["auto_first16"] = r["x"]
         elif r["job"] == "auto" and r["how"] == "forced":
             kind = "measured_tile" if r["variant"] == "tile" else "measured_split"
             c.setdefault(kind, r["x"])  # the auto set's split comes first
@@ -71,7 +75,7 @@ def main():
     device = sys.argv[sys.argv.index("--device") + 1] if "--device" in sys.argv else None
     label = "@" + device if device else ""
     head += [h + (label if h.startswith("measured") else "") for h in PREDICTED] if folder else []
-    head += ["auto", "auto_chose", "valid"]
+    head += ["auto", "auto_chose", "auto_first16", "valid"]
     if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
@@ -88,7 +92,8 @@ def main():
             if folder:
                 line += list(predictions(folder, *key))
                 line += [c.get("measured_split", ""), c.get("measured_tile", "")]
-            line += [c.get("auto", ""), c.get("chose", ""), "/".join(sorted(c["valid"]))]
+            line += [c.get("auto", ""), c.get("chose", ""), c.get("auto_first16", ""),
+                     "/".join(sorted(c["valid"]))]
         print(("| " + " | ".join(line) + " |") if markdown else ",".join(line))
 
 
