@@ -6,10 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/bench-out}
-mkdir -p "$OUT" /etc/OpenCL/vendors
-[ -f /usr/lib/libnvidia-opencl.so.1 ] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-cmake -S . -B build-gpu -DNPLUS1_BUILD_TOOL=OFF -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_C_FLAGS="-I$PWD/.carry/include" >/dev/null
-cmake --build build-gpu -j 16 --target nplus1bench >/dev/null
+mkdir -p "$OUT"
+. scripts/gpu-lib.sh
+gpu_register_nvidia
+gpu_build nplus1bench
 export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
 ./build-gpu/bench/nplus1bench --dir .carry/bench-gen --csv "$OUT/bench.csv" "$@" 2>&1 | tee "$OUT/bench.log"

@@ -85,16 +85,12 @@ EOF
 }
 
 build_runner() {
-    mkdir -p /etc/OpenCL/vendors 2>/dev/null || true
-    if [ -f /usr/lib/libnvidia-opencl.so.1 ] && [ -w /etc/OpenCL/vendors ]; then
-        echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-    fi
+    . scripts/gpu-lib.sh
+    gpu_register_nvidia
     if [ -n "${NPLUS1_VALIDATE:-}" ]; then
         return
     fi
-    cmake -S . -B build-gpu -DNPLUS1_BUILD_TOOL=OFF -DCMAKE_BUILD_TYPE=Release \
-          -DCMAKE_C_FLAGS="-I$PWD/.carry/include" >/dev/null
-    cmake --build build-gpu -j "$(nproc)" --target nplus1gen-validate >/dev/null
+    gpu_build nplus1gen-validate || return 1
     NPLUS1_VALIDATE=$PWD/build-gpu/nplus1gen-validate
 }
 
@@ -118,7 +114,7 @@ run_one() {
 run() {
     local jobs=${1:-.carry/gpu-check/jobs}
     local out=${OUT:-$PWD/gpu-check-out}
-    build_runner
+    build_runner || return 1
     export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA} NPLUS1_VALIDATE
     export -f run_one
     rm -rf "$out/jobs"

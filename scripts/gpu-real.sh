@@ -120,16 +120,12 @@ dedup_inputs() {
 
 build_runner() {
     local dest=$1
-    mkdir -p /etc/OpenCL/vendors 2>/dev/null || true
-    if [ -f /usr/lib/libnvidia-opencl.so.1 ] && [ -w /etc/OpenCL/vendors ]; then
-        echo /usr/lib/libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-    fi
+    . scripts/gpu-lib.sh
+    gpu_register_nvidia
     if [ -n "${NPLUS1_VALIDATE:-}" ]; then
         return 0
     fi
-    cmake -S . -B build-real -DNPLUS1_BUILD_TOOL=OFF -DCMAKE_BUILD_TYPE=Release \
-          -DCMAKE_C_FLAGS="-I$(realpath "$dest/include")" >/dev/null || return 1
-    cmake --build build-real -j "$(nproc)" --target nplus1gen-validate >/dev/null || return 1
+    gpu_build nplus1gen-validate build-real "$dest/include" || return 1
     NPLUS1_VALIDATE=$PWD/build-real/nplus1gen-validate
 }
 

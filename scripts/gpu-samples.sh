@@ -7,13 +7,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/bench-out}
-mkdir -p "$OUT" /etc/OpenCL/vendors
-[ -f /usr/lib/libnvidia-opencl.so.1 ] && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+mkdir -p "$OUT"
 root=$PWD
 runner=$root/build-gpu/nplus1gen-validate
-cmake -S . -B build-gpu -DNPLUS1_BUILD_TOOL=OFF -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_C_FLAGS="-I$root/.carry/include" >/dev/null || exit 1
-cmake --build build-gpu -j "$(nproc)" --target nplus1gen-validate >/dev/null || exit 1
+. scripts/gpu-lib.sh
+gpu_register_nvidia
+gpu_build nplus1gen-validate || exit 1
 export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
 echo "case,strategy,original_ms,generated_ms,speedup,result" >"$OUT/samples.csv"
 for d in .carry/sample-jobs/*/; do
