@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rules.h"
 #include "util.h"
 #include "version.h"
 
@@ -239,6 +240,18 @@ static int apply_version(cli *c, const option *o, const char *a, const char *v)
 {
     (void)c, (void)o, (void)a, (void)v;
     exit(print_version());
+}
+
+/* --list-rules: the legality rules' registry (rules.h), one a line. */
+static int apply_list_rules(cli *c, const option *o, const char *a, const char *v)
+{
+    (void)c, (void)o, (void)a, (void)v;
+    strbuf sb;
+    sb_init(&sb);
+    rules_list(&sb);
+    fputs(sb.data, stdout);
+    sb_free(&sb);
+    exit(EXIT_OK);
 }
 
 /* --report, --check, -q, --validate, --require-all-leaves, --profile. */
@@ -550,6 +563,7 @@ static int apply_profile_out(cli *c, const option *o, const char *a, const char 
 static const option options[] = {
     {"-h", "--help", 0, apply_help},
     {NULL, "--version", 0, apply_version},
+    {NULL, "--list-rules", 0, apply_list_rules},
     {NULL, "--report", 0, apply_flag},
     {NULL, "--check", 0, apply_flag},
     {"-q", "--quiet", 0, apply_flag},
