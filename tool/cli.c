@@ -254,7 +254,7 @@ static int apply_list_rules(cli *c, const option *o, const char *a, const char *
     exit(EXIT_OK);
 }
 
-/* --report, --check, -q, --validate, --require-all-leaves, --profile. */
+/* --report, --check, -q, --validate, --require-all-leaves, --profile, --no-line. */
 static int apply_flag(cli *c, const option *o, const char *a, const char *v)
 {
     (void)a, (void)v;
@@ -269,6 +269,8 @@ static int apply_flag(cli *c, const option *o, const char *a, const char *v)
         c->profile = 1;
     else if (!strcmp(n, "--validate"))
         c->validate = 1;
+    else if (!strcmp(n, "--no-line"))
+        c->no_line = 1;
     else
         c->vopt.require_all_leaves = 1;
     if (!strcmp(n, "--validate") || !strcmp(n, "--require-all-leaves"))
@@ -577,6 +579,7 @@ static const option options[] = {
     {NULL, "--split", 1, apply_split},
     {NULL, "--wg", 1, apply_plan_number},
     {NULL, "--max-leaves", 1, apply_plan_number},
+    {NULL, "--no-line", 0, apply_flag},
     {NULL, "--stem", 1, apply_stem},
     {NULL, "--depfile", 1, apply_path},
     {"-T", "--template-dir", 1, apply_path},

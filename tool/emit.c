@@ -37,6 +37,23 @@ static char *join_params(const kernel_info *k, int names)
     return sb_steal(&sb);
 }
 
+const char *line_path(const emitter *e, unsigned file)
+{
+    return e->opt->no_line ? NULL : e->an->pr->files[file].path;
+}
+
+void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line)
+{
+    if (!e->opt->no_line)
+        put_line_directive(sb, line, e->an->pr->files[file].path);
+}
+
+void put_line_back(strbuf *sb, const emitter *e)
+{
+    if (!e->opt->no_line)
+        sb_puts(sb, LINE_BACK "\n");
+}
+
 /* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
 int tile_only(const plan *pl)
 {
@@ -158,15 +175,21 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     const kernel_info *k = kp->k;
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
+    es.line_path = line_path(e, k->body.file);
     if (lf)
         path_edits(e->an, lf, &es);
     strbuf sb;
     sb_init(&sb);
     sb_puts(&sb, "{\n");
     ctx_loads(&sb, &kp->ctx);
+    put_line(&sb, e, k->body.file, text_line_at(f->text, kp->ctx.point));
     sb_puts(&sb, "    ");
     put_edited_in(&sb, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
     edits_free(&es);
+    if (es.line_path) {
+        sb_putc(&sb, '\n');
+        sb_puts(&sb, LINE_BACK);
+    }
     return sb_steal(&sb);
 }
 
@@ -395,7 +418,12 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
     expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
     if (tile_only(e->pl) && kp->loop.active) {
+        char line[16];
+        snprintf(line, sizeof line, "%u", kp->loop.line);
+        tmpl_var lv[] = {{"K", k->name}, {"LINE", line}};
+        expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
         emit_loop_set(e, sb, kp);
+        expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
         free(params);
         free(args);
         return;
@@ -515,13 +543,18 @@ static char *kernel_file(emitter *e, inclusions *inc)
     }
     expand(e, &sb, &e->kt, "original-begin", hv, NV(hv));
     emit_file_inlined(&sb, inc, 0, 0);
+    put_line_back(&sb, e);
     expand(e, &sb, &e->kt, "original-end", hv, NV(hv));
     expand(e, &sb, &e->kt, "prelude", hv, NV(hv));
     emit_helpers(e, &sb);
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         emit_kernel_set(e, &sb, &e->pl->kernels[i]);
     expand(e, &sb, &e->kt, "file-end", hv, NV(hv));
-    return sb_steal(&sb);
+    if (o->no_line)
+        return sb_steal(&sb);
+    char generated[300];
+    snprintf(generated, sizeof generated, "%s.nplus1.cl", o->stem);
+    return text_lines_resolved(sb_steal(&sb), generated);
 }
 
 /* ---- entry --------------------------------------------------------------- */
@@ -549,7 +582,7 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
     int rc = -1;
     if (load_templates(&e) == 0) {
         macro_deps_find(&e.md, pl, opt->defines, opt->ndefines);
-        inclusions inc = {pl->an, &e.md, NULL, 0, 0};
+        inclusions inc = {pl->an, &e.md, NULL, 0, 0, !opt->no_line};
         clang_getInclusions(pl->an->pr->tu, inclusion_cb, &inc);
         out->kernel_file = kernel_file(&e, &inc);
         out->driver_h = driver_h(&e);

@@ -42,6 +42,12 @@ int tile_only(const plan *pl);
 int emits_tile(const plan *pl);
 /* The classify phase keeps the carried variables at nplus1_slot. */
 void ctx_stores(strbuf *sb, const kernel_context *cx);
+/* "#line line "file"" before a piece of the user's text (unless --no-line). */
+void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line);
+/* LINE_BACK after a piece of the user's text: the generated file's numbering again. */
+void put_line_back(strbuf *sb, const emitter *e);
+/* The path #line names for file (NULL under --no-line). */
+const char *line_path(const emitter *e, unsigned file);
 
 /* ---- text_edits.c: the user's text with edits spliced in by offset ---- */
 
@@ -53,7 +59,14 @@ typedef struct edit {
 typedef struct edits {
     edit *v;
     unsigned n, cap;
+    /* Non-NULL: the text's file, as #line names it. An edit whose text has
+     * another number of lines than the text it replaces is followed by a
+     * #line directive, so the user's lines after it keep their numbers. */
+    const char *line_path;
 } edits;
+
+/* "#line N" back into the generated file: text_lines_resolved() numbers it. */
+#define LINE_BACK "#line 0 \"\001nplus1\""
 
 void add_edit(edits *es, unsigned begin, unsigned end, const char *text);
 void edits_free(edits *es);
@@ -61,6 +74,13 @@ void edits_free(edits *es);
 void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
                    unsigned begin, unsigned end, edits *es);
 void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es);
+/* The line of offset off in text (1-based). */
+unsigned text_line_at(const char *text, unsigned off);
+/* A line "#line N "path"" (path escaped as a C string), ending in a newline. */
+void put_line_directive(strbuf *sb, unsigned line, const char *path);
+/* text with each LINE_BACK line made "#line N "generated"" (the generated file's own
+ * numbering from there on; one line for one, so no line moves); text is freed. */
+char *text_lines_resolved(char *text, const char *generated);
 
 /* ---- emit_kernel.c: the pieces made from the user's text ---- */
 
@@ -73,6 +93,7 @@ typedef struct inclusions {
     const macro_deps *md;
     inclusion *v;
     unsigned n, cap;
+    int lines;          /* #line directives before each file's text (not --no-line) */
 } inclusions;
 
 /* clang_getInclusions' visitor: collects the user's #include lines into an inclusions. */

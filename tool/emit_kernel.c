@@ -52,6 +52,8 @@ static void put_guarded(strbuf *sb, const inclusions *inc, unsigned file, unsign
         if (sb->len && sb->data[sb->len - 1] != '\n')
             sb_putc(sb, '\n');
         sb_puts(sb, in->text);
+        if (inc->lines) /* the user's lines after the inserted #error keep their numbers */
+            put_line_directive(sb, text_line_at(f->text, at), f->path);
         from = at;
     }
     sb_putn(sb, f->text + from, to - from);
@@ -61,6 +63,8 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
 {
     const src_file *f = &inc->an->pr->files[file];
     unsigned pos = 0;
+    if (inc->lines)
+        put_line_directive(sb, 1, f->path);
     for (unsigned i = 0; i < inc->n; i++) {
         const inclusion *in = &inc->v[i];
         if (in->includer != file || in->offset < pos || in->offset > f->len || depth > 64)
@@ -77,6 +81,11 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
             sb_putc(sb, '\n');
         const char *path = inc->an->pr->files[in->included].path, *base = strrchr(path, '/');
         sb_printf(sb, "/* nplus1gen: end of %s */", base ? base + 1 : path);
+        if (inc->lines) { /* the includer goes on after its #include line */
+            sb_putc(sb, '\n');
+            put_line_directive(sb, text_line_at(f->text, ls) + 1, f->path);
+            sb->data[--sb->len] = '\0'; /* the include line's own newline ends it */
+        }
         pos = le;
     }
     put_guarded(sb, inc, file, pos, (unsigned)f->len);
@@ -114,7 +123,8 @@ void emit_helpers(emitter *e, strbuf *sb)
     const analysis *an = e->an;
     if (!an->nhelpers)
         return;
-    sb_puts(sb, "\n/* Helpers that call work-item builtins, taking the original ids. */\n");
+    sb_puts(sb, "\n/* Begin nplus1 helpers: copies of the helpers that call work-item builtins, "
+                "taking the original ids */\n");
     for (unsigned i = 0; i < an->nhelpers; i++) {
         tmpl_var v[] = {{"NAME", an->helpers[i].name}};
         expand(e, sb, &e->kt, an->helpers[i].nparams ? "helper-macro" : "helper-macro-noargs", v,
@@ -124,7 +134,9 @@ void emit_helpers(emitter *e, strbuf *sb)
         const wi_helper *h = &an->helpers[i];
         const src_file *f = &an->pr->files[h->range.file];
         edits es = {0};
+        es.line_path = line_path(e, h->range.file);
         helper_signature_edits(h, f, &es);
+        put_line(sb, e, h->range.file, h->range.line);
         put_edited(sb, f->text, h->range.begin, matching_paren(f, h->lparen) + 1, &es);
         sb_puts(sb, ";\n");
         edits_free(&es);
@@ -133,11 +145,15 @@ void emit_helpers(emitter *e, strbuf *sb)
         const wi_helper *h = &an->helpers[i];
         const src_file *f = &an->pr->files[h->range.file];
         edits es = {0};
+        es.line_path = line_path(e, h->range.file);
         helper_signature_edits(h, f, &es);
+        put_line(sb, e, h->range.file, h->range.line);
         put_edited(sb, f->text, h->range.begin, h->range.end, &es);
         sb_puts(sb, "\n");
         edits_free(&es);
     }
+    put_line_back(sb, e);
+    sb_puts(sb, "/* End nplus1 helpers */\n");
 }
 
 /* ---- the classifier ----------------------------------------------------- */
@@ -167,6 +183,7 @@ static void ce_stmt(void *ud, const seq_item *it)
     classify_emitter *c = ud;
     if (!it->in_slice && !(c->cx && context_in_prologue(c->cx, it)))
         return;
+    put_line(c->sb, c->e, it->range.file, it->range.line);
     indent(c);
     put_range(c->sb, c->e->an, it->range);
     sb_putc(c->sb, '\n');
@@ -179,6 +196,7 @@ static void ce_decision_begin(void *ud, const decision *d)
         ctx_stores(c->sb, c->cx);
     if (d->kind != DEC_SWITCH)
         return;
+    put_line(c->sb, c->e, d->cond.file, d->cond.line);
     indent(c);
     sb_puts(c->sb, "switch (");
     put_range(c->sb, c->e->an, d->cond);
@@ -233,6 +251,8 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
 {
     classify_emitter *c = ud;
     const branch *br = &d->branches[b];
+    if (br->kind == BR_IF)
+        put_line(c->sb, c->e, br->cond.file, br->cond.line);
     indent(c);
     switch (br->kind) {
     case BR_IF:
@@ -307,6 +327,7 @@ char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *c
     walk_visitor v = {ce_stmt, ce_decision_begin, ce_branch_begin, ce_branch_end,
                       ce_decision_end, ce_path_end, &c};
     walk_tree(&kp->k->top, &v);
+    put_line_back(&sb, e);
     sb_puts(&sb, "    return -1;");
     return sb_steal(&sb);
 }
@@ -382,11 +403,17 @@ char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     const kernel_info *k = kp->k;
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
+    es.line_path = line_path(e, k->body.file);
     path_edits(e->an, lf, &es);
     strbuf sb;
     sb_init(&sb);
+    put_line(&sb, e, k->body.file, k->body.line);
     put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
     edits_free(&es);
+    if (es.line_path) {
+        sb_putc(&sb, '\n');
+        sb_puts(&sb, LINE_BACK);
+    }
     return sb_steal(&sb);
 }
 
@@ -420,7 +447,12 @@ char *leaf_body_merged(emitter *e, const kernel_plan *kp)
 {
     strbuf sb;
     sb_init(&sb);
+    put_line(&sb, e, kp->k->body.file, kp->k->body.line);
     put_active_range(e->an, &sb, kp->k->body);
+    if (line_path(e, kp->k->body.file)) {
+        sb_putc(&sb, '\n');
+        sb_puts(&sb, LINE_BACK);
+    }
     return sb_steal(&sb);
 }
 

@@ -56,7 +56,7 @@ static int emit_failed(const cli *c, const char *err)
 static int emit_checked(const cli *c, const plan *pl, const char *stem, emit_output *out)
 {
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL};
+                       c->profile_in ? &c->prior : NULL, c->no_line};
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
     if (emit_all(pl, &eo, out, err, sizeof err) != 0)
@@ -174,7 +174,7 @@ static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL};
+                       c->profile_in ? &c->prior : NULL, c->no_line};
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};

@@ -117,7 +117,8 @@ static CXCursor fed_load(const effects *w, const effects *r, CXCursor *store)
 }
 
 /* The first load by a condition or the slice that the store item w may feed on a path. */
-static CXCursor load_after(const order_lists *t, const seq *top, const seq_item *w, CXCursor *store)
+static CXCursor load_after(const order_lists *t, const seq *top, const seq_item *w,
+                           CXCursor *store)
 {
     spans sp = {NULL, 0, 0};
     reach_after(top, w, &sp);
