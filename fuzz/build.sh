@@ -18,9 +18,11 @@ cmake -DOUTPUT="$OUT/templates_embedded.c" "-DINPUTS=${inputs%|}" -P cmake/embed
 version=$(sed -n 's/^project(nplus1gen VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 format=$(sed -n 's/^#define NPLUS1RT_FORMAT_VERSION \([0-9]*\).*/\1/p' runtime/nplus1rt.h)
 # nplus1front's sources (tool/CMakeLists.txt) and those of nplus1prof it links
-srcs="diag.c parse.c analyze.c params.c plan.c leaf_limit.c emit.c safety_net.c syntax.c
-      effects.c cursor_map.c big_stack.c cond_tree.c macro_deps.c legality.c divergence.c
-      paths.c template.c report.c version.c profile_tree.c profile_emit.c profile_in.c
+srcs="diag.c parse.c analyze.c params.c plan.c context.c loop.c leaf_limit.c front_end.c
+      emit.c emit_kernel.c emit_driver.c emit_manifest.c text_edits.c safety_net.c syntax.c
+      effects.c access.c opencl_builtins.c cursor_map.c big_stack.c cond_tree.c macro_deps.c
+      legality.c rules.c memory_order.c divergence.c paths.c template.c report.c version.c
+      profile_tree.c profile_emit.c profile_in.c
       util.c profile_replay.c profile_job.c profile_report.c"
 "$CC" -std=c11 -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
@@ -32,7 +34,7 @@ srcs="diag.c parse.c analyze.c params.c plan.c leaf_limit.c emit.c safety_net.c 
     -o "$OUT/fuzz_frontend"
 
 # the seed corpus: every sample kernel (and the fuzzgen regressions)
-for f in samples/*.cl samples/*/*.cl tests/fuzzgen/regressions/*.cl; do
+for f in samples/*.cl samples/*/*.cl tests/regressions/*.cl; do
     [ -f "$f" ] && cp "$f" "$OUT/corpus/seed_$(basename "$(dirname "$f")")_$(basename "$f")"
 done
 echo "built $OUT/fuzz_frontend; seed corpus in $OUT/corpus ($(ls "$OUT/corpus" | wc -l) files)"

@@ -20,6 +20,7 @@
 #include "analyze.h"
 #include "diag.h"
 #include "emit.h"
+#include "front_end.h"
 #include "parse.h"
 #include "plan.h"
 #include "report.h"
@@ -60,31 +61,23 @@ static void run_front_end(size_t size)
     diag_init(&diag);
     diag.quiet = 1;
     parse_options po = {NULL, NULL, 0, NULL, 0};
-    parse_result pr;
-    analysis an;
-    plan pl;
-    memset(&an, 0, sizeof an);
-    memset(&pl, 0, sizeof pl);
-    if (parse_input(&pr, scratch, &po, &diag) == 0) {
-        plan_options opt;
-        plan_options_for(size, &opt);
-        int bad = analyze_tu(&an, &pr, NULL, 0, &diag);
-        bad |= plan_build(&pl, &an, &opt, &diag);
-        report_print(devnull, &an, &pl, 1);
-        if (!bad) {
+    plan_options opt;
+    plan_options_for(size, &opt);
+    front_end fe;
+    if (front_end_run(&fe, scratch, &po, NULL, 0, &opt, &diag) == 0) {
+        report_print(devnull, &fe.an, &fe.pl, 1);
+        if (!fe.bad) {
             emit_options eo = {.input = scratch, .stem = "fuzz"};
             emit_output out;
             char err[512];
-            if (emit_all(&pl, &eo, &out, err, sizeof err) != 0) {
+            if (emit_all(&fe.pl, &eo, &out, err, sizeof err) != 0) {
                 fprintf(stderr, "fuzz_frontend: emit failed on a legal plan: %s\n", err);
                 abort();
             }
             emit_output_free(&out);
         }
     }
-    plan_free(&pl);
-    analyze_free(&an);
-    parse_free(&pr);
+    front_end_free(&fe);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -14,6 +14,7 @@
 
 #include "cursor_map.h"
 #include "util.h"
+#include "rules.h"
 
 /* ---- kernels ----------------------------------------------------------- */
 
@@ -61,8 +62,8 @@ static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
     free(ch.v);
     if (clang_Cursor_isNull(body) || cursor_range(an, body, &k->body) != 0 ||
         cursor_range(an, k->cursor, &k->range) != 0) {
-        report_at(&bc, k->cursor, "nplus1-unsupported", "cannot find the body of kernel '%s'",
-                  k->name);
+        report_at(&bc, k->cursor, rule_name(RULE_UNSUPPORTED),
+                  "cannot find the body of kernel '%s'", k->name);
         k->legal = 0;
         return;
     }
@@ -232,15 +233,15 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
         for (unsigned k = 0; k < an->nkernels; k++)
             found |= !strcmp(an->kernels[k].name, want[i]);
         if (!found) {
-            diag_report(diag, DIAG_ERROR, NULL, "nplus1-unknown-kernel",
+            diag_report(diag, DIAG_ERROR, NULL, rule_name(RULE_UNKNOWN_KERNEL),
                         "no kernel named '%s' in %s", want[i], pr->files[0].path);
             note_kernel_names(an, diag);
             bad = 1;
         }
     }
     if (an->nkernels == 0) {
-        diag_report(diag, DIAG_ERROR, NULL, "nplus1-no-kernel", "%s defines no __kernel function",
-                    pr->files[0].path);
+        diag_report(diag, DIAG_ERROR, NULL, rule_name(RULE_NO_KERNEL),
+                    "%s defines no __kernel function", pr->files[0].path);
         return 1;
     }
     /* keep the selected kernels; by default, those with a decision */
@@ -265,7 +266,7 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
     }
     an->nkernels = kept;
     if (kept == 0 && !bad) {
-        diag_report(diag, DIAG_ERROR, NULL, "nplus1-no-decision",
+        diag_report(diag, DIAG_ERROR, NULL, rule_name(RULE_NO_DECISION),
                     "no kernel in %s has a decision (an if or switch in its body) to split",
                     pr->files[0].path);
         for (unsigned i = 0; i < an->nskipped; i++)

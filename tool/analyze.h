@@ -57,7 +57,7 @@ typedef struct effects {
      * (an argument '&t') or into memory effects (any other pointer) */
     unsigned param_writes, param_reads;
     CXCursor param_store; /* the first store through a parameter, or null */
-    /* memory accesses, for nplus1-memory-order: the lvalue stored to and the
+    /* memory accesses, for the memory-order rule (memory_order.c): the lvalue stored to and the
      * expression loaded from (p[i].f, *q, ...), or the call that does it */
     CXCursor *stores;
     unsigned nstores, capstores;

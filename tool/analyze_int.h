@@ -1,6 +1,7 @@
 /*
  * analyze_int.h - shared inside the analyze stage (analyze.c, cond_tree.c,
- * effects.c, legality.c, syntax.c); nothing outside it includes this.
+ * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c); nothing
+ * outside it includes this.
  */
 #ifndef NPLUS1_ANALYZE_INT_H
 #define NPLUS1_ANALYZE_INT_H
@@ -33,9 +34,29 @@ void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char 
 void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen);
 int is_assignment_op(const char *op);
 
+/* ---- opencl_builtins.c: what a builtin call does ---- */
+
+int starts_with(const char *s, const char *p);
+unsigned builtin_effects(const char *name);
+double builtin_cost(const char *name);
+
 /* ---- effects.c: effects of statements and helpers ---- */
 
-unsigned builtin_effects(const char *name);
+typedef struct scan_ctx {
+    analysis *an;
+    effects *fx;
+    CXCursor func;      /* the function whose locals we track */
+    int depth_loops;
+    int track_params;   /* a helper's summary: stores through its pointer parameters */
+    CXCursor outer;     /* the member access (s[i].f) around the access being scanned, or null */
+} scan_ctx;
+
+void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
+/*
+ * The local variable whose own storage the lvalue e is part of (x, x.f,
+ * x[i] of a local array), or the null cursor when e is in memory.
+ */
+CXCursor local_root(CXCursor e);
 int is_local_decl(CXCursor decl);
 int type_is_pointer(CXType t);
 int spelling_has(CXType t, const char *word);
@@ -46,6 +67,17 @@ void merge_effects(effects *into, const effects *from);
 /* The memoised effects of a helper's definition. */
 const effects *function_summary(analysis *an, CXCursor def);
 void summaries_free(analysis *an);
+
+/* ---- access.c: where an access lands (accesses_may_alias is in analyze.h) ---- */
+
+/* A private object of the function that the pointer expression base points into, or null. */
+CXCursor private_target(const scan_ctx *sc, CXCursor base, int *param);
+void record_store(effects *fx, CXCursor access);
+void record_load(effects *fx, CXCursor access);
+/* A store to the lvalue lv through the pointer base (memory, a parameter, a private object). */
+void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site);
+/* A load of the expression site through the pointer base. */
+void note_load(scan_ctx *sc, CXCursor base, CXCursor site);
 
 /* ---- cond_tree.c: condition trees ---- */
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rules.h"
 #include "util.h"
 #include "version.h"
 
@@ -241,7 +242,19 @@ static int apply_version(cli *c, const option *o, const char *a, const char *v)
     exit(print_version());
 }
 
-/* --report, --check, -q, --validate, --require-all-leaves, --profile. */
+/* --list-rules: the legality rules' registry (rules.h), one a line. */
+static int apply_list_rules(cli *c, const option *o, const char *a, const char *v)
+{
+    (void)c, (void)o, (void)a, (void)v;
+    strbuf sb;
+    sb_init(&sb);
+    rules_list(&sb);
+    fputs(sb.data, stdout);
+    sb_free(&sb);
+    exit(EXIT_OK);
+}
+
+/* --report, --check, -q, --validate, --require-all-leaves, --profile, --no-line. */
 static int apply_flag(cli *c, const option *o, const char *a, const char *v)
 {
     (void)a, (void)v;
@@ -256,6 +269,8 @@ static int apply_flag(cli *c, const option *o, const char *a, const char *v)
         c->profile = 1;
     else if (!strcmp(n, "--validate"))
         c->validate = 1;
+    else if (!strcmp(n, "--no-line"))
+        c->no_line = 1;
     else
         c->vopt.require_all_leaves = 1;
     if (!strcmp(n, "--validate") || !strcmp(n, "--require-all-leaves"))
@@ -550,6 +565,7 @@ static int apply_profile_out(cli *c, const option *o, const char *a, const char 
 static const option options[] = {
     {"-h", "--help", 0, apply_help},
     {NULL, "--version", 0, apply_version},
+    {NULL, "--list-rules", 0, apply_list_rules},
     {NULL, "--report", 0, apply_flag},
     {NULL, "--check", 0, apply_flag},
     {"-q", "--quiet", 0, apply_flag},
@@ -563,6 +579,7 @@ static const option options[] = {
     {NULL, "--split", 1, apply_split},
     {NULL, "--wg", 1, apply_plan_number},
     {NULL, "--max-leaves", 1, apply_plan_number},
+    {NULL, "--no-line", 0, apply_flag},
     {NULL, "--stem", 1, apply_stem},
     {NULL, "--depfile", 1, apply_path},
     {"-T", "--template-dir", 1, apply_path},

@@ -36,6 +36,7 @@ typedef struct cli {
     dispatch dispatches[4];
     unsigned ndispatches;
     int report, check, quiet;
+    int no_line;              /* --no-line: no #line directives in the kernel file */
     int validate;
     validate_options vopt;
     given_option given[64]; /* the options seen: see note_option */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "rules.h"
 
 /* ---- condition trees --------------------------------------------------- */
 
@@ -78,7 +79,7 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
     memset(&it, 0, sizeof it);
     it.cursor = c;
     if (stmt_range(bc->an, c, &it.range) != 0) {
-        report_at(bc, c, "nplus1-macro-decision",
+        report_at(bc, c, rule_name(RULE_MACRO_DECISION),
                   "statement spans several files or macro expansions; cannot cut it out");
         return;
     }
@@ -86,7 +87,7 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
     case CXCursor_IfStmt:
     case CXCursor_SwitchStmt:
         if (!written_in_place(bc->an, c)) {
-            report_at(bc, c, "nplus1-macro-decision",
+            report_at(bc, c, rule_name(RULE_MACRO_DECISION),
                       "this decision comes from a macro expansion; nplus1gen cannot rewrite it");
             note_at(bc, c, "the leaf kernels are cut from the source text, and a macro body is one "
                            "piece of text: write the if/switch in the kernel, or move it into a "
@@ -118,7 +119,7 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
         effects_of(bc->an, bc->k->cursor, c, &it.fx);
         if (bc->in_switch && !clang_Cursor_isNull(it.fx.hidden_exit) &&
             clang_getCursorKind(it.fx.hidden_exit) == CXCursor_BreakStmt) {
-            report_at(bc, it.fx.hidden_exit, "nplus1-hidden-return",
+            report_at(bc, it.fx.hidden_exit, rule_name(RULE_HIDDEN_RETURN),
                       "this break leaves the switch from inside a nested statement");
             note_at(bc, c, "the condition tree follows breaks written at the level of the "
                            "case (or directly in its braces); write the break there, or use an "
@@ -198,13 +199,13 @@ static decision *build_if(build_ctx *bc, CXCursor c)
         cursor_list ch = children_of(cur);
         if (ch.n < 2) {
             free(ch.v);
-            report_at(bc, cur, "nplus1-unsupported", "cannot read this if statement");
+            report_at(bc, cur, rule_name(RULE_UNSUPPORTED), "cannot read this if statement");
             return d;
         }
         branch *b = add_branch(d, &cap, BR_IF);
         b->cond_cursor = ch.v[0];
         if (paren_range(bc, cur, ch.v[0], &b->cond) != 0) {
-            report_at(bc, cur, "nplus1-macro-decision",
+            report_at(bc, cur, rule_name(RULE_MACRO_DECISION),
                       "cannot find the condition of this if in the source text");
             note_parentheses(bc, cur);
         }
@@ -276,13 +277,13 @@ static void add_case_values(switch_build *sb, CXCursor c, const cursor_list *ch,
     long long lo, hi;
     int range = ch->n >= 3; /* LHS, RHS, body */
     if (case_value(ch->v[0], &lo) != 0 || case_value(ch->v[range ? 1 : 0], &hi) != 0) {
-        report_at(sb->bc, c, "nplus1-unsupported", "cannot evaluate this case value");
+        report_at(sb->bc, c, rule_name(RULE_UNSUPPORTED), "cannot evaluate this case value");
         return;
     }
     if (hi < lo)
         return; /* an empty GNU range matches nothing */
     if ((unsigned long long)hi - (unsigned long long)lo >= MAX_CASE_RANGE) {
-        report_at(sb->bc, c, "nplus1-unsupported",
+        report_at(sb->bc, c, rule_name(RULE_UNSUPPORTED),
                   "this case range holds %llu values; at most %d are supported",
                   (unsigned long long)hi - (unsigned long long)lo + 1, MAX_CASE_RANGE);
         note_at(sb->bc, c, "the classifier lists every value of a range as a case of its own; "
@@ -416,12 +417,12 @@ static decision *build_switch(build_ctx *bc, CXCursor c)
     cursor_list ch = children_of(c);
     if (ch.n < 2) {
         free(ch.v);
-        report_at(bc, c, "nplus1-unsupported", "cannot read this switch statement");
+        report_at(bc, c, rule_name(RULE_UNSUPPORTED), "cannot read this switch statement");
         return d;
     }
     d->cond_cursor = ch.v[0];
     if (paren_range(bc, c, ch.v[0], &d->cond) != 0) {
-        report_at(bc, c, "nplus1-macro-decision",
+        report_at(bc, c, rule_name(RULE_MACRO_DECISION),
                   "cannot find the controlling expression of this switch in the source text");
         note_parentheses(bc, c);
     }

@@ -15,6 +15,7 @@ typedef struct emit_options {
     const char **defines;     /* -D values, embedded in the kernel file */
     unsigned ndefines;
     const struct profile_in *profile; /* --profile-in, or NULL */
+    int no_line;              /* --no-line: no #line directives back to the user's text */
 } emit_options;
 
 typedef struct emit_output {

@@ -14,17 +14,18 @@
 #include <string.h>
 
 #include "util.h"
+#include "rules.h"
 
 /* ---- legality ---------------------------------------------------------- */
 
 static const char *rule_of(unsigned bit)
 {
     switch (bit) {
-    case EFF_BARRIER: return "nplus1-barrier";
-    case EFF_LOCAL_MEM: return "nplus1-local-memory";
-    case EFF_LOCAL_ID: return "nplus1-local-id";
-    case EFF_GROUP_FN: return "nplus1-group-function";
-    default: return "nplus1-unsupported";
+    case EFF_BARRIER: return rule_name(RULE_BARRIER);
+    case EFF_LOCAL_MEM: return rule_name(RULE_LOCAL_MEMORY);
+    case EFF_LOCAL_ID: return rule_name(RULE_LOCAL_ID);
+    case EFF_GROUP_FN: return rule_name(RULE_GROUP_FUNCTION);
+    default: return rule_name(RULE_UNSUPPORTED);
     }
 }
 
@@ -144,7 +145,7 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
     CXCursor at = clang_Cursor_isNull(s->at) ? bc->k->cursor : s->at;
     char *name = cursor_spelling(at);
     if (bit == EFF_UNSUPPORTED)
-        report_at(bc, at, "nplus1-unsupported", "%s cannot be split: it uses %s", what,
+        report_at(bc, at, rule_name(RULE_UNSUPPORTED), "%s cannot be split: it uses %s", what,
                   unsupported_construct(at, name));
     else if (bit == EFF_LOCAL_MEM)
         report_at(bc, at, rule_of(bit), "%s uses __local memory ('%s')", what, name);
@@ -341,7 +342,7 @@ void check_param_types(build_ctx *bc)
             continue;
         CXType t = clang_getCursorType(ch.v[i]);
         if (spelling_has(t, "__local") || spelling_has(t, "local ")) {
-            report_at(bc, ch.v[i], "nplus1-local-memory",
+            report_at(bc, ch.v[i], rule_name(RULE_LOCAL_MEMORY),
                       "kernel '%s' takes a __local argument", bc->k->name);
             note_at(bc, ch.v[i], "%s", why_of(EFF_LOCAL_MEM));
         }
@@ -385,7 +386,7 @@ void report_no_decision(build_ctx *bc)
 {
     unsigned line = decision_in_loop(bc->an, bc->k->cursor);
     if (line) {
-        report_at(bc, bc->k->cursor, "nplus1-no-decision",
+        report_at(bc, bc->k->cursor, rule_name(RULE_NO_DECISION),
                   "kernel '%s' has decisions only inside loops (the first at line %u)",
                   bc->k->name, line);
         note_at(bc, bc->k->cursor, "nplus1gen splits the decisions at the kernel's top level and "
@@ -394,7 +395,7 @@ void report_no_decision(build_ctx *bc)
                                    "kernel as it is");
         return;
     }
-    report_at(bc, bc->k->cursor, "nplus1-no-decision",
+    report_at(bc, bc->k->cursor, rule_name(RULE_NO_DECISION),
               "kernel '%s' has no decision (a top-level if or switch) to split", bc->k->name);
     note_at(bc, bc->k->cursor, "nplus1gen splits the if and switch statements at the kernel's "
                                "top level and those nested in them, and this kernel has none; "

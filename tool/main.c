@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "emit.h"
+#include "front_end.h"
 #include "outdir.h"
 #include "parse.h"
 #include "plan.h"
@@ -55,7 +56,7 @@ static int emit_failed(const cli *c, const char *err)
 static int emit_checked(const cli *c, const plan *pl, const char *stem, emit_output *out)
 {
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL};
+                       c->profile_in ? &c->prior : NULL, c->no_line};
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
     if (emit_all(pl, &eo, out, err, sizeof err) != 0)
@@ -173,7 +174,7 @@ static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL};
+                       c->profile_in ? &c->prior : NULL, c->no_line};
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
@@ -277,32 +278,24 @@ static int run(int argc, char **argv)
     diag_sink diag;
     diag_init(&diag);
     parse_options po = {c.cl_std, c.defines, c.ndefines, c.includes, c.nincludes};
-    parse_result pr;
-    analysis an;
-    plan pl;
-    memset(&an, 0, sizeof an);
-    memset(&pl, 0, sizeof pl);
-    rc = parse_input(&pr, c.input, &po, &diag);
+    front_end fe;
+    rc = front_end_run(&fe, c.input, &po, c.kernels, c.nkernels, &c.plan, &diag);
     if (rc == EXIT_OK) {
-        int bad = analyze_tu(&an, &pr, c.kernels, c.nkernels, &diag);
-        bad |= plan_build(&pl, &an, &c.plan, &diag);
         if (c.report || c.check)
-            report_print(stdout, &an, &pl, c.report);
-        rc = bad ? EXIT_INPUT : EXIT_OK;
+            report_print(stdout, &fe.an, &fe.pl, c.report);
+        rc = fe.bad ? EXIT_INPUT : EXIT_OK;
         if (rc == EXIT_OK && c.profile_in && c.outdir && !c.check)
-            rc = load_profile(&c, &pl);
+            rc = load_profile(&c, &fe.pl);
         if (rc == EXIT_OK && c.outdir && !c.check)
-            rc = generate(&c, &pl);
+            rc = generate(&c, &fe.pl);
         int pairs = c.nstrategies > 1 || c.ndispatches > 1;
         if (rc == EXIT_OK && c.validate && !c.check)
-            rc = pairs ? validate_pairs(&c, &pr, &pl) : validate(&c, &pl);
+            rc = pairs ? validate_pairs(&c, &fe.pr, &fe.pl) : validate(&c, &fe.pl);
     }
     if (rc == EXIT_INPUT && diag.errors)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
                 diag.errors == 1 ? "" : "s");
-    plan_free(&pl);
-    analyze_free(&an);
-    parse_free(&pr);
+    front_end_free(&fe);
     cli_free(&c);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "analyze.h"
 #include "nplus1rt_format.h" /* nplus1rt_elem: the kinds the runtime fills and diffs */
 #include "util.h"
+#include "rules.h"
 
 
 typedef struct scalar_kind {
@@ -44,7 +45,7 @@ static void report(diag_sink *diag, analysis *an, CXCursor at, const char *fmt, 
     diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
     char msg[512];
     snprintf(msg, sizeof msg, fmt, a, b);
-    diag_report(diag, DIAG_ERROR, &loc, "nplus1-unsupported-arg", "%s", msg);
+    diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_UNSUPPORTED_ARG), "%s", msg);
 }
 
 static void note(diag_sink *diag, analysis *an, CXCursor at, const char *msg)

@@ -10,6 +10,7 @@
 
 #include "big_stack.h"
 #include "util.h"
+#include "rules.h"
 
 static int add_file(parse_result *pr, const char *path, CXFile cx)
 {
@@ -136,7 +137,7 @@ static int report_group_builtin(parse_result *pr, CXDiagnostic dg)
                 strstr(name, "subgroup") || strstr(name, "workgroup");
         if (group) {
             diag_loc loc = parse_diag_loc(pr, clang_getDiagnosticLocation(dg));
-            diag_report(pr->diag, DIAG_ERROR, &loc, "nplus1-group-function",
+            diag_report(pr->diag, DIAG_ERROR, &loc, rule_name(RULE_GROUP_FUNCTION),
                         "the kernel calls '%s', a work-group or sub-group builtin (of an "
                         "extension this parser does not declare)", name);
             diag_report(pr->diag, DIAG_NOTE, &loc, NULL,

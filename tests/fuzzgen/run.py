@@ -3,7 +3,7 @@
 run.py - random differential testing of nplus1gen.
 
     run.py --count N --seed S [--jobs J] [--tool PATH] [--failures DIR]
-    run.py --regressions DIR [--tool PATH]
+    run.py --regressions PATH... [--tool PATH]
 
 Generates N kernels with gen.py (kernel i of the run uses seed S * 1000003 + i,
 so any one can be regenerated alone with `gen.py SEED`), then:
@@ -25,11 +25,13 @@ Any other outcome is a FAILURE, saved as DIR/<seed>/kernel.cl with cmd.txt
   other             any other exit code or output
 Exits 1 on any failure, 0 otherwise.
 
---regressions DIR runs every DIR/*.cl once: the first lines of each file say
-how (`// RUN: nplus1gen %s OPTIONS`) and what must happen
-(`// EXPECT: match` or `// EXPECT: refused nplus1-RULE`); a `// XFAIL: why`
-line marks a known, unfixed tool bug (an unexpected pass then fails, so the
-marker gets removed with the fix).
+--regressions PATH... runs regression kernels (tests/regressions/*.cl; the
+files named, or every .cl of a folder named): the first lines of each file say
+how (one or more `// RUN: nplus1gen %s OPTIONS`, each run in turn) and what
+must happen (`// EXPECT: match`, `// EXPECT: match all-leaves` where every
+working leaf must get items and the run be conclusive, or `// EXPECT: refused
+nplus1-RULE`); a `// XFAIL: why` line marks a known, unfixed tool bug (an
+unexpected pass then fails, so the marker gets removed with the fix).
 """
 
 import argparse
@@ -251,7 +253,8 @@ def run_random(args):
 # ---- regression kernels -------------------------------------------------------------
 
 def read_header(path):
-    run, expect, xfail = None, None, None
+    """The file's RUN lines (one or more), its EXPECT words and its XFAIL reason."""
+    runs, expect, xfail = [], None, None
     with open(path, errors="replace") as f:
         for line in f:
             line = line.strip()
@@ -261,43 +264,66 @@ def read_header(path):
                 continue
             body = line[2:].strip()
             if body.startswith("RUN:"):
-                run = body[4:].strip()
+                runs.append(body[4:].strip())
             elif body.startswith("EXPECT:"):
                 expect = body[7:].split()
             elif body.startswith("XFAIL:"):
                 xfail = body[6:].strip()
-    return run, expect, xfail
+    return runs, expect, xfail
+
+
+def run_one_regression(args, path, run, expect):
+    """(verdict kind, reason, output, seconds) of one RUN line."""
+    options = shlex.split(run[len("nplus1gen %s"):])
+    legal = expect[0] == "match"
+    rule = expect[1] if len(expect) > 1 and not legal else None
+    rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
+    if LSAN_TRACER_FLAKE in out:
+        rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
+    kind, reason = verdict(legal, rule, rc, sig, out)
+    # 'match all-leaves': every leaf that does work got items, and the run was conclusive
+    if kind.startswith("ok") and "all-leaves" in expect[1:]:
+        if "not exercised" in out or "inconclusive" in out:
+            kind, reason = "not-all-leaves", "a leaf got no items, or the run was inconclusive"
+    return kind, reason, out, secs
+
+
+def regression_files(paths):
+    """The .cl files named, and those in the folders named, sorted."""
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            files += [os.path.join(p, f) for f in os.listdir(p) if f.endswith(".cl")]
+        else:
+            files.append(p)
+    return sorted(files)
 
 
 def run_regressions(args):
-    files = sorted(f for f in os.listdir(args.regressions) if f.endswith(".cl"))
+    files = regression_files(args.regressions)
     bad = 0
-    for name in files:
-        path = os.path.join(args.regressions, name)
-        run, expect, xfail = read_header(path)
-        if not run or not expect or not run.startswith("nplus1gen %s"):
+    for path in files:
+        name = os.path.basename(path)
+        runs, expect, xfail = read_header(path)
+        if not runs or not expect or not all(r.startswith("nplus1gen %s") for r in runs):
             print("BAD HEADER %s: needs '// RUN: nplus1gen %%s OPTIONS' and '// EXPECT: ...'" % name)
             bad += 1
             continue
-        options = shlex.split(run[len("nplus1gen %s"):])
-        legal = expect[0] == "match"
-        rule = expect[1] if len(expect) > 1 else None
-        rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
-        if LSAN_TRACER_FLAKE in out:
-            rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
-        kind, reason = verdict(legal, rule, rc, sig, out)
-        ok = kind.startswith("ok")
-        if xfail and not ok:
-            print("XFAIL %s: %s: %s (known bug: %s)" % (name, kind, reason, xfail))
-        elif xfail:
-            print("XPASS %s: passes now; remove its XFAIL line (%s)" % (name, xfail))
-            bad += 1
-        elif ok:
-            print("PASS  %s (%.1f s)" % (name, secs))
-        else:
-            print("FAIL  %s: %s: %s\n%s" % (name, kind, reason, out))
-            bad += 1
-    print("fuzzgen regressions: %d files, %d failures" % (len(files), bad))
+        for run in runs:
+            kind, reason, out, secs = run_one_regression(args, path, run, expect)
+            ok = kind.startswith("ok")
+            what = "%s (%s)" % (name, run[len("nplus1gen %s"):].strip())
+            if xfail and not ok:
+                print("XFAIL %s: %s: %s (known bug: %s)" % (what, kind, reason, xfail))
+            elif xfail:
+                print("XPASS %s: passes now; remove its XFAIL line (%s)" % (what, xfail))
+                bad += 1
+            elif ok:
+                print("PASS  %s (%.1f s)" % (what, secs))
+            else:
+                print("FAIL  %s: %s: %s\n%s" % (what, kind, reason, out))
+                bad += 1
+    print("regressions: %d files, %d failures" % (len(files), bad))
     return 1 if bad else 0
 
 
@@ -320,7 +346,8 @@ def main():
                     help="POCL_KERNEL_CACHE=0: do not keep every compiled kernel (soaks)")
     ap.add_argument("--check-only", action="store_true",
                     help="legal kernels get --check instead of --validate (front end only, fast)")
-    ap.add_argument("--regressions", metavar="DIR", help="run the regression kernels in DIR")
+    ap.add_argument("--regressions", metavar="PATH", nargs="+",
+                    help="run the regression kernels: .cl files, or every .cl of a folder")
     args = ap.parse_args()
     if not os.access(args.tool, os.X_OK):
         print("run.py: cannot run nplus1gen at '%s' (build it, or pass --tool)" % args.tool)

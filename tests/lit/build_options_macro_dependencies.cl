@@ -5,7 +5,7 @@
 // set was not cut from, so that _create refuses (NPLUS1_ERR_MACRO) instead of
 // computing other results. The manifest and the driver list both macros.
 // RUN: rm -rf %t && mkdir %t
-// RUN: %nplus1gen %s -o %t -q
+// RUN: %nplus1gen %s -o %t -q --no-line
 // RUN: %strip %t/build_options_macro_dependencies.nplus1.cl > %t/all.cl
 // RUN: %FileCheck %s --check-prefix=GUARD --input-file %t/all.cl
 // RUN: sed -n '/^.. ==== kernel pick/,$p' %t/all.cl > %t/set.cl

@@ -2,7 +2,7 @@
 // declared alone and assigned in the condition, and 't', written beside 'hits' by a
 // branch statement whose 'hits' a later condition reads.
 // RUN: rm -rf %t && mkdir %t
-// RUN: %nplus1gen %s -o %t -q
+// RUN: %nplus1gen %s -o %t -q --no-line
 // RUN: %strip %t/classifier_declares_what_it_writes.nplus1.cl | sed -n '/^.. ==== kernel assigned/,$p' > %t/set.cl
 // RUN: %FileCheck %s --input-file %t/set.cl
 

@@ -3,7 +3,7 @@
 // The classifier evaluates the condition; each leaf evaluates the conditions
 // of its path again, in order, for those writes, then runs its branch.
 // RUN: rm -rf %t && mkdir %t
-// RUN: %nplus1gen %s -o %t -q
+// RUN: %nplus1gen %s -o %t -q --no-line
 // RUN: %strip %t/condition_writes_private_variables.nplus1.cl | sed -n '/^.. ==== kernel trace/,$p' > %t/set.cl
 // RUN: %FileCheck %s --input-file %t/set.cl
 

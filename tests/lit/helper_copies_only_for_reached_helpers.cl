@@ -5,7 +5,7 @@
 // The copies still compute the original's results.
 // RUN: rm -rf %t && mkdir %t
 // RUN: %nplus1gen %s -o %t -q
-// RUN: %strip %t/helper_copies_only_for_reached_helpers.nplus1.cl | sed -n '/^.. Helpers that call work-item builtins/,$p' > %t/copies.cl
+// RUN: %strip %t/helper_copies_only_for_reached_helpers.nplus1.cl | sed -n '/^.. Begin nplus1 helpers/,$p' > %t/copies.cl
 // RUN: %FileCheck %s --input-file %t/copies.cl
 // RUN: %FileCheck %s --check-prefix=NOT --input-file %t/copies.cl
 // RUN: %nplus1gen %s -k k --validate --global 1024 -q | %FileCheck %s --check-prefix=VALID

@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && mkdir %t
 // RUN: %nplus1gen %s --report | %FileCheck %s --check-prefix=DEFAULT --match-full-lines
 // RUN: %nplus1gen %s --report --max-leaves 4 | %FileCheck %s --check-prefix=FOUR --match-full-lines
-// RUN: %nplus1gen %s -o %t --max-leaves 4 -q
+// RUN: %nplus1gen %s -o %t --max-leaves 4 -q --no-line
 // RUN: %strip %t/max_leaves_inner_levels.nplus1.cl | %FileCheck %s --check-prefix=LEAF
 // RUN: not %nplus1gen %s --check --max-leaves 65 2>&1 | %FileCheck %s --check-prefix=USAGE
 

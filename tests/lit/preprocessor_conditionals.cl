@@ -3,7 +3,7 @@
 // directive lines left out. Before, a leaf kept '#ifdef SOFT_KNEE' and lost
 // its '#endif', and a condition holding an #if was refused.
 // RUN: rm -rf %t && mkdir %t
-// RUN: %nplus1gen %s -o %t -DSOFT_KNEE -q
+// RUN: %nplus1gen %s -o %t -DSOFT_KNEE -q --no-line
 // RUN: %strip %t/preprocessor_conditionals.nplus1.cl | sed -n '/^.. ==== kernel shade/,$p' > %t/set.cl
 // RUN: %FileCheck %s --input-file %t/set.cl
 // RUN: %nplus1gen %s --report | %FileCheck %s --check-prefix=OFF --match-full-lines

@@ -1,3 +1,6 @@
+// RUN: nplus1gen %s --validate --global 10000 --strategy atomic,aggregated,ordered,chunked,tile --dispatch host -q
+// RUN: nplus1gen %s --validate --global 10000 --strategy atomic,aggregated,ordered,chunked,tile --dispatch fused -q
+// EXPECT: match all-leaves
 /* Regression: three cheap leaves merged into one kernel beside an expensive one;
  * the aggregated scatter left its bucket offsets at zero on POCL 3.1 (a
  * strided per-leaf loop miscompiled). Found by the consumer test. */

@@ -1,3 +1,6 @@
+// RUN: nplus1gen %s --validate --global 10000 --strategy atomic,aggregated,ordered,chunked,tile --dispatch host -q
+// RUN: nplus1gen %s --validate --global 10000 --strategy atomic,aggregated,ordered,chunked,tile --dispatch fused -q
+// EXPECT: match all-leaves
 /* Regression: two leaf kernels; the aggregated scatter wrote no bucket on
  * POCL 3.1 (same loop as merged_cheap_leaves.cl). */
 __kernel void k(__global const int *in, __global float *out)

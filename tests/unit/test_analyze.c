@@ -10,17 +10,13 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "front_end.h"
 #include "leaf_limit.h"
 #include "plan.h"
 
-static int failures;
-static int keep_first; /* mark the kernel's first decision keep_in_leaf before planning */
+#include "check.h"
 
-static void check(int ok, const char *what)
-{
-    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-    failures += !ok;
-}
+static int keep_first; /* mark the kernel's first decision keep_in_leaf before planning */
 
 typedef struct result {
     int rc;              /* 0 ok, else refused */
@@ -45,35 +41,31 @@ static result run(const char *src)
     diag_init(&d);
     d.quiet = 1;
     parse_options po = {0};
-    parse_result pr;
-    analysis an;
-    plan pl;
-    memset(&an, 0, sizeof an);
-    memset(&pl, 0, sizeof pl);
-    r.rc = parse_input(&pr, path, &po, &d);
+    front_end fe;
+    r.rc = front_end_run(&fe, path, &po, NULL, 0, NULL, &d); /* planned below */
     if (r.rc == 0) {
-        r.rc = analyze_tu(&an, &pr, NULL, 0, &d);
-        for (unsigned i = 0; keep_first && an.nkernels && i < an.kernels[0].top.n; i++)
-            if (an.kernels[0].top.items[i].kind == ITEM_DECISION) {
-                plan_keep_in_leaf(an.kernels[0].top.items[i].decision);
+        analysis *an = &fe.an;
+        r.rc = fe.bad;
+        for (unsigned i = 0; keep_first && an->nkernels && i < an->kernels[0].top.n; i++)
+            if (an->kernels[0].top.items[i].kind == ITEM_DECISION) {
+                plan_keep_in_leaf(an->kernels[0].top.items[i].decision);
                 break;
             }
         plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0};
-        r.rc |= plan_build(&pl, &an, &opt, &d);
-        if (pl.nkernels) {
-            r.leaves = pl.kernels[0].nleaves;
-            r.kernels = pl.kernels[0].nkernels;
-            r.slice = pl.kernels[0].nslice;
-            r.paths = pl.kernels[0].paths;
+        r.rc |= plan_build(&fe.pl, an, &opt, &d);
+        const plan *pl = &fe.pl;
+        if (pl->nkernels) {
+            r.leaves = pl->kernels[0].nleaves;
+            r.kernels = pl->kernels[0].nkernels;
+            r.slice = pl->kernels[0].nslice;
+            r.paths = pl->kernels[0].paths;
             if (r.leaves)
                 snprintf(r.first_leaf_condition, sizeof r.first_leaf_condition, "%s",
-                         pl.kernels[0].leaves[0].condition);
+                         pl->kernels[0].leaves[0].condition);
         }
     }
     r.errors = d.errors;
-    plan_free(&pl);
-    analyze_free(&an);
-    parse_free(&pr);
+    front_end_free(&fe);
     unlink(path);
     return r;
 }
@@ -203,6 +195,5 @@ int main(void)
           "the classifier runs a kept decision when a later condition reads what it writes");
     keep_first = 0;
 
-    printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
-    return failures != 0;
+    return check_summary("condition trees");
 }

@@ -12,19 +12,10 @@
 
 #include "choose.h"
 
+#include "check.h"
+
 enum { ORIG = 0, SPLIT = 1, TILE = 2 };
 
-static int failures;
-
-#define CHECK(cond, ...)                                       \
-    do {                                                       \
-        if (!(cond)) {                                         \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);        \
-            printf(__VA_ARGS__);                               \
-            printf("\n");                                      \
-            failures++;                                        \
-        }                                                      \
-    } while (0)
 
 /* A world: each candidate's time per launch, and the probe's mixed share. */
 typedef struct world {
@@ -76,8 +67,8 @@ static void test_keeps_the_split_when_it_wins(void)
     init3(&c, 0, 0);
     world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
     run_launches(&c, &w, 16, 20);
-    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
-    CHECK(w.ran[ORIG] <= 2, "the original (2x slower) ran %u times", w.ran[ORIG]);
+    checkf(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
+    checkf(w.ran[ORIG] <= 2, "the original (2x slower) ran %u times", w.ran[ORIG]);
 }
 
 static void test_keeps_the_original_when_the_split_loses(void)
@@ -86,8 +77,8 @@ static void test_keeps_the_original_when_the_split_loses(void)
     init3(&c, 1, 0);
     world w = {{1.0, 1.1}, 0.9, 1.2, {0}, 0};
     double t = run_launches(&c, &w, 16, 20);
-    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d, want the original", chooser_chosen(&c, 20));
-    CHECK(16.0 / t >= 0.97, "first 16 launches at %.3fx the original", 16.0 / t);
+    checkf(chooser_chosen(&c, 20) == ORIG, "chose %d, want the original", chooser_chosen(&c, 20));
+    checkf(16.0 / t >= 0.97, "first 16 launches at %.3fx the original", 16.0 / t);
 }
 
 static void test_drops_a_clearly_slower_split_after_one_trial(void)
@@ -96,9 +87,9 @@ static void test_drops_a_clearly_slower_split_after_one_trial(void)
     init3(&c, 1, 0);
     world w = {{1.0, 1.6}, 0.9, 1.2, {0}, 0};
     run_launches(&c, &w, 16, 20);
-    CHECK(w.ran[SPLIT] == 2, "the 1.6x slower split ran %u times, want 2 (warm-up, one trial)",
+    checkf(w.ran[SPLIT] == 2, "the 1.6x slower split ran %u times, want 2 (warm-up, one trial)",
           w.ran[SPLIT]);
-    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == ORIG, "chose %d", chooser_chosen(&c, 20));
 }
 
 static void test_a_coherent_probe_skips_the_split_untimed(void)
@@ -107,10 +98,10 @@ static void test_a_coherent_probe_skips_the_split_untimed(void)
     init3(&c, 1, 1);
     world w = {{1.0, 1.7, 1.3}, 0.01, 1.2, {0}, 0};
     double t = run_launches(&c, &w, 16, 20);
-    CHECK(w.ran[SPLIT] == 0 && w.ran[TILE] == 0, "split ran %u, tile %u on coherent input",
+    checkf(w.ran[SPLIT] == 0 && w.ran[TILE] == 0, "split ran %u, tile %u on coherent input",
           w.ran[SPLIT], w.ran[TILE]);
-    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d", chooser_chosen(&c, 20));
-    CHECK(16.0 / t >= 0.97, "first 16 launches at %.3fx the original", 16.0 / t);
+    checkf(chooser_chosen(&c, 20) == ORIG, "chose %d", chooser_chosen(&c, 20));
+    checkf(16.0 / t >= 0.97, "first 16 launches at %.3fx the original", 16.0 / t);
 }
 
 /*
@@ -125,14 +116,14 @@ static void test_a_trusted_profile_tries_the_split_unprobed(void)
     c.trust_divergence = 1;
     world w = {{1.0, 0.5, 0}, 0.01, 1.2, {0}, 0};
     chooser_pick first = chooser_next(&c, 20);
-    CHECK(first.cand == SPLIT && !first.probe, "first pick %d, probe %d", first.cand,
+    checkf(first.cand == SPLIT && !first.probe, "first pick %d, probe %d", first.cand,
           first.probe);
     run_launches(&c, &w, 15, 20);
-    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == SPLIT, "chose %d", chooser_chosen(&c, 20));
     unsigned probes = 0;
     for (unsigned i = 0; i < 16; i++)
         probes += chooser_next(&c, 20).probe;
-    CHECK(probes == 1, "%u periodic probes in 16 launches of the kept split", probes);
+    checkf(probes == 1, "%u periodic probes in 16 launches of the kept split", probes);
 }
 
 static void test_takes_the_fastest_of_three(void)
@@ -141,7 +132,7 @@ static void test_takes_the_fastest_of_three(void)
     init3(&c, 0, 1);
     world w = {{1.0, 0.8, 0.6}, 0.9, 1.2, {0}, 0};
     run_launches(&c, &w, 16, 22);
-    CHECK(chooser_chosen(&c, 22) == TILE, "chose %d, want the tile", chooser_chosen(&c, 22));
+    checkf(chooser_chosen(&c, 22) == TILE, "chose %d, want the tile", chooser_chosen(&c, 22));
 }
 
 static void test_a_near_tie_keeps_the_original(void)
@@ -150,11 +141,11 @@ static void test_a_near_tie_keeps_the_original(void)
     init3(&c, 0, 0);
     world w = {{1.0, 0.97}, 0.9, 1.2, {0}, 0};
     run_launches(&c, &w, 16, 20);
-    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d: a 3%% win is noise", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == ORIG, "chose %d: a 3%% win is noise", chooser_chosen(&c, 20));
     init3(&c, 0, 0);
     w.ms[SPLIT] = 0.93;
     run_launches(&c, &w, 16, 20);
-    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d: a 7%% win is kept", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == SPLIT, "chose %d: a 7%% win is kept", chooser_chosen(&c, 20));
 }
 
 static void test_size_classes_choose_apart(void)
@@ -163,13 +154,13 @@ static void test_size_classes_choose_apart(void)
     init3(&c, 1, 0);
     world small = {{1.0, 1.5}, 0.9, 1.2, {0}, 0}, big = {{1.0, 0.7}, 0.9, 1.2, {0}, 0};
     unsigned cs = chooser_class_of(1000), cb = chooser_class_of(1u << 22);
-    CHECK(cs == 9 && cb == 22, "classes %u and %u, want 9 and 22", cs, cb);
+    checkf(cs == 9 && cb == 22, "classes %u and %u, want 9 and 22", cs, cb);
     for (int i = 0; i < 16; i++) {
         launch(&c, &small, cs);
         launch(&c, &big, cb);
     }
-    CHECK(chooser_chosen(&c, cs) == ORIG, "small launches chose %d", chooser_chosen(&c, cs));
-    CHECK(chooser_chosen(&c, cb) == SPLIT, "big launches chose %d", chooser_chosen(&c, cb));
+    checkf(chooser_chosen(&c, cs) == ORIG, "small launches chose %d", chooser_chosen(&c, cs));
+    checkf(chooser_chosen(&c, cb) == SPLIT, "big launches chose %d", chooser_chosen(&c, cb));
 }
 
 static void test_rechecks_and_follows_a_change(void)
@@ -179,10 +170,10 @@ static void test_rechecks_and_follows_a_change(void)
     c.recheck_period = 32;
     world w = {{1.0, 1.1}, 0.9, 1.2, {0}, 0};
     run_launches(&c, &w, 16, 20);
-    CHECK(chooser_chosen(&c, 20) == ORIG, "chose %d first", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == ORIG, "chose %d first", chooser_chosen(&c, 20));
     w.ms[SPLIT] = 0.5; /* the leaves got expensive: the split wins now */
     run_launches(&c, &w, 40, 20);
-    CHECK(chooser_chosen(&c, 20) == SPLIT, "after the recheck chose %d", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == SPLIT, "after the recheck chose %d", chooser_chosen(&c, 20));
 }
 
 static void test_a_probe_that_turns_coherent_goes_back_to_the_original(void)
@@ -191,11 +182,11 @@ static void test_a_probe_that_turns_coherent_goes_back_to_the_original(void)
     init3(&c, 0, 0);
     world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
     run_launches(&c, &w, 8, 20);
-    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d first", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == SPLIT, "chose %d first", chooser_chosen(&c, 20));
     w.mixed = 0.0; /* the input became sorted */
     w.ms[SPLIT] = 1.3;
     run_launches(&c, &w, 24, 20);
-    CHECK(chooser_chosen(&c, 20) == ORIG, "after a coherent probe chose %d",
+    checkf(chooser_chosen(&c, 20) == ORIG, "after a coherent probe chose %d",
           chooser_chosen(&c, 20));
 }
 
@@ -206,7 +197,7 @@ static void test_forced_candidate_always_runs(void)
     c.forced = SPLIT;
     world w = {{1.0, 3.0}, 0.9, 1.2, {0}, 0};
     run_launches(&c, &w, 10, 20);
-    CHECK(w.ran[SPLIT] == 10, "forced split ran %u of 10", w.ran[SPLIT]);
+    checkf(w.ran[SPLIT] == 10, "forced split ran %u of 10", w.ran[SPLIT]);
 }
 
 static void test_first_launch_in_a_class_is_an_untimed_warm_up(void)
@@ -214,18 +205,18 @@ static void test_first_launch_in_a_class_is_an_untimed_warm_up(void)
     chooser c;
     init3(&c, 1, 0);
     chooser_pick p = chooser_next(&c, 5), q = chooser_next(&c, 5);
-    CHECK(p.cand == ORIG && !p.timed, "first launch: %d timed %d, want the original untimed",
+    checkf(p.cand == ORIG && !p.timed, "first launch: %d timed %d, want the original untimed",
           p.cand, p.timed);
-    CHECK(q.cand == ORIG && q.timed, "second launch: %d timed %d, want the original timed",
+    checkf(q.cand == ORIG && q.timed, "second launch: %d timed %d, want the original timed",
           q.cand, q.timed);
     chooser_record(&c, 5, q.cand, 1.0);
     chooser_pick r = chooser_next(&c, 5);
-    CHECK(chooser_probe(&c, 5, 0.9) == 1, "a divergent probe lets the split run");
+    checkf(chooser_probe(&c, 5, 0.9) == 1, "a divergent probe lets the split run");
     chooser_pick t = chooser_next(&c, 5);
-    CHECK(r.cand == SPLIT && !r.timed && r.probe, "the split's warm-up launch probes, untimed");
-    CHECK(t.cand == SPLIT && t.timed && !t.probe, "the split's trial is timed, without a probe");
+    checkf(r.cand == SPLIT && !r.timed && r.probe, "the split's warm-up launch probes, untimed");
+    checkf(t.cand == SPLIT && t.timed && !t.probe, "the split's trial is timed, without a probe");
     chooser_pick u = chooser_next(&c, 6);
-    CHECK(!u.timed, "a new size class warms up again");
+    checkf(!u.timed, "a new size class warms up again");
 }
 
 /* A world where every first launch of a candidate costs a compile. */
@@ -244,7 +235,7 @@ static void test_a_slow_first_launch_does_not_decide(void)
         else
             w.ran[p.cand]++;
     }
-    CHECK(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
+    checkf(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
 }
 
 static void test_a_delay_keeps_the_first_launches_on_the_prior(void)
@@ -254,13 +245,13 @@ static void test_a_delay_keeps_the_first_launches_on_the_prior(void)
     c.delay = 16;
     world w = {{1.0, 0.5}, 0.9, 1.2, {0}, 0};
     double t = run_launches(&c, &w, 16, 20);
-    CHECK(w.ran[SPLIT] == 0, "the split ran %u times in the delay", w.ran[SPLIT]);
-    CHECK(!chooser_settled(&c, 20), "settled before the split was tried");
-    CHECK(t == 16.0, "the first 16 launches took %.2f, want 16 (the original's)", t);
+    checkf(w.ran[SPLIT] == 0, "the split ran %u times in the delay", w.ran[SPLIT]);
+    checkf(!chooser_settled(&c, 20), "settled before the split was tried");
+    checkf(t == 16.0, "the first 16 launches took %.2f, want 16 (the original's)", t);
     run_launches(&c, &w, 8, 20);
-    CHECK(chooser_chosen(&c, 20) == SPLIT, "after the delay chose %d, want the split",
+    checkf(chooser_chosen(&c, 20) == SPLIT, "after the delay chose %d, want the split",
           chooser_chosen(&c, 20));
-    CHECK(chooser_settled(&c, 20), "not settled after the trials");
+    checkf(chooser_settled(&c, 20), "not settled after the trials");
 }
 
 static void test_ignores_launches_without_a_time(void)
@@ -271,7 +262,7 @@ static void test_ignores_launches_without_a_time(void)
     chooser_pick p = chooser_next(&c, 5);
     chooser_record(&c, 5, p.cand, -1); /* no profiling data */
     chooser_pick q = chooser_next(&c, 5);
-    CHECK(q.cand == p.cand && q.timed, "an untimed trial is tried again (got %d)", q.cand);
+    checkf(q.cand == p.cand && q.timed, "an untimed trial is tried again (got %d)", q.cand);
 }
 
 int main(void)
@@ -291,9 +282,5 @@ int main(void)
     test_a_delay_keeps_the_first_launches_on_the_prior();
     test_ignores_launches_without_a_time();
     test_a_trusted_profile_tries_the_split_unprobed();
-    if (failures)
-        printf("%d check(s) failed\n", failures);
-    else
-        printf("chooser: all checks passed\n");
-    return failures ? 1 : 0;
+    return check_summary("chooser");
 }

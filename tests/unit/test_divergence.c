@@ -11,9 +11,10 @@
 
 #include "analyze.h"
 #include "divergence.h"
+#include "front_end.h"
 #include "plan.h"
 
-static int failures;
+#include "check.h"
 
 typedef struct result {
     char classes[256];   /* "affine,data" */
@@ -60,22 +61,12 @@ static result run(const char *src)
     diag_init(&d);
     d.quiet = 1;
     parse_options po = {0};
-    parse_result pr;
-    analysis an;
-    plan pl;
-    memset(&an, 0, sizeof an);
-    memset(&pl, 0, sizeof pl);
-    if (parse_input(&pr, path, &po, &d) == 0) {
-        analyze_tu(&an, &pr, NULL, 0, &d);
-        plan_options opt = {.strategy = STRATEGY_ORDERED, .dispatch = DISPATCH_HOST, .wg = 256,
-                            .split = SPLIT_AUTO};
-        plan_build(&pl, &an, &opt, &d);
-        if (an.nkernels)
-            collect(&r, &an.kernels[0].top);
-        plan_free(&pl);
-        analyze_free(&an);
-        parse_free(&pr);
-    }
+    plan_options opt = {.strategy = STRATEGY_ORDERED, .dispatch = DISPATCH_HOST, .wg = 256,
+                        .split = SPLIT_AUTO};
+    front_end fe;
+    if (front_end_run(&fe, path, &po, NULL, 0, &opt, &d) == 0 && fe.an.nkernels)
+        collect(&r, &fe.an.kernels[0].top);
+    front_end_free(&fe);
     unlink(path);
     return r;
 }
@@ -84,21 +75,19 @@ static void expect(const char *what, const char *src, const char *classes, const
 {
     result r = run(src);
     int ok = !strcmp(r.classes, classes) && (!why_has || strstr(r.first_why, why_has));
-    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
     if (!ok)
         printf("  got [%s] (%s), want [%s] (%s)\n", r.classes, r.first_why, classes,
                why_has ? why_has : "-");
-    failures += !ok;
+    check(ok, what);
 }
 
 static void expect_kept(const char *what, const char *src, const char *kept)
 {
     result r = run(src);
     int ok = !strcmp(r.kept, kept);
-    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
     if (!ok)
         printf("  got keep_in_leaf [%s] (classes %s), want [%s]\n", r.kept, r.classes, kept);
-    failures += !ok;
+    check(ok, what);
 }
 
 #define K(body) "__kernel void k(__global const float *in, __global float *out, " \
@@ -243,6 +232,5 @@ int main(void)
                   "if (mode == 1) { t = 3; out[g] = 1; }\n"
                   "if (lut[g] > t) out[g] += 1; else out[g] += 2;"),
                 "0,0");
-    printf("%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    return check_summary("divergence classes");
 }

@@ -10,16 +10,8 @@
 
 #include "profile.h"
 
-static int failures;
+#include "check.h"
 
-#define EXPECT_NEAR(got, want, what)                                                    \
-    do {                                                                                \
-        double g_ = (got), w_ = (want);                                                 \
-        if (fabs(g_ - w_) > 1e-9) {                                                     \
-            fprintf(stderr, "FAIL %s: got %.9g, want %.9g\n", what, g_, w_);            \
-            failures++;                                                                 \
-        }                                                                               \
-    } while (0)
 
 static pnode *add(pseq *s, pnode_kind kind, double cost)
 {
@@ -70,29 +62,29 @@ static void alternating_if(void)
     pstats_init(&s, &t);
     profile_replay(&t, items, NULL, NULL, 4, 4, &s);
     /* issued: 4*(1+1+10+10) = 88; useful: 4*2 + 2*10 + 2*10 = 48 */
-    EXPECT_NEAR(s.issued, 88, "alternating issued");
-    EXPECT_NEAR(s.useful, 48, "alternating useful");
-    EXPECT_NEAR(s.c[0].lost, 40, "alternating lost at the if");
-    EXPECT_NEAR((double)s.c[0].diverged, 1, "alternating diverged groups");
-    EXPECT_NEAR((double)s.c[0].arm_items[0], 2, "alternating then items");
+    check_near(s.issued, 88, "alternating issued");
+    check_near(s.useful, 48, "alternating useful");
+    check_near(s.c[0].lost, 40, "alternating lost at the if");
+    check_near((double)s.c[0].diverged, 1, "alternating diverged groups");
+    check_near((double)s.c[0].arm_items[0], 2, "alternating then items");
     pstats_free(&s);
     /* width 2 with paths 1,1,2,2: no group diverges */
     ptrace runs[4] = {{p1, 1}, {p1, 1}, {p2, 1}, {p2, 1}};
     pstats_init(&s, &t);
     profile_replay(&t, runs, NULL, NULL, 4, 2, &s);
-    EXPECT_NEAR(pstats_efficiency(&s), 1.0, "runs efficiency");
-    EXPECT_NEAR((double)s.groups, 2, "runs groups");
+    check_near(pstats_efficiency(&s), 1.0, "runs efficiency");
+    check_near((double)s.groups, 2, "runs groups");
     pstats_free(&s);
     /* regrouped by the split's key: 1,2,1,2 sorted by key is 1,1,2,2 */
     unsigned char k[4];
-    EXPECT_NEAR(profile_leaf_key(&t, &items[1], k, 4), 1, "key length");
-    EXPECT_NEAR(k[0], 2, "key token");
+    check_near(profile_leaf_key(&t, &items[1], k, 4), 1, "key length");
+    check_near(k[0], 2, "key token");
     size_t order[4] = {0, 2, 1, 3};
     unsigned seg[4] = {0, 1, 0, 1};
     pstats_init(&s, &t);
     profile_replay(&t, items, order, seg, 4, 4, &s);
-    EXPECT_NEAR(pstats_efficiency(&s), 1.0, "regrouped efficiency");
-    EXPECT_NEAR((double)s.groups, 2, "regrouped groups end where the leaf changes");
+    check_near(pstats_efficiency(&s), 1.0, "regrouped efficiency");
+    check_near((double)s.groups, 2, "regrouped groups end where the leaf changes");
     pstats_free(&s);
     ptree_free(&t);
 }
@@ -116,13 +108,13 @@ static void loop_trips(void)
     profile_replay(&t, items, NULL, NULL, 2, 2, &s);
     /* issued per lane: init 1 + 3 tests + 2 * (body 2 + step 1) = 10; both lanes: 20.
      * useful: lane 0: init 1 + test 1 = 2; lane 1: 10. */
-    EXPECT_NEAR(s.issued, 20, "loop issued");
-    EXPECT_NEAR(s.useful, 12, "loop useful");
-    EXPECT_NEAR(s.c[0].lost, 8, "loop lost to trip counts");
-    EXPECT_NEAR(s.c[0].lane_iters, 2, "lane iterations");
-    EXPECT_NEAR(s.c[0].issued_iters, 4, "issued iterations");
-    EXPECT_NEAR((double)s.c[0].diverged, 1, "loop diverged");
-    EXPECT_NEAR(s.bad_trace, 0, "well-formed paths");
+    check_near(s.issued, 20, "loop issued");
+    check_near(s.useful, 12, "loop useful");
+    check_near(s.c[0].lost, 8, "loop lost to trip counts");
+    check_near(s.c[0].lane_iters, 2, "lane iterations");
+    check_near(s.c[0].issued_iters, 4, "issued iterations");
+    check_near((double)s.c[0].diverged, 1, "loop diverged");
+    check_near(s.bad_trace, 0, "well-formed paths");
     pstats_free(&s);
     ptree_free(&t);
 }
@@ -139,14 +131,14 @@ static void early_return(void)
     pstats s;
     pstats_init(&s, &t);
     profile_replay(&t, items, NULL, NULL, 2, 2, &s);
-    EXPECT_NEAR(pstats_efficiency(&s), 0.5, "early return efficiency");
-    EXPECT_NEAR(s.c[0].lost, 4, "lost to the returning if");
+    check_near(pstats_efficiency(&s), 0.5, "early return efficiency");
+    check_near(s.c[0].lost, 4, "lost to the returning if");
     pstats_free(&s);
     /* a path that ends early is flagged */
     ptrace bad[1] = {{p1, 0}};
     pstats_init(&s, &t);
     profile_replay(&t, bad, NULL, NULL, 1, 1, &s);
-    EXPECT_NEAR(s.bad_trace, 1, "short path flagged");
+    check_near(s.bad_trace, 1, "short path flagged");
     pstats_free(&s);
     ptree_free(&t);
 }
@@ -156,9 +148,5 @@ int main(void)
     alternating_if();
     loop_trips();
     early_return();
-    if (failures)
-        fprintf(stderr, "%d failures\n", failures);
-    else
-        printf("profile replay: all exact\n");
-    return failures != 0;
+    return check_summary("profile replay");
 }

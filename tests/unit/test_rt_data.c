@@ -14,14 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
+#include "check.h"
 
-static void check(int ok, const char *sentence)
-{
-    printf("%s: %s\n", ok ? "PASS" : "FAIL", sentence);
-    if (!ok)
-        failures++;
-}
 
 /* ---- helpers: one-element diffs of raw bit patterns -------------------- */
 
@@ -507,6 +501,5 @@ int main(void)
     test_recipes();
     test_fields();
     test_unordered();
-    printf("%s: %d check(s) failed\n", failures ? "FAIL" : "PASS", failures);
-    return failures ? 1 : 0;
+    return check_summary("runtime data");
 }

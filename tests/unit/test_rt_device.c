@@ -17,14 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
+#include "check.h"
 
-static void check(int ok, const char *sentence)
-{
-    printf("%s: %s\n", ok ? "PASS" : "FAIL", sentence);
-    if (!ok)
-        failures++;
-}
 
 static const char *const good_source =
     "__kernel void add_one(__global int *p) {\n"
@@ -319,6 +313,5 @@ int main(void)
     }
     nplus1rt_cache_clear();
     remove_private_pocl_cache();
-    printf("%s: %d check(s) failed\n", failures ? "FAIL" : "PASS", failures);
-    return failures ? 1 : 0;
+    return check_summary("runtime device");
 }

@@ -1,3 +1,5 @@
+// RUN: nplus1gen %s --validate --global 4096 --arg spot=range:0:2 --arg barrier=1.5 --arg strike=0.5 --strategy atomic,aggregated,ordered,chunked,tile --dispatch auto,fused,host
+// EXPECT: match all-leaves
 /*
  * params_named_like_builtins.cl - regression (issue 16, item 7): an options
  * kernel whose parameters are named like the builtins the generated kernels

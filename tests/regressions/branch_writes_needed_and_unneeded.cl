@@ -1,3 +1,5 @@
+// RUN: nplus1gen %s --validate --global 4096 --arg in=range:0:1
+// EXPECT: match all-leaves
 /*
  * branch_writes_needed_and_unneeded.cl - regression (issue 16, item 3): a
  * branch statement writes one variable a later condition reads ('hits') and

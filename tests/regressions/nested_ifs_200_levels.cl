@@ -1,3 +1,6 @@
+// RUN: nplus1gen %s --validate --global 4096 --arg in=range:-5:260
+// RUN: nplus1gen %s --validate --global 4096 --arg in=range:-5:260 --strategy tile
+// EXPECT: match all-leaves
 /*
  * nested_ifs_200_levels.cl - regression (issue 16, item 5): 200 nested ifs,
  * each with braces (written without indentation to stay readable).

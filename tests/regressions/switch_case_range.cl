@@ -1,3 +1,5 @@
+// RUN: nplus1gen %s --validate --global 8192
+// EXPECT: match all-leaves
 /*
  * switch_case_range.cl - regression: GNU case ranges (`case 1 ... 3:`).
  *

@@ -1,3 +1,5 @@
+// RUN: nplus1gen %s --validate --global 8192 --arg mode=1
+// EXPECT: match all-leaves
 /*
  * enum_argument.cl - regression: a scalar argument of enum type.
  *

@@ -1,3 +1,5 @@
+// RUN: nplus1gen %s --validate --global 4096 --arg p=range:-1:1 --arg dir=range:-1:1
+// EXPECT: match all-leaves
 /* Regression: a float3 store leaves its fourth (padding) lane undefined
  * (clang writes a 4-lane vector with an undef lane), so the original and the
  * leaf kernels may leave different bytes there. Validation compares lanes 0-2

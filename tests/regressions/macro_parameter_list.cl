@@ -1,3 +1,5 @@
+// RUN: nplus1gen %s --validate --global 4096 --arg n=4000 --arg in=range:0:1
+// EXPECT: match all-leaves
 /*
  * macro_parameter_list.cl - regression (issue 16, item 6): a kernel whose
  * parameter list is one macro, as every hashcat kernel is declared, and one

@@ -1,3 +1,6 @@
+// RUN: nplus1gen %s -k wide_labels --validate --global 4096 --arg in=choice:4294967297,1,-9223372036854775808,2
+// RUN: nplus1gen %s -k unsigned_wide_labels --validate --global 4096 --arg in=choice:18446744073709551615,4294967295,3 --strategy tile
+// EXPECT: match all-leaves
 /*
  * switch_64bit_case_labels.cl - regression (issue 16, item 4): case labels
  * that need 64 bits beside small ones (0x100000001L and 0x1L).

@@ -1,3 +1,6 @@
+// RUN: nplus1gen %s -k int_assigned --validate --global 4096 --arg in=range:0:100
+// RUN: nplus1gen %s -k float_assigned --validate --global 4096 --arg in=range:0:1 --strategy ordered
+// EXPECT: match all-leaves
 /*
  * declared_then_assigned_in_condition.cl - regression (issue 16, item 2):
  * a variable declared on its own line, without a value, and assigned inside

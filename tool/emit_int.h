@@ -1,0 +1,130 @@
+/*
+ * emit_int.h - shared inside the emit stage (emit.c, emit_kernel.c,
+ * emit_driver.c, emit_manifest.c, text_edits.c); nothing outside it
+ * includes this.
+ */
+#ifndef NPLUS1_EMIT_INT_H
+#define NPLUS1_EMIT_INT_H
+
+#include "emit.h"
+#include "macro_deps.h"
+#include "template.h"
+#include "util.h"
+#include "version.h"
+
+#ifndef NPLUS1_VERSION
+#define NPLUS1_VERSION "0.0.0"
+#endif
+
+typedef struct emitter {
+    const plan *pl;
+    const analysis *an;
+    const emit_options *opt;
+    tmpl_file kt, dh, dc, mf;
+    char *err;
+    size_t errlen;
+    int failed;
+    char wg[16];
+    macro_deps md;    /* the macros the text depends on, and the #error lines for them */
+} emitter;
+
+#define NV(a) (sizeof(a) / sizeof *(a))
+
+/* ---- emit.c: the entry and the kernel file's assembly ---- */
+
+/* Expands fragment frag of t into out; a failure sets e->failed (and e->err). */
+void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
+            const tmpl_var *vars, unsigned nvars);
+/* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
+int tile_only(const plan *pl);
+/* The tile kernel comes with --strategy tile, and beside the chosen strategy's
+ * kernels under --split auto. */
+int emits_tile(const plan *pl);
+/* The classify phase keeps the carried variables at nplus1_slot. */
+void ctx_stores(strbuf *sb, const kernel_context *cx);
+/* "#line line "file"" before a piece of the user's text (unless --no-line). */
+void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line);
+/* LINE_BACK after a piece of the user's text: the generated file's numbering again. */
+void put_line_back(strbuf *sb, const emitter *e);
+/* The path #line names for file (NULL under --no-line). */
+const char *line_path(const emitter *e, unsigned file);
+
+/* ---- text_edits.c: the user's text with edits spliced in by offset ---- */
+
+typedef struct edit {
+    unsigned begin, end;
+    char *text;
+} edit;
+
+typedef struct edits {
+    edit *v;
+    unsigned n, cap;
+    /* Non-NULL: the text's file, as #line names it. An edit whose text has
+     * another number of lines than the text it replaces is followed by a
+     * #line directive, so the user's lines after it keep their numbers. */
+    const char *line_path;
+} edits;
+
+/* "#line N" back into the generated file: text_lines_resolved() numbers it. */
+#define LINE_BACK "#line 0 \"\001nplus1\""
+
+void add_edit(edits *es, unsigned begin, unsigned end, const char *text);
+void edits_free(edits *es);
+/* Appends text[begin, end) with the edits applied (the active text of file, given an). */
+void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                   unsigned begin, unsigned end, edits *es);
+void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es);
+/* The line of offset off in text (1-based). */
+unsigned text_line_at(const char *text, unsigned off);
+/* A line "#line N "path"" (path escaped as a C string), ending in a newline. */
+void put_line_directive(strbuf *sb, unsigned line, const char *path);
+/* text with each LINE_BACK line made "#line N "generated"" (the generated file's own
+ * numbering from there on; one line for one, so no line moves); text is freed. */
+char *text_lines_resolved(char *text, const char *generated);
+
+/* ---- emit_kernel.c: the pieces made from the user's text ---- */
+
+typedef struct inclusion {
+    unsigned includer, offset, included;
+} inclusion;
+
+typedef struct inclusions {
+    const analysis *an;
+    const macro_deps *md;
+    inclusion *v;
+    unsigned n, cap;
+    int lines;          /* #line directives before each file's text (not --no-line) */
+} inclusions;
+
+/* clang_getInclusions' visitor: collects the user's #include lines into an inclusions. */
+void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len, CXClientData data);
+/* The text of file with its user headers inlined between nplus1gen markers. */
+void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth);
+/* Copies of the helpers that call work-item builtins, taking the original ids. */
+void emit_helpers(emitter *e, strbuf *sb);
+/* The classifier's body; with cx, it runs the whole prologue and keeps the context. */
+char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *cx);
+/* The edits that turn the kernel's body into leaf lf's (each decision on its path). */
+void path_edits(const analysis *an, const leaf *lf, edits *es);
+char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf);
+/* Comment-safe copy of a condition (no "*" "/" sequence). */
+char *comment_safe(const char *s);
+/* The first leaf of leaf kernel kn. */
+const leaf *kernel_leaf(const kernel_plan *kp, int kn);
+/* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
+char *leaf_body_merged(emitter *e, const kernel_plan *kp);
+char *merged_condition(const kernel_plan *kp);
+
+/* ---- emit_driver.c: <stem>_nplus1.h and <stem>_nplus1.c ---- */
+
+char *driver_h(emitter *e);
+char *driver_c(emitter *e, const char *source);
+/* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
+void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
+                   const char *none);
+
+/* ---- emit_manifest.c: <stem>.nplus1.json ---- */
+
+char *manifest(emitter *e);
+
+#endif

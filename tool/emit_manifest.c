@@ -1,0 +1,282 @@
+/*
+ * emit_manifest.c - the manifest, <stem>.nplus1.json: per kernel its
+ * strategy, candidates, arguments, decisions (with their divergence
+ * class), context and leaves, and the macros the set depends on.
+ */
+#include "emit_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "divergence.h"
+#include "profile_in.h"
+#include "util.h"
+
+/* ---- manifest ------------------------------------------------------------ */
+
+static char *json_escape(const char *s)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_put_json_string(&sb, s, strlen(s));
+    return sb_steal(&sb);
+}
+
+/* The manifest's "profile" of kernel k: null without one. */
+static char *profile_json(const emitter *e, const char *k)
+{
+    const profile_prior *pp = profile_in_find(e->opt->profile, k);
+    if (!pp)
+        return xstrdup("null");
+    strbuf sb;
+    sb_init(&sb);
+    char *file = json_escape(e->opt->profile->path);
+    sb_printf(&sb, "{\"file\": \"%s\", \"width\": %u, \"simt_efficiency\": %.6f, "
+                   "\"split_speedup_bound\": %.6f, \"tile_speedup_bound\": %.6f}",
+              file, pp->width, pp->simt_efficiency, pp->split_bound, pp->tile_bound);
+    free(file);
+    return sb_steal(&sb);
+}
+
+
+/* What the driver's measured choice can run: the carried candidates (nplus1rt_format.h). */
+static char *candidates_json(const emitter *e, const kernel_plan *kp)
+{
+    strbuf sb;
+    sb_init(&sb);
+    /* AUTO dispatch may be fused: the chunked set may carry its aggregated passes */
+    int fused = e->pl->opt.dispatch != DISPATCH_HOST;
+    for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
+        if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)e->pl->opt.strategy,
+                             fused, emits_tile(e->pl)))
+            sb_printf(&sb, "%s\"%s\"", sb.len ? ", " : "", nplus1rt_candidate_text(c));
+    return sb_steal(&sb);
+}
+
+/* The decisions in source order, with their divergence class (divergence.h). */
+static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].decision;
+        if (s->items[i].kind != ITEM_DECISION || !d)
+            continue;
+        size_t len;
+        src_range cr = d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond;
+        const char *cond = range_text(e->an, cr, &len);
+        sb_printf(sb, "%s\n        {\"line\": %u, \"kind\": \"%s\", \"condition\": \"",
+                  sb->len ? "," : "", d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+        sb_put_json_string(sb, cond, len);
+        sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
+                  div_class_name((div_class)d->divergence));
+        sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
+        sb_printf(sb, "\", \"keep_in_leaf\": %s}", d->keep_in_leaf ? "true" : "false");
+        if (d->kind == DEC_SWITCH)
+            manifest_decisions(e, sb, &d->body);
+        else
+            for (unsigned b = 0; b < d->nbranches; b++)
+                manifest_decisions(e, sb, &d->branches[b].seq);
+    }
+}
+
+/* An image's access qualifier: "read_only", "write_only" or "read_write". */
+static const char *image_access(const kernel_param *p)
+{
+    return strstr(p->type_text, "__write_only")   ? "write_only"
+           : strstr(p->type_text, "__read_write") ? "read_write"
+                                                   : "read_only";
+}
+
+/* A leaf's "inputs" (names) or "indexed_by" (name: [index inputs]) in the manifest. */
+static char *leaf_inputs_json(const leaf *lf, int indices)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < lf->ninputs; i++) {
+        const cond_input *in = &lf->inputs[i];
+        if (indices && !in->indexed_by)
+            continue;
+        sb_puts(&sb, sb.len ? ", \"" : "\"");
+        sb_put_json_string(&sb, in->name, strlen(in->name));
+        sb_puts(&sb, "\"");
+        if (!indices)
+            continue;
+        sb_puts(&sb, ": [\"");
+        for (const char *p = in->indexed_by; *p; p++) /* "a[],b" -> "a[]", "b" */
+            if (*p == ',')
+                sb_puts(&sb, "\", \"");
+            else
+                sb_put_json_string(&sb, p, 1);
+        sb_puts(&sb, "\"]");
+    }
+    return sb.len ? sb_steal(&sb) : xstrdup("");
+}
+
+/* The manifest's "classifier_kernels" of kernel k, quoted, in n bytes. */
+static void classifier_kernels_json(const plan *pl, const char *k, char *out, size_t n)
+{
+    static const char *const ordered[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCAN,
+                                          NPLUS1RT_SUFFIX_SCATTER, NULL};
+    static const char *const chunked[] = {NPLUS1RT_SUFFIX_CHUNK, NPLUS1RT_SUFFIX_COUNT,
+                                          NPLUS1RT_SUFFIX_SCATTER, NULL};
+    static const char *const tile[] = {NPLUS1RT_SUFFIX_TILE, NULL};
+    static const char *const other[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCATTER, NULL};
+    const char *const *suffixes = pl->opt.strategy == STRATEGY_ORDERED   ? ordered
+                                  : pl->opt.strategy == STRATEGY_CHUNKED ? chunked
+                                  : tile_only(pl)                        ? tile
+                                                                         : other;
+    size_t at = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; suffixes[i] && at < n; i++)
+        at += (size_t)snprintf(out + at, n - at, "%s\"%s%s\"", i ? ", " : "", k, suffixes[i]);
+}
+
+/* --strategy tile: the top-level decision's context; null under the other strategies. */
+static char *context_json(const emitter *e, const kernel_plan *kp)
+{
+    const kernel_context *cx = &kp->ctx;
+    if (!tile_only(e->pl))
+        return xstrdup("null");
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "{\"active\": %s, ", cx->active ? "true" : "false");
+    if (!cx->active) {
+        sb_puts(&sb, "\"why\": \"");
+        sb_put_json_string(&sb, cx->why, strlen(cx->why));
+        sb_puts(&sb, "\"}");
+        return sb_steal(&sb);
+    }
+    sb_printf(&sb, "\"at_line\": %u, \"prologue_lines\": [%u, %u], \"where\": \"local\", "
+                   "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, "
+                   "\"legal_only_with_context\": %u, \"variables\": [",
+              cx->at_line, cx->prologue_begin_line, cx->prologue_end_line, cx->bytes,
+              cx->bytes * cx->wg, cx->relaxed);
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);
+        sb_put_json_string(&sb, v->store_type, strlen(v->store_type));
+        sb_printf(&sb, "\", \"elements\": %u, \"bytes\": %u, \"carried\": %s, \"line\": %u}",
+                  v->count, v->bytes, v->carried ? "true" : "false", v->line);
+    }
+    sb_puts(&sb, "]}");
+    return sb_steal(&sb);
+}
+
+static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
+{
+    const kernel_info *k = kp->k;
+    char nslice[16], ccost[32], ck[512], fused[300], tile[300];
+    /* under --strategy tile, the tile kernel runs every leaf: it is the fused kernel */
+    quoted_kernel(fused, sizeof fused, 1, k->name,
+                  tile_only(e->pl) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
+    quoted_kernel(tile, sizeof tile, emits_tile(e->pl), k->name, NPLUS1RT_SUFFIX_TILE, "null");
+    snprintf(nslice, sizeof nslice, "%u", kp->nslice);
+    snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
+    classifier_kernels_json(e->pl, k->name, ck, sizeof ck);
+    strbuf decisions;
+    sb_init(&decisions);
+    manifest_decisions(e, &decisions, &k->top);
+    sb_puts(&decisions, decisions.len ? "\n      " : "");
+    char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
+    char *ctx = context_json(e, kp);
+    tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
+                     {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
+                     {"SPLIT", split_mode_name(kp->split)},
+                     {"CANDIDATES", cands},
+                     {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
+                     {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof}, {"CONTEXT", ctx},
+                     {"DECISIONS", decisions.data ? decisions.data : ""},
+                     {"COMMA", last ? "" : ","}};
+    expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const kernel_param *p = &k->params[i];
+        char *type = json_escape(p->type_text);
+        const char *space = p->is_image     ? "global"
+                            : !p->is_pointer ? "private"
+                            : p->is_constant_space ? "constant" : "global";
+        const char *access = p->is_image ? image_access(p)
+                             : !p->is_pointer ? "value"
+                             : p->writable    ? "read_write" : "read_only";
+        tmpl_var av[] = {{"NAME", p->name}, {"TYPE", type}, {"SPACE", space},
+                         {"ACCESS", access}, {"HOST", p->host_type},
+                         {"COMMA", i + 1 == k->nparams ? "" : ","}};
+        expand(e, sb, &e->mf, "arg", av, NV(av));
+        free(type);
+    }
+    expand(e, sb, &e->mf, "leaves-begin", kv, NV(kv));
+    for (unsigned l = 0; l < kp->nleaves; l++) {
+        const leaf *lf = &kp->leaves[l];
+        char id[16], kern[300], lb[16], le[16], cost[32];
+        snprintf(id, sizeof id, "%u", l);
+        if (lf->kernel >= 0 && tile_only(e->pl))
+            snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_TILE "\"", k->name);
+        else if (lf->kernel >= 0)
+            snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_LEAF "%d\"", k->name, lf->kernel);
+        else
+            snprintf(kern, sizeof kern, "null");
+        snprintf(lb, sizeof lb, "%u", lf->line_begin);
+        snprintf(le, sizeof le, "%u", lf->line_end);
+        snprintf(cost, sizeof cost, "%.0f", lf->cost);
+        char *cond = json_escape(lf->condition);
+        char *file = json_escape(e->an->pr->files[k->body.file].path);
+        char *inputs = leaf_inputs_json(lf, 0), *indexed = leaf_inputs_json(lf, 1);
+        tmpl_var lv[] = {{"ID", id}, {"KERNEL", kern}, {"EMPTY", lf->kernel < 0 ? "true" : "false"},
+                         {"CONDITION", cond}, {"FILE", file}, {"LB", lb}, {"LE", le},
+                         {"RET", lf->returned ? "true" : "false"}, {"COST", cost},
+                         {"INPUTS", inputs}, {"INDEXED_BY", indexed},
+                         {"COMMA", l + 1 == kp->nleaves ? "" : ","}};
+        expand(e, sb, &e->mf, "leaf", lv, NV(lv));
+        free(cond);
+        free(file);
+        free(inputs);
+        free(indexed);
+    }
+    expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
+    sb_free(&decisions);
+    free(prof);
+    free(cands);
+    free(ctx);
+}
+
+/*
+ * The macros the generated text depends on: "follows" (a case label as
+ * written: the set computes with the run-time value) or "refuses" (an #if
+ * around a kernel: _create fails with NPLUS1_ERR_MACRO when it changes).
+ */
+static char *macro_dependencies(const emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < e->md.ndeps; i++) {
+        const macro_dep *d = &e->md.deps[i];
+        sb_printf(&sb, "%s\n    {\"name\": \"", i ? "," : "");
+        sb_put_json_string(&sb, d->name, strlen(d->name));
+        sb_printf(&sb, "\", \"defined\": %s", d->value ? "true" : "false");
+        if (d->value) {
+            sb_puts(&sb, ", \"value\": \"");
+            sb_put_json_string(&sb, d->value, strlen(d->value));
+            sb_puts(&sb, "\"");
+        }
+        sb_printf(&sb, ", \"line\": %u, \"on_change\": \"%s\"}", d->line,
+                  d->followed ? "follows" : "refuses");
+    }
+    sb_puts(&sb, e->md.ndeps ? "\n  " : "");
+    return sb_steal(&sb);
+}
+
+char *manifest(emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    char *input = json_escape(e->opt->input), *macros = macro_dependencies(e);
+    tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
+                     {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
+                     {"MACROS", macros}};
+    expand(e, &sb, &e->mf, "begin", hv, NV(hv));
+    for (unsigned i = 0; i < e->pl->nkernels; i++)
+        manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);
+    expand(e, &sb, &e->mf, "end", hv, NV(hv));
+    free(input);
+    free(macros);
+    return sb_steal(&sb);
+}

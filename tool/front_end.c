@@ -1,0 +1,28 @@
+/*
+ * front_end.c - parse, analyze, plan in one call (front_end.h).
+ */
+#include "front_end.h"
+
+#include <string.h>
+
+int front_end_run(front_end *fe, const char *path, const parse_options *po,
+                  const char **kernels, unsigned nkernels, const plan_options *popt,
+                  diag_sink *diag)
+{
+    memset(fe, 0, sizeof *fe);
+    int rc = parse_input(&fe->pr, path, po, diag);
+    if (rc != 0)
+        return rc;
+    fe->bad = analyze_tu(&fe->an, &fe->pr, kernels, nkernels, diag) != 0;
+    if (popt)
+        fe->bad |= plan_build(&fe->pl, &fe->an, popt, diag) != 0;
+    return 0;
+}
+
+void front_end_free(front_end *fe)
+{
+    plan_free(&fe->pl);
+    analyze_free(&fe->an);
+    parse_free(&fe->pr);
+    memset(fe, 0, sizeof *fe);
+}

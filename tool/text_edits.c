@@ -1,0 +1,137 @@
+/*
+ * text_edits.c - splicing the user's text by file offsets: a set of edits
+ * (replace [begin, end) with a text), applied in offset order while the
+ * text is copied, from the active text (no skipped #if block) when an
+ * analysis is given. Leaf bodies, helper copies and the loop shape use it.
+ */
+#include "emit_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- text edits ---------------------------------------------------------- */
+
+void add_edit(edits *es, unsigned begin, unsigned end, const char *text)
+{
+    edit e = {begin, end, xstrdup(text)};
+    VEC_PUSH(es->v, es->n, es->cap, e);
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+    const edit *x = a, *y = b;
+    return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+void edits_free(edits *es)
+{
+    for (unsigned i = 0; i < es->n; i++)
+        free(es->v[i].text);
+    free(es->v);
+}
+
+/* Appends text[begin, end); from the active text only when an is given. */
+static void put_segment(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                        unsigned begin, unsigned end)
+{
+    if (an)
+        parse_put_active(an->pr, sb, file, begin, end);
+    else
+        sb_putn(sb, text + begin, end - begin);
+}
+
+static unsigned newlines(const char *s, size_t n)
+{
+    unsigned k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == '\n';
+    return k;
+}
+
+/*
+ * After an edit that changed the number of lines, the user's text goes on
+ * at offset at, on line `line` of path: a #line directive says so. Where the
+ * line's rest is empty, the text's own newline ends the directive.
+ */
+static void put_line_after_edit(strbuf *sb, const char *text, unsigned at, unsigned line,
+                                const char *path)
+{
+    sb_putc(sb, '\n');
+    if (text[at] != '\n') {
+        put_line_directive(sb, line, path);
+        return;
+    }
+    put_line_directive(sb, line + 1, path);
+    sb->data[--sb->len] = '\0';
+}
+
+/* Appends text[begin, end) with the edits applied (the active text of file, given an). */
+void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                   unsigned begin, unsigned end, edits *es)
+{
+    if (es->n)
+        qsort(es->v, es->n, sizeof *es->v, edit_cmp);
+    unsigned pos = begin;
+    unsigned line = es->line_path ? text_line_at(text, begin) : 0;
+    for (unsigned i = 0; i < es->n; i++) {
+        const edit *e = &es->v[i];
+        if (e->begin < pos || e->end > end)
+            continue; /* overlapping edits cannot happen; stay safe */
+        put_segment(sb, an, file, text, pos, e->begin);
+        sb_puts(sb, e->text);
+        if (es->line_path) {
+            line += newlines(text + pos, e->end - pos);
+            if (newlines(text + e->begin, e->end - e->begin) != newlines(e->text, strlen(e->text)))
+                put_line_after_edit(sb, text, e->end, line, es->line_path);
+        }
+        pos = e->end;
+    }
+    put_segment(sb, an, file, text, pos, end);
+}
+
+void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+{
+    put_edited_in(sb, NULL, 0, text, begin, end, es);
+}
+
+/* ---- #line directives ---------------------------------------------------- */
+
+unsigned text_line_at(const char *text, unsigned off)
+{
+    return 1 + newlines(text, off);
+}
+
+void put_line_directive(strbuf *sb, unsigned line, const char *path)
+{
+    sb_printf(sb, "#line %u \"", line);
+    sb_put_c_string(sb, path, strlen(path));
+    sb_puts(sb, "\"\n");
+}
+
+char *text_lines_resolved(char *text, const char *generated)
+{
+    static const char back[] = LINE_BACK;
+    strbuf out;
+    sb_init(&out);
+    unsigned line = 1;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len == sizeof back - 1 && !memcmp(p, back, len)) {
+            put_line_directive(&out, line + 1, generated);
+            out.len--; /* its newline is the text's */
+            out.data[out.len] = '\0';
+        } else {
+            sb_putn(&out, p, len);
+        }
+        if (!nl)
+            break;
+        sb_putc(&out, '\n');
+        line++;
+        p = nl + 1;
+    }
+    free(text);
+    return out.data ? sb_steal(&out) : xstrdup("");
+}
