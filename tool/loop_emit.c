@@ -1,0 +1,239 @@
+/*
+ * loop_emit.c - the generated text of a regrouped loop (loop.h, loop_emit.h):
+ * the context struct, the phases of an item's work (start, head, branch,
+ * end) and the tile kernel that runs them round by round.
+ */
+#include "loop_emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+#define NV(a) (sizeof(a) / sizeof *(a))
+
+static char *loop_params(const kernel_info *k, int names)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        if (i)
+            sb_puts(&sb, ", ");
+        sb_puts(&sb, names ? k->params[i].name : k->params[i].decl_text);
+    }
+    return sb_steal(&sb);
+}
+
+/* Loads ctx.vars[from, to) from the private context nplus1_c. */
+static void loop_loads(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to)
+{
+    for (unsigned i = from; i < to; i++) {
+        const ctx_var *v = &cx->vars[i];
+        if (!v->count) {
+            sb_printf(sb, "    %s %s = nplus1_c->%s;\n", v->decl_type, v->name, v->name);
+            continue;
+        }
+        sb_printf(sb, "    %s %s[%u];\n", v->store_type, v->name, v->count);
+        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
+                      "        %s[nplus1_k] = nplus1_c->%s[nplus1_k];\n",
+                  v->count, v->name, v->name);
+    }
+}
+
+/* Stores ctx.vars[from, to) into nplus1_c, with `pad` before each line. */
+static void loop_stores(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to,
+                        const char *pad)
+{
+    for (unsigned i = from; i < to; i++) {
+        const ctx_var *v = &cx->vars[i];
+        if (!v->count)
+            sb_printf(sb, "%snplus1_c->%s = %s;\n", pad, v->name, v->name);
+        else
+            sb_printf(sb, "%sfor (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
+                          "%s    nplus1_c->%s[nplus1_k] = %s[nplus1_k];\n",
+                      pad, v->count, pad, v->name, v->name);
+    }
+}
+
+static void loop_text(const analysis *an, strbuf *sb, unsigned file, unsigned begin,
+                      unsigned end)
+{
+    const char *text = an->pr->files[file].text;
+    while (begin < end && (text[begin] == ' ' || text[begin] == '\n' || text[begin] == '\t'))
+        begin++;
+    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t'))
+        end--;
+    if (begin == end)
+        return;
+    sb_puts(sb, "    ");
+    parse_put_active(an->pr, sb, file, begin, end);
+    sb_putc(sb, '\n');
+}
+
+static char *loop_members(const loop_plan *lp)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < lp->ctx.nvars; i++) {
+        const ctx_var *v = &lp->ctx.vars[i];
+        char dim[32] = "";
+        if (v->count)
+            snprintf(dim, sizeof dim, "[%u]", v->count);
+        sb_printf(&sb, "    %s %s%s; /* line %u */\n", v->store_type, v->name, dim, v->line);
+    }
+    if (lp->sel_type)
+        sb_printf(&sb, "    %s nplus1_sel; /* the switch's value */\n", lp->sel_type);
+    sb_puts(&sb, "    uint nplus1_item, nplus1_branch; /* in the tile; its branch */\n");
+    return sb_steal(&sb);
+}
+
+static char *loop_start(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    strbuf sb;
+    sb_init(&sb);
+    loop_text(an, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
+    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
+    return sb_steal(&sb);
+}
+
+/* The branch a switch value takes, for grouping (the branch phase switches on the value). */
+static void loop_switch_groups(strbuf *sb, const decision *d)
+{
+    sb_puts(sb, "    int nplus1_b = 0;\n    switch (nplus1_sel) {\n");
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const branch *br = &d->branches[b];
+        if (br->kind == BR_DEFAULT || br->kind == BR_IMPLICIT_DEFAULT)
+            sb_puts(sb, "    default:");
+        for (unsigned i = 0; br->kind == BR_CASE && i < br->nlabels; i++)
+            sb_printf(sb, "    case %s:", br->labels[i]);
+        for (unsigned i = 0; br->kind == BR_CASE && !br->nlabels && i < br->nvalues; i++)
+            sb_printf(sb, "    case %lld:", br->values[i]);
+        sb_printf(sb, " nplus1_b = %u; break;\n", b);
+    }
+    sb_puts(sb, "    }\n");
+}
+
+static void loop_if_groups(const analysis *an, strbuf *sb, const decision *d)
+{
+    sb_puts(sb, "    const int nplus1_b =");
+    unsigned last = d->nbranches - 1;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const branch *br = &d->branches[b];
+        if (br->kind != BR_IF) {
+            last = b;
+            continue;
+        }
+        size_t n = 0;
+        const char *t = range_text(an, br->cond, &n);
+        sb_puts(sb, " (");
+        sb_putn(sb, t, n);
+        sb_printf(sb, ") ? %u :", b);
+    }
+    sb_printf(sb, " %u;\n", last);
+}
+
+static char *loop_head(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    const decision *d = lp->d;
+    unsigned file = kp->k->body.file;
+    size_t n = 0;
+    strbuf sb;
+    sb_init(&sb);
+    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
+    const char *t = range_text(an, lp->cond, &n);
+    sb_puts(&sb, "    if (!(");
+    sb_putn(&sb, t, n);
+    sb_puts(&sb, ")) { /* the loop ended */\n");
+    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "        ");
+    sb_puts(&sb, "        *nplus1_g = -2;\n        return;\n    }\n");
+    loop_text(an, &sb, file, lp->body.begin + 1, d->range.begin);
+    if (d->kind == DEC_SWITCH) {
+        t = range_text(an, d->cond, &n);
+        sb_printf(&sb, "    const %s nplus1_sel = (", lp->sel_type);
+        sb_putn(&sb, t, n);
+        sb_puts(&sb, ");\n    nplus1_c->nplus1_sel = nplus1_sel;\n");
+        loop_switch_groups(&sb, d);
+    } else {
+        loop_if_groups(an, &sb, d);
+    }
+    loop_stores(&sb, &lp->ctx, 0, lp->ctx.nvars, "    ");
+    sb_puts(&sb, "    *nplus1_g = nplus1_b;");
+    return sb_steal(&sb);
+}
+
+static char *loop_branch(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    const decision *d = lp->d;
+    unsigned file = kp->k->body.file;
+    strbuf sb;
+    sb_init(&sb);
+    loop_loads(&sb, &lp->ctx, 0, lp->ctx.nvars);
+    if (d->kind == DEC_SWITCH) {
+        sb_printf(&sb, "    const %s nplus1_sel = nplus1_c->nplus1_sel;\n", lp->sel_type);
+        sb_printf(&sb, "    /* the switch at line %u, on the value the head took */\n",
+                  d->range.line);
+        sb_puts(&sb, "    switch (nplus1_sel)\n");
+        loop_text(an, &sb, file, lp->switch_body.begin, lp->switch_body.end);
+    } else {
+        sb_printf(&sb, "    const uint nplus1_b = nplus1_c->nplus1_branch; /* the if at line "
+                       "%u */\n", d->range.line);
+        for (unsigned b = 0; b < d->nbranches; b++) {
+            const branch *br = &d->branches[b];
+            if (br->kind != BR_IF && br->kind != BR_ELSE)
+                continue;
+            sb_printf(&sb, "    if (nplus1_b == %u) {\n    ", b);
+            loop_text(an, &sb, file, br->body.begin, br->body.end);
+            sb_puts(&sb, "    ;}\n");
+        }
+    }
+    sb_printf(&sb, "    /* the rest of the iteration */\n");
+    loop_text(an, &sb, file, d->range.end, lp->body.end - 1);
+    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
+    return sb_steal(&sb);
+}
+
+static char *loop_end(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    strbuf sb;
+    sb_init(&sb);
+    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
+    loop_text(an, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
+    return sb_steal(&sb);
+}
+
+void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_expand_fn expand,
+                   void *ud)
+{
+    const kernel_info *k = kp->k;
+    const loop_plan *lp = &kp->loop;
+    char nleaves[16], line[16], dline[16], bytes[16], prologue[48], epilogue[48];
+    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+    snprintf(line, sizeof line, "%u", lp->line);
+    snprintf(dline, sizeof dline, "%u", lp->d->range.line);
+    snprintf(bytes, sizeof bytes, "%u", lp->bytes);
+    snprintf(prologue, sizeof prologue, "%u-%u", k->top.items[0].range.line,
+             lp->line > k->top.items[0].range.line ? lp->line - 1 : lp->line);
+    snprintf(epilogue, sizeof epilogue, "%u-%u", lp->stmt.end_line, k->body.end_line);
+    char *params = loop_params(k, 0), *args = loop_params(k, 1);
+    char *members = loop_members(lp), *start = loop_start(an, kp), *head = loop_head(an, kp);
+    char *branch = loop_branch(an, kp), *end = loop_end(an, kp);
+    tmpl_var v[] = {{"K", k->name},        {"PARAMS", params},  {"ARGS", args},
+                    {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},
+                    {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
+                    {"HEAD", head},        {"BRANCH", branch},  {"END", end},
+                    {"PROLOGUE", prologue}, {"EPILOGUE", epilogue}};
+    if (expand(ud, sb, "loop-functions", v, NV(v)) == 0)
+        expand(ud, sb, "loop-tile", v, NV(v));
+    free(params);
+    free(args);
+    free(members);
+    free(start);
+    free(head);
+    free(branch);
+    free(end);
+}
+
