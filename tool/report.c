@@ -235,9 +235,17 @@ static void print_loop(FILE *f, const kernel_plan *kp)
     }
     const decision *d = lp->d;
     fprintf(f, "  loop (tile): line %u: regrouped round by round in the work-group\n", lp->line);
+    static const char *const kinds[] = {"while", "for", "do"};
+    fprintf(f, "    loop: `%s`; %u break/continue statement%s of the loop\n", kinds[lp->kind],
+            lp->njumps, lp->njumps == 1 ? "" : "s");
     fprintf(f, "    decision: %s at line %u, divergence: data (%s), %u branches\n",
             d->kind == DEC_SWITCH ? "switch" : "if", d->range.line, d->divergence_why,
-            lp->ngroups);
+            d->nbranches);
+    if (lp->d2)
+        fprintf(f, "    and the %s at line %u after it, divergence: data (%s), %u branches: the "
+                   "if's branch leaves the iteration, so %u groups\n",
+                lp->d2->kind == DEC_SWITCH ? "switch" : "if", lp->d2->range.line,
+                lp->d2->divergence_why, lp->d2->nbranches, lp->ngroups);
     fprintf(f, "    context: %u variable%s, at most %u bytes an item with the selector, item "
                "and branch; %u bytes of local memory a work-group of %u\n",
             lp->ctx.nvars, lp->ctx.nvars == 1 ? "" : "s", lp->bytes, lp->bytes * lp->ctx.wg,
