@@ -237,6 +237,85 @@ static int exit_guard(const decision *d)
     return k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt;
 }
 
+static void seq_writes(const seq *s, cursor_list *out);
+
+static void fx_writes(const effects *fx, cursor_list *out)
+{
+    for (unsigned w = 0; w < fx->nwrites; w++)
+        VEC_PUSH(out->v, out->n, out->cap, fx->writes[w]);
+}
+
+/* Every variable a sequence writes or declares, nested decisions included. */
+static void seq_writes(const seq *s, cursor_list *out)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        fx_writes(&s->items[i].fx, out);
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        fx_writes(&d->cond_fx, out);
+        if (d->kind == DEC_SWITCH)
+            seq_writes(&d->body, out);
+        for (unsigned b = 0; b < d->nbranches; b++)
+            seq_writes(&d->branches[b].seq, out);
+    }
+}
+
+static int in_list(const cursor_list *l, CXCursor c)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        if (clang_equalCursors(l->v[i], c))
+            return 1;
+    return 0;
+}
+
+/* Is c declared inside r? */
+static int declared_in(analysis *an, CXCursor c, src_range r)
+{
+    src_range at;
+    return cursor_range(an, c, &at) == 0 && at.file == r.file && at.begin >= r.begin &&
+           at.end <= r.end;
+}
+
+/*
+ * A decision the divergence analysis calls uniform or affine whose condition reads a
+ * variable the loop carries (declared before it and written in its body) or one the
+ * body declares, in a loop that carries one: the analysis sees the carried values
+ * only as they were before the loop, so the items may disagree. 1 with d's reason.
+ */
+static int carried_condition(analysis *an, loop_plan *lp, decision *d)
+{
+    cursor_list w = {0}, carried = {0};
+    seq_writes(&lp->bodyseq, &w);
+    for (unsigned i = 0; i < w.n; i++)
+        if (!declared_in(an, w.v[i], lp->stmt) && !in_list(&carried, w.v[i]))
+            VEC_PUSH(carried.v, carried.n, carried.cap, w.v[i]);
+    int found = 0;
+    for (unsigned r = 0; carried.n && r < d->cond_fx.nreads && !found; r++) {
+        CXCursor v = d->cond_fx.reads[r];
+        found = in_list(&carried, v) || (in_list(&w, v) && declared_in(an, v, lp->body));
+        if (found) {
+            strbuf names;
+            sb_init(&names);
+            for (unsigned c = 0; c < carried.n && c < 3; c++) {
+                char *cn = cursor_spelling(carried.v[c]);
+                sb_printf(&names, "%s'%s'", c ? ", " : "", cn);
+                free(cn);
+            }
+            char *name = cursor_spelling(v);
+            snprintf(d->divergence_why, sizeof d->divergence_why, "reads '%s'; the loop carries "
+                     "%s%s from one iteration to the next, which the analysis sees only as "
+                     "before the loop", name, names.data, carried.n > 3 ? ", ..." : "");
+            free(name);
+            sb_free(&names);
+            d->divergence = DIV_DATA;
+        }
+    }
+    free(w.v);
+    free(carried.v);
+    return found;
+}
+
 /* The body's first data-dependent decision at its top level (and the one after it when
  * it is an exit guard); 0, or 1 with lp->why. */
 static int body_decision(analysis *an, kernel_info *k, loop_plan *lp)
@@ -248,7 +327,7 @@ static int body_decision(analysis *an, kernel_info *k, loop_plan *lp)
         if (!d)
             continue;
         divergence_classify_one(an, k, d);
-        if (d->divergence != DIV_DATA) {
+        if (d->divergence != DIV_DATA && !carried_condition(an, lp, d)) {
             first = first ? first : d;
             continue;
         }
@@ -259,7 +338,7 @@ static int body_decision(analysis *an, kernel_info *k, loop_plan *lp)
                            : NULL;
         if (d2 && exit_guard(d)) {
             divergence_classify_one(an, k, d2);
-            lp->d2 = d2->divergence == DIV_DATA ? d2 : NULL;
+            lp->d2 = d2->divergence == DIV_DATA || carried_condition(an, lp, d2) ? d2 : NULL;
         }
         return 0;
     }
