@@ -21,6 +21,10 @@
  * every OpenCL device has, the rest left to the tile's counters. */
 #define LOOP_LOCAL_BUDGET 24576u
 
+/* Operations a context word's two trips through local memory cost, against the
+ * branches' operation counts (effects.c's rough costs). */
+#define LOOP_MOVE_COST 2.0
+
 static int is_loop(CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -433,6 +437,45 @@ static int loop_context(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp
     return bad;
 }
 
+/* A sequence's operations, every branch of its decisions counted (an upper bound). */
+static double seq_cost(const seq *s)
+{
+    double c = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        c += s->items[i].fx.cost;
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        c += d->cond_fx.cost + (d->kind == DEC_SWITCH ? seq_cost(&d->body) : 0);
+        for (unsigned b = 0; d->kind != DEC_SWITCH && b < d->nbranches; b++)
+            c += seq_cost(&d->branches[b].seq);
+    }
+    return c;
+}
+
+/*
+ * The default regroup policy. Regrouping moves each context through local memory twice
+ * (its bytes / 4 words each way); in a mixed SIMD group the lanes of the other branches
+ * idle through the costliest branch, which regrouping gives whole groups of its own. So
+ * it pays when the costliest branch costs more than those moves: then "when mixed" (1),
+ * else "never" (0: each lane keeps its item and refills).
+ */
+static void loop_policy(loop_plan *lp)
+{
+    double max = 0, sum = 0;
+    for (unsigned g = 0; g < lp->ngroups; g++) {
+        unsigned b;
+        const decision *d = loop_group(lp, g, &b);
+        double c = d->kind == DEC_SWITCH ? seq_cost(&d->body) / d->nbranches
+                                         : seq_cost(&d->branches[b].seq);
+        max = c > max ? c : max;
+        sum += c;
+    }
+    lp->arm_cost[0] = max;
+    lp->arm_cost[1] = sum;
+    lp->regroup = max >= LOOP_MOVE_COST * (double)lp->bytes / 4.0 ? 1 : 0;
+}
+
 static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_sink *diag)
 {
     if (loop_parts(an, k, lp) || body_decision(an, k, lp))
@@ -461,6 +504,7 @@ static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag
         loop_note(an, k->top.items[lp->item].cursor, diag, lp->why);
         return 1;
     }
+    loop_policy(lp);
     return 0;
 }
 

@@ -46,6 +46,9 @@ typedef struct loop_plan {
     kernel_context ctx;   /* the prologue's and the head's variables the loop uses */
     unsigned nprologue;   /* ctx.vars[0, nprologue): the prologue's; the rest: the head's */
     unsigned bytes;       /* per item in local memory: ctx, selector, item, branch */
+    double arm_cost[2];   /* the costliest group's operations, and all groups' together */
+    unsigned regroup;     /* the default of NPLUS1_LOOP_REGROUP: 0 never (refill only), 1 a
+                           * round whose contexts take two branches or more, 2 every round */
     char why[360];        /* not active: why (a sentence) */
 } loop_plan;
 

@@ -353,7 +353,12 @@ void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_e
     char *params = loop_params(k, 0), *args = loop_params(k, 1);
     char *members = loop_members(lp), *start = loop_start(an, kp), *head = loop_head(an, kp);
     char *branch = loop_branch(an, kp), *end = loop_end(an, kp);
+    char regroup[16], why[160];
+    snprintf(regroup, sizeof regroup, "%u", lp->regroup);
+    snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a context's two "
+             "trips %.0f", lp->arm_cost[0], 2.0 * lp->bytes / 4.0);
     tmpl_var v[] = {{"K", k->name},        {"PARAMS", params},  {"ARGS", args},
+                    {"REGROUP", regroup},  {"REGROUP_WHY", why},
                     {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},
                     {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
                     {"HEAD", head},        {"BRANCH", branch},  {"END", end},

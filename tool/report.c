@@ -258,8 +258,14 @@ static void print_loop(FILE *f, const kernel_plan *kp)
         fprintf(f, "      %s: %s%s, %u bytes (line %u, %s)\n", v->name, v->store_type, dim,
                 v->bytes, v->line, i < lp->nprologue ? "prologue" : "loop head");
     }
-    fprintf(f, "    policy: regroup every round (no probe yet); a lane whose item leaves the "
-               "loop runs the epilogue and takes the next item of the tile\n");
+    static const char *const modes[] = {"0: never (each lane keeps its item's context)",
+                                        "1: a round whose contexts take two branches or more",
+                                        "2: every round"};
+    fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
+               "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); the branches cost "
+               "%.0f operations, the costliest %.0f, a context's two moves %.0f; a lane whose "
+               "item leaves the loop runs the epilogue and takes the next item of the tile\n",
+            modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], 2.0 * lp->bytes / 4.0);
 }
 
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
