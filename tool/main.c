@@ -114,7 +114,8 @@ static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
         diag_sink diag;
         diag_init(&diag);
         diag.quiet = !loud;
-        int bad = analyze_tu(&ps->an, pr, c->kernels, c->nkernels, &diag);
+        int bad = analyze_tu_loops(&ps->an, pr, c->kernels, c->nkernels,
+                                   po.strategy == STRATEGY_TILE, &diag);
         bad |= plan_build(&ps->pl, &ps->an, &po, &diag);
         if (!bad && !diag.errors)
             return EXIT_OK;
@@ -284,7 +285,8 @@ static int run(int argc, char **argv)
     memset(&pl, 0, sizeof pl);
     rc = parse_input(&pr, c.input, &po, &diag);
     if (rc == EXIT_OK) {
-        int bad = analyze_tu(&an, &pr, c.kernels, c.nkernels, &diag);
+        int bad = analyze_tu_loops(&an, &pr, c.kernels, c.nkernels,
+                                   c.plan.strategy == STRATEGY_TILE, &diag);
         bad |= plan_build(&pl, &an, &c.plan, &diag);
         if (c.report || c.check)
             report_print(stdout, &an, &pl, c.report);

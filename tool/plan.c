@@ -885,6 +885,14 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     if (pl->opt.strategy == STRATEGY_TILE) {
         context_build(an, k, pl->opt.wg, &kp.ctx, diag);
         loop_build(an, k, pl->opt.wg, &kp.loop, diag);
+        if (k->loop_only && !kp.loop.active) { /* its decisions sit in a loop left alone */
+            diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+            diag_report(diag, DIAG_ERROR, &loc, "nplus1-no-decision",
+                        "kernel '%s' has decisions only inside loops (the first at line %u), "
+                        "and its loop is not regrouped: %s", k->name, k->loop_only,
+                        kp.loop.why[0] ? kp.loop.why : "no loop at its top level holds one");
+            errors++;
+        }
     }
     tile_hint hint = {k, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
     errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
@@ -938,7 +946,7 @@ int plan_build(plan *pl, analysis *an, const plan_options *opt, diag_sink *diag)
     int errors = 0;
     for (unsigned i = 0; i < an->nkernels; i++) {
         kernel_info *k = &an->kernels[i];
-        if (!k->legal || !k->has_decision)
+        if (!k->legal || (!k->has_decision && !k->loop_only))
             continue;
         errors += plan_kernel(pl, k, diag);
     }
