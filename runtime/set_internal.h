@@ -29,6 +29,8 @@ typedef struct set_config {
     unsigned ipt;               /* NPLUS1_IPT in 1-64; default NPLUS1_IPT_DEFAULT */
     int tile_ipt;               /* NPLUS1_TILE_IPT as given, 0: unset (tile_ipt_for checks it) */
     int tile_match_off;         /* NPLUS1_TILE_MATCH=0 */
+    int loop_regroup;           /* NPLUS1_LOOP_REGROUP 0-2, -1: unset (the tool's choice) */
+    unsigned loop_every;        /* NPLUS1_LOOP_REGROUP_EVERY, 0: unset */
     int has_recheck_period;     /* NPLUS1_RECHECK_PERIOD is set */
     unsigned recheck_period;
     int has_choice_delay;       /* NPLUS1_CHOICE_DELAY is set */

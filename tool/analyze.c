@@ -73,7 +73,8 @@ static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
     unsigned cap = 0;
     build_seq_from(&bc, body, &k->top, &cap);
     k->has_decision = seq_has_decision(&k->top);
-    if (!k->has_decision && !bc.macro_decisions)
+    if (!k->has_decision && !bc.macro_decisions &&
+        !(an->loops && (k->loop_only = decision_in_loop(an, k->cursor)) != 0))
         report_no_decision(&bc);
     bc.errors += analyze_params(an, k, diag);
     k->legal = bc.errors == 0;
@@ -223,8 +224,15 @@ static void note_kernel_names(const analysis *an, diag_sink *diag)
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                diag_sink *diag)
 {
+    return analyze_tu_loops(an, pr, want, nwant, 0, diag);
+}
+
+int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned nwant,
+                     int loops, diag_sink *diag)
+{
     memset(an, 0, sizeof *an);
     an->pr = pr;
+    an->loops = loops;
     CXCursor root = clang_getTranslationUnitCursor(pr->tu);
     clang_visitChildren(root, find_kernels_cb, an);
     int bad = 0;
@@ -249,6 +257,8 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
         int keep = nwant ? wanted(ki->name, want, nwant) : body_has_decision(ki->cursor);
+        if (!keep && !nwant && loops)
+            keep = decision_in_loop(an, ki->cursor) != 0;
         if (keep) {
             an->kernels[kept++] = *ki;
         } else {

@@ -214,6 +214,8 @@ typedef struct kernel_info {
     unsigned reqd_wg[3];      /* reqd_work_group_size, zeros if none */
     char *attr_text;          /* attributes to keep on the classifier, or "" */
     int has_decision;
+    unsigned loop_only;       /* analyze_tu_loops: no top-level decision, an if or switch
+                               * inside a loop at this line (0: not such a kernel) */
     int legal;                /* no errors reported for this kernel */
 } kernel_info;
 
@@ -238,6 +240,7 @@ typedef struct analysis {
     unsigned *skipped_loop_line; /* per skipped kernel: line of an if/switch inside a loop, or 0 */
     unsigned capskippedlines;
     void *summaries;          /* private: memoised helper-function effects */
+    int loops;                /* analyze_tu_loops: keep kernels whose decisions sit in loops */
 } analysis;
 
 /*
@@ -247,6 +250,10 @@ typedef struct analysis {
  */
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                diag_sink *diag);
+/* analyze_tu; with loops (--strategy tile), a kernel whose decisions all sit inside
+ * loops is kept too, its loop_only set, for the plan to regroup its loop (loop.h). */
+int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned nwant,
+                     int loops, diag_sink *diag);
 void analyze_free(analysis *an);
 
 /* The text of r (not NUL-terminated). */

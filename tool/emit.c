@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop_emit.h"
 #include "util.h"
 
 void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
@@ -193,219 +194,13 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     return sb_steal(&sb);
 }
 
-/* ---- loops: the tile kernel that regroups a loop's contexts (loop.h) ----- */
+/* ---- loops: the tile kernel that regroups a loop's contexts (loop_emit.c) ---- */
 
-/* Loads ctx.vars[from, to) from the private context nplus1_c. */
-static void loop_loads(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to)
+static int expand_loop(void *ud, strbuf *out, const char *frag, const tmpl_var *v, unsigned n)
 {
-    for (unsigned i = from; i < to; i++) {
-        const ctx_var *v = &cx->vars[i];
-        if (!v->count) {
-            sb_printf(sb, "    %s %s = nplus1_c->%s;\n", v->decl_type, v->name, v->name);
-            continue;
-        }
-        sb_printf(sb, "    %s %s[%u];\n", v->store_type, v->name, v->count);
-        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
-                      "        %s[nplus1_k] = nplus1_c->%s[nplus1_k];\n",
-                  v->count, v->name, v->name);
-    }
-}
-
-/* Stores ctx.vars[from, to) into nplus1_c, with `pad` before each line. */
-static void loop_stores(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to,
-                        const char *pad)
-{
-    for (unsigned i = from; i < to; i++) {
-        const ctx_var *v = &cx->vars[i];
-        if (!v->count)
-            sb_printf(sb, "%snplus1_c->%s = %s;\n", pad, v->name, v->name);
-        else
-            sb_printf(sb, "%sfor (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
-                          "%s    nplus1_c->%s[nplus1_k] = %s[nplus1_k];\n",
-                      pad, v->count, pad, v->name, v->name);
-    }
-}
-
-static void loop_text(emitter *e, strbuf *sb, unsigned file, unsigned begin, unsigned end)
-{
-    edits es = {0};
-    const char *text = e->an->pr->files[file].text;
-    while (begin < end && (text[begin] == ' ' || text[begin] == '\n' || text[begin] == '\t'))
-        begin++;
-    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t'))
-        end--;
-    if (begin == end)
-        return;
-    sb_puts(sb, "    ");
-    put_edited_in(sb, e->an, file, text, begin, end, &es);
-    edits_free(&es);
-    sb_putc(sb, '\n');
-}
-
-static char *loop_members(const loop_plan *lp)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (unsigned i = 0; i < lp->ctx.nvars; i++) {
-        const ctx_var *v = &lp->ctx.vars[i];
-        char dim[32] = "";
-        if (v->count)
-            snprintf(dim, sizeof dim, "[%u]", v->count);
-        sb_printf(&sb, "    %s %s%s; /* line %u */\n", v->store_type, v->name, dim, v->line);
-    }
-    if (lp->sel_type)
-        sb_printf(&sb, "    %s nplus1_sel; /* the switch's value */\n", lp->sel_type);
-    sb_puts(&sb, "    uint nplus1_item, nplus1_branch; /* in the tile; its branch */\n");
-    return sb_steal(&sb);
-}
-
-static char *loop_start(emitter *e, const kernel_plan *kp)
-{
-    const loop_plan *lp = &kp->loop;
-    strbuf sb;
-    sb_init(&sb);
-    loop_text(e, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
-    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
-    return sb_steal(&sb);
-}
-
-/* The branch a switch value takes, for grouping (the branch phase switches on the value). */
-static void loop_switch_groups(strbuf *sb, const decision *d)
-{
-    sb_puts(sb, "    int nplus1_b = 0;\n    switch (nplus1_sel) {\n");
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        const branch *br = &d->branches[b];
-        if (br->kind == BR_DEFAULT || br->kind == BR_IMPLICIT_DEFAULT)
-            sb_puts(sb, "    default:");
-        for (unsigned i = 0; br->kind == BR_CASE && i < br->nlabels; i++)
-            sb_printf(sb, "    case %s:", br->labels[i]);
-        for (unsigned i = 0; br->kind == BR_CASE && !br->nlabels && i < br->nvalues; i++)
-            sb_printf(sb, "    case %lld:", br->values[i]);
-        sb_printf(sb, " nplus1_b = %u; break;\n", b);
-    }
-    sb_puts(sb, "    }\n");
-}
-
-static void loop_if_groups(emitter *e, strbuf *sb, const decision *d)
-{
-    sb_puts(sb, "    const int nplus1_b =");
-    unsigned last = d->nbranches - 1;
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        const branch *br = &d->branches[b];
-        if (br->kind != BR_IF) {
-            last = b;
-            continue;
-        }
-        size_t n = 0;
-        const char *t = range_text(e->an, br->cond, &n);
-        sb_puts(sb, " (");
-        sb_putn(sb, t, n);
-        sb_printf(sb, ") ? %u :", b);
-    }
-    sb_printf(sb, " %u;\n", last);
-}
-
-static char *loop_head(emitter *e, const kernel_plan *kp)
-{
-    const loop_plan *lp = &kp->loop;
-    const decision *d = lp->d;
-    unsigned file = kp->k->body.file;
-    size_t n = 0;
-    strbuf sb;
-    sb_init(&sb);
-    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
-    const char *t = range_text(e->an, lp->cond, &n);
-    sb_puts(&sb, "    if (!(");
-    sb_putn(&sb, t, n);
-    sb_puts(&sb, ")) { /* the loop ended */\n");
-    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "        ");
-    sb_puts(&sb, "        *nplus1_g = -2;\n        return;\n    }\n");
-    loop_text(e, &sb, file, lp->body.begin + 1, d->range.begin);
-    if (d->kind == DEC_SWITCH) {
-        t = range_text(e->an, d->cond, &n);
-        sb_printf(&sb, "    const %s nplus1_sel = (", lp->sel_type);
-        sb_putn(&sb, t, n);
-        sb_puts(&sb, ");\n    nplus1_c->nplus1_sel = nplus1_sel;\n");
-        loop_switch_groups(&sb, d);
-    } else {
-        loop_if_groups(e, &sb, d);
-    }
-    loop_stores(&sb, &lp->ctx, 0, lp->ctx.nvars, "    ");
-    sb_puts(&sb, "    *nplus1_g = nplus1_b;");
-    return sb_steal(&sb);
-}
-
-static char *loop_branch(emitter *e, const kernel_plan *kp)
-{
-    const loop_plan *lp = &kp->loop;
-    const decision *d = lp->d;
-    unsigned file = kp->k->body.file;
-    strbuf sb;
-    sb_init(&sb);
-    loop_loads(&sb, &lp->ctx, 0, lp->ctx.nvars);
-    if (d->kind == DEC_SWITCH) {
-        sb_printf(&sb, "    const %s nplus1_sel = nplus1_c->nplus1_sel;\n", lp->sel_type);
-        sb_printf(&sb, "    /* the switch at line %u, on the value the head took */\n",
-                  d->range.line);
-        sb_puts(&sb, "    switch (nplus1_sel)\n");
-        loop_text(e, &sb, file, lp->switch_body.begin, lp->switch_body.end);
-    } else {
-        sb_printf(&sb, "    const uint nplus1_b = nplus1_c->nplus1_branch; /* the if at line "
-                       "%u */\n", d->range.line);
-        for (unsigned b = 0; b < d->nbranches; b++) {
-            const branch *br = &d->branches[b];
-            if (br->kind != BR_IF && br->kind != BR_ELSE)
-                continue;
-            sb_printf(&sb, "    if (nplus1_b == %u) {\n    ", b);
-            loop_text(e, &sb, file, br->body.begin, br->body.end);
-            sb_puts(&sb, "    ;}\n");
-        }
-    }
-    sb_printf(&sb, "    /* the rest of the iteration */\n");
-    loop_text(e, &sb, file, d->range.end, lp->body.end - 1);
-    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
-    return sb_steal(&sb);
-}
-
-static char *loop_end(emitter *e, const kernel_plan *kp)
-{
-    const loop_plan *lp = &kp->loop;
-    strbuf sb;
-    sb_init(&sb);
-    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
-    loop_text(e, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
-    return sb_steal(&sb);
-}
-
-static void emit_loop_set(emitter *e, strbuf *sb, const kernel_plan *kp)
-{
-    const kernel_info *k = kp->k;
-    const loop_plan *lp = &kp->loop;
-    char nleaves[16], line[16], dline[16], bytes[16], prologue[48], epilogue[48];
-    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
-    snprintf(line, sizeof line, "%u", lp->line);
-    snprintf(dline, sizeof dline, "%u", lp->d->range.line);
-    snprintf(bytes, sizeof bytes, "%u", lp->bytes);
-    snprintf(prologue, sizeof prologue, "%u-%u", k->top.items[0].range.line,
-             lp->line > k->top.items[0].range.line ? lp->line - 1 : lp->line);
-    snprintf(epilogue, sizeof epilogue, "%u-%u", lp->stmt.end_line, k->body.end_line);
-    char *params = join_params(k, 0), *args = join_params(k, 1);
-    char *members = loop_members(lp), *start = loop_start(e, kp), *head = loop_head(e, kp);
-    char *branch = loop_branch(e, kp), *end = loop_end(e, kp);
-    tmpl_var v[] = {{"K", k->name},        {"PARAMS", params},  {"ARGS", args},
-                    {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},
-                    {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
-                    {"HEAD", head},        {"BRANCH", branch},  {"END", end},
-                    {"PROLOGUE", prologue}, {"EPILOGUE", epilogue}};
-    expand(e, sb, &e->kt, "loop-functions", v, NV(v));
-    expand(e, sb, &e->kt, "loop-tile", v, NV(v));
-    free(params);
-    free(args);
-    free(members);
-    free(start);
-    free(head);
-    free(branch);
-    free(end);
+    emitter *e = ud;
+    expand(e, out, &e->kt, frag, v, n);
+    return e->failed ? -1 : 0;
 }
 
 static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
@@ -422,7 +217,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         snprintf(line, sizeof line, "%u", kp->loop.line);
         tmpl_var lv[] = {{"K", k->name}, {"LINE", line}};
         expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
-        emit_loop_set(e, sb, kp);
+        loop_emit_set(e->an, kp, sb, expand_loop, e);
         expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
         free(params);
         free(args);

@@ -13,7 +13,9 @@ int front_end_run(front_end *fe, const char *path, const parse_options *po,
     int rc = parse_input(&fe->pr, path, po, diag);
     if (rc != 0)
         return rc;
-    fe->bad = analyze_tu(&fe->an, &fe->pr, kernels, nkernels, diag) != 0;
+    /* under tile, a kernel whose only decisions sit in a loop is kept for loop.c */
+    int loops = popt && popt->strategy == STRATEGY_TILE;
+    fe->bad = analyze_tu_loops(&fe->an, &fe->pr, kernels, nkernels, loops, diag) != 0;
     if (popt)
         fe->bad |= plan_build(&fe->pl, &fe->an, popt, diag) != 0;
     return 0;

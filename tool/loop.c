@@ -21,6 +21,10 @@
  * every OpenCL device has, the rest left to the tile's counters. */
 #define LOOP_LOCAL_BUDGET 24576u
 
+/* Operations a context word's two trips through local memory cost, against the
+ * branches' operation counts (effects.c's rough costs). */
+#define LOOP_MOVE_COST 2.0
+
 static int is_loop(CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -41,34 +45,50 @@ static int holds_decision(CXCursor c)
     return found;
 }
 
-static CXCursor loop_jump(CXCursor c, int in_switch);
-
-/* A break or continue in loop's body that leaves or restarts it, or a null cursor. */
-static CXCursor loop_body_jump(CXCursor loop)
-{
-    cursor_list ch = children_of(loop);
-    CXCursor found = clang_getNullCursor();
-    for (unsigned i = 0; i < ch.n && clang_Cursor_isNull(found); i++)
-        found = loop_jump(ch.v[i], 0);
-    free(ch.v);
-    return found;
-}
-
-/* A break or continue in c that leaves or restarts the loop c sits in, or a null cursor. */
-static CXCursor loop_jump(CXCursor c, int in_switch)
+/* Adds the break and continue statements in c that leave or restart the loop c sits in. */
+static void collect_jumps(CXCursor c, int in_switch, cursor_list *out)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    if ((k == CXCursor_BreakStmt && !in_switch) || k == CXCursor_ContinueStmt)
-        return c;
+    if ((k == CXCursor_BreakStmt && !in_switch) || k == CXCursor_ContinueStmt) {
+        VEC_PUSH(out->v, out->n, out->cap, c);
+        return;
+    }
     if (is_loop(c))
-        return clang_getNullCursor();
+        return;
     in_switch |= k == CXCursor_SwitchStmt;
     cursor_list ch = children_of(c);
-    CXCursor found = clang_getNullCursor();
-    for (unsigned i = 0; i < ch.n && clang_Cursor_isNull(found); i++)
-        found = loop_jump(ch.v[i], in_switch);
+    for (unsigned i = 0; i < ch.n; i++)
+        collect_jumps(ch.v[i], in_switch, out);
     free(ch.v);
-    return found;
+}
+
+/* The loop's jumps into lp->jumps; 0, or 1 with lp->why (one a macro writes). */
+static void loop_note(analysis *an, CXCursor at, diag_sink *diag, const char *why);
+
+static int loop_jumps(analysis *an, CXCursor loop, loop_plan *lp, diag_sink *diag)
+{
+    cursor_list all = {0}, ch = children_of(loop);
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_getCursorKind(ch.v[i]) == CXCursor_CompoundStmt)
+            collect_jumps(ch.v[i], 0, &all);
+    free(ch.v);
+    int bad = 0;
+    lp->jumps = all.n ? xcalloc(all.n, sizeof *lp->jumps) : NULL;
+    for (unsigned i = 0; i < all.n && !bad; i++) {
+        loop_jump *j = &lp->jumps[lp->njumps++];
+        j->is_break = clang_getCursorKind(all.v[i]) == CXCursor_BreakStmt;
+        const char *word = j->is_break ? "break" : "continue";
+        size_t n = 0;
+        const char *t = cursor_range(an, all.v[i], &j->at) == 0 ? range_text(an, j->at, &n) : NULL;
+        bad = !t || n != strlen(word) || strncmp(t, word, n) != 0;
+        if (bad) {
+            snprintf(lp->why, sizeof lp->why, "a `%s` of the loop at line %u comes from a macro: "
+                     "its text cannot be rewritten", word, lp->line);
+            loop_note(an, all.v[i], diag, lp->why);
+        }
+    }
+    free(all.v);
+    return bad;
 }
 
 /* An early-return guard: one branch returns, doing nothing observable first. */
@@ -122,27 +142,78 @@ static void loop_note(analysis *an, CXCursor at, diag_sink *diag, const char *wh
     diag_report(diag, DIAG_NOTE, &loc, NULL, "the loop is not regrouped: %s", why);
 }
 
+/* A range of the file text [begin, end) with the spaces at its ends left out. */
+static src_range trimmed_range(const analysis *an, unsigned file, unsigned begin, unsigned end)
+{
+    const char *t = an->pr->files[file].text;
+    while (begin < end && (t[begin] == ' ' || t[begin] == '\t' || t[begin] == '\n'))
+        begin++;
+    while (end > begin && (t[end - 1] == ' ' || t[end - 1] == '\t' || t[end - 1] == '\n'))
+        end--;
+    src_range r = {file, begin, end, 0, 0};
+    return r;
+}
+
+/* A for loop's three parts, by its parentheses and top-level semicolons; 0 or 1. */
+static int for_parts(analysis *an, loop_plan *lp)
+{
+    const char *t = an->pr->files[lp->stmt.file].text;
+    unsigned p = lp->stmt.begin, semi[2], n = 0, depth = 0;
+    while (p < lp->stmt.end && t[p] != '(')
+        p++;
+    unsigned open = p;
+    for (p++; p < lp->stmt.end; p++) {
+        if (t[p] == '(' || t[p] == '[' || t[p] == '{')
+            depth++;
+        else if ((t[p] == ')' || t[p] == ']' || t[p] == '}') && depth)
+            depth--;
+        else if (t[p] == ')')
+            break;
+        else if (t[p] == ';' && !depth && n < 2)
+            semi[n++] = p;
+    }
+    if (n != 2 || p >= lp->stmt.end)
+        return 1;
+    lp->init = trimmed_range(an, lp->stmt.file, open + 1, semi[0]);
+    lp->cond = trimmed_range(an, lp->stmt.file, semi[0] + 1, semi[1]);
+    lp->inc = trimmed_range(an, lp->stmt.file, semi[1] + 1, p);
+    return 0;
+}
+
+/* The for loop's first part when it declares (`int i = 0`), else a null cursor. */
+static CXCursor for_decl(CXCursor loop)
+{
+    cursor_list ch = children_of(loop);
+    CXCursor d = clang_getNullCursor();
+    if (ch.n && clang_getCursorKind(ch.v[0]) == CXCursor_DeclStmt)
+        d = ch.v[0];
+    free(ch.v);
+    return d;
+}
+
 /* The loop's test and body; 0, or 1 with lp->why. */
 static int loop_parts(analysis *an, kernel_info *k, loop_plan *lp)
 {
     CXCursor c = k->top.items[lp->item].cursor;
-    if (clang_getCursorKind(c) != CXCursor_WhileStmt) {
-        snprintf(lp->why, sizeof lp->why, "the loop at line %u is a %s loop: this version "
-                 "regroups `while` loops only", lp->line,
-                 clang_getCursorKind(c) == CXCursor_ForStmt ? "`for`" : "`do`");
-        return 1;
-    }
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    lp->kind = kind == CXCursor_ForStmt ? LOOP_FOR : kind == CXCursor_DoStmt ? LOOP_DO
+                                                                              : LOOP_WHILE;
     cursor_list ch = children_of(c);
-    int bad = ch.n != 2 || clang_getCursorKind(ch.v[1]) != CXCursor_CompoundStmt ||
-              cursor_range(an, ch.v[0], &lp->cond) != 0 ||
-              cursor_range(an, ch.v[1], &lp->body) != 0;
+    CXCursor body = ch.n ? ch.v[lp->kind == LOOP_DO ? 0 : ch.n - 1] : clang_getNullCursor();
+    int bad = ch.n < 2 || clang_getCursorKind(body) != CXCursor_CompoundStmt ||
+              cursor_range(an, body, &lp->body) != 0;
+    if (!bad && lp->kind == LOOP_FOR)
+        bad = for_parts(an, lp);
+    else if (!bad)
+        bad = ch.n != 2 || cursor_range(an, ch.v[lp->kind == LOOP_DO ? 1 : 0], &lp->cond) != 0 ||
+              clang_getCursorKind(ch.v[lp->kind == LOOP_DO ? 1 : 0]) == CXCursor_VarDecl;
     if (!bad) {
         diag_sink quiet;
         diag_init(&quiet);
         quiet.quiet = 1;
         build_ctx bc = {an, k, &quiet, 0, 0, 0};
         unsigned cap = 0;
-        build_seq_from(&bc, ch.v[1], &lp->bodyseq, &cap);
+        build_seq_from(&bc, body, &lp->bodyseq, &cap);
         bad = bc.errors || bc.macro_decisions;
     }
     free(ch.v);
@@ -153,27 +224,148 @@ static int loop_parts(analysis *an, kernel_info *k, loop_plan *lp)
     return bad;
 }
 
-/* The body's one decision, and nothing else that decides; 0, or 1 with lp->why. */
-static int body_decision(loop_plan *lp)
+/* An if without else whose branch ends by leaving the iteration (break, continue, return). */
+static int exit_guard(const decision *d)
 {
-    const seq *s = &lp->bodyseq;
-    unsigned n = 0;
+    if (d->kind != DEC_IF || d->nbranches != 2 || d->branches[1].kind != BR_IMPLICIT_ELSE)
+        return 0;
+    cursor_list ch = children_of(d->cursor);
+    CXCursor last = ch.n >= 2 ? ch.v[1] : clang_getNullCursor();
+    free(ch.v);
+    if (clang_getCursorKind(last) == CXCursor_CompoundStmt) {
+        cursor_list in = children_of(last);
+        last = in.n ? in.v[in.n - 1] : clang_getNullCursor();
+        free(in.v);
+    }
+    enum CXCursorKind k = clang_getCursorKind(last);
+    return k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt;
+}
+
+static void seq_writes(const seq *s, cursor_list *out);
+
+static void fx_writes(const effects *fx, cursor_list *out)
+{
+    for (unsigned w = 0; w < fx->nwrites; w++)
+        VEC_PUSH(out->v, out->n, out->cap, fx->writes[w]);
+}
+
+/* Every variable a sequence writes or declares, nested decisions included. */
+static void seq_writes(const seq *s, cursor_list *out)
+{
     for (unsigned i = 0; i < s->n; i++) {
-        if (s->items[i].kind == ITEM_DECISION) {
-            lp->at = i;
-            n++;
-        } else if (s->items[i].kind == ITEM_STMT && holds_decision(s->items[i].cursor)) {
-            n += 2; /* a decision inside a statement of the body: not the one split */
+        fx_writes(&s->items[i].fx, out);
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        fx_writes(&d->cond_fx, out);
+        if (d->kind == DEC_SWITCH)
+            seq_writes(&d->body, out);
+        for (unsigned b = 0; b < d->nbranches; b++)
+            seq_writes(&d->branches[b].seq, out);
+    }
+}
+
+static int in_list(const cursor_list *l, CXCursor c)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        if (clang_equalCursors(l->v[i], c))
+            return 1;
+    return 0;
+}
+
+/* Is c declared inside r? */
+static int declared_in(analysis *an, CXCursor c, src_range r)
+{
+    src_range at;
+    return cursor_range(an, c, &at) == 0 && at.file == r.file && at.begin >= r.begin &&
+           at.end <= r.end;
+}
+
+/*
+ * A decision the divergence analysis calls uniform or affine whose condition reads a
+ * variable the loop carries (declared before it and written in its body) or one the
+ * body declares, in a loop that carries one: the analysis sees the carried values
+ * only as they were before the loop, so the items may disagree. 1 with d's reason.
+ */
+static int carried_condition(analysis *an, loop_plan *lp, decision *d)
+{
+    cursor_list w = {0}, carried = {0};
+    seq_writes(&lp->bodyseq, &w);
+    for (unsigned i = 0; i < w.n; i++)
+        if (!declared_in(an, w.v[i], lp->stmt) && !in_list(&carried, w.v[i]))
+            VEC_PUSH(carried.v, carried.n, carried.cap, w.v[i]);
+    int found = 0;
+    for (unsigned r = 0; carried.n && r < d->cond_fx.nreads && !found; r++) {
+        CXCursor v = d->cond_fx.reads[r];
+        found = in_list(&carried, v) || (in_list(&w, v) && declared_in(an, v, lp->body));
+        if (found) {
+            strbuf names;
+            sb_init(&names);
+            for (unsigned c = 0; c < carried.n && c < 3; c++) {
+                char *cn = cursor_spelling(carried.v[c]);
+                sb_printf(&names, "%s'%s'", c ? ", " : "", cn);
+                free(cn);
+            }
+            char *name = cursor_spelling(v);
+            snprintf(d->divergence_why, sizeof d->divergence_why, "reads '%s'; the loop carries "
+                     "%s%s from one iteration to the next, which the analysis sees only as "
+                     "before the loop", name, names.data, carried.n > 3 ? ", ..." : "");
+            free(name);
+            sb_free(&names);
+            d->divergence = DIV_DATA;
         }
     }
-    if (n == 1 && s->items[lp->at].decision) {
-        lp->d = s->items[lp->at].decision;
+    free(w.v);
+    free(carried.v);
+    return found;
+}
+
+/* The body's first data-dependent decision at its top level (and the one after it when
+ * it is an exit guard); 0, or 1 with lp->why. */
+static int body_decision(analysis *an, kernel_info *k, loop_plan *lp)
+{
+    const seq *s = &lp->bodyseq;
+    const decision *first = NULL;
+    for (unsigned i = 0; i < s->n; i++) {
+        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        divergence_classify_one(an, k, d);
+        if (d->divergence != DIV_DATA && !carried_condition(an, lp, d)) {
+            first = first ? first : d;
+            continue;
+        }
+        lp->at = i;
+        lp->d = d;
+        decision *d2 = i + 1 < s->n && s->items[i + 1].kind == ITEM_DECISION
+                           ? s->items[i + 1].decision
+                           : NULL;
+        if (d2 && exit_guard(d)) {
+            divergence_classify_one(an, k, d2);
+            lp->d2 = d2->divergence == DIV_DATA || carried_condition(an, lp, d2) ? d2 : NULL;
+        }
         return 0;
     }
-    snprintf(lp->why, sizeof lp->why, "the body of the loop at line %u holds %s: this version "
-             "regroups a body with one if/else or switch at its top level", lp->line,
-             n ? "several decisions" : "no decision at its top level");
+    if (first)
+        snprintf(lp->why, sizeof lp->why, "the decision at line %u is %s (%s), and so is every "
+                 "other at the top of the loop's body: its items agree, so regrouping cannot "
+                 "pay", first->range.line, div_class_name(first->divergence),
+                 first->divergence_why);
+    else
+        snprintf(lp->why, sizeof lp->why, "the body of the loop at line %u holds no decision at "
+                 "its top level: this version regroups at an if/else or switch of the body "
+                 "itself", lp->line);
     return 1;
+}
+
+const decision *loop_group(const loop_plan *lp, unsigned g, unsigned *b)
+{
+    if (!lp->d2 || g == 0) {
+        *b = g;
+        return lp->d;
+    }
+    *b = g - 1;
+    return lp->d2;
 }
 
 /* A kernel parameter assigned anywhere: each phase would see the value it was called with. */
@@ -209,13 +401,13 @@ static char *selector_type(const decision *d)
 /* The switch's body, braces included; 0 or 1. */
 static int switch_body(analysis *an, loop_plan *lp)
 {
-    cursor_list ch = children_of(lp->d->cursor);
+    cursor_list ch = children_of(lp->sw->cursor);
     int bad = ch.n < 2 || clang_getCursorKind(ch.v[ch.n - 1]) != CXCursor_CompoundStmt ||
               cursor_range(an, ch.v[ch.n - 1], &lp->switch_body) != 0;
     free(ch.v);
     if (bad)
         snprintf(lp->why, sizeof lp->why, "the switch at line %u has no braced body",
-                 lp->d->range.line);
+                 lp->sw->range.line);
     return bad;
 }
 
@@ -234,6 +426,9 @@ static int loop_context(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp
         if (k->top.items[i].kind == ITEM_STMT)
             bad = context_add_loop_vars(an, k, cx, k->top.items[i].cursor, &k->top, lp->item,
                                         NULL, diag);
+    CXCursor init = for_decl(k->top.items[lp->item].cursor);
+    if (!bad && !clang_Cursor_isNull(init))
+        bad = context_add_loop_vars(an, k, cx, init, &k->top, lp->item, NULL, diag);
     lp->nprologue = cx->nvars;
     for (unsigned i = 0; i < lp->at && !bad; i++)
         if (lp->bodyseq.items[i].kind == ITEM_STMT)
@@ -242,46 +437,64 @@ static int loop_context(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp
     return bad;
 }
 
+/* A sequence's operations, every branch of its decisions counted (an upper bound). */
+static double seq_cost(const seq *s)
+{
+    double c = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        c += s->items[i].fx.cost;
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        c += d->cond_fx.cost + (d->kind == DEC_SWITCH ? seq_cost(&d->body) : 0);
+        for (unsigned b = 0; d->kind != DEC_SWITCH && b < d->nbranches; b++)
+            c += seq_cost(&d->branches[b].seq);
+    }
+    return c;
+}
+
+/*
+ * The default regroup policy. Regrouping moves each context through local memory twice
+ * (its bytes / 4 words each way); in a mixed SIMD group the lanes of the other branches
+ * idle through the costliest branch, which regrouping gives whole groups of its own. So
+ * it pays when the costliest branch costs more than those moves: then "when mixed" (1),
+ * else "never" (0: each lane keeps its item and refills).
+ */
+static void loop_policy(loop_plan *lp)
+{
+    double max = 0, sum = 0;
+    for (unsigned g = 0; g < lp->ngroups; g++) {
+        unsigned b;
+        const decision *d = loop_group(lp, g, &b);
+        double c = d->kind == DEC_SWITCH ? seq_cost(&d->body) / d->nbranches
+                                         : seq_cost(&d->branches[b].seq);
+        max = c > max ? c : max;
+        sum += c;
+    }
+    lp->arm_cost[0] = max;
+    lp->arm_cost[1] = sum;
+    lp->regroup = max >= LOOP_MOVE_COST * (double)lp->bytes / 4.0 ? 1 : 0;
+}
+
 static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_sink *diag)
 {
-    if (loop_parts(an, k, lp) || body_decision(lp))
+    if (loop_parts(an, k, lp) || body_decision(an, k, lp))
         return 1;
-    decision *d = lp->bodyseq.items[lp->at].decision;
-    divergence_classify_one(an, k, d);
-    if (d->divergence != DIV_DATA) {
-        snprintf(lp->why, sizeof lp->why, "the decision at line %u is %s (%s): its items agree, "
-                 "so regrouping cannot pay", d->range.line, div_class_name(d->divergence),
-                 d->divergence_why);
+    if (loop_jumps(an, k->top.items[lp->item].cursor, lp, diag) || assigns_param(k, lp))
         return 1;
-    }
-    CXCursor jump = loop_body_jump(k->top.items[lp->item].cursor);
-    if (!clang_Cursor_isNull(jump)) {
-        src_range r;
-        cursor_range(an, jump, &r);
-        snprintf(lp->why, sizeof lp->why, "the `%s` at line %u leaves or restarts the loop: "
-                 "this version regroups loops without break or continue",
-                 clang_getCursorKind(jump) == CXCursor_BreakStmt ? "break" : "continue", r.line);
-        loop_note(an, jump, diag, lp->why);
-        return 1;
-    }
-    if (d->cond_fx.nwrites || (d->cond_fx.bits & (EFF_OBSERVABLE | EFF_MEM_WRITE))) {
-        snprintf(lp->why, sizeof lp->why, "the condition at line %u writes: it must run once "
-                 "per iteration, before the regrouping", d->range.line);
-        return 1;
-    }
-    if (assigns_param(k, lp))
-        return 1;
-    lp->ngroups = d->nbranches;
-    if (d->kind == DEC_SWITCH && (switch_body(an, lp) != 0))
+    lp->ngroups = lp->d2 ? 1 + lp->d2->nbranches : lp->d->nbranches;
+    lp->sw = lp->d->kind == DEC_SWITCH ? lp->d : lp->d2 && lp->d2->kind == DEC_SWITCH ? lp->d2
+                                                                                      : NULL;
+    if (lp->sw && (switch_body(an, lp) != 0))
         return 1;
     if (loop_context(an, k, wg, lp, diag)) {
         snprintf(lp->why, sizeof lp->why, "%s", lp->ctx.why);
         return 1;
     }
-    lp->bytes = lp->ctx.bytes + 8;
-    if (d->kind == DEC_SWITCH) {
-        lp->sel_type = selector_type(d);
-        lp->bytes += (unsigned)clang_Type_getSizeOf(clang_getCursorType(d->cond_cursor));
+    lp->bytes = lp->ctx.bytes + 12; /* item, branch, iteration */
+    if (lp->sw) {
+        lp->sel_type = selector_type(lp->sw);
+        lp->bytes += (unsigned)clang_Type_getSizeOf(clang_getCursorType(lp->sw->cond_cursor));
     }
     lp->bytes = (lp->bytes + 15) / 16 * 16; /* the struct's padding, at most */
     if ((unsigned long)lp->bytes * wg > LOOP_LOCAL_BUDGET) {
@@ -291,6 +504,7 @@ static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag
         loop_note(an, k->top.items[lp->item].cursor, diag, lp->why);
         return 1;
     }
+    loop_policy(lp);
     return 0;
 }
 
@@ -307,5 +521,6 @@ void loop_free(loop_plan *lp)
     analyze_seq_free(&lp->bodyseq);
     context_free(&lp->ctx);
     free(lp->sel_type);
+    free(lp->jumps);
     memset(lp, 0, sizeof *lp);
 }

@@ -1,8 +1,9 @@
 /*
  * loop.h - part of the plan stage: the loop shape of --strategy tile. A
  * kernel whose body is a prologue (statements and early-return guards), one
- * `while` loop whose body holds one data-dependent if/else or switch, and
- * an epilogue, becomes one kernel in which each work-group works through a
+ * `while`, `for` or `do` loop whose body holds a data-dependent if/else or
+ * switch at its top level (break, continue and return anywhere), and an
+ * epilogue, becomes one kernel in which each work-group works through a
  * tile of items round by round and regroups the items' contexts (the loop's
  * live state) by the branch they take (docs/design.md, "Loops").
  */
@@ -13,22 +14,41 @@
 #include "context.h"
 #include "diag.h"
 
+typedef enum loop_kind { LOOP_WHILE, LOOP_FOR, LOOP_DO } loop_kind;
+
+/* A `break` or `continue` of the loop (not of a loop or switch inside it). */
+typedef struct loop_jump {
+    src_range at;         /* the keyword */
+    int is_break;
+} loop_jump;
+
 typedef struct loop_plan {
     int active;           /* the tile kernel regroups this loop */
+    loop_kind kind;
+    src_range init, inc;  /* for: its first and third parts (end == begin: none) */
     unsigned item;        /* index in k->top of the loop statement */
     unsigned line;        /* of the loop */
     src_range stmt;       /* the loop statement */
-    src_range cond;       /* the loop test, inside its parentheses */
+    src_range cond;       /* the loop test, inside its parentheses (empty in `for (;;)`) */
     src_range body;       /* the body, braces included */
     seq bodyseq;          /* the body's statements (the decision among them) */
     unsigned at;          /* index in bodyseq of the decision */
-    const decision *d;
+    const decision *d;    /* the first data-dependent decision of the body */
+    const decision *d2;   /* or NULL: d is an if without else whose branch leaves the
+                           * iteration (break, continue, return) and d2 the decision right
+                           * after it; the groups are d's branch, then d2's branches */
     unsigned ngroups;     /* branches the contexts are grouped by */
-    char *sel_type;       /* switch: the controlling expression's type; if: NULL */
-    src_range switch_body; /* switch: its body, braces included */
+    const decision *sw;   /* d or d2 when it is a switch, else NULL */
+    char *sel_type;       /* sw: the controlling expression's type; else NULL */
+    src_range switch_body; /* sw: its body, braces included */
+    loop_jump *jumps;     /* the loop's break and continue statements, in text order */
+    unsigned njumps;
     kernel_context ctx;   /* the prologue's and the head's variables the loop uses */
     unsigned nprologue;   /* ctx.vars[0, nprologue): the prologue's; the rest: the head's */
     unsigned bytes;       /* per item in local memory: ctx, selector, item, branch */
+    double arm_cost[2];   /* the costliest group's operations, and all groups' together */
+    unsigned regroup;     /* the default of NPLUS1_LOOP_REGROUP: 0 never (refill only), 1 a
+                           * round whose contexts take two branches or more, 2 every round */
     char why[360];        /* not active: why (a sentence) */
 } loop_plan;
 
@@ -39,6 +59,8 @@ typedef struct loop_plan {
  * data-dependent loop cannot be regrouped (a break, a pointer, its size).
  */
 void loop_build(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_sink *diag);
+/* Group g of an active loop: its decision, and the branch b of it. */
+const decision *loop_group(const loop_plan *lp, unsigned g, unsigned *b);
 void loop_free(loop_plan *lp);
 
 #endif

@@ -115,7 +115,8 @@ static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
         diag_sink diag;
         diag_init(&diag);
         diag.quiet = !loud;
-        int bad = analyze_tu(&ps->an, pr, c->kernels, c->nkernels, &diag);
+        int bad = analyze_tu_loops(&ps->an, pr, c->kernels, c->nkernels,
+                                   po.strategy == STRATEGY_TILE, &diag);
         bad |= plan_build(&ps->pl, &ps->an, &po, &diag);
         if (!bad && !diag.errors)
             return EXIT_OK;

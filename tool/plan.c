@@ -655,13 +655,15 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
 }
 
 /* A loop group's condition: "loop at line 7: v & 1", "... : else", "... : case 0, 2". */
-static char *group_condition(const analysis *an, const loop_plan *lp, unsigned b)
+static char *group_condition(const analysis *an, const loop_plan *lp, unsigned g)
 {
-    const branch *br = &lp->d->branches[b];
+    unsigned b;
+    const decision *d = loop_group(lp, g, &b);
+    const branch *br = &d->branches[b];
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "loop at line %u, %s at line %u: ", lp->line,
-              lp->d->kind == DEC_SWITCH ? "switch" : "if", lp->d->range.line);
+              d->kind == DEC_SWITCH ? "switch" : "if", d->range.line);
     size_t n = 0;
     const char *t;
     switch (br->kind) {
@@ -697,15 +699,17 @@ static void loop_leaves(const analysis *an, kernel_plan *kp)
     }
     kp->nleaves = 0;
     const loop_plan *lp = &kp->loop;
-    for (unsigned b = 0; b < lp->ngroups; b++) {
-        const branch *br = &lp->d->branches[b];
+    for (unsigned g = 0; g < lp->ngroups; g++) {
+        unsigned b;
+        const decision *d = loop_group(lp, g, &b);
+        const branch *br = &d->branches[b];
         leaf lf = {0};
-        lf.kernel = (int)b;
-        lf.condition = group_condition(an, lp, b);
-        lf.line_begin = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.line : lp->d->range.line;
+        lf.kernel = (int)g;
+        lf.condition = group_condition(an, lp, g);
+        lf.line_begin = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.line : d->range.line;
         lf.line_end = br->kind == BR_IF || br->kind == BR_ELSE ? br->body.end_line
-                                                                 : lp->d->range.end_line;
-        const seq *s = lp->d->kind == DEC_SWITCH ? &lp->d->body : &br->seq;
+                                                                 : d->range.end_line;
+        const seq *s = d->kind == DEC_SWITCH ? &d->body : &br->seq;
         for (unsigned i = 0; i < s->n; i++)
             lf.cost += s->items[i].fx.cost;
         VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
@@ -739,6 +743,14 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     if (pl->opt.strategy == STRATEGY_TILE) {
         context_build(an, k, pl->opt.wg, &kp.ctx, diag);
         loop_build(an, k, pl->opt.wg, &kp.loop, diag);
+        if (k->loop_only && !kp.loop.active) { /* its decisions sit in a loop left alone */
+            diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+            diag_report(diag, DIAG_ERROR, &loc, "nplus1-no-decision",
+                        "kernel '%s' has decisions only inside loops (the first at line %u), "
+                        "and its loop is not regrouped: %s", k->name, k->loop_only,
+                        kp.loop.why[0] ? kp.loop.why : "no loop at its top level holds one");
+            errors++;
+        }
     }
     tile_hint hint = {k, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
     errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
@@ -792,7 +804,7 @@ int plan_build(plan *pl, analysis *an, const plan_options *opt, diag_sink *diag)
     int errors = 0;
     for (unsigned i = 0; i < an->nkernels; i++) {
         kernel_info *k = &an->kernels[i];
-        if (!k->legal || !k->has_decision)
+        if (!k->legal || (!k->has_decision && !k->loop_only))
             continue;
         errors += plan_kernel(pl, k, diag);
     }

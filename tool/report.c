@@ -235,9 +235,17 @@ static void print_loop(FILE *f, const kernel_plan *kp)
     }
     const decision *d = lp->d;
     fprintf(f, "  loop (tile): line %u: regrouped round by round in the work-group\n", lp->line);
+    static const char *const kinds[] = {"while", "for", "do"};
+    fprintf(f, "    loop: `%s`; %u break/continue statement%s of the loop\n", kinds[lp->kind],
+            lp->njumps, lp->njumps == 1 ? "" : "s");
     fprintf(f, "    decision: %s at line %u, divergence: data (%s), %u branches\n",
             d->kind == DEC_SWITCH ? "switch" : "if", d->range.line, d->divergence_why,
-            lp->ngroups);
+            d->nbranches);
+    if (lp->d2)
+        fprintf(f, "    and the %s at line %u after it, divergence: data (%s), %u branches: the "
+                   "if's branch leaves the iteration, so %u groups\n",
+                lp->d2->kind == DEC_SWITCH ? "switch" : "if", lp->d2->range.line,
+                lp->d2->divergence_why, lp->d2->nbranches, lp->ngroups);
     fprintf(f, "    context: %u variable%s, at most %u bytes an item with the selector, item "
                "and branch; %u bytes of local memory a work-group of %u\n",
             lp->ctx.nvars, lp->ctx.nvars == 1 ? "" : "s", lp->bytes, lp->bytes * lp->ctx.wg,
@@ -250,8 +258,14 @@ static void print_loop(FILE *f, const kernel_plan *kp)
         fprintf(f, "      %s: %s%s, %u bytes (line %u, %s)\n", v->name, v->store_type, dim,
                 v->bytes, v->line, i < lp->nprologue ? "prologue" : "loop head");
     }
-    fprintf(f, "    policy: regroup every round (no probe yet); a lane whose item leaves the "
-               "loop runs the epilogue and takes the next item of the tile\n");
+    static const char *const modes[] = {"0: never (each lane keeps its item's context)",
+                                        "1: a round whose contexts take two branches or more",
+                                        "2: every round"};
+    fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
+               "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); the branches cost "
+               "%.0f operations, the costliest %.0f, a context's two moves %.0f; a lane whose "
+               "item leaves the loop runs the epilogue and takes the next item of the tile\n",
+            modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], 2.0 * lp->bytes / 4.0);
 }
 
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)

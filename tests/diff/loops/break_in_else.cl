@@ -1,5 +1,6 @@
-/* A loop that leaves with a break: this version does not regroup it. */
-__kernel void refuse_break(__global const int *a, __global int *out, const uint n)
+/* A while loop that leaves with a break nested in its decision's else branch:
+ * the item runs the code after the loop and its lane takes the next item. */
+__kernel void break_in_else(__global const int *a, __global int *out, const uint n)
 {
     const uint i = get_global_id(0);
     if (i >= n)
@@ -15,5 +16,5 @@ __kernel void refuse_break(__global const int *a, __global int *out, const uint 
         }
         s++;
     }
-    out[i] = s;
+    out[i] = s * 1000 + v;
 }

@@ -1,0 +1,376 @@
+/*
+ * loop_emit.c - the generated text of a regrouped loop (loop.h, loop_emit.h):
+ * the context struct, the phases of an item's work (start, head, branch,
+ * end) and the tile kernel that runs them round by round.
+ */
+#include "loop_emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+#define NV(a) (sizeof(a) / sizeof *(a))
+
+static char *loop_params(const kernel_info *k, int names)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        if (i)
+            sb_puts(&sb, ", ");
+        sb_puts(&sb, names ? k->params[i].name : k->params[i].decl_text);
+    }
+    return sb_steal(&sb);
+}
+
+/* Loads ctx.vars[from, to) from the private context nplus1_c. */
+static void loop_loads(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to)
+{
+    for (unsigned i = from; i < to; i++) {
+        const ctx_var *v = &cx->vars[i];
+        if (!v->count) {
+            sb_printf(sb, "    %s %s = nplus1_c->%s;\n", v->decl_type, v->name, v->name);
+            continue;
+        }
+        sb_printf(sb, "    %s %s[%u];\n", v->store_type, v->name, v->count);
+        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
+                      "        %s[nplus1_k] = nplus1_c->%s[nplus1_k];\n",
+                  v->count, v->name, v->name);
+    }
+}
+
+/* Stores ctx.vars[from, to) into nplus1_c, with `pad` before each line. */
+static void loop_stores(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to,
+                        const char *pad)
+{
+    for (unsigned i = from; i < to; i++) {
+        const ctx_var *v = &cx->vars[i];
+        if (!v->count)
+            sb_printf(sb, "%snplus1_c->%s = %s;\n", pad, v->name, v->name);
+        else
+            sb_printf(sb, "%sfor (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
+                          "%s    nplus1_c->%s[nplus1_k] = %s[nplus1_k];\n",
+                      pad, v->count, pad, v->name, v->name);
+    }
+}
+
+/* What a `break` or `continue` of the loop becomes in a phase (the phase's code). */
+typedef struct jump_text {
+    const char *brk, *cont;
+} jump_text;
+
+/* Appends file text [begin, end), trimmed, with the loop's jumps replaced per jt. */
+static void loop_text_jt(const analysis *an, strbuf *sb, const loop_plan *lp,
+                         const jump_text *jt, unsigned file, unsigned begin, unsigned end)
+{
+    const char *text = an->pr->files[file].text;
+    while (begin < end && (text[begin] == ' ' || text[begin] == '\n' || text[begin] == '\t'))
+        begin++;
+    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t'))
+        end--;
+    if (begin == end)
+        return;
+    sb_puts(sb, "    ");
+    unsigned pos = begin;
+    for (unsigned i = 0; jt && i < lp->njumps; i++) {
+        const loop_jump *j = &lp->jumps[i];
+        if (j->at.file != file || j->at.begin < pos || j->at.end > end)
+            continue;
+        parse_put_active(an->pr, sb, file, pos, j->at.begin);
+        sb_puts(sb, j->is_break ? jt->brk : jt->cont);
+        pos = j->at.end;
+    }
+    parse_put_active(an->pr, sb, file, pos, end);
+    sb_putc(sb, '\n');
+}
+
+static void loop_text(const analysis *an, strbuf *sb, unsigned file, unsigned begin,
+                      unsigned end)
+{
+    loop_text_jt(an, sb, NULL, NULL, file, begin, end);
+}
+
+/* The stores of the prologue's variables on one line, for a jump's replacement. */
+static char *inline_stores(const loop_plan *lp)
+{
+    strbuf st;
+    sb_init(&st);
+    loop_stores(&st, &lp->ctx, 0, lp->nprologue, "");
+    for (char *c = st.data; c && *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    return sb_steal(&st);
+}
+
+/* The jumps' text in a phase: code 'h' (head) or 'b' (branch). */
+static void jump_texts(const loop_plan *lp, int phase, char **brk, char **cont)
+{
+    char *st = inline_stores(lp);
+    strbuf a, b;
+    sb_init(&a);
+    sb_init(&b);
+    if (phase == 'h') {
+        sb_printf(&a, "{ /* break */ %s*nplus1_g = -2; return; }", st);
+        sb_printf(&b, "{ /* continue */ %s*nplus1_g = -3; return; }", st);
+    } else {
+        sb_printf(&a, "{ /* break */ %s*nplus1_r = 2; return; }", st);
+        sb_printf(&b, "{ /* continue */ %s*nplus1_r = 1; return; }", st);
+    }
+    free(st);
+    *brk = sb_steal(&a);
+    *cont = sb_steal(&b);
+}
+
+static char *loop_members(const loop_plan *lp)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < lp->ctx.nvars; i++) {
+        const ctx_var *v = &lp->ctx.vars[i];
+        char dim[32] = "";
+        if (v->count)
+            snprintf(dim, sizeof dim, "[%u]", v->count);
+        sb_printf(&sb, "    %s %s%s; /* line %u */\n", v->store_type, v->name, dim, v->line);
+    }
+    if (lp->sel_type)
+        sb_printf(&sb, "    %s nplus1_sel; /* the switch's value */\n", lp->sel_type);
+    sb_puts(&sb, "    uint nplus1_item, nplus1_branch; /* in the tile; its branch */\n");
+    sb_puts(&sb, "    uint nplus1_iter; /* 0 before the first iteration */\n");
+    return sb_steal(&sb);
+}
+
+static char *loop_start(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    strbuf sb;
+    sb_init(&sb);
+    loop_text(an, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
+    if (lp->kind == LOOP_FOR && lp->init.end > lp->init.begin) {
+        sb_printf(&sb, "    /* the for loop's first part */\n");
+        loop_text(an, &sb, lp->init.file, lp->init.begin, lp->init.end);
+        sb.len--; /* its newline */
+        sb_puts(&sb, ";\n");
+    }
+    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
+    return sb_steal(&sb);
+}
+
+/* The branch a switch value takes, for grouping (the branch phase switches on the value). */
+static void loop_switch_groups(strbuf *sb, const decision *d, unsigned first)
+{
+    sb_puts(sb, "    switch (nplus1_sel) {\n");
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const branch *br = &d->branches[b];
+        if (br->kind == BR_DEFAULT || br->kind == BR_IMPLICIT_DEFAULT)
+            sb_puts(sb, "    default:");
+        for (unsigned i = 0; br->kind == BR_CASE && i < br->nlabels; i++)
+            sb_printf(sb, "    case %s:", br->labels[i]);
+        for (unsigned i = 0; br->kind == BR_CASE && !br->nlabels && i < br->nvalues; i++)
+            sb_printf(sb, "    case %lld:", br->values[i]);
+        sb_printf(sb, " nplus1_b = %u; break;\n", first + b);
+    }
+    sb_puts(sb, "    }\n");
+}
+
+static void loop_if_groups(const analysis *an, strbuf *sb, const decision *d, unsigned first)
+{
+    sb_puts(sb, "    nplus1_b =");
+    unsigned last = d->nbranches - 1;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const branch *br = &d->branches[b];
+        if (br->kind != BR_IF) {
+            last = b;
+            continue;
+        }
+        size_t n = 0;
+        const char *t = range_text(an, br->cond, &n);
+        sb_puts(sb, " (");
+        sb_putn(sb, t, n);
+        sb_printf(sb, ") ? %u :", first + b);
+    }
+    sb_printf(sb, " %u;\n", first + last);
+}
+
+/* The grouping of decision d in the head: nplus1_b = first + its branch. */
+static void loop_groups(const analysis *an, strbuf *sb, const loop_plan *lp, const decision *d,
+                        unsigned first)
+{
+    if (d->kind != DEC_SWITCH) {
+        loop_if_groups(an, sb, d, first);
+        return;
+    }
+    size_t n = 0;
+    const char *t = range_text(an, d->cond, &n);
+    sb_puts(sb, "    nplus1_sel = (");
+    sb_putn(sb, t, n);
+    sb_puts(sb, ");\n");
+    (void)lp;
+    loop_switch_groups(sb, d, first);
+}
+
+/* The loop's test (after a for loop's third part, or a do loop's first pass). */
+static void loop_test(const analysis *an, strbuf *sb, const loop_plan *lp)
+{
+    size_t n = 0;
+    const char *t = range_text(an, lp->cond, &n);
+    if (lp->kind == LOOP_FOR && lp->inc.end > lp->inc.begin) {
+        sb_puts(sb, "    if (nplus1_c->nplus1_iter) { /* the for loop's third part */\n");
+        const char *inc = range_text(an, lp->inc, &n);
+        sb_puts(sb, "        (void)(");
+        sb_putn(sb, inc, n);
+        sb_puts(sb, ");\n    }\n");
+        t = range_text(an, lp->cond, &n);
+    }
+    if (lp->kind == LOOP_DO)
+        sb_puts(sb, "    if (nplus1_c->nplus1_iter && !(");
+    else
+        sb_puts(sb, "    if (!(");
+    if (n)
+        sb_putn(sb, t, n);
+    else
+        sb_puts(sb, "1");
+    sb_puts(sb, ")) { /* the loop ended */\n");
+    loop_stores(sb, &lp->ctx, 0, lp->nprologue, "        ");
+    sb_puts(sb, "        *nplus1_g = -2;\n        return;\n    }\n");
+    sb_puts(sb, "    nplus1_c->nplus1_iter = 1;\n");
+}
+
+static char *loop_head(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    const decision *d = lp->d;
+    unsigned file = kp->k->body.file;
+    strbuf sb;
+    sb_init(&sb);
+    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
+    loop_test(an, &sb, lp);
+    char *brk, *cont;
+    jump_texts(lp, 'h', &brk, &cont);
+    jump_text jt = {brk, cont};
+    loop_text_jt(an, &sb, lp, &jt, file, lp->body.begin + 1, d->range.begin);
+    free(brk);
+    free(cont);
+    sb_puts(&sb, "    int nplus1_b = 0;\n");
+    if (lp->sel_type)
+        sb_printf(&sb, "    %s nplus1_sel = 0;\n", lp->sel_type);
+    if (lp->d2) {
+        size_t n = 0;
+        const char *t = range_text(an, d->branches[0].cond, &n);
+        sb_printf(&sb, "    /* the if at line %u leaves the iteration: its branch is group 0 */\n"
+                       "    if (!(", d->range.line);
+        sb_putn(&sb, t, n);
+        sb_puts(&sb, ")) {\n");
+        loop_groups(an, &sb, lp, lp->d2, 1);
+        sb_puts(&sb, "    }\n");
+    } else {
+        loop_groups(an, &sb, lp, d, 0);
+    }
+    if (lp->sel_type)
+        sb_puts(&sb, "    nplus1_c->nplus1_sel = nplus1_sel;\n");
+    loop_stores(&sb, &lp->ctx, 0, lp->ctx.nvars, "    ");
+    sb_puts(&sb, "    *nplus1_g = nplus1_b;");
+    return sb_steal(&sb);
+}
+
+/* The branches of decision d (group first + b) in the branch phase. */
+static void loop_dispatch(const analysis *an, strbuf *sb, const loop_plan *lp,
+                          const jump_text *jt, const decision *d, unsigned first)
+{
+    unsigned file = lp->body.file;
+    if (d->kind == DEC_SWITCH) {
+        sb_printf(sb, "    /* the switch at line %u, on the value the head took */\n",
+                  d->range.line);
+        sb_puts(sb, "    switch (nplus1_sel)\n");
+        loop_text_jt(an, sb, lp, jt, file, lp->switch_body.begin, lp->switch_body.end);
+        return;
+    }
+    sb_printf(sb, "    /* the if at line %u */\n", d->range.line);
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const branch *br = &d->branches[b];
+        if (br->kind != BR_IF && br->kind != BR_ELSE)
+            continue;
+        sb_printf(sb, "    if (nplus1_b == %u) {\n    ", first + b);
+        loop_text_jt(an, sb, lp, jt, file, br->body.begin, br->body.end);
+        sb_puts(sb, "    ;}\n");
+    }
+}
+
+static char *loop_branch(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    const decision *last = lp->d2 ? lp->d2 : lp->d;
+    unsigned file = kp->k->body.file;
+    strbuf sb;
+    sb_init(&sb);
+    char *brk, *cont;
+    jump_texts(lp, 'b', &brk, &cont);
+    jump_text jt = {brk, cont};
+    loop_loads(&sb, &lp->ctx, 0, lp->ctx.nvars);
+    if (lp->sel_type)
+        sb_printf(&sb, "    const %s nplus1_sel = nplus1_c->nplus1_sel;\n", lp->sel_type);
+    sb_puts(&sb, "    const uint nplus1_b = nplus1_c->nplus1_branch;\n");
+    if (lp->d2) {
+        sb_puts(&sb, "    if (nplus1_b == 0) {\n");
+        loop_dispatch(an, &sb, lp, &jt, lp->d, 0);
+        sb_puts(&sb, "    } else {\n");
+        loop_dispatch(an, &sb, lp, &jt, lp->d2, 1);
+        sb_puts(&sb, "    }\n");
+    } else {
+        loop_dispatch(an, &sb, lp, &jt, lp->d, 0);
+    }
+    sb_printf(&sb, "    /* the rest of the iteration */\n");
+    loop_text_jt(an, &sb, lp, &jt, file, last->range.end, lp->body.end - 1);
+    free(brk);
+    free(cont);
+    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
+    return sb_steal(&sb);
+}
+
+static char *loop_end(const analysis *an, const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    strbuf sb;
+    sb_init(&sb);
+    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
+    loop_text(an, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
+    return sb_steal(&sb);
+}
+
+void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_expand_fn expand,
+                   void *ud)
+{
+    const kernel_info *k = kp->k;
+    const loop_plan *lp = &kp->loop;
+    char nleaves[16], line[16], dline[16], bytes[16], prologue[48], epilogue[48];
+    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+    snprintf(line, sizeof line, "%u", lp->line);
+    snprintf(dline, sizeof dline, "%u", lp->d->range.line);
+    snprintf(bytes, sizeof bytes, "%u", lp->bytes);
+    snprintf(prologue, sizeof prologue, "%u-%u", k->top.items[0].range.line,
+             lp->line > k->top.items[0].range.line ? lp->line - 1 : lp->line);
+    snprintf(epilogue, sizeof epilogue, "%u-%u", lp->stmt.end_line, k->body.end_line);
+    char *params = loop_params(k, 0), *args = loop_params(k, 1);
+    char *members = loop_members(lp), *start = loop_start(an, kp), *head = loop_head(an, kp);
+    char *branch = loop_branch(an, kp), *end = loop_end(an, kp);
+    char regroup[16], why[160];
+    snprintf(regroup, sizeof regroup, "%u", lp->regroup);
+    snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a context's two "
+             "trips %.0f", lp->arm_cost[0], 2.0 * lp->bytes / 4.0);
+    tmpl_var v[] = {{"K", k->name},        {"PARAMS", params},  {"ARGS", args},
+                    {"REGROUP", regroup},  {"REGROUP_WHY", why},
+                    {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},
+                    {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
+                    {"HEAD", head},        {"BRANCH", branch},  {"END", end},
+                    {"PROLOGUE", prologue}, {"EPILOGUE", epilogue}};
+    if (expand(ud, sb, "loop-functions", v, NV(v)) == 0)
+        expand(ud, sb, "loop-tile", v, NV(v));
+    free(params);
+    free(args);
+    free(members);
+    free(start);
+    free(head);
+    free(branch);
+    free(end);
+}
+
