@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cursor_set.h"
+#include "tree.h"
 #include "util.h"
 
 static void set_add_all(cursor_set *s, const CXCursor *v, unsigned n)
@@ -33,24 +34,19 @@ static void uses_of_fx(uses *u, const effects *fx)
     set_add_all(&u->writes, fx->writes, fx->nwrites);
 }
 
-static void uses_of_seq(uses *u, const seq *s, unsigned from);
-
-static void uses_of_decision(uses *u, const decision *d)
+static tree_step uses_of_item(void *ud, seq_item *it)
 {
-    uses_of_fx(u, &d->cond_fx);
-    if (d->kind == DEC_SWITCH)
-        uses_of_seq(u, &d->body, 0);
-    for (unsigned b = 0; b < d->nbranches; b++)
-        uses_of_seq(u, &d->branches[b].seq, 0);
+    uses_of_fx(ud, &it->fx);
+    if (it->kind == ITEM_DECISION && it->decision)
+        uses_of_fx(ud, &it->decision->cond_fx);
+    return TREE_RECURSE;
 }
 
+/* What items from.. of s read and write, and everything inside them. */
 static void uses_of_seq(uses *u, const seq *s, unsigned from)
 {
-    for (unsigned i = from; i < s->n; i++) {
-        uses_of_fx(u, &s->items[i].fx);
-        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision)
-            uses_of_decision(u, s->items[i].decision);
-    }
+    seq rest = {s->items + from, from < s->n ? s->n - from : 0};
+    for_each_item(&rest, uses_of_item, u);
 }
 
 static void uses_free(uses *u)

@@ -30,6 +30,7 @@
 
 #include "cursor_map.h"
 #include "leaf_limit.h"
+#include "tree.h"
 #include "util.h"
 
 typedef enum vclass { V_UNIFORM, V_AFFINE, V_VARYING, V_DATA } vclass;
@@ -1864,21 +1865,11 @@ static void classify_decision(dctx *x, decision *d)
     sb_free(&sb);
 }
 
-static void classify_seq(dctx *x, const seq *s)
+static tree_step classify_one(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        decision *d = s->items[i].decision;
-        if (s->items[i].kind != ITEM_DECISION || !d)
-            continue;
-        classify_decision(x, d);
-        decision_inputs(x, d);
-        if (d->kind == DEC_SWITCH) {
-            classify_seq(x, &d->body);
-            continue;
-        }
-        for (unsigned b = 0; b < d->nbranches; b++)
-            classify_seq(x, &d->branches[b].seq);
-    }
+    classify_decision(ud, d);
+    decision_inputs(ud, d);
+    return TREE_RECURSE;
 }
 
 void divergence_classify(analysis *an, kernel_info *k)
@@ -1887,7 +1878,7 @@ void divergence_classify(analysis *an, kernel_info *k)
     memset(&x, 0, sizeof x);
     x.an = an;
     x.k = k;
-    classify_seq(&x, &k->top);
+    for_each_decision(&k->top, classify_one, &x);
     defs_free(&x);
     free(x.memos);
     cursor_map_clear(&x.memo_index);
@@ -1907,57 +1898,40 @@ void divergence_classify_one(analysis *an, kernel_info *k, decision *d)
 
 /* ---- the plan's use of the classes ------------------------------------------------ */
 
-static int seq_has_data(const seq *s);
-
-static int decision_has_data(const decision *d, int self)
+static tree_step stop_at_data(void *ud, decision *d)
 {
-    if (self && d->divergence == DIV_DATA)
-        return 1;
-    if (d->kind == DEC_SWITCH)
-        return seq_has_data(&d->body);
-    for (unsigned b = 0; b < d->nbranches; b++)
-        if (seq_has_data(&d->branches[b].seq))
-            return 1;
-    return 0;
+    (void)ud;
+    return d->divergence == DIV_DATA ? TREE_STOP : TREE_RECURSE;
 }
 
-static int seq_has_data(const seq *s)
+/* Is a decision nested in d data dependent? */
+static int has_data_inside(const decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++)
-        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision &&
-            decision_has_data(s->items[i].decision, 1))
-            return 1;
-    return 0;
+    return for_each_decision_in(d, stop_at_data, NULL);
 }
+
+static tree_step stop_at_exit(void *ud, seq_item *it);
 
 /* A return, or a break that leaves no switch inside d: the path ends there. */
-static int seq_may_exit(const seq *s, int in_switch)
+static int exits_in(const decision *d, int in_switch)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const seq_item *it = &s->items[i];
-        if (it->kind == ITEM_RETURN || (it->kind == ITEM_BREAK && !in_switch))
-            return 1;
-        const decision *d = it->kind == ITEM_DECISION ? it->decision : NULL;
-        if (!d)
-            continue;
-        int sw = in_switch || d->kind == DEC_SWITCH;
-        if (d->kind == DEC_SWITCH && seq_may_exit(&d->body, sw))
-            return 1;
-        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
-            if (seq_may_exit(&d->branches[b].seq, sw))
-                return 1;
-    }
-    return 0;
+    in_switch |= d->kind == DEC_SWITCH;
+    return for_each_item_in(d, stop_at_exit, &in_switch);
+}
+
+static tree_step stop_at_exit(void *ud, seq_item *it)
+{
+    int in_switch = *(const int *)ud;
+    if (it->kind == ITEM_RETURN || (it->kind == ITEM_BREAK && !in_switch))
+        return TREE_STOP;
+    if (it->kind != ITEM_DECISION || !it->decision)
+        return TREE_CONTINUE;
+    return exits_in(it->decision, in_switch) ? TREE_STOP : TREE_CONTINUE;
 }
 
 static int may_exit(const decision *d)
 {
-    if (d->kind == DEC_SWITCH)
-        return seq_may_exit(&d->body, 1);
-    for (unsigned b = 0; b < d->nbranches; b++)
-        if (seq_may_exit(&d->branches[b].seq, 0))
-            return 1;
-    return 0;
+    return exits_in(d, 0);
 }
 
 /* `if (gid >= n) return;`: a branch that only returns, doing nothing observable. */
@@ -1976,23 +1950,30 @@ static int is_guard(const decision *d)
     return 0;
 }
 
+typedef struct after_query {
+    unsigned end;
+    int only_data;
+} after_query;
+
+static tree_step stop_after(void *ud, decision *d)
+{
+    const after_query *q = ud;
+    return d->range.begin >= q->end && (!q->only_data || d->divergence == DIV_DATA)
+               ? TREE_STOP
+               : TREE_RECURSE;
+}
+
 /* A decision after offset `end` in the kernel: a data one when only_data, else any. */
 static int decision_after(const seq *s, unsigned end, int only_data)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        if (d->range.begin >= end && (!only_data || d->divergence == DIV_DATA))
-            return 1;
-        if (d->kind == DEC_SWITCH && decision_after(&d->body, end, only_data))
-            return 1;
-        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
-            if (decision_after(&d->branches[b].seq, end, only_data))
-                return 1;
-    }
-    return 0;
+    after_query q = {end, only_data};
+    return for_each_decision(s, stop_after, &q);
 }
+
+typedef struct outer_query {
+    const decision *d;
+    const analysis *an;
+} outer_query;
 
 static int declared_inside(CXCursor var, const decision *d, const analysis *an)
 {
@@ -2003,80 +1984,58 @@ static int declared_inside(CXCursor var, const decision *d, const analysis *an)
            off < d->range.end;
 }
 
-/* Does s (inside d) assign a local declared before d? */
-static int seq_sets_outer(const seq *s, const decision *d, const analysis *an)
+static tree_step stop_at_outer_write(void *ud, seq_item *it)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const seq_item *it = &s->items[i];
-        for (unsigned w = 0; w < it->fx.nwrites; w++)
-            if (!declared_inside(it->fx.writes[w], d, an))
-                return 1;
-        const decision *in = it->kind == ITEM_DECISION ? it->decision : NULL;
-        if (in && in->kind == DEC_SWITCH && seq_sets_outer(&in->body, d, an))
-            return 1;
-        for (unsigned b = 0; in && in->kind == DEC_IF && b < in->nbranches; b++)
-            if (seq_sets_outer(&in->branches[b].seq, d, an))
-                return 1;
-    }
-    return 0;
+    const outer_query *q = ud;
+    for (unsigned w = 0; w < it->fx.nwrites; w++)
+        if (!declared_inside(it->fx.writes[w], q->d, q->an))
+            return TREE_STOP;
+    return TREE_RECURSE;
 }
 
+/* Does d assign a local declared before it? */
 static int sets_outer(const decision *d, const analysis *an)
 {
-    if (d->kind == DEC_SWITCH)
-        return seq_sets_outer(&d->body, d, an);
-    for (unsigned b = 0; b < d->nbranches; b++)
-        if (seq_sets_outer(&d->branches[b].seq, d, an))
-            return 1;
-    return 0;
+    outer_query q = {d, an};
+    return for_each_item_in(d, stop_at_outer_write, &q);
 }
 
-static void mark_nested(const seq *s)
+static tree_step mark_nested(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        d->divergence_plan = KEEP_INSIDE_KEPT;
-        if (d->kind == DEC_SWITCH)
-            mark_nested(&d->body);
-        for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
-            mark_nested(&d->branches[b].seq);
-    }
+    (void)ud;
+    d->divergence_plan = KEEP_INSIDE_KEPT;
+    return TREE_RECURSE;
 }
 
-static void keep_seq(const analysis *an, const kernel_info *k, const seq *s)
+typedef struct keep_ctx {
+    const analysis *an;
+    const kernel_info *k;
+} keep_ctx;
+
+static keep_reason keep_reason_of(const keep_ctx *c, const decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        if (d->divergence == DIV_DATA) {
-            d->divergence_plan = KEEP_SPLIT_DATA;
-        } else if (decision_has_data(d, 0)) {
-            d->divergence_plan = KEEP_SPLIT_NESTED_DATA;
-        } else if (is_guard(d)) {
-            d->divergence_plan = KEEP_SPLIT_GUARD;
-        } else if (may_exit(d) && decision_after(&k->top, d->range.end, 1)) {
-            d->divergence_plan = KEEP_SPLIT_EXIT_BEFORE_DATA;
-        } else if (sets_outer(d, an) && decision_after(&k->top, d->range.end, 0)) {
-            /* kept, it would be one statement the classifier's slice may need, side effects and all */
-            d->divergence_plan = KEEP_SPLIT_SETS_OUTER;
-        } else {
-            plan_keep_in_leaf(d);
-            if (d->kind == DEC_SWITCH)
-                mark_nested(&d->body);
-            for (unsigned b = 0; d->kind == DEC_IF && b < d->nbranches; b++)
-                mark_nested(&d->branches[b].seq);
-            d->divergence_plan = KEEP_NOT_SPLIT;
-            continue;
-        }
-        if (d->kind == DEC_SWITCH)
-            keep_seq(an, k, &d->body);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                keep_seq(an, k, &d->branches[b].seq);
-    }
+    if (d->divergence == DIV_DATA)
+        return KEEP_SPLIT_DATA;
+    if (has_data_inside(d))
+        return KEEP_SPLIT_NESTED_DATA;
+    if (is_guard(d))
+        return KEEP_SPLIT_GUARD;
+    if (may_exit(d) && decision_after(&c->k->top, d->range.end, 1))
+        return KEEP_SPLIT_EXIT_BEFORE_DATA;
+    /* kept, it would be one statement the classifier's slice may need, side effects and all */
+    if (sets_outer(d, c->an) && decision_after(&c->k->top, d->range.end, 0))
+        return KEEP_SPLIT_SETS_OUTER;
+    return KEEP_NOT_SPLIT;
+}
+
+static tree_step keep_one(void *ud, decision *d)
+{
+    d->divergence_plan = keep_reason_of(ud, d);
+    if (d->divergence_plan != KEEP_NOT_SPLIT)
+        return TREE_RECURSE;
+    plan_keep_in_leaf(d);
+    for_each_decision_in(d, mark_nested, NULL);
+    return TREE_CONTINUE;
 }
 
 const char *keep_reason_text(keep_reason r)
@@ -2097,5 +2056,6 @@ int keep_reason_splits(keep_reason r)
 
 void divergence_keep_in_leaf(const analysis *an, kernel_info *k)
 {
-    keep_seq(an, k, &k->top);
+    keep_ctx c = {an, k};
+    for_each_decision(&k->top, keep_one, &c);
 }

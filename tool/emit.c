@@ -19,6 +19,7 @@
 #include "macro_deps.h"
 #include "profile_in.h"
 #include "template.h"
+#include "tree.h"
 #include "util.h"
 #include "version.h"
 
@@ -1372,29 +1373,27 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
     return sb_steal(&sb);
 }
 
+typedef struct manifest_list {
+    emitter *e;
+    strbuf *sb;
+} manifest_list;
+
 /* The decisions in source order, with their divergence class (divergence.h). */
-static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
+static tree_step manifest_decision(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].decision;
-        if (s->items[i].kind != ITEM_DECISION || !d)
-            continue;
-        size_t len;
-        src_range cr = d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond;
-        const char *cond = range_text(e->an, cr, &len);
-        sb_printf(sb, "%s\n        {\"line\": %u, \"kind\": \"%s\", \"condition\": \"",
-                  sb->len ? "," : "", d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
-        sb_put_json_string(sb, cond, len);
-        sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
-                  div_class_name((div_class)d->divergence));
-        sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
-        sb_printf(sb, "\", \"keep_in_leaf\": %s}", d->keep_in_leaf ? "true" : "false");
-        if (d->kind == DEC_SWITCH)
-            manifest_decisions(e, sb, &d->body);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                manifest_decisions(e, sb, &d->branches[b].seq);
-    }
+    const manifest_list *m = ud;
+    strbuf *sb = m->sb;
+    size_t len;
+    src_range cr = d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond;
+    const char *cond = range_text(m->e->an, cr, &len);
+    sb_printf(sb, "%s\n        {\"line\": %u, \"kind\": \"%s\", \"condition\": \"",
+              sb->len ? "," : "", d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+    sb_put_json_string(sb, cond, len);
+    sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
+              div_class_name((div_class)d->divergence));
+    sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
+    sb_printf(sb, "\", \"keep_in_leaf\": %s}", d->keep_in_leaf ? "true" : "false");
+    return TREE_RECURSE;
 }
 
 /* An image's access qualifier: "read_only", "write_only" or "read_write". */
@@ -1493,7 +1492,8 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     classifier_kernels_json(e->pl, k->name, ck, sizeof ck);
     strbuf decisions;
     sb_init(&decisions);
-    manifest_decisions(e, &decisions, &k->top);
+    manifest_list ml = {e, &decisions};
+    for_each_decision(&k->top, manifest_decision, &ml);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
     char *ctx = context_json(e, kp);

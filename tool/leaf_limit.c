@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tree.h"
 #include "util.h"
 
 void plan_keep_in_leaf(decision *d)
@@ -125,52 +126,50 @@ static void set_exit(effects *fx, CXCursor at)
         fx->hidden_exit = at;
 }
 
-static void gather_decision(effects *into, const decision *d, int in_switch);
+typedef struct gather {
+    effects *into;
+    int in_switch;         /* a break leaves a switch inside the kept statement */
+} gather;
 
-/* Effects of s; a break leaves the kept statement only outside a switch inside it. */
-static void gather_seq(effects *into, const seq *s, int in_switch)
+/* Effects of an item; a break leaves the kept statement only outside a switch inside it. */
+static tree_step gather_item(void *ud, seq_item *it)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const seq_item *it = &s->items[i];
-        switch (it->kind) {
-        case ITEM_STMT:
-            fx_merge(into, &it->fx);
-            if (!clang_Cursor_isNull(it->fx.hidden_exit) &&
-                (!in_switch || clang_getCursorKind(it->fx.hidden_exit) == CXCursor_ReturnStmt))
-                set_exit(into, it->fx.hidden_exit);
+    gather *g = ud;
+    switch (it->kind) {
+    case ITEM_STMT:
+        fx_merge(g->into, &it->fx);
+        if (!clang_Cursor_isNull(it->fx.hidden_exit) &&
+            (!g->in_switch || clang_getCursorKind(it->fx.hidden_exit) == CXCursor_ReturnStmt))
+            set_exit(g->into, it->fx.hidden_exit);
+        break;
+    case ITEM_RETURN:
+        fx_merge(g->into, &it->fx);
+        set_exit(g->into, it->cursor);
+        break;
+    case ITEM_BREAK:
+        if (!g->in_switch)
+            set_exit(g->into, it->cursor);
+        break;
+    case ITEM_DECISION:
+        if (!it->decision)
             break;
-        case ITEM_RETURN:
-            fx_merge(into, &it->fx);
-            set_exit(into, it->cursor);
-            break;
-        case ITEM_BREAK:
-            if (!in_switch)
-                set_exit(into, it->cursor);
-            break;
-        case ITEM_DECISION:
-            if (it->decision)
-                gather_decision(into, it->decision, in_switch);
-            break;
-        }
+        fx_merge(g->into, &it->decision->cond_fx);
+        if (it->decision->kind != DEC_SWITCH || g->in_switch)
+            return TREE_RECURSE;
+        gather inner = {g->into, 1};
+        for_each_item_in(it->decision, gather_item, &inner);
+        break;
     }
-}
-
-static void gather_decision(effects *into, const decision *d, int in_switch)
-{
-    fx_merge(into, &d->cond_fx);
-    if (d->kind == DEC_SWITCH) {
-        gather_seq(into, &d->body, 1);
-        return;
-    }
-    for (unsigned b = 0; b < d->nbranches; b++)
-        gather_seq(into, &d->branches[b].seq, in_switch);
+    return TREE_CONTINUE;
 }
 
 /* The effects, reads, writes, cost and early exit of a kept decision's statement. */
 static void kept_effects(seq_item *it)
 {
     fx_reset(&it->fx);
-    gather_decision(&it->fx, it->decision, 0);
+    gather g = {&it->fx, it->decision->kind == DEC_SWITCH};
+    fx_merge(&it->fx, &it->decision->cond_fx);
+    for_each_item_in(it->decision, gather_item, &g);
 }
 
 /* ---- nothing split after a kept return ---------------------------------- */
@@ -181,7 +180,7 @@ static void kept_effects(seq_item *it)
  * and what follows the enclosing decisions). Returns whether such an exit
  * is pending at the end of s.
  */
-static int keep_after_exits(seq *s, int pending)
+static int keep_after_exits(const seq *s, int pending)
 {
     for (unsigned i = 0; i < s->n; i++) {
         seq_item *it = &s->items[i];
@@ -195,13 +194,8 @@ static int keep_after_exits(seq *s, int pending)
             pending |= !clang_Cursor_isNull(it->fx.hidden_exit);
             continue;
         }
-        int inner = 0;
-        if (d->kind == DEC_SWITCH)
-            inner = keep_after_exits(&d->body, 0);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                inner |= keep_after_exits(&d->branches[b].seq, 0);
-        pending |= inner;
+        for (unsigned b = 0; b < decision_seqs(d); b++)
+            pending |= keep_after_exits(decision_seq(d, b), 0);
     }
     return pending;
 }
@@ -220,10 +214,8 @@ static unsigned level_decision(decision_list *l, decision *d, unsigned lvl)
     d->level = lvl;
     VEC_PUSH(l->v, l->n, l->cap, d);
     unsigned after = lvl + 1, a;
-    if (d->kind == DEC_SWITCH)
-        return (a = level_seq(l, &d->body, lvl + 1)) > after ? a : after;
-    for (unsigned b = 0; b < d->nbranches; b++)
-        if ((a = level_seq(l, &d->branches[b].seq, lvl + 1)) > after)
+    for (unsigned b = 0; b < decision_seqs(d); b++)
+        if ((a = level_seq(l, decision_seq(d, b), lvl + 1)) > after)
             after = a;
     return after;
 }

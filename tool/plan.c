@@ -16,6 +16,7 @@
 #include "divergence.h"
 #include "leaf_limit.h"
 #include "paths.h"
+#include "tree.h"
 #include "util.h"
 
 const char *strategy_name(strategy s)
@@ -169,29 +170,18 @@ typedef struct tree_lists {
     unsigned ndecisions, capdecisions;
 } tree_lists;
 
-static void collect_seq(tree_lists *t, const seq *s);
-
-static void collect_decision(tree_lists *t, decision *d)
+/* Plain statements (and kept decisions, one statement each), and the split decisions. */
+static tree_step collect_item(void *ud, seq_item *it)
 {
-    VEC_PUSH(t->decisions, t->ndecisions, t->capdecisions, d);
-    if (d->kind == DEC_SWITCH) {
-        collect_seq(t, &d->body);
-        return;
+    tree_lists *t = ud;
+    if (it->kind == ITEM_STMT || (it->kind == ITEM_DECISION && it->decision &&
+                                  it->decision->keep_in_leaf)) {
+        VEC_PUSH(t->items, t->nitems, t->capitems, it);
+        return TREE_CONTINUE;
     }
-    for (unsigned b = 0; b < d->nbranches; b++)
-        collect_seq(t, &d->branches[b].seq);
-}
-
-static void collect_seq(tree_lists *t, const seq *s)
-{
-    for (unsigned i = 0; i < s->n; i++) {
-        seq_item *it = &s->items[i];
-        if (it->kind == ITEM_STMT || (it->kind == ITEM_DECISION && it->decision &&
-                                      it->decision->keep_in_leaf))
-            VEC_PUSH(t->items, t->nitems, t->capitems, it);
-        else if (it->kind == ITEM_DECISION && it->decision)
-            collect_decision(t, it->decision);
-    }
+    if (it->kind == ITEM_DECISION && it->decision)
+        VEC_PUSH(t->decisions, t->ndecisions, t->capdecisions, it->decision);
+    return TREE_RECURSE;
 }
 
 /* ---- slice and slice rules -------------------------------------------- */
@@ -478,14 +468,10 @@ static int reach_after(const seq *s, const seq_item *target, spans *out)
             continue;
         const decision *d = it->decision;
         int r = -1;
-        if (d->kind == DEC_SWITCH) {
-            r = reach_after(&d->body, target, out);
-            if (r == FLOW_BREAK)
-                r = FLOW_ON; /* a break leaves the switch */
-        } else {
-            for (unsigned b = 0; b < d->nbranches && r < 0; b++)
-                r = reach_after(&d->branches[b].seq, target, out);
-        }
+        for (unsigned b = 0; b < decision_seqs(d) && r < 0; b++)
+            r = reach_after(decision_seq(d, b), target, out);
+        if (d->kind == DEC_SWITCH && r == FLOW_BREAK)
+            r = FLOW_ON; /* a break leaves the switch */
         if (r < 0)
             continue;
         return r == FLOW_ON ? flow_after(s, i + 1, out) : r;
@@ -869,7 +855,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     double all_paths, split_paths;
     int fits = plan_limit_leaves(&k->top, max_leaves, &all_paths, &split_paths) == 0;
     tree_lists t = {0};
-    collect_seq(&t, &k->top);
+    for_each_item(&k->top, collect_item, &t);
     int errors = check_conditions(an, &t, diag);
     unsigned horizon = max_decision_begin(&t);
     kernel_plan kp;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "divergence.h"
+#include "tree.h"
 
 static void put_text(FILE *f, const analysis *an, src_range r, size_t max)
 {
@@ -87,25 +88,24 @@ static void print_seq(FILE *f, const analysis *an, const seq *s, int depth, int 
     }
 }
 
-static void print_slice(FILE *f, const analysis *an, const seq *s, int *any)
+/* What the tree visits of the report need. */
+typedef struct report_ctx {
+    FILE *f;
+    const analysis *an;
+    int *any;              /* the slice printed a statement */
+    int in_kept;           /* inside a decision that stays in the leaf kernels */
+} report_ctx;
+
+static tree_step print_slice_item(void *ud, seq_item *it)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const seq_item *it = &s->items[i];
-        if (it->kind == ITEM_STMT && it->in_slice) {
-            fprintf(f, "    line %u: ", it->range.line);
-            put_text(f, an, it->range, 70);
-            fputc('\n', f);
-            *any = 1;
-        }
-        if (it->kind != ITEM_DECISION || !it->decision)
-            continue;
-        const decision *d = it->decision;
-        if (d->kind == DEC_SWITCH)
-            print_slice(f, an, &d->body, any);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                print_slice(f, an, &d->branches[b].seq, any);
+    const report_ctx *c = ud;
+    if (it->kind == ITEM_STMT && it->in_slice) {
+        fprintf(c->f, "    line %u: ", it->range.line);
+        put_text(c->f, c->an, it->range, 70);
+        fputc('\n', c->f);
+        c->any[0] = 1;
     }
+    return TREE_RECURSE;
 }
 
 /* What the plan does with d: divergence.c's verdict, or what --max-leaves made of it. */
@@ -121,26 +121,23 @@ static const char *plan_text(const decision *d, int in_kept)
 }
 
 /* One line per decision, in source order: its divergence class and why. */
-static void print_divergence(FILE *f, const analysis *an, const seq *s, int in_kept)
+static tree_step print_divergence(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].decision;
-        if (s->items[i].kind != ITEM_DECISION || !d)
-            continue;
-        fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name((div_class)d->divergence),
-                d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
-        put_text(f, an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
-        fputs(")]\n", f);
-        const char *plan = plan_text(d, in_kept);
-        if (plan)
-            fprintf(f, "      plan: %s\n", plan);
-        int kept = in_kept || d->keep_in_leaf;
-        if (d->kind == DEC_SWITCH)
-            print_divergence(f, an, &d->body, kept);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                print_divergence(f, an, &d->branches[b].seq, kept);
-    }
+    const report_ctx *c = ud;
+    FILE *f = c->f;
+    fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name((div_class)d->divergence),
+            d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+    put_text(f, c->an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
+    fputs(")]\n", f);
+    const char *plan = plan_text(d, c->in_kept);
+    if (plan)
+        fprintf(f, "      plan: %s\n", plan);
+    if (c->in_kept || !d->keep_in_leaf)
+        return TREE_RECURSE;
+    report_ctx inner = *c;
+    inner.in_kept = 1;
+    for_each_decision_in(d, print_divergence, &inner);
+    return TREE_CONTINUE;
 }
 
 typedef struct decision_count {
@@ -148,32 +145,24 @@ typedef struct decision_count {
     unsigned kept_lines[8];
 } decision_count;
 
-static void count_seq(decision_count *c, const seq *s)
+static tree_step count_decision(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        if (d->keep_in_leaf) {
-            if (c->kept < 8)
-                c->kept_lines[c->kept] = d->range.line;
-            c->kept++;
-            continue;
-        }
-        c->split++;
-        if (d->kind == DEC_SWITCH)
-            count_seq(c, &d->body);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                count_seq(c, &d->branches[b].seq);
+    decision_count *c = ud;
+    if (d->keep_in_leaf) {
+        if (c->kept < 8)
+            c->kept_lines[c->kept] = d->range.line;
+        c->kept++;
+        return TREE_CONTINUE;
     }
+    c->split++;
+    return TREE_RECURSE;
 }
 
 /* Which decisions are split and which stay in the leaf kernels (and still branch there). */
 static void print_kept(FILE *f, const kernel_plan *kp)
 {
     decision_count c = {0, 0, {0}};
-    count_seq(&c, &kp->k->top);
+    for_each_decision(&kp->k->top, count_decision, &c);
     if (!c.kept)
         return;
     fprintf(f, "  decisions: %u split, %u stay in the leaf kernels and branch there (line%s",
@@ -314,7 +303,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     }
     fprintf(f, "  classifier slice (cost ~%.0f per item):\n", kp->classifier_cost);
     int any = 0;
-    print_slice(f, an, &k->top, &any);
+    report_ctx c = {f, an, &any, 0};
+    for_each_item(&k->top, print_slice_item, &c);
     if (!any)
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
@@ -324,7 +314,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         print_loop(f, kp);
     }
     fputs("  divergence (one line per decision, in source order):\n", f);
-    print_divergence(f, an, &k->top, 0);
+    for_each_decision(&k->top, print_divergence, &c);
 }
 
 void report_print(FILE *f, const analysis *an, const plan *pl, int full)

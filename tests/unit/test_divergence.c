@@ -12,6 +12,7 @@
 #include "analyze.h"
 #include "divergence.h"
 #include "plan.h"
+#include "tree.h"
 
 static int failures;
 
@@ -22,27 +23,18 @@ typedef struct result {
     char kept[64];       /* keep_in_leaf of each decision: "0,1" */
 } result;
 
-static void collect(result *r, const seq *s)
+static tree_step collect(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].decision;
-        if (s->items[i].kind != ITEM_DECISION || !d)
-            continue;
-        size_t n = strlen(r->classes);
-        snprintf(r->classes + n, sizeof r->classes - n, "%s%s", n ? "," : "",
-                 div_class_name((div_class)d->divergence));
-        if (!r->first_why[0])
-            snprintf(r->first_why, sizeof r->first_why, "%s", d->divergence_why);
-        snprintf(r->last_why, sizeof r->last_why, "%s", d->divergence_why);
-        n = strlen(r->kept);
-        snprintf(r->kept + n, sizeof r->kept - n, "%s%d", n ? "," : "", d->keep_in_leaf);
-        if (d->kind == DEC_SWITCH) {
-            collect(r, &d->body);
-            continue;
-        }
-        for (unsigned b = 0; b < d->nbranches; b++)
-            collect(r, &d->branches[b].seq);
-    }
+    result *r = ud;
+    size_t n = strlen(r->classes);
+    snprintf(r->classes + n, sizeof r->classes - n, "%s%s", n ? "," : "",
+             div_class_name((div_class)d->divergence));
+    if (!r->first_why[0])
+        snprintf(r->first_why, sizeof r->first_why, "%s", d->divergence_why);
+    snprintf(r->last_why, sizeof r->last_why, "%s", d->divergence_why);
+    n = strlen(r->kept);
+    snprintf(r->kept + n, sizeof r->kept - n, "%s%d", n ? "," : "", d->keep_in_leaf);
+    return TREE_RECURSE;
 }
 
 static result run(const char *src)
@@ -71,7 +63,7 @@ static result run(const char *src)
                             .split = SPLIT_AUTO};
         plan_build(&pl, &an, &opt, &d);
         if (an.nkernels)
-            collect(&r, &an.kernels[0].top);
+            for_each_decision(&an.kernels[0].top, collect, &r);
         plan_free(&pl);
         analyze_free(&an);
         parse_free(&pr);
