@@ -219,6 +219,15 @@ static void note_kernel_names(const analysis *an, diag_sink *diag)
     sb_free(&sb);
 }
 
+void effects_init(effects *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+}
+
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                diag_sink *diag)
 {

@@ -65,6 +65,11 @@ typedef struct effects {
     unsigned nloads, caploads;
 } effects;
 
+/* An empty effects (no bits, null sites); effects_free releases one, merge_effects joins two. */
+void effects_init(effects *fx);
+void effects_free(effects *fx);
+void merge_effects(effects *into, const effects *from);
+
 /* May a store to the access w change what the access r loads? (Distinct fields of one struct do not.) */
 int accesses_may_alias(CXCursor w, CXCursor r);
 

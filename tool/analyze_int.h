@@ -27,6 +27,10 @@ int stmt_range(analysis *an, CXCursor c, src_range *r);
 char *cursor_spelling(CXCursor c);
 /* Strips implicit casts and parentheses. */
 CXCursor strip(CXCursor c);
+/* Strips implicit casts, parentheses and C-style casts too. */
+CXCursor strip_casts(CXCursor c);
+/* The source text of e on one line (at most n-1 bytes, "..." when cut; printed in a macro). */
+void expr_text(const analysis *an, CXCursor e, char *out, size_t n);
 /* The operator text of a binary / unary operator (libclang 14 does not expose the kind). */
 void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
                      size_t outlen);
@@ -41,8 +45,6 @@ int type_is_pointer(CXType t);
 int spelling_has(CXType t, const char *word);
 /* The effects of c, part of function func (whose locals are tracked). */
 void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx);
-void effects_free(effects *fx);
-void merge_effects(effects *into, const effects *from);
 /* The memoised effects of a helper's definition. */
 const effects *function_summary(analysis *an, CXCursor def);
 void summaries_free(analysis *an);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze_int.h"
 #include "cursor_map.h"
 #include "leaf_limit.h"
 #include "tree.h"
@@ -123,47 +124,6 @@ static dval eval_var_value(dctx *x, const frame *f, CXCursor var);
 
 /* ---- small helpers -------------------------------------------------------- */
 
-typedef struct cursor_list {
-    CXCursor *v;
-    unsigned n, cap;
-} cursor_list;
-
-static enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    cursor_list *l = data;
-    VEC_PUSH(l->v, l->n, l->cap, c);
-    return CXChildVisit_Continue;
-}
-
-static cursor_list children_of(CXCursor c)
-{
-    cursor_list l = {0};
-    clang_visitChildren(c, collect_cb, &l);
-    return l;
-}
-
-static CXCursor strip(CXCursor c)
-{
-    for (;;) {
-        enum CXCursorKind k = clang_getCursorKind(c);
-        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
-            return c;
-        cursor_list ch = children_of(c);
-        CXCursor next = clang_getNullCursor();
-        unsigned nexpr = 0;
-        for (unsigned i = 0; i < ch.n; i++)
-            if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
-                next = ch.v[i];
-                nexpr++;
-            }
-        free(ch.v);
-        if (nexpr != 1)
-            return c;
-        c = next;
-    }
-}
-
 static dval mk(vclass c, const char *why)
 {
     dval v;
@@ -205,76 +165,6 @@ static void spelling(CXCursor c, char *out, size_t n)
     clang_disposeString(s);
 }
 
-/* The source text of e (one line, at most n-1 bytes, "..." when cut). */
-static void text_of(dctx *x, CXCursor e, char *out, size_t n)
-{
-    out[0] = '\0';
-    CXSourceRange r = clang_getCursorExtent(e);
-    src_pos b, en;
-    if (parse_in_macro(clang_getRangeStart(r)) ||
-        parse_resolve(x->an->pr, clang_getRangeStart(r), &b) != 0 ||
-        parse_resolve(x->an->pr, clang_getRangeEnd(r), &en) != 0 || b.file != en.file ||
-        en.offset <= b.offset) {
-        CXPrintingPolicy pol = clang_getCursorPrintingPolicy(e);
-        CXString s = clang_getCursorPrettyPrinted(e, pol);
-        snprintf(out, n, "%s", clang_getCString(s));
-        clang_disposeString(s);
-        clang_PrintingPolicy_dispose(pol);
-    } else {
-        const char *t = x->an->pr->files[b.file].text + b.offset;
-        size_t len = en.offset - b.offset, w = 0;
-        for (size_t i = 0; i < len && w + 1 < n; i++) {
-            char ch = isspace((unsigned char)t[i]) ? ' ' : t[i];
-            if (ch == ' ' && w > 0 && out[w - 1] == ' ')
-                continue;
-            out[w++] = ch;
-        }
-        out[w] = '\0';
-    }
-    size_t len = strlen(out);
-    if (len + 1 >= n && n > 4)
-        memcpy(out + n - 4, "...", 4);
-}
-
-/* syntax.c's, declared in analyze_int.h (whose strip and cursor_list differ from these). */
-void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
-                     size_t outlen);
-
-/*
- * The operator text between the two operands of a binary operator, read as
- * the rest of the analyze stage reads it (in linear time on a long sum).
- */
-static void binary_op(dctx *x, CXCursor c, CXCursor lhs, CXCursor rhs, char *op, size_t n)
-{
-    binary_operator(x->an, c, lhs, rhs, op, n);
-}
-
-static void unary_op(dctx *x, CXCursor c, CXCursor operand, char *op, size_t n)
-{
-    op[0] = '\0';
-    src_pos u, o, ue;
-    CXSourceRange ur = clang_getCursorExtent(c), orr = clang_getCursorExtent(operand);
-    if (parse_in_macro(clang_getRangeStart(ur)) ||
-        parse_resolve(x->an->pr, clang_getRangeStart(ur), &u) != 0 ||
-        parse_resolve(x->an->pr, clang_getRangeEnd(ur), &ue) != 0 ||
-        parse_resolve(x->an->pr, clang_getRangeStart(orr), &o) != 0 || u.file != o.file)
-        return;
-    const char *t = x->an->pr->files[u.file].text;
-    unsigned from = u.offset, to = o.offset;
-    if (o.offset <= u.offset) { /* postfix: after the operand */
-        src_pos oe;
-        if (parse_resolve(x->an->pr, clang_getRangeEnd(orr), &oe) != 0)
-            return;
-        from = oe.offset;
-        to = ue.offset;
-    }
-    size_t w = 0;
-    for (unsigned i = from; i < to && w + 1 < n; i++)
-        if (!isspace((unsigned char)t[i]) && t[i] != '(')
-            op[w++] = t[i];
-    op[w] = '\0';
-}
-
 static int is_comparison(const char *op)
 {
     return !strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
@@ -291,19 +181,9 @@ static int is_additive(const char *op)
     return !strcmp(op, "+") || !strcmp(op, "-");
 }
 
-static int is_local(CXCursor decl)
-{
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    if (k == CXCursor_ParmDecl)
-        return 1;
-    if (k != CXCursor_VarDecl || clang_Cursor_getStorageClass(decl) == CX_SC_Static)
-        return 0;
-    return clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
-}
-
 static CXCursor ref_of(CXCursor e)
 {
-    CXCursor s = strip(e);
+    CXCursor s = strip_casts(e);
     if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
         return clang_getNullCursor();
     return clang_getCursorReferenced(s);
@@ -312,11 +192,11 @@ static CXCursor ref_of(CXCursor e)
 /* The local variable at the root of an lvalue (x, x[i], x.y, x.s0), or null. */
 static CXCursor lvalue_root(CXCursor e, CXCursor *index)
 {
-    CXCursor s = strip(e);
+    CXCursor s = strip_casts(e);
     enum CXCursorKind k = clang_getCursorKind(s);
     if (k == CXCursor_DeclRefExpr) {
         CXCursor d = clang_getCursorReferenced(s);
-        return is_local(d) ? d : clang_getNullCursor();
+        return is_local_decl(d) ? d : clang_getNullCursor();
     }
     if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr &&
         k != CXCursor_UnexposedExpr)
@@ -325,7 +205,7 @@ static CXCursor lvalue_root(CXCursor e, CXCursor *index)
     CXCursor root = clang_getNullCursor();
     if (ch.n >= 1) {
         CXCursor base = ch.v[0];
-        CXType bt = clang_getCanonicalType(clang_getCursorType(strip(base)));
+        CXType bt = clang_getCanonicalType(clang_getCursorType(strip_casts(base)));
         int through_pointer = bt.kind == CXType_Pointer;
         if (k == CXCursor_ArraySubscriptExpr && ch.n == 2 && index)
             *index = ch.v[1];
@@ -389,7 +269,7 @@ static void def_of_store(def_walk *w, CXCursor lhs, CXCursor rhs, const char *op
     CXCursor root = lvalue_root(lhs, &index);
     if (clang_Cursor_isNull(root))
         return; /* a store to memory: not a local's value */
-    int whole = clang_getCursorKind(strip(lhs)) == CXCursor_DeclRefExpr;
+    int whole = clang_getCursorKind(strip_casts(lhs)) == CXCursor_DeclRefExpr;
     def_kind kind = !whole ? DEF_ELEMENT : op[0] ? DEF_UPDATE : DEF_ASSIGN;
     add_def(w, kind, root, rhs, index, op, at);
 }
@@ -421,14 +301,14 @@ static void walk_spine(def_walk *w, CXCursor c)
         cursor_list ch = children_of(cur);
         char op[8] = "";
         if (ch.n == 2)
-            binary_op(w->x, cur, ch.v[0], ch.v[1], op, sizeof op);
+            binary_operator(w->x->an, cur, ch.v[0], ch.v[1], op, sizeof op);
         if (ch.n != 2 || !strcmp(op, "=")) {
             free(ch.v);
             break;
         }
         spine_node sn = {ch.v[0], ch.v[1], is_logical(op)};
         VEC_PUSH(v, n, cap, sn);
-        cur = strip(ch.v[0]);
+        cur = strip_casts(ch.v[0]);
         free(ch.v);
     }
     walk_defs(w, n ? v[n - 1].lhs : cur);
@@ -451,7 +331,7 @@ static void walk_binary(def_walk *w, CXCursor c, int compound)
         return;
     }
     char op[8];
-    binary_op(w->x, c, ch.v[0], ch.v[1], op, sizeof op);
+    binary_operator(w->x->an, c, ch.v[0], ch.v[1], op, sizeof op);
     if (!compound && strcmp(op, "=")) {
         free(ch.v);
         walk_spine(w, c);
@@ -479,7 +359,7 @@ static void walk_unary(def_walk *w, CXCursor c)
     cursor_list ch = children_of(c);
     if (ch.n == 1) {
         char op[8];
-        unary_op(w->x, c, ch.v[0], op, sizeof op);
+        unary_operator(w->x->an, c, ch.v[0], op, sizeof op);
         if (!strcmp(op, "++") || !strcmp(op, "--")) {
             def_of_store(w, ch.v[0], clang_getNullCursor(), "+", c);
         } else if (!strcmp(op, "&")) {
@@ -498,7 +378,7 @@ static void walk_call(def_walk *w, CXCursor c)
     cursor_list ch = children_of(c);
     for (unsigned i = 1; i < ch.n; i++) {
         CXCursor d = ref_of(ch.v[i]);
-        if (!clang_Cursor_isNull(d) && is_local(d) &&
+        if (!clang_Cursor_isNull(d) && is_local_decl(d) &&
             clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_ConstantArray)
             add_def(w, DEF_ESCAPE, d, clang_getNullCursor(), clang_getNullCursor(), "", c);
     }
@@ -602,7 +482,7 @@ static void walk_return(def_walk *w, CXCursor c)
 static void walk_decay(def_walk *w, CXCursor c)
 {
     cursor_list ch = children_of(c);
-    CXCursor inner = ch.n == 1 ? strip(ch.v[0]) : clang_getNullCursor();
+    CXCursor inner = ch.n == 1 ? strip_casts(ch.v[0]) : clang_getNullCursor();
     free(ch.v);
     if (clang_Cursor_isNull(inner) ||
         clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer ||
@@ -751,7 +631,7 @@ static dval guard_class(dctx *x, const frame *f, const guard *g, int mode)
     if (c.c >= V_VARYING)
         return c;
     char t[64], why[160];
-    text_of(x, g->cond, t, sizeof t);
+    expr_text(x->an, g->cond, t, sizeof t);
     snprintf(why, sizeof why, "set under a condition that varies across items: '%s'", t);
     /* as a condition, a flag set under affine ifs is still an affine predicate */
     if (mode && !g->loop && c.c == V_AFFINE)
@@ -881,7 +761,7 @@ static void why_text(dctx *x, CXCursor c, const char *fmt, char *why, size_t n)
     if (clang_Cursor_isNull(c))
         snprintf(t, sizeof t, "...");
     else
-        text_of(x, c, t, sizeof t);
+        expr_text(x->an, c, t, sizeof t);
     snprintf(why, n, fmt, t);
 }
 
@@ -934,13 +814,13 @@ static dval eval_chain(dctx *x, const frame *f, CXCursor e, int logical, int con
         cursor_list ch = children_of(cur);
         char op[8] = "";
         if (ch.n == 2)
-            binary_op(x, cur, ch.v[0], ch.v[1], op, sizeof op);
+            binary_operator(x->an, cur, ch.v[0], ch.v[1], op, sizeof op);
         if (ch.n != 2 || !(logical ? is_logical(op) : is_additive(op))) {
             free(ch.v);
             break;
         }
         VEC_PUSH(rhs.v, rhs.n, rhs.cap, ch.v[1]);
-        cur = strip(ch.v[0]);
+        cur = strip_casts(ch.v[0]);
         free(ch.v);
     }
     dval j = eval(x, f, cur, logical); /* left to right, as written */
@@ -962,7 +842,7 @@ static dval eval_binary(dctx *x, const frame *f, CXCursor e, int cond)
         return mk(V_DATA, "cannot read an operator");
     }
     char op[8];
-    binary_op(x, e, ch.v[0], ch.v[1], op, sizeof op);
+    binary_operator(x->an, e, ch.v[0], ch.v[1], op, sizeof op);
     if (is_logical(op) || is_additive(op)) {
         free(ch.v);
         return eval_chain(x, f, e, is_logical(op), cond);
@@ -984,7 +864,7 @@ static dval eval_compound(dctx *x, const frame *f, CXCursor e)
         return mk(V_DATA, "cannot read an assignment");
     }
     char op[8];
-    binary_op(x, e, ch.v[0], ch.v[1], op, sizeof op);
+    binary_operator(x->an, e, ch.v[0], ch.v[1], op, sizeof op);
     size_t n = strlen(op);
     if (n > 1)
         op[n - 1] = '\0';
@@ -1005,7 +885,7 @@ static dval eval_unary(dctx *x, const frame *f, CXCursor e, int cond)
     CXCursor a = ch.v[0];
     free(ch.v);
     char op[8], why[160];
-    unary_op(x, e, a, op, sizeof op);
+    unary_operator(x->an, e, a, op, sizeof op);
     if (!strcmp(op, "!")) {
         dval v = eval(x, f, a, 1);
         if (cond || v.c == V_UNIFORM)
@@ -1044,14 +924,14 @@ static dval eval_load(dctx *x, CXCursor base, dval addr, CXCursor whole, int sub
     int unwritten = !strcmp(space, "constant") || clang_isConstQualifiedType(pointee);
     char t[64], why[160];
     if (subscript) {
-        text_of(x, strip(base), t, 40);
+        expr_text(x->an, strip_casts(base), t, 40);
         strcat(t, "[...]");
     } else {
-        text_of(x, whole, t, sizeof t);
+        expr_text(x->an, whole, t, sizeof t);
     }
     if (addr.c == V_UNIFORM && unwritten) {
         char src[48];
-        text_of(x, whole, src, 40);
+        expr_text(x->an, whole, src, 40);
         snprintf(t, sizeof t, "'%s'", src);
         add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, t);
         return mk(V_UNIFORM, "");
@@ -1064,7 +944,7 @@ static int is_private_array(CXCursor base, CXCursor *decl)
 {
     *decl = ref_of(base);
     if (clang_Cursor_isNull(*decl) || clang_getCursorKind(*decl) != CXCursor_VarDecl ||
-        !is_local(*decl))
+        !is_local_decl(*decl))
         return 0;
     enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(*decl)).kind;
     return k == CXType_ConstantArray || k == CXType_IncompleteArray;
@@ -1126,7 +1006,7 @@ static int starts(const char *s, const char *p)
 static void builtin_source(dctx *x, CXCursor call, const char *name, int id)
 {
     char t[48];
-    text_of(x, call, t, sizeof t);
+    expr_text(x->an, call, t, sizeof t);
     if (strlen(t) > 30)
         snprintf(t, sizeof t, "%.40s(...)", name);
     if (id)
@@ -1286,7 +1166,7 @@ static dval eval_ref(dctx *x, const frame *f, CXCursor e, int cond)
         snprintf(why, sizeof why, "cannot follow '%s'", name);
         return mk(V_DATA, why);
     }
-    if (is_local(d)) {
+    if (is_local_decl(d)) {
         if (!owns(f, d)) {
             snprintf(why, sizeof why, "cannot follow '%s'", name);
             return mk(V_DATA, why);
@@ -1517,14 +1397,14 @@ static void name_append(char *name, size_t n, const char *sep, const char *part)
  */
 static int pointee_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n, in_list *idx)
 {
-    CXCursor s = strip(e), arg;
+    CXCursor s = strip_casts(e), arg;
     const iframe *cf;
     enum CXCursorKind k = clang_getCursorKind(s);
     if (k == CXCursor_DeclRefExpr) {
         CXCursor d = clang_getCursorReferenced(s);
         if (bound_arg(f, d, &cf, &arg))
             return pointee_name(c, cf, arg, name, n, idx);
-        if (!pointer_typed(d) || !is_local(d))
+        if (!pointer_typed(d) || !is_local_decl(d))
             return 0;
         if (clang_getCursorKind(d) == CXCursor_ParmDecl && !f->caller) {
             spelling(d, name, n > 2 ? n - 2 : n);
@@ -1552,7 +1432,7 @@ static int pointee_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t
         cursor_list ch = children_of(s);
         int ok = 0;
         if (ch.n == 1) {
-            unary_op(c->x, s, ch.v[0], op, sizeof op);
+            unary_operator(c->x->an, s, ch.v[0], op, sizeof op);
             ok = !strcmp(op, "&") && value_name(c, f, ch.v[0], name, n, idx);
         }
         free(ch.v);
@@ -1562,7 +1442,7 @@ static int pointee_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t
         cursor_list ch = children_of(s);
         int ok = 0;
         if (ch.n == 2) {
-            unsigned p = pointer_typed(strip(ch.v[0])) ? 0 : 1;
+            unsigned p = pointer_typed(strip_casts(ch.v[0])) ? 0 : 1;
             ok = pointee_name(c, f, ch.v[p], name, n, idx);
             if (ok)
                 in_expr(c, f, ch.v[1 - p], idx);
@@ -1582,7 +1462,7 @@ static int pointee_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t
  */
 static int value_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n, in_list *idx)
 {
-    CXCursor s = strip(e), arg;
+    CXCursor s = strip_casts(e), arg;
     const iframe *cf;
     enum CXCursorKind k = clang_getCursorKind(s);
     cursor_list ch = children_of(s);
@@ -1596,7 +1476,7 @@ static int value_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n
             ok = 1;
         }
     } else if (k == CXCursor_MemberRefExpr && ch.n == 1) {
-        ok = pointer_typed(strip(ch.v[0])) ? pointee_name(c, f, ch.v[0], name, n, idx)
+        ok = pointer_typed(strip_casts(ch.v[0])) ? pointee_name(c, f, ch.v[0], name, n, idx)
                                            : value_name(c, f, ch.v[0], name, n, idx);
         if (ok) {
             char field[64];
@@ -1604,7 +1484,7 @@ static int value_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n
             name_append(name, n, ".", field);
         }
     } else if (k == CXCursor_ArraySubscriptExpr && ch.n == 2) {
-        ok = pointer_typed(strip(ch.v[0])) ? pointee_name(c, f, ch.v[0], name, n, idx)
+        ok = pointer_typed(strip_casts(ch.v[0])) ? pointee_name(c, f, ch.v[0], name, n, idx)
                                            : value_name(c, f, ch.v[0], name, n, idx);
         size_t len = strlen(name);
         if (ok && (len < 2 || strcmp(name + len - 2, "[]")))
@@ -1613,7 +1493,7 @@ static int value_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n
             in_expr(c, f, ch.v[1], idx);
     } else if (k == CXCursor_UnaryOperator && ch.n == 1) {
         char op[8];
-        unary_op(c->x, s, ch.v[0], op, sizeof op);
+        unary_operator(c->x->an, s, ch.v[0], op, sizeof op);
         ok = !strcmp(op, "*") && pointee_name(c, f, ch.v[0], name, n, idx);
     }
     free(ch.v);
@@ -1643,7 +1523,7 @@ static void in_var(ictx *c, const iframe *f, CXCursor var, in_list *out)
         spelling(var, name, sizeof name);
         cond_inputs_add(&out->v, &out->n, name, NULL);
     }
-    if (!is_local(var) || !in_push(c, var))
+    if (!is_local_decl(var) || !in_push(c, var))
         return;
     func_defs *fd = defs_of(c->x, f->func);
     for (unsigned i = 0; i < fd->n; i++) {
@@ -1734,12 +1614,12 @@ static void in_expr(ictx *c, const iframe *f, CXCursor e, in_list *out)
     if (clang_Cursor_isNull(e) || !c->budget)
         return;
     c->budget--;
-    CXCursor s = strip(e);
+    CXCursor s = strip_casts(e);
     switch (clang_getCursorKind(s)) {
     case CXCursor_DeclRefExpr: {
         CXCursor d = clang_getCursorReferenced(s);
         enum CXCursorKind dk = clang_getCursorKind(d);
-        if (dk == CXCursor_ParmDecl || (dk == CXCursor_VarDecl && is_local(d)))
+        if (dk == CXCursor_ParmDecl || (dk == CXCursor_VarDecl && is_local_decl(d)))
             in_var(c, f, d, out);
         return;
     }

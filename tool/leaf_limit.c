@@ -82,44 +82,6 @@ double plan_count_paths(const seq *top)
 
 /* ---- a kept decision as one statement ----------------------------------- */
 
-static void fx_reset(effects *fx)
-{
-    free(fx->reads);
-    free(fx->writes);
-    free(fx->stores);
-    free(fx->loads);
-    memset(fx, 0, sizeof *fx);
-    fx->hidden_exit = clang_getNullCursor();
-    fx->param_store = clang_getNullCursor();
-    for (unsigned i = 0; i < EFF_COUNT; i++)
-        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
-}
-
-static void add_cursor(CXCursor **v, unsigned *n, unsigned *cap, CXCursor c)
-{
-    for (unsigned i = 0; i < *n; i++)
-        if (clang_equalCursors((*v)[i], c))
-            return;
-    VEC_PUSH(*v, *n, *cap, c);
-}
-
-static void fx_merge(effects *into, const effects *from)
-{
-    for (unsigned i = 0; i < EFF_COUNT; i++)
-        if ((from->bits & (1u << i)) && !(into->bits & (1u << i)))
-            into->site[i] = from->site[i];
-    into->bits |= from->bits;
-    for (unsigned i = 0; i < from->nreads; i++)
-        add_cursor(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
-    for (unsigned i = 0; i < from->nwrites; i++)
-        add_cursor(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
-    for (unsigned i = 0; i < from->nstores; i++)
-        VEC_PUSH(into->stores, into->nstores, into->capstores, from->stores[i]);
-    for (unsigned i = 0; i < from->nloads; i++)
-        VEC_PUSH(into->loads, into->nloads, into->caploads, from->loads[i]);
-    into->cost += from->cost;
-}
-
 static void set_exit(effects *fx, CXCursor at)
 {
     if (clang_Cursor_isNull(fx->hidden_exit))
@@ -137,13 +99,13 @@ static tree_step gather_item(void *ud, seq_item *it)
     gather *g = ud;
     switch (it->kind) {
     case ITEM_STMT:
-        fx_merge(g->into, &it->fx);
+        merge_effects(g->into, &it->fx);
         if (!clang_Cursor_isNull(it->fx.hidden_exit) &&
             (!g->in_switch || clang_getCursorKind(it->fx.hidden_exit) == CXCursor_ReturnStmt))
             set_exit(g->into, it->fx.hidden_exit);
         break;
     case ITEM_RETURN:
-        fx_merge(g->into, &it->fx);
+        merge_effects(g->into, &it->fx);
         set_exit(g->into, it->cursor);
         break;
     case ITEM_BREAK:
@@ -153,7 +115,7 @@ static tree_step gather_item(void *ud, seq_item *it)
     case ITEM_DECISION:
         if (!it->decision)
             break;
-        fx_merge(g->into, &it->decision->cond_fx);
+        merge_effects(g->into, &it->decision->cond_fx);
         if (it->decision->kind != DEC_SWITCH || g->in_switch)
             return TREE_RECURSE;
         gather inner = {g->into, 1};
@@ -166,9 +128,10 @@ static tree_step gather_item(void *ud, seq_item *it)
 /* The effects, reads, writes, cost and early exit of a kept decision's statement. */
 static void kept_effects(seq_item *it)
 {
-    fx_reset(&it->fx);
+    effects_free(&it->fx);
+    effects_init(&it->fx);
     gather g = {&it->fx, it->decision->kind == DEC_SWITCH};
-    fx_merge(&it->fx, &it->decision->cond_fx);
+    merge_effects(&it->fx, &it->decision->cond_fx);
     for_each_item_in(it->decision, gather_item, &g);
 }
 

@@ -157,6 +157,62 @@ CXCursor strip(CXCursor c)
     }
 }
 
+/*
+ * Strips implicit casts, parentheses and C-style casts: the value an
+ * expression is computed from ("(float)(x)" is x). A node is stripped when
+ * it has exactly one expression child (a cast's type is not one).
+ */
+CXCursor strip_casts(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+            return c;
+        cursor_list ch = children_of(c);
+        CXCursor next = clang_getNullCursor();
+        unsigned nexpr = 0;
+        for (unsigned i = 0; i < ch.n; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
+                next = ch.v[i];
+                nexpr++;
+            }
+        free(ch.v);
+        if (nexpr != 1)
+            return c;
+        c = next;
+    }
+}
+
+void expr_text(const analysis *an, CXCursor e, char *out, size_t n)
+{
+    out[0] = '\0';
+    CXSourceRange r = clang_getCursorExtent(e);
+    src_pos b, en;
+    if (parse_in_macro(clang_getRangeStart(r)) ||
+        parse_resolve(an->pr, clang_getRangeStart(r), &b) != 0 ||
+        parse_resolve(an->pr, clang_getRangeEnd(r), &en) != 0 || b.file != en.file ||
+        en.offset <= b.offset) {
+        CXPrintingPolicy pol = clang_getCursorPrintingPolicy(e);
+        CXString s = clang_getCursorPrettyPrinted(e, pol);
+        snprintf(out, n, "%s", clang_getCString(s));
+        clang_disposeString(s);
+        clang_PrintingPolicy_dispose(pol);
+    } else {
+        const char *t = an->pr->files[b.file].text + b.offset;
+        size_t len = en.offset - b.offset, w = 0;
+        for (size_t i = 0; i < len && w + 1 < n; i++) {
+            char ch = isspace((unsigned char)t[i]) ? ' ' : t[i];
+            if (ch == ' ' && w > 0 && out[w - 1] == ' ')
+                continue;
+            out[w++] = ch;
+        }
+        out[w] = '\0';
+    }
+    size_t len = strlen(out);
+    if (len + 1 >= n && n > 4)
+        memcpy(out + n - 4, "...", 4);
+}
+
 /* ---- operators (libclang 14 to 16 do not expose operator kinds) ------- */
 
 static void trim_copy(const char *s, size_t n, char *out, size_t outlen)
