@@ -126,7 +126,7 @@ void cond_inputs_add(cond_input **v, unsigned *n, const char *name, const char *
 void cond_inputs_free(cond_input *v, unsigned n);
 
 /*
- * What the divergence policy (divergence_keep_in_leaf) does with a decision, and why:
+ * What the divergence policy (keep_by_divergence, keep_in_leaf.c) does with a decision, and why:
  * the id, whether it splits, and the text --report prints (keep_reason_text).
  */
 #define KEEP_REASONS(X)                                                                     \

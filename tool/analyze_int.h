@@ -31,11 +31,16 @@ CXCursor strip(CXCursor c);
 CXCursor strip_casts(CXCursor c);
 /* The source text of e on one line (at most n-1 bytes, "..." when cut; printed in a macro). */
 void expr_text(const analysis *an, CXCursor e, char *out, size_t n);
+/* The spelling of c into out (cut to n-1 bytes). */
+void spelling_into(CXCursor c, char *out, size_t n);
+/* The declaration a name refers to (through casts and parentheses), or null. */
+CXCursor referenced_decl(CXCursor e);
 /* The operator text of a binary / unary operator (libclang 14 does not expose the kind). */
 void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
                      size_t outlen);
 void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen);
 int is_assignment_op(const char *op);
+int is_logical_op(const char *op); /* && or || */
 
 /* ---- effects.c: effects of statements and helpers ---- */
 

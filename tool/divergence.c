@@ -29,8 +29,9 @@
 #include <string.h>
 
 #include "analyze_int.h"
+#include "cond_inputs.h"
 #include "cursor_map.h"
-#include "leaf_limit.h"
+#include "reaching_defs.h"
 #include "tree.h"
 #include "util.h"
 
@@ -48,37 +49,6 @@ const char *div_class_name(div_class c)
     return names[c];
 }
 
-/* ---- definitions of locals, per function -------------------------------- */
-
-typedef enum def_kind { DEF_INIT, DEF_ASSIGN, DEF_UPDATE, DEF_ELEMENT, DEF_ESCAPE, DEF_RETURN } def_kind;
-
-typedef struct guard {
-    CXCursor cond;
-    int loop;          /* a loop's condition (or a condition that can leave a loop) */
-} guard;
-
-typedef struct def_site {
-    def_kind kind;
-    CXCursor var;      /* VarDecl / ParmDecl; null for DEF_RETURN */
-    CXCursor rhs;      /* the value stored (or returned), or null */
-    CXCursor index;    /* DEF_ELEMENT: the element's index, or null */
-    char op[4];        /* DEF_UPDATE: "+", "*", ... ("+" for ++ and --) */
-    unsigned file, offset;
-    guard *guards;
-    unsigned nguards;
-} def_site;
-
-typedef struct func_defs {
-    CXCursor func;
-    def_site *v;
-    unsigned n, cap;
-} func_defs;
-
-typedef struct guard_stack {
-    guard *v;
-    unsigned n, cap;
-} guard_stack;
-
 /* ---- the analysis context ------------------------------------------------ */
 
 typedef struct memo {
@@ -95,9 +65,7 @@ typedef struct memo {
 typedef struct dctx {
     analysis *an;
     kernel_info *k;
-    func_defs **defs;           /* the functions walked, each allocated apart */
-    unsigned ndefs, capdefs;
-    cursor_map defs_by_func;    /* function -> index in defs */
+    defs_cache defs;            /* the definitions of the functions walked */
     memo *memos;
     unsigned nmemos, capmemos;
     cursor_map memo_index;      /* (key, mode and sig) -> index in memos */
@@ -158,22 +126,10 @@ static void add_source(char (*set)[48], unsigned *n, int *more, const char *s)
     snprintf(set[(*n)++], 48, "%.47s", s); /* cut to the slot, as meant */
 }
 
-static void spelling(CXCursor c, char *out, size_t n)
-{
-    CXString s = clang_getCursorSpelling(c);
-    snprintf(out, n, "%s", clang_getCString(s));
-    clang_disposeString(s);
-}
-
 static int is_comparison(const char *op)
 {
     return !strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
            !strcmp(op, "==") || !strcmp(op, "!=");
-}
-
-static int is_logical(const char *op)
-{
-    return !strcmp(op, "&&") || !strcmp(op, "||");
 }
 
 static int is_additive(const char *op)
@@ -181,406 +137,6 @@ static int is_additive(const char *op)
     return !strcmp(op, "+") || !strcmp(op, "-");
 }
 
-static CXCursor ref_of(CXCursor e)
-{
-    CXCursor s = strip_casts(e);
-    if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
-        return clang_getNullCursor();
-    return clang_getCursorReferenced(s);
-}
-
-/* The local variable at the root of an lvalue (x, x[i], x.y, x.s0), or null. */
-static CXCursor lvalue_root(CXCursor e, CXCursor *index)
-{
-    CXCursor s = strip_casts(e);
-    enum CXCursorKind k = clang_getCursorKind(s);
-    if (k == CXCursor_DeclRefExpr) {
-        CXCursor d = clang_getCursorReferenced(s);
-        return is_local_decl(d) ? d : clang_getNullCursor();
-    }
-    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr &&
-        k != CXCursor_UnexposedExpr)
-        return clang_getNullCursor();
-    cursor_list ch = children_of(s);
-    CXCursor root = clang_getNullCursor();
-    if (ch.n >= 1) {
-        CXCursor base = ch.v[0];
-        CXType bt = clang_getCanonicalType(clang_getCursorType(strip_casts(base)));
-        int through_pointer = bt.kind == CXType_Pointer;
-        if (k == CXCursor_ArraySubscriptExpr && ch.n == 2 && index)
-            *index = ch.v[1];
-        if (!through_pointer)
-            root = lvalue_root(base, index);
-    }
-    free(ch.v);
-    return root;
-}
-
-static void pos_of(dctx *x, CXCursor c, unsigned *file, unsigned *offset)
-{
-    src_pos p;
-    if (parse_resolve(x->an->pr, clang_getRangeStart(clang_getCursorExtent(c)), &p) == 0) {
-        *file = p.file;
-        *offset = p.offset;
-    } else {
-        *file = ~0u;
-        *offset = 0;
-    }
-}
-
-/* ---- collecting definitions ---------------------------------------------- */
-
-typedef struct def_walk {
-    dctx *x;
-    func_defs *fd;
-    guard_stack gs;
-} def_walk;
-
-static void walk_defs(def_walk *w, CXCursor c);
-
-static void push_guard(def_walk *w, CXCursor cond, int loop)
-{
-    guard g = {cond, loop};
-    VEC_PUSH(w->gs.v, w->gs.n, w->gs.cap, g);
-}
-
-static void add_def(def_walk *w, def_kind kind, CXCursor var, CXCursor rhs, CXCursor index,
-                    const char *op, CXCursor at)
-{
-    def_site d;
-    memset(&d, 0, sizeof d);
-    d.kind = kind;
-    d.var = var;
-    d.rhs = rhs;
-    d.index = index;
-    snprintf(d.op, sizeof d.op, "%s", op ? op : "");
-    pos_of(w->x, at, &d.file, &d.offset);
-    if (w->gs.n) {
-        d.guards = xmalloc(w->gs.n * sizeof *d.guards);
-        memcpy(d.guards, w->gs.v, w->gs.n * sizeof *d.guards);
-        d.nguards = w->gs.n;
-    }
-    VEC_PUSH(w->fd->v, w->fd->n, w->fd->cap, d);
-}
-
-static void def_of_store(def_walk *w, CXCursor lhs, CXCursor rhs, const char *op, CXCursor at)
-{
-    CXCursor index = clang_getNullCursor();
-    CXCursor root = lvalue_root(lhs, &index);
-    if (clang_Cursor_isNull(root))
-        return; /* a store to memory: not a local's value */
-    int whole = clang_getCursorKind(strip_casts(lhs)) == CXCursor_DeclRefExpr;
-    def_kind kind = !whole ? DEF_ELEMENT : op[0] ? DEF_UPDATE : DEF_ASSIGN;
-    add_def(w, kind, root, rhs, index, op, at);
-}
-
-static void walk_children(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    for (unsigned i = 0; i < ch.n; i++)
-        walk_defs(w, ch.v[i]);
-    free(ch.v);
-}
-
-typedef struct spine_node {
-    CXCursor lhs, rhs;
-    int shortcut;      /* && or ||: the rhs runs only as the lhs decides */
-} spine_node;
-
-/*
- * The left spine of nested non-assigning binary operators (a && b && c ...):
- * walked in a loop, deepest first, so that a chain of a thousand operands
- * does not recurse a thousand deep.
- */
-static void walk_spine(def_walk *w, CXCursor c)
-{
-    spine_node *v = NULL;
-    unsigned n = 0, cap = 0;
-    CXCursor cur = c;
-    while (clang_getCursorKind(cur) == CXCursor_BinaryOperator) {
-        cursor_list ch = children_of(cur);
-        char op[8] = "";
-        if (ch.n == 2)
-            binary_operator(w->x->an, cur, ch.v[0], ch.v[1], op, sizeof op);
-        if (ch.n != 2 || !strcmp(op, "=")) {
-            free(ch.v);
-            break;
-        }
-        spine_node sn = {ch.v[0], ch.v[1], is_logical(op)};
-        VEC_PUSH(v, n, cap, sn);
-        cur = strip_casts(ch.v[0]);
-        free(ch.v);
-    }
-    walk_defs(w, n ? v[n - 1].lhs : cur);
-    for (unsigned i = n; i-- > 0;) {
-        unsigned saved = w->gs.n;
-        if (v[i].shortcut)
-            push_guard(w, v[i].lhs, 0);
-        walk_defs(w, v[i].rhs);
-        w->gs.n = saved;
-    }
-    free(v);
-}
-
-static void walk_binary(def_walk *w, CXCursor c, int compound)
-{
-    cursor_list ch = children_of(c);
-    if (ch.n != 2) {
-        free(ch.v);
-        walk_children(w, c);
-        return;
-    }
-    char op[8];
-    binary_operator(w->x->an, c, ch.v[0], ch.v[1], op, sizeof op);
-    if (!compound && strcmp(op, "=")) {
-        free(ch.v);
-        walk_spine(w, c);
-        return;
-    }
-    size_t n = strlen(op);
-    if (compound && n > 1) {
-        op[n - 1] = '\0'; /* "+=" -> "+" */
-        def_of_store(w, ch.v[0], ch.v[1], op, c);
-    } else if (!strcmp(op, "=")) {
-        def_of_store(w, ch.v[0], ch.v[1], "", c);
-    }
-    walk_defs(w, ch.v[0]);
-    int shortcut = !strcmp(op, "&&") || !strcmp(op, "||");
-    unsigned saved = w->gs.n;
-    if (shortcut)
-        push_guard(w, ch.v[0], 0);
-    walk_defs(w, ch.v[1]);
-    w->gs.n = saved;
-    free(ch.v);
-}
-
-static void walk_unary(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    if (ch.n == 1) {
-        char op[8];
-        unary_operator(w->x->an, c, ch.v[0], op, sizeof op);
-        if (!strcmp(op, "++") || !strcmp(op, "--")) {
-            def_of_store(w, ch.v[0], clang_getNullCursor(), "+", c);
-        } else if (!strcmp(op, "&")) {
-            CXCursor root = lvalue_root(ch.v[0], NULL);
-            if (!clang_Cursor_isNull(root))
-                add_def(w, DEF_ESCAPE, root, clang_getNullCursor(), clang_getNullCursor(), "", c);
-        }
-    }
-    free(ch.v);
-    walk_children(w, c);
-}
-
-/* A local array passed by name (it decays to a pointer the callee may write through). */
-static void walk_call(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    for (unsigned i = 1; i < ch.n; i++) {
-        CXCursor d = ref_of(ch.v[i]);
-        if (!clang_Cursor_isNull(d) && is_local_decl(d) &&
-            clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_ConstantArray)
-            add_def(w, DEF_ESCAPE, d, clang_getNullCursor(), clang_getNullCursor(), "", c);
-    }
-    free(ch.v);
-    walk_children(w, c);
-}
-
-typedef struct exit_scan {
-    int has_exit;
-    cursor_list conds;
-} exit_scan;
-
-static enum CXChildVisitResult exit_cb(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    exit_scan *s = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt)
-        s->has_exit = 1;
-    if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt || k == CXCursor_WhileStmt ||
-        k == CXCursor_DoStmt) {
-        cursor_list ch = children_of(c);
-        if (ch.n)
-            VEC_PUSH(s->conds.v, s->conds.n, s->conds.cap,
-                     k == CXCursor_DoStmt ? ch.v[ch.n - 1] : ch.v[0]);
-        free(ch.v);
-    }
-    return CXChildVisit_Recurse;
-}
-
-/*
- * A loop: its definitions depend on its condition (for: every part but the
- * body), and, when the body can leave early, on every condition inside.
- */
-static void walk_loop(def_walk *w, CXCursor c)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    cursor_list ch = children_of(c);
-    if (ch.n == 0) {
-        free(ch.v);
-        return;
-    }
-    unsigned body = k == CXCursor_DoStmt ? 0 : ch.n - 1;
-    unsigned saved = w->gs.n;
-    for (unsigned i = 0; i < ch.n; i++)
-        if (i != body && clang_isExpression(clang_getCursorKind(ch.v[i])))
-            push_guard(w, ch.v[i], 1);
-    exit_scan es = {0, {0}};
-    clang_visitChildren(ch.v[body], exit_cb, &es);
-    if (es.has_exit)
-        for (unsigned i = 0; i < es.conds.n; i++)
-            push_guard(w, es.conds.v[i], 1);
-    free(es.conds.v);
-    for (unsigned i = 0; i < ch.n; i++)
-        walk_defs(w, ch.v[i]);
-    w->gs.n = saved;
-    free(ch.v);
-}
-
-/* if / switch / ternary: what follows the first child depends on it. */
-static void walk_guarded(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    if (ch.n == 0) {
-        free(ch.v);
-        return;
-    }
-    walk_defs(w, ch.v[0]);
-    unsigned saved = w->gs.n;
-    push_guard(w, ch.v[0], 0);
-    for (unsigned i = 1; i < ch.n; i++)
-        walk_defs(w, ch.v[i]);
-    w->gs.n = saved;
-    free(ch.v);
-}
-
-static void walk_var_decl(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_isExpression(clang_getCursorKind(ch.v[i])) && i + 1 == ch.n)
-            add_def(w, DEF_INIT, c, ch.v[i], clang_getNullCursor(), "", c);
-    free(ch.v);
-    walk_children(w, c);
-}
-
-static void walk_return(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    add_def(w, DEF_RETURN, clang_getNullCursor(), ch.n ? ch.v[0] : clang_getNullCursor(),
-            clang_getNullCursor(), "", c);
-    free(ch.v);
-    walk_children(w, c);
-}
-
-/*
- * A private array (or one inside a private struct) that decays to a pointer
- * other than to be indexed: a store through the pointer (W + k, a helper's
- * parameter, a macro's temporary) may set it, so it escapes.
- */
-static void walk_decay(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    CXCursor inner = ch.n == 1 ? strip_casts(ch.v[0]) : clang_getNullCursor();
-    free(ch.v);
-    if (clang_Cursor_isNull(inner) ||
-        clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer ||
-        clang_getCanonicalType(clang_getCursorType(inner)).kind != CXType_ConstantArray)
-        return;
-    CXCursor root = lvalue_root(inner, NULL);
-    if (!clang_Cursor_isNull(root))
-        add_def(w, DEF_ESCAPE, root, clang_getNullCursor(), clang_getNullCursor(), "", c);
-}
-
-/* a[i]: a private array indexed in place does not escape; its index is walked. */
-static void walk_subscript(def_walk *w, CXCursor c)
-{
-    cursor_list ch = children_of(c);
-    for (unsigned i = 0; i < ch.n; i++) {
-        CXCursor base = ch.v[i];
-        if (i == 0 && clang_getCursorKind(base) == CXCursor_UnexposedExpr) {
-            cursor_list in = children_of(base); /* skip the decay of the indexed array */
-            for (unsigned j = 0; j < in.n; j++)
-                walk_defs(w, in.v[j]);
-            free(in.v);
-        } else {
-            walk_defs(w, base);
-        }
-    }
-    free(ch.v);
-}
-
-static void walk_defs(def_walk *w, CXCursor c)
-{
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_UnexposedExpr:
-        walk_decay(w, c);
-        walk_children(w, c);
-        return;
-    case CXCursor_ArraySubscriptExpr:
-        walk_subscript(w, c);
-        return;
-    case CXCursor_VarDecl:
-        walk_var_decl(w, c);
-        return;
-    case CXCursor_BinaryOperator:
-        walk_binary(w, c, 0);
-        return;
-    case CXCursor_CompoundAssignOperator:
-        walk_binary(w, c, 1);
-        return;
-    case CXCursor_UnaryOperator:
-        walk_unary(w, c);
-        return;
-    case CXCursor_CallExpr:
-        walk_call(w, c);
-        return;
-    case CXCursor_ForStmt:
-    case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
-        walk_loop(w, c);
-        return;
-    case CXCursor_IfStmt:
-    case CXCursor_SwitchStmt:
-    case CXCursor_ConditionalOperator:
-        walk_guarded(w, c);
-        return;
-    case CXCursor_ReturnStmt:
-        walk_return(w, c);
-        return;
-    default:
-        walk_children(w, c);
-    }
-}
-
-static func_defs *defs_of(dctx *x, CXCursor func)
-{
-    long found = cursor_map_get(&x->defs_by_func, func, 0);
-    if (found >= 0)
-        return x->defs[found];
-    func_defs *fd = xcalloc(1, sizeof *fd);
-    fd->func = func;
-    cursor_map_put(&x->defs_by_func, func, 0, x->ndefs);
-    VEC_PUSH(x->defs, x->ndefs, x->capdefs, fd);
-    def_walk w = {x, fd, {0}};
-    walk_children(&w, func);
-    free(w.gs.v);
-    return fd;
-}
-
-static void defs_free(dctx *x)
-{
-    for (unsigned d = 0; d < x->ndefs; d++) {
-        func_defs *fd = x->defs[d];
-        for (unsigned i = 0; i < fd->n; i++)
-            free(fd->v[i].guards);
-        free(fd->v);
-        free(fd);
-    }
-    free(x->defs);
-    cursor_map_clear(&x->defs_by_func);
-}
 
 /* ---- memo ----------------------------------------------------------------- */
 
@@ -645,7 +201,7 @@ static dval binary_class(dctx *x, CXCursor c, const char *op, dval l, dval r, CX
 static dval def_class(dctx *x, const frame *f, const def_site *d, int mode)
 {
     char name[64], why[160];
-    spelling(d->var, name, sizeof name);
+    spelling_into(d->var, name, sizeof name);
     dval v = mk(V_UNIFORM, "");
     switch (d->kind) {
     case DEF_ESCAPE:
@@ -687,7 +243,7 @@ static int reaches(const frame *f, const def_site *d)
 static dval var_uncached(dctx *x, const frame *f, CXCursor var, int mode)
 {
     char name[64], src[64];
-    spelling(var, name, sizeof name);
+    spelling_into(var, name, sizeof name);
     dval v = mk(V_UNIFORM, "");
     if (clang_getCursorKind(var) == CXCursor_ParmDecl) {
         int idx = clang_Cursor_getNumArguments(f->func);
@@ -700,7 +256,7 @@ static dval var_uncached(dctx *x, const frame *f, CXCursor var, int mode)
             add_source(x->uniforms, &x->nuniforms, &x->more_uniforms, src);
         }
     }
-    func_defs *fd = defs_of(x, f->func);
+    const func_defs *fd = defs_of(&x->defs, f->func);
     for (unsigned i = 0; i < fd->n; i++) {
         const def_site *d = &fd->v[i];
         if (d->kind == DEF_RETURN || !clang_equalCursors(d->var, var) || !reaches(f, d))
@@ -815,7 +371,7 @@ static dval eval_chain(dctx *x, const frame *f, CXCursor e, int logical, int con
         char op[8] = "";
         if (ch.n == 2)
             binary_operator(x->an, cur, ch.v[0], ch.v[1], op, sizeof op);
-        if (ch.n != 2 || !(logical ? is_logical(op) : is_additive(op))) {
+        if (ch.n != 2 || !(logical ? is_logical_op(op) : is_additive(op))) {
             free(ch.v);
             break;
         }
@@ -843,9 +399,9 @@ static dval eval_binary(dctx *x, const frame *f, CXCursor e, int cond)
     }
     char op[8];
     binary_operator(x->an, e, ch.v[0], ch.v[1], op, sizeof op);
-    if (is_logical(op) || is_additive(op)) {
+    if (is_logical_op(op) || is_additive(op)) {
         free(ch.v);
-        return eval_chain(x, f, e, is_logical(op), cond);
+        return eval_chain(x, f, e, is_logical_op(op), cond);
     }
     int sub_cond = !strcmp(op, "&&") || !strcmp(op, "||");
     dval l = eval(x, f, ch.v[0], sub_cond);
@@ -942,7 +498,7 @@ static dval eval_load(dctx *x, CXCursor base, dval addr, CXCursor whole, int sub
 
 static int is_private_array(CXCursor base, CXCursor *decl)
 {
-    *decl = ref_of(base);
+    *decl = referenced_decl(base);
     if (clang_Cursor_isNull(*decl) || clang_getCursorKind(*decl) != CXCursor_VarDecl ||
         !is_local_decl(*decl))
         return 0;
@@ -1079,7 +635,7 @@ static dval eval_builtin(dctx *x, const frame *f, CXCursor e, const char *name,
 
 static dval helper_uncached(dctx *x, const frame *hf, CXCursor def, int mode)
 {
-    func_defs *fd = defs_of(x, def);
+    const func_defs *fd = defs_of(&x->defs, def);
     dval v = mk(V_UNIFORM, "");
     for (unsigned i = 0; i < fd->n; i++)
         if (fd->v[i].kind == DEF_RETURN)
@@ -1125,7 +681,7 @@ static int is_builtin_decl(dctx *x, CXCursor ref, CXCursor call)
 static dval eval_call(dctx *x, const frame *f, CXCursor e, int cond)
 {
     char name[64], why[160];
-    spelling(e, name, sizeof name);
+    spelling_into(e, name, sizeof name);
     cursor_list ch = children_of(e);
     call_args a = {ch.n > 1 ? ch.v + 1 : NULL, ch.n > 1 ? ch.n - 1 : 0, NULL};
     a.cls = xcalloc(a.n ? a.n : 1, sizeof *a.cls);
@@ -1153,7 +709,7 @@ static dval eval_ref(dctx *x, const frame *f, CXCursor e, int cond)
 {
     CXCursor d = clang_getCursorReferenced(e);
     char name[64], why[160];
-    spelling(d, name, sizeof name);
+    spelling_into(d, name, sizeof name);
     switch (clang_getCursorKind(d)) {
     case CXCursor_EnumConstantDecl:
     case CXCursor_FunctionDecl:
@@ -1257,408 +813,6 @@ static dval eval(dctx *x, const frame *f, CXCursor e, int cond)
     }
 }
 
-/* ---- inputs: what a condition reads, named as --arg names it ------------------- */
-
-/*
- * A second walk over the same definitions: the buffers, fields, scalar
- * arguments and images a condition's value is made of. A load names its
- * buffer's element and the fields it selects ("shapes[].type"), and the
- * inputs its index reads are its "indexed_by" (pairs[].x in shapes[a].type
- * with a = pairs[i].x). Locals are followed through the definitions that
- * reach the decision and the conditions they are control dependent on;
- * helpers through their returns, their parameters read as the call's
- * arguments. Work-item ids and constants are no inputs.
- */
-
-typedef struct iframe {
-    CXCursor func;
-    const struct iframe *caller; /* a helper's: the frame its call's arguments are read in */
-    CXCursor *args;
-    unsigned nargs;
-    unsigned hfile, horizon;     /* the kernel's: definitions before this point reach */
-    int depth;
-} iframe;
-
-typedef struct in_list {
-    cond_input *v;
-    unsigned n;
-} in_list;
-
-#define IN_STACK 64
-
-typedef struct ictx {
-    dctx *x;
-    CXCursor stack[IN_STACK]; /* the variables being followed */
-    unsigned nstack;
-    unsigned budget;          /* steps left: the walk is bounded */
-} ictx;
-
-void cond_inputs_add(cond_input **v, unsigned *n, const char *name, const char *indexed_by)
-{
-    for (unsigned i = 0; i < *n; i++) {
-        cond_input *c = &(*v)[i];
-        if (strcmp(c->name, name))
-            continue;
-        if (indexed_by && !c->indexed_by)
-            c->indexed_by = xstrdup(indexed_by);
-        return;
-    }
-    *v = xrealloc(*v, (*n + 1) * sizeof **v);
-    (*v)[*n].name = xstrdup(name);
-    (*v)[*n].indexed_by = indexed_by ? xstrdup(indexed_by) : NULL;
-    (*n)++;
-}
-
-void cond_inputs_free(cond_input *v, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-        free(v[i].name);
-        free(v[i].indexed_by);
-    }
-    free(v);
-}
-
-/* name, indexed by what idx holds; idx's own inputs join out too. */
-static void in_add(in_list *out, const char *name, const in_list *idx)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (unsigned i = 0; i < idx->n; i++)
-        sb_printf(&sb, "%s%s", i ? "," : "", idx->v[i].name);
-    cond_inputs_add(&out->v, &out->n, name, sb.len ? sb.data : NULL);
-    sb_free(&sb);
-    for (unsigned i = 0; i < idx->n; i++)
-        cond_inputs_add(&out->v, &out->n, idx->v[i].name, idx->v[i].indexed_by);
-}
-
-static void in_clear(in_list *l)
-{
-    cond_inputs_free(l->v, l->n);
-    l->v = NULL;
-    l->n = 0;
-}
-
-static void in_expr(ictx *c, const iframe *f, CXCursor e, in_list *out);
-static int value_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n, in_list *idx);
-
-static int pointer_typed(CXCursor e)
-{
-    return clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Pointer;
-}
-
-/* The position of parameter var among func's, or -1. */
-static int param_index(CXCursor func, CXCursor var)
-{
-    int n = clang_Cursor_getNumArguments(func);
-    for (int i = 0; i < n; i++)
-        if (clang_equalCursors(clang_Cursor_getArgument(func, (unsigned)i), var))
-            return i;
-    return -1;
-}
-
-/* A helper's parameter: the call's argument, and the frame it is read in. */
-static int bound_arg(const iframe *f, CXCursor var, const iframe **cf, CXCursor *arg)
-{
-    int i = f->caller && clang_getCursorKind(var) == CXCursor_ParmDecl
-                ? param_index(f->func, var) : -1;
-    if (i < 0 || (unsigned)i >= f->nargs)
-        return 0;
-    *cf = f->caller;
-    *arg = f->args[i];
-    return 1;
-}
-
-static int def_reaches(const iframe *f, const def_site *d)
-{
-    return f->caller || d->file != f->hfile || d->offset < f->horizon;
-}
-
-static int in_push(ictx *c, CXCursor var)
-{
-    for (unsigned i = 0; i < c->nstack; i++)
-        if (clang_equalCursors(c->stack[i], var))
-            return 0;
-    if (c->nstack == IN_STACK)
-        return 0;
-    c->stack[c->nstack++] = var;
-    return 1;
-}
-
-/* Appends ".field" or "[]" to name (cut at n). */
-static void name_append(char *name, size_t n, const char *sep, const char *part)
-{
-    size_t len = strlen(name);
-    snprintf(name + len, n - len, "%s%s", sep, part);
-}
-
-/*
- * The element a pointer expression points at, named from its kernel buffer
- * ("shapes[]", "shapes[].pos" for &shapes[a].pos); offsets and indices go to idx.
- */
-static int pointee_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n, in_list *idx)
-{
-    CXCursor s = strip_casts(e), arg;
-    const iframe *cf;
-    enum CXCursorKind k = clang_getCursorKind(s);
-    if (k == CXCursor_DeclRefExpr) {
-        CXCursor d = clang_getCursorReferenced(s);
-        if (bound_arg(f, d, &cf, &arg))
-            return pointee_name(c, cf, arg, name, n, idx);
-        if (!pointer_typed(d) || !is_local_decl(d))
-            return 0;
-        if (clang_getCursorKind(d) == CXCursor_ParmDecl && !f->caller) {
-            spelling(d, name, n > 2 ? n - 2 : n);
-            name_append(name, n, "", "[]");
-            return 1;
-        }
-        if (!in_push(c, d))
-            return 0;
-        int found = 0;
-        func_defs *fd = defs_of(c->x, f->func);
-        for (unsigned i = 0; i < fd->n && !found; i++) {
-            const def_site *ds = &fd->v[i];
-            if (!clang_equalCursors(ds->var, d) || !def_reaches(f, ds) || ds->kind == DEF_RETURN)
-                continue;
-            if (ds->kind == DEF_UPDATE)
-                in_expr(c, f, ds->rhs, idx);
-            else if (ds->kind == DEF_INIT || ds->kind == DEF_ASSIGN)
-                found = pointee_name(c, f, ds->rhs, name, n, idx);
-        }
-        c->nstack--;
-        return found;
-    }
-    if (k == CXCursor_UnaryOperator) {
-        char op[8];
-        cursor_list ch = children_of(s);
-        int ok = 0;
-        if (ch.n == 1) {
-            unary_operator(c->x->an, s, ch.v[0], op, sizeof op);
-            ok = !strcmp(op, "&") && value_name(c, f, ch.v[0], name, n, idx);
-        }
-        free(ch.v);
-        return ok;
-    }
-    if (k == CXCursor_BinaryOperator) {
-        cursor_list ch = children_of(s);
-        int ok = 0;
-        if (ch.n == 2) {
-            unsigned p = pointer_typed(strip_casts(ch.v[0])) ? 0 : 1;
-            ok = pointee_name(c, f, ch.v[p], name, n, idx);
-            if (ok)
-                in_expr(c, f, ch.v[1 - p], idx);
-        }
-        free(ch.v);
-        return ok;
-    }
-    if (k == CXCursor_MemberRefExpr && /* an array field, decayed */
-        clang_getCanonicalType(clang_getCursorType(s)).kind == CXType_ConstantArray)
-        return value_name(c, f, s, name, n, idx);
-    return 0;
-}
-
-/*
- * An lvalue read from an input: a load (p[i], p->f, *p, p[i].f.g) named from
- * its buffer, or a struct value argument's field ("cam.clip.near"). Indices to idx.
- */
-static int value_name(ictx *c, const iframe *f, CXCursor e, char *name, size_t n, in_list *idx)
-{
-    CXCursor s = strip_casts(e), arg;
-    const iframe *cf;
-    enum CXCursorKind k = clang_getCursorKind(s);
-    cursor_list ch = children_of(s);
-    int ok = 0;
-    if (k == CXCursor_DeclRefExpr) {
-        CXCursor d = clang_getCursorReferenced(s);
-        if (bound_arg(f, d, &cf, &arg))
-            ok = value_name(c, cf, arg, name, n, idx);
-        else if (clang_getCursorKind(d) == CXCursor_ParmDecl && !f->caller && !pointer_typed(d)) {
-            spelling(d, name, n);
-            ok = 1;
-        }
-    } else if (k == CXCursor_MemberRefExpr && ch.n == 1) {
-        ok = pointer_typed(strip_casts(ch.v[0])) ? pointee_name(c, f, ch.v[0], name, n, idx)
-                                           : value_name(c, f, ch.v[0], name, n, idx);
-        if (ok) {
-            char field[64];
-            spelling(s, field, sizeof field);
-            name_append(name, n, ".", field);
-        }
-    } else if (k == CXCursor_ArraySubscriptExpr && ch.n == 2) {
-        ok = pointer_typed(strip_casts(ch.v[0])) ? pointee_name(c, f, ch.v[0], name, n, idx)
-                                           : value_name(c, f, ch.v[0], name, n, idx);
-        size_t len = strlen(name);
-        if (ok && (len < 2 || strcmp(name + len - 2, "[]")))
-            name_append(name, n, "", "[]");
-        if (ok)
-            in_expr(c, f, ch.v[1], idx);
-    } else if (k == CXCursor_UnaryOperator && ch.n == 1) {
-        char op[8];
-        unary_operator(c->x->an, s, ch.v[0], op, sizeof op);
-        ok = !strcmp(op, "*") && pointee_name(c, f, ch.v[0], name, n, idx);
-    }
-    free(ch.v);
-    return ok;
-}
-
-static void in_children(ictx *c, const iframe *f, CXCursor e, in_list *out)
-{
-    cursor_list ch = children_of(e);
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_isExpression(clang_getCursorKind(ch.v[i])))
-            in_expr(c, f, ch.v[i], out);
-    free(ch.v);
-}
-
-/* A local (or a parameter given a new value): every definition that reaches, and its guards. */
-static void in_var(ictx *c, const iframe *f, CXCursor var, in_list *out)
-{
-    CXCursor arg;
-    const iframe *cf;
-    if (bound_arg(f, var, &cf, &arg)) {
-        in_expr(c, cf, arg, out);
-        return;
-    }
-    if (clang_getCursorKind(var) == CXCursor_ParmDecl && !f->caller && !pointer_typed(var)) {
-        char name[64];
-        spelling(var, name, sizeof name);
-        cond_inputs_add(&out->v, &out->n, name, NULL);
-    }
-    if (!is_local_decl(var) || !in_push(c, var))
-        return;
-    func_defs *fd = defs_of(c->x, f->func);
-    for (unsigned i = 0; i < fd->n; i++) {
-        const def_site *d = &fd->v[i];
-        if (d->kind == DEF_RETURN || !clang_equalCursors(d->var, var) || !def_reaches(f, d))
-            continue;
-        in_expr(c, f, d->rhs, out);
-        in_expr(c, f, d->index, out);
-        for (unsigned g = 0; g < d->nguards; g++)
-            in_expr(c, f, d->guards[g].cond, out);
-    }
-    c->nstack--;
-}
-
-/* A load, or a struct value's field: its name; else what its parts read. */
-static void in_access(ictx *c, const iframe *f, CXCursor s, in_list *out)
-{
-    char name[160] = "";
-    in_list idx = {0};
-    if (value_name(c, f, s, name, sizeof name, &idx))
-        in_add(out, name, &idx);
-    else
-        in_children(c, f, s, out);
-    in_clear(&idx);
-}
-
-static void in_helper(ictx *c, const iframe *f, CXCursor def, CXCursor *args, unsigned nargs,
-                      in_list *out)
-{
-    if (f->depth >= 8)
-        return;
-    iframe hf = {def, f, args, nargs, ~0u, 0, f->depth + 1};
-    func_defs *fd = defs_of(c->x, def);
-    for (unsigned i = 0; i < fd->n; i++) {
-        const def_site *d = &fd->v[i];
-        if (d->kind != DEF_RETURN)
-            continue;
-        in_expr(c, &hf, d->rhs, out);
-        for (unsigned g = 0; g < d->nguards; g++)
-            in_expr(c, &hf, d->guards[g].cond, out);
-    }
-}
-
-/* read_image*(img, ...): the image, indexed by its coordinates; vload/atomics: the load. */
-static int in_builtin_load(ictx *c, const iframe *f, const char *fn, CXCursor *args,
-                           unsigned nargs, in_list *out)
-{
-    char name[160] = "";
-    in_list idx = {0};
-    int ok = 0;
-    if (starts(fn, "read_image") && nargs >= 2) {
-        ok = value_name(c, f, args[0], name, sizeof name, &idx);
-        for (unsigned i = 1; ok && i < nargs; i++)
-            in_expr(c, f, args[i], &idx);
-    } else if (starts(fn, "vload") && nargs >= 2) {
-        ok = pointee_name(c, f, args[nargs - 1], name, sizeof name, &idx);
-        if (ok)
-            in_expr(c, f, args[0], &idx);
-    } else if ((starts(fn, "atomic_") || starts(fn, "atom_")) && nargs >= 1) {
-        ok = pointee_name(c, f, args[0], name, sizeof name, &idx);
-        for (unsigned i = 1; ok && i < nargs; i++)
-            in_expr(c, f, args[i], out);
-    }
-    if (ok)
-        in_add(out, name, &idx);
-    in_clear(&idx);
-    return ok;
-}
-
-static void in_call(ictx *c, const iframe *f, CXCursor s, in_list *out)
-{
-    char fn[64];
-    spelling(s, fn, sizeof fn);
-    cursor_list ch = children_of(s);
-    CXCursor *args = ch.n > 1 ? ch.v + 1 : NULL;
-    unsigned nargs = ch.n > 1 ? ch.n - 1 : 0;
-    CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(s));
-    if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl)
-        in_helper(c, f, def, args, nargs, out);
-    else if (!in_builtin_load(c, f, fn, args, nargs, out))
-        for (unsigned i = 0; i < nargs; i++)
-            in_expr(c, f, args[i], out);
-    free(ch.v);
-}
-
-static void in_expr(ictx *c, const iframe *f, CXCursor e, in_list *out)
-{
-    if (clang_Cursor_isNull(e) || !c->budget)
-        return;
-    c->budget--;
-    CXCursor s = strip_casts(e);
-    switch (clang_getCursorKind(s)) {
-    case CXCursor_DeclRefExpr: {
-        CXCursor d = clang_getCursorReferenced(s);
-        enum CXCursorKind dk = clang_getCursorKind(d);
-        if (dk == CXCursor_ParmDecl || (dk == CXCursor_VarDecl && is_local_decl(d)))
-            in_var(c, f, d, out);
-        return;
-    }
-    case CXCursor_MemberRefExpr:
-    case CXCursor_ArraySubscriptExpr:
-    case CXCursor_UnaryOperator:
-        in_access(c, f, s, out);
-        return;
-    case CXCursor_CallExpr:
-        in_call(c, f, s, out);
-        return;
-    default:
-        in_children(c, f, s, out);
-    }
-}
-
-/* Fills d->inputs: what its condition(s) read. */
-static void decision_inputs(dctx *x, decision *d)
-{
-    ictx c;
-    memset(&c, 0, sizeof c);
-    c.x = x;
-    c.budget = 20000;
-    iframe f = {x->k->cursor, NULL, NULL, 0, d->range.file, d->range.begin, 0};
-    in_list out = {0};
-    cond_inputs_free(d->inputs, d->ninputs);
-    free(d->inputs_upto);
-    d->inputs_upto = xcalloc(d->nbranches ? d->nbranches : 1, sizeof *d->inputs_upto);
-    if (d->kind == DEC_SWITCH)
-        in_expr(&c, &f, d->cond_cursor, &out);
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        if (d->kind == DEC_IF && d->branches[b].kind == BR_IF)
-            in_expr(&c, &f, d->branches[b].cond_cursor, &out);
-        d->inputs_upto[b] = out.n;
-    }
-    d->inputs = out.v;
-    d->ninputs = out.n;
-}
-
 /* ---- decisions -------------------------------------------------------------------- */
 
 static void put_list(strbuf *sb, char (*set)[48], unsigned n, int more)
@@ -1747,8 +901,9 @@ static void classify_decision(dctx *x, decision *d)
 
 static tree_step classify_one(void *ud, decision *d)
 {
-    classify_decision(ud, d);
-    decision_inputs(ud, d);
+    dctx *x = ud;
+    classify_decision(x, d);
+    cond_inputs_of(&x->defs, x->k, d);
     return TREE_RECURSE;
 }
 
@@ -1757,9 +912,10 @@ void divergence_classify(analysis *an, kernel_info *k)
     dctx x;
     memset(&x, 0, sizeof x);
     x.an = an;
+    x.defs.an = an;
     x.k = k;
     for_each_decision(&k->top, classify_one, &x);
-    defs_free(&x);
+    defs_cache_free(&x.defs);
     free(x.memos);
     cursor_map_clear(&x.memo_index);
 }
@@ -1769,173 +925,11 @@ void divergence_classify_one(analysis *an, kernel_info *k, decision *d)
     dctx x;
     memset(&x, 0, sizeof x);
     x.an = an;
+    x.defs.an = an;
     x.k = k;
     classify_decision(&x, d);
-    defs_free(&x);
+    defs_cache_free(&x.defs);
     free(x.memos);
     cursor_map_clear(&x.memo_index);
 }
 
-/* ---- the plan's use of the classes ------------------------------------------------ */
-
-static tree_step stop_at_data(void *ud, decision *d)
-{
-    (void)ud;
-    return d->divergence == DIV_DATA ? TREE_STOP : TREE_RECURSE;
-}
-
-/* Is a decision nested in d data dependent? */
-static int has_data_inside(const decision *d)
-{
-    return for_each_decision_in(d, stop_at_data, NULL);
-}
-
-static tree_step stop_at_exit(void *ud, seq_item *it);
-
-/* A return, or a break that leaves no switch inside d: the path ends there. */
-static int exits_in(const decision *d, int in_switch)
-{
-    in_switch |= d->kind == DEC_SWITCH;
-    return for_each_item_in(d, stop_at_exit, &in_switch);
-}
-
-static tree_step stop_at_exit(void *ud, seq_item *it)
-{
-    int in_switch = *(const int *)ud;
-    if (it->kind == ITEM_RETURN || (it->kind == ITEM_BREAK && !in_switch))
-        return TREE_STOP;
-    if (it->kind != ITEM_DECISION || !it->decision)
-        return TREE_CONTINUE;
-    return exits_in(it->decision, in_switch) ? TREE_STOP : TREE_CONTINUE;
-}
-
-static int may_exit(const decision *d)
-{
-    return exits_in(d, 0);
-}
-
-/* `if (gid >= n) return;`: a branch that only returns, doing nothing observable. */
-static int is_guard(const decision *d)
-{
-    if (d->kind != DEC_IF)
-        return 0;
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        const seq *s = &d->branches[b].seq;
-        int empty = s->n > 0 && s->items[s->n - 1].kind == ITEM_RETURN;
-        for (unsigned i = 0; empty && i + 1 < s->n; i++)
-            empty = s->items[i].kind == ITEM_STMT && !(s->items[i].fx.bits & EFF_OBSERVABLE);
-        if (empty)
-            return 1;
-    }
-    return 0;
-}
-
-typedef struct after_query {
-    unsigned end;
-    int only_data;
-} after_query;
-
-static tree_step stop_after(void *ud, decision *d)
-{
-    const after_query *q = ud;
-    return d->range.begin >= q->end && (!q->only_data || d->divergence == DIV_DATA)
-               ? TREE_STOP
-               : TREE_RECURSE;
-}
-
-/* A decision after offset `end` in the kernel: a data one when only_data, else any. */
-static int decision_after(const seq *s, unsigned end, int only_data)
-{
-    after_query q = {end, only_data};
-    return for_each_decision(s, stop_after, &q);
-}
-
-typedef struct outer_query {
-    const decision *d;
-    const analysis *an;
-} outer_query;
-
-static int declared_inside(CXCursor var, const decision *d, const analysis *an)
-{
-    CXFile file;
-    unsigned off;
-    clang_getExpansionLocation(clang_getCursorLocation(var), &file, NULL, NULL, &off);
-    return file == an->pr->files[d->range.file].cxfile && off >= d->range.begin &&
-           off < d->range.end;
-}
-
-static tree_step stop_at_outer_write(void *ud, seq_item *it)
-{
-    const outer_query *q = ud;
-    for (unsigned w = 0; w < it->fx.nwrites; w++)
-        if (!declared_inside(it->fx.writes[w], q->d, q->an))
-            return TREE_STOP;
-    return TREE_RECURSE;
-}
-
-/* Does d assign a local declared before it? */
-static int sets_outer(const decision *d, const analysis *an)
-{
-    outer_query q = {d, an};
-    return for_each_item_in(d, stop_at_outer_write, &q);
-}
-
-static tree_step mark_nested(void *ud, decision *d)
-{
-    (void)ud;
-    d->divergence_plan = KEEP_INSIDE_KEPT;
-    return TREE_RECURSE;
-}
-
-typedef struct keep_ctx {
-    const analysis *an;
-    const kernel_info *k;
-} keep_ctx;
-
-static keep_reason keep_reason_of(const keep_ctx *c, const decision *d)
-{
-    if (d->divergence == DIV_DATA)
-        return KEEP_SPLIT_DATA;
-    if (has_data_inside(d))
-        return KEEP_SPLIT_NESTED_DATA;
-    if (is_guard(d))
-        return KEEP_SPLIT_GUARD;
-    if (may_exit(d) && decision_after(&c->k->top, d->range.end, 1))
-        return KEEP_SPLIT_EXIT_BEFORE_DATA;
-    /* kept, it would be one statement the classifier's slice may need, side effects and all */
-    if (sets_outer(d, c->an) && decision_after(&c->k->top, d->range.end, 0))
-        return KEEP_SPLIT_SETS_OUTER;
-    return KEEP_NOT_SPLIT;
-}
-
-static tree_step keep_one(void *ud, decision *d)
-{
-    d->divergence_plan = keep_reason_of(ud, d);
-    if (d->divergence_plan != KEEP_NOT_SPLIT)
-        return TREE_RECURSE;
-    plan_keep_in_leaf(d);
-    for_each_decision_in(d, mark_nested, NULL);
-    return TREE_CONTINUE;
-}
-
-const char *keep_reason_text(keep_reason r)
-{
-#define KEEP_REASON_TEXT_(id, splits, text) [KEEP_##id] = text,
-    static const char *const texts[] = {KEEP_REASONS(KEEP_REASON_TEXT_)};
-#undef KEEP_REASON_TEXT_
-    return (unsigned)r < sizeof texts / sizeof *texts ? texts[r] : NULL;
-}
-
-int keep_reason_splits(keep_reason r)
-{
-#define KEEP_REASON_SPLITS_(id, splits, text) [KEEP_##id] = splits,
-    static const int splits[] = {KEEP_REASONS(KEEP_REASON_SPLITS_)};
-#undef KEEP_REASON_SPLITS_
-    return (unsigned)r < sizeof splits / sizeof *splits && splits[r];
-}
-
-void divergence_keep_in_leaf(const analysis *an, kernel_info *k)
-{
-    keep_ctx c = {an, k};
-    for_each_decision(&k->top, keep_one, &c);
-}

@@ -41,21 +41,4 @@ void divergence_classify(analysis *an, kernel_info *k);
 /* Classifies one decision of k that is not in its condition tree (one inside a loop). */
 void divergence_classify_one(analysis *an, kernel_info *k, decision *d);
 
-/*
- * The plan's use of the classes (call after divergence_classify, before the
- * walk): a uniform or affine decision with no data decision below it stays
- * in the leaf kernels (keep_in_leaf), except an early-return guard whose
- * returning path is empty (a free filter in the classifier: it makes no leaf
- * kernel) and one that may return or break while a data decision follows
- * (keeping it would keep that one too), or that sets a local a later decision
- * may read (the classifier's slice would need the whole kept statement, side
- * effects and all). Sets decision.divergence_plan.
- */
-void divergence_keep_in_leaf(const analysis *an, kernel_info *k);
-
-/* What --report prints for a policy's reason (NULL for KEEP_NONE). */
-const char *keep_reason_text(keep_reason r);
-/* Does the reason split the decision (KEEP_SPLIT_*)? */
-int keep_reason_splits(keep_reason r);
-
 #endif

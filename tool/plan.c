@@ -14,7 +14,7 @@
 
 #include "cursor_set.h"
 #include "divergence.h"
-#include "leaf_limit.h"
+#include "keep_in_leaf.h"
 #include "paths.h"
 #include "tree.h"
 #include "util.h"
@@ -848,7 +848,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
     divergence_classify(an, k);
-    divergence_keep_in_leaf(an, k);
+    keep_by_divergence(an, k);
     unsigned max_leaves = pl->opt.max_leaves && pl->opt.max_leaves < PLAN_MAX_LEAVES
                               ? pl->opt.max_leaves
                               : PLAN_MAX_LEAVES;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "divergence.h"
+#include "keep_in_leaf.h"
 #include "tree.h"
 
 static void put_text(FILE *f, const analysis *an, src_range r, size_t max)

@@ -213,6 +213,21 @@ void expr_text(const analysis *an, CXCursor e, char *out, size_t n)
         memcpy(out + n - 4, "...", 4);
 }
 
+void spelling_into(CXCursor c, char *out, size_t n)
+{
+    CXString s = clang_getCursorSpelling(c);
+    snprintf(out, n, "%s", clang_getCString(s));
+    clang_disposeString(s);
+}
+
+CXCursor referenced_decl(CXCursor e)
+{
+    CXCursor s = strip_casts(e);
+    if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    return clang_getCursorReferenced(s);
+}
+
 /* ---- operators (libclang 14 to 16 do not expose operator kinds) ------- */
 
 static void trim_copy(const char *s, size_t n, char *out, size_t outlen)
@@ -384,4 +399,9 @@ int is_assignment_op(const char *op)
     if (n == 0 || op[n - 1] != '=')
         return 0;
     return strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">=");
+}
+
+int is_logical_op(const char *op)
+{
+    return !strcmp(op, "&&") || !strcmp(op, "||");
 }

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
-#include "leaf_limit.h"
+#include "keep_in_leaf.h"
 #include "plan.h"
 
 static int failures;
@@ -27,7 +27,7 @@ typedef struct result {
     unsigned leaves, kernels, slice, decisions;
     unsigned errors;
     char first_leaf_condition[256];
-    double paths;        /* counted without walking (leaf_limit.c) */
+    double paths;        /* counted without walking (keep_in_leaf.c) */
 } result;
 
 static result run(const char *src)

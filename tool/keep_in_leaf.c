@@ -1,20 +1,190 @@
 /*
- * leaf_limit.c - which decisions are split and which stay in the leaves.
+ * keep_in_leaf.c - which decisions are split and which stay in the leaves,
+ * and why: every reason a decision stays in the leaf kernels, in one
+ * plan-stage file.
  *
  * A decision marked keep_in_leaf is not a level of the condition tree: it
- * stays in the leaf code as written. Here: the path count of a tree
- * (kept decisions counting as plain statements), the levels of the split
- * decisions, the choice of the outer levels that fit --max-leaves, the rule
- * that nothing after a kept decision that may return or break is split,
- * and the effects of a kept decision as one statement.
+ * stays in the leaf code as written. Here: the divergence policy (a
+ * uniform or affine decision with no data decision below it stays, with
+ * the exceptions keep_in_leaf.h lists, and the keep_reason of each), the
+ * path count of a tree (kept decisions counting as plain statements), the
+ * levels of the split decisions, the choice of the outer levels that fit
+ * --max-leaves, the rule that nothing after a kept decision that may
+ * return or break is split, and the effects of a kept decision as one
+ * statement.
  */
-#include "leaf_limit.h"
+#include "keep_in_leaf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "divergence.h"
 #include "tree.h"
 #include "util.h"
+
+/* ---- the divergence policy: which decisions the classes keep ----------------- */
+
+static tree_step stop_at_data(void *ud, decision *d)
+{
+    (void)ud;
+    return d->divergence == DIV_DATA ? TREE_STOP : TREE_RECURSE;
+}
+
+/* Is a decision nested in d data dependent? */
+static int has_data_inside(const decision *d)
+{
+    return for_each_decision_in(d, stop_at_data, NULL);
+}
+
+static tree_step stop_at_exit(void *ud, seq_item *it);
+
+/* A return, or a break that leaves no switch inside d: the path ends there. */
+static int exits_in(const decision *d, int in_switch)
+{
+    in_switch |= d->kind == DEC_SWITCH;
+    return for_each_item_in(d, stop_at_exit, &in_switch);
+}
+
+static tree_step stop_at_exit(void *ud, seq_item *it)
+{
+    int in_switch = *(const int *)ud;
+    if (it->kind == ITEM_RETURN || (it->kind == ITEM_BREAK && !in_switch))
+        return TREE_STOP;
+    if (it->kind != ITEM_DECISION || !it->decision)
+        return TREE_CONTINUE;
+    return exits_in(it->decision, in_switch) ? TREE_STOP : TREE_CONTINUE;
+}
+
+static int may_exit(const decision *d)
+{
+    return exits_in(d, 0);
+}
+
+/* `if (gid >= n) return;`: a branch that only returns, doing nothing observable. */
+static int is_guard(const decision *d)
+{
+    if (d->kind != DEC_IF)
+        return 0;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const seq *s = &d->branches[b].seq;
+        int empty = s->n > 0 && s->items[s->n - 1].kind == ITEM_RETURN;
+        for (unsigned i = 0; empty && i + 1 < s->n; i++)
+            empty = s->items[i].kind == ITEM_STMT && !(s->items[i].fx.bits & EFF_OBSERVABLE);
+        if (empty)
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct after_query {
+    unsigned end;
+    int only_data;
+} after_query;
+
+static tree_step stop_after(void *ud, decision *d)
+{
+    const after_query *q = ud;
+    return d->range.begin >= q->end && (!q->only_data || d->divergence == DIV_DATA)
+               ? TREE_STOP
+               : TREE_RECURSE;
+}
+
+/* A decision after offset `end` in the kernel: a data one when only_data, else any. */
+static int decision_after(const seq *s, unsigned end, int only_data)
+{
+    after_query q = {end, only_data};
+    return for_each_decision(s, stop_after, &q);
+}
+
+typedef struct outer_query {
+    const decision *d;
+    const analysis *an;
+} outer_query;
+
+static int declared_inside(CXCursor var, const decision *d, const analysis *an)
+{
+    CXFile file;
+    unsigned off;
+    clang_getExpansionLocation(clang_getCursorLocation(var), &file, NULL, NULL, &off);
+    return file == an->pr->files[d->range.file].cxfile && off >= d->range.begin &&
+           off < d->range.end;
+}
+
+static tree_step stop_at_outer_write(void *ud, seq_item *it)
+{
+    const outer_query *q = ud;
+    for (unsigned w = 0; w < it->fx.nwrites; w++)
+        if (!declared_inside(it->fx.writes[w], q->d, q->an))
+            return TREE_STOP;
+    return TREE_RECURSE;
+}
+
+/* Does d assign a local declared before it? */
+static int sets_outer(const decision *d, const analysis *an)
+{
+    outer_query q = {d, an};
+    return for_each_item_in(d, stop_at_outer_write, &q);
+}
+
+static tree_step mark_nested(void *ud, decision *d)
+{
+    (void)ud;
+    d->divergence_plan = KEEP_INSIDE_KEPT;
+    return TREE_RECURSE;
+}
+
+typedef struct keep_ctx {
+    const analysis *an;
+    const kernel_info *k;
+} keep_ctx;
+
+static keep_reason keep_reason_of(const keep_ctx *c, const decision *d)
+{
+    if (d->divergence == DIV_DATA)
+        return KEEP_SPLIT_DATA;
+    if (has_data_inside(d))
+        return KEEP_SPLIT_NESTED_DATA;
+    if (is_guard(d))
+        return KEEP_SPLIT_GUARD;
+    if (may_exit(d) && decision_after(&c->k->top, d->range.end, 1))
+        return KEEP_SPLIT_EXIT_BEFORE_DATA;
+    /* kept, it would be one statement the classifier's slice may need, side effects and all */
+    if (sets_outer(d, c->an) && decision_after(&c->k->top, d->range.end, 0))
+        return KEEP_SPLIT_SETS_OUTER;
+    return KEEP_NOT_SPLIT;
+}
+
+static tree_step keep_one(void *ud, decision *d)
+{
+    d->divergence_plan = keep_reason_of(ud, d);
+    if (d->divergence_plan != KEEP_NOT_SPLIT)
+        return TREE_RECURSE;
+    plan_keep_in_leaf(d);
+    for_each_decision_in(d, mark_nested, NULL);
+    return TREE_CONTINUE;
+}
+
+const char *keep_reason_text(keep_reason r)
+{
+#define KEEP_REASON_TEXT_(id, splits, text) [KEEP_##id] = text,
+    static const char *const texts[] = {KEEP_REASONS(KEEP_REASON_TEXT_)};
+#undef KEEP_REASON_TEXT_
+    return (unsigned)r < sizeof texts / sizeof *texts ? texts[r] : NULL;
+}
+
+int keep_reason_splits(keep_reason r)
+{
+#define KEEP_REASON_SPLITS_(id, splits, text) [KEEP_##id] = splits,
+    static const int splits[] = {KEEP_REASONS(KEEP_REASON_SPLITS_)};
+#undef KEEP_REASON_SPLITS_
+    return (unsigned)r < sizeof splits / sizeof *splits && splits[r];
+}
+
+void keep_by_divergence(const analysis *an, kernel_info *k)
+{
+    keep_ctx c = {an, k};
+    for_each_decision(&k->top, keep_one, &c);
+}
 
 void plan_keep_in_leaf(decision *d)
 {
