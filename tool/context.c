@@ -356,11 +356,11 @@ static int param_assigned(build *b)
 }
 
 /* The first split decision at the top level, or k->top.n. */
-static unsigned first_decision(const kernel_info *k)
+static unsigned first_decision(const kernel_info *k, const decision_plan *dp)
 {
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
-        if (it->kind == ITEM_DECISION && it->decision && !it->decision->keep_in_leaf)
+        if (it->kind == ITEM_DECISION && it->decision && !decision_kept(dp, it->decision))
             return i;
         if (it->kind != ITEM_STMT && it->kind != ITEM_DECISION)
             return k->top.n;
@@ -401,12 +401,12 @@ static void check_budget(build *b)
     b->refused = 1;
 }
 
-void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_context *ctx,
-                   diag_sink *diag)
+void context_build(analysis *an, const kernel_info *k, const decision_plan *dp, unsigned wg,
+                   kernel_context *ctx, diag_sink *diag)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->wg = wg;
-    ctx->at = first_decision(k);
+    ctx->at = first_decision(k, dp);
     if (ctx->at >= k->top.n) {
         snprintf(ctx->why, sizeof ctx->why, "no decision is split at the top level");
         return;

@@ -26,15 +26,11 @@
 
 #include "analyze.h"
 
-/* Ordered: the join of two classes is the larger. */
-typedef enum div_class { DIV_UNIFORM = 0, DIV_AFFINE = 1, DIV_DATA = 2 } div_class;
-
-/* "uniform", "affine", "data". */
-const char *div_class_name(div_class c);
+/* div_class and div_class_name() are in analyze.h. */
 
 /*
- * Classifies every decision of k's condition tree: fills decision.divergence
- * and decision.divergence_why.
+ * Classifies every decision of k's condition tree: fills decision.divergence,
+ * decision.divergence_why and the inputs (cond_inputs.h). analyze_tu runs it.
  */
 void divergence_classify(analysis *an, kernel_info *k);
 

@@ -273,7 +273,7 @@ static void put_range(strbuf *sb, const analysis *an, src_range r)
 static void ce_stmt(void *ud, const seq_item *it)
 {
     classify_emitter *c = ud;
-    if (!it->in_slice && !(c->cx && context_in_prologue(c->cx, it)))
+    if (!plan_in_slice(c->kp, it) && !(c->cx && context_in_prologue(c->cx, it)))
         return;
     indent(c);
     put_range(c->sb, c->e->an, it->range);
@@ -414,7 +414,7 @@ static char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_con
     classify_emitter c = {e, kp, &sb, 0, 0, cx};
     walk_visitor v = {ce_stmt, ce_decision_begin, ce_branch_begin, ce_branch_end,
                       ce_decision_end, ce_path_end, &c};
-    walk_tree(&kp->k->top, &v);
+    walk_tree(&kp->k->top, kp->decisions, &v);
     sb_puts(&sb, "    return -1;");
     return sb_steal(&sb);
 }
@@ -1375,6 +1375,7 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
 
 typedef struct manifest_list {
     emitter *e;
+    const kernel_plan *kp;
     strbuf *sb;
 } manifest_list;
 
@@ -1392,7 +1393,8 @@ static tree_step manifest_decision(void *ud, decision *d)
     sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
               div_class_name((div_class)d->divergence));
     sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
-    sb_printf(sb, "\", \"keep_in_leaf\": %s}", d->keep_in_leaf ? "true" : "false");
+    sb_printf(sb, "\", \"keep_in_leaf\": %s}",
+              decision_kept(m->kp->decisions, d) ? "true" : "false");
     return TREE_RECURSE;
 }
 
@@ -1492,7 +1494,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     classifier_kernels_json(e->pl, k->name, ck, sizeof ck);
     strbuf decisions;
     sb_init(&decisions);
-    manifest_list ml = {e, &decisions};
+    manifest_list ml = {e, kp, &decisions};
     for_each_decision(&k->top, manifest_decision, &ml);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);

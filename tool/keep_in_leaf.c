@@ -9,9 +9,9 @@
  * the exceptions keep_in_leaf.h lists, and the keep_reason of each), the
  * path count of a tree (kept decisions counting as plain statements), the
  * levels of the split decisions, the choice of the outer levels that fit
- * --max-leaves, the rule that nothing after a kept decision that may
- * return or break is split, and the effects of a kept decision as one
- * statement.
+ * --max-leaves, and the rule that nothing after a kept decision that may
+ * return or break is split. It writes only the plan's decision_plan
+ * array (indexed by decision id), never the analysis.
  */
 #include "keep_in_leaf.h"
 
@@ -113,6 +113,8 @@ static int declared_inside(CXCursor var, const decision *d, const analysis *an)
 static tree_step stop_at_outer_write(void *ud, seq_item *it)
 {
     const outer_query *q = ud;
+    if (it->kind == ITEM_DECISION) /* its fx is the whole statement's: its items are read */
+        return TREE_RECURSE;
     for (unsigned w = 0; w < it->fx.nwrites; w++)
         if (!declared_inside(it->fx.writes[w], q->d, q->an))
             return TREE_STOP;
@@ -128,14 +130,15 @@ static int sets_outer(const decision *d, const analysis *an)
 
 static tree_step mark_nested(void *ud, decision *d)
 {
-    (void)ud;
-    d->divergence_plan = KEEP_INSIDE_KEPT;
+    decision_plan *dp = ud;
+    dp[d->id].reason = KEEP_INSIDE_KEPT;
     return TREE_RECURSE;
 }
 
 typedef struct keep_ctx {
     const analysis *an;
     const kernel_info *k;
+    decision_plan *dp;
 } keep_ctx;
 
 static keep_reason keep_reason_of(const keep_ctx *c, const decision *d)
@@ -156,11 +159,13 @@ static keep_reason keep_reason_of(const keep_ctx *c, const decision *d)
 
 static tree_step keep_one(void *ud, decision *d)
 {
-    d->divergence_plan = keep_reason_of(ud, d);
-    if (d->divergence_plan != KEEP_NOT_SPLIT)
+    const keep_ctx *c = ud;
+    decision_plan *p = &c->dp[d->id];
+    p->reason = keep_reason_of(c, d);
+    if (p->reason != KEEP_NOT_SPLIT)
         return TREE_RECURSE;
-    plan_keep_in_leaf(d);
-    for_each_decision_in(d, mark_nested, NULL);
+    p->keep_in_leaf = 1;
+    for_each_decision_in(d, mark_nested, c->dp);
     return TREE_CONTINUE;
 }
 
@@ -180,54 +185,58 @@ int keep_reason_splits(keep_reason r)
     return (unsigned)r < sizeof splits / sizeof *splits && splits[r];
 }
 
-void keep_by_divergence(const analysis *an, kernel_info *k)
+void keep_by_divergence(const analysis *an, const kernel_info *k, decision_plan *dp)
 {
-    keep_ctx c = {an, k};
+    keep_ctx c = {an, k, dp};
     for_each_decision(&k->top, keep_one, &c);
 }
 
-void plan_keep_in_leaf(decision *d)
+int decision_kept(const decision_plan *dp, const decision *d)
 {
-    d->keep_in_leaf = 1;
+    return dp[d->id].keep_in_leaf;
 }
 
-static int is_split(const seq_item *it)
+static int is_split(const decision_plan *dp, const seq_item *it)
 {
-    return it->kind == ITEM_DECISION && it->decision && !it->decision->keep_in_leaf;
+    return it->kind == ITEM_DECISION && it->decision && !decision_kept(dp, it->decision);
 }
 
 /* ---- path count ------------------------------------------------------- */
 
-static double count_decision(const decision *d, double cont, double brk);
+typedef struct path_count {
+    const decision_plan *dp;
+} path_count;
+
+static double count_decision(const path_count *pc, const decision *d, double cont, double brk);
 
 /* The paths from item i of s on, when `after` paths follow item i. */
-static double count_item(const seq_item *it, double after, double brk)
+static double count_item(const path_count *pc, const seq_item *it, double after, double brk)
 {
     if (it->kind == ITEM_RETURN)
         return 1;
     if (it->kind == ITEM_BREAK)
         return brk;
-    if (is_split(it))
-        return count_decision(it->decision, after, brk);
+    if (is_split(pc->dp, it))
+        return count_decision(pc, it->decision, after, brk);
     return after;
 }
 
 /* Paths from the start of s, right to left so that each item is seen once. */
-static double count_seq(const seq *s, double cont, double brk)
+static double count_seq(const path_count *pc, const seq *s, double cont, double brk)
 {
     double after = cont;
     for (unsigned i = s->n; i-- > 0;)
-        after = count_item(&s->items[i], after, brk);
+        after = count_item(pc, &s->items[i], after, brk);
     return after;
 }
 
 /* The paths of decision d, when cont paths follow it and brk follow a break. */
-static double count_decision(const decision *d, double cont, double brk)
+static double count_decision(const path_count *pc, const decision *d, double cont, double brk)
 {
     double sum = 0;
     if (d->kind == DEC_IF) {
         for (unsigned b = 0; b < d->nbranches; b++)
-            sum += count_seq(&d->branches[b].seq, cont, brk);
+            sum += count_seq(pc, &d->branches[b].seq, cont, brk);
         return sum;
     }
     /* the cases are suffixes of the body: count every suffix once; a break leaves the switch */
@@ -235,7 +244,7 @@ static double count_decision(const decision *d, double cont, double brk)
     double *suffix = xmalloc((n + 1) * sizeof *suffix);
     suffix[n] = cont;
     for (unsigned i = n; i-- > 0;)
-        suffix[i] = count_item(&d->body.items[i], suffix[i + 1], cont);
+        suffix[i] = count_item(pc, &d->body.items[i], suffix[i + 1], cont);
     for (unsigned b = 0; b < d->nbranches; b++) {
         const seq *bs = &d->branches[b].seq;
         unsigned start = bs->n ? (unsigned)(bs->items - d->body.items) : n;
@@ -245,64 +254,10 @@ static double count_decision(const decision *d, double cont, double brk)
     return sum;
 }
 
-double plan_count_paths(const seq *top)
+double plan_count_paths(const seq *top, const decision_plan *dp)
 {
-    return count_seq(top, 1, 1);
-}
-
-/* ---- a kept decision as one statement ----------------------------------- */
-
-static void set_exit(effects *fx, CXCursor at)
-{
-    if (clang_Cursor_isNull(fx->hidden_exit))
-        fx->hidden_exit = at;
-}
-
-typedef struct gather {
-    effects *into;
-    int in_switch;         /* a break leaves a switch inside the kept statement */
-} gather;
-
-/* Effects of an item; a break leaves the kept statement only outside a switch inside it. */
-static tree_step gather_item(void *ud, seq_item *it)
-{
-    gather *g = ud;
-    switch (it->kind) {
-    case ITEM_STMT:
-        merge_effects(g->into, &it->fx);
-        if (!clang_Cursor_isNull(it->fx.hidden_exit) &&
-            (!g->in_switch || clang_getCursorKind(it->fx.hidden_exit) == CXCursor_ReturnStmt))
-            set_exit(g->into, it->fx.hidden_exit);
-        break;
-    case ITEM_RETURN:
-        merge_effects(g->into, &it->fx);
-        set_exit(g->into, it->cursor);
-        break;
-    case ITEM_BREAK:
-        if (!g->in_switch)
-            set_exit(g->into, it->cursor);
-        break;
-    case ITEM_DECISION:
-        if (!it->decision)
-            break;
-        merge_effects(g->into, &it->decision->cond_fx);
-        if (it->decision->kind != DEC_SWITCH || g->in_switch)
-            return TREE_RECURSE;
-        gather inner = {g->into, 1};
-        for_each_item_in(it->decision, gather_item, &inner);
-        break;
-    }
-    return TREE_CONTINUE;
-}
-
-/* The effects, reads, writes, cost and early exit of a kept decision's statement. */
-static void kept_effects(seq_item *it)
-{
-    effects_free(&it->fx);
-    effects_init(&it->fx);
-    gather g = {&it->fx, it->decision->kind == DEC_SWITCH};
-    merge_effects(&it->fx, &it->decision->cond_fx);
-    for_each_item_in(it->decision, gather_item, &g);
+    path_count pc = {dp};
+    return count_seq(&pc, top, 1, 1);
 }
 
 /* ---- nothing split after a kept return ---------------------------------- */
@@ -310,25 +265,25 @@ static void kept_effects(seq_item *it)
 /*
  * Keeps every decision after a kept one that may return or break, on any
  * path through s (over-approximated by position: the rest of the sequence
- * and what follows the enclosing decisions). Returns whether such an exit
- * is pending at the end of s.
+ * and what follows the enclosing decisions). A kept decision's item holds
+ * the effects of its whole statement (analyze.h), early exit included.
+ * Returns whether such an exit is pending at the end of s.
  */
-static int keep_after_exits(const seq *s, int pending)
+static int keep_after_exits(const seq *s, decision_plan *dp, int pending)
 {
     for (unsigned i = 0; i < s->n; i++) {
-        seq_item *it = &s->items[i];
+        const seq_item *it = &s->items[i];
         if (it->kind != ITEM_DECISION || !it->decision)
             continue;
-        decision *d = it->decision;
+        const decision *d = it->decision;
         if (pending)
-            d->keep_in_leaf = 1;
-        if (d->keep_in_leaf) {
-            kept_effects(it);
+            dp[d->id].keep_in_leaf = 1;
+        if (dp[d->id].keep_in_leaf) {
             pending |= !clang_Cursor_isNull(it->fx.hidden_exit);
             continue;
         }
         for (unsigned b = 0; b < decision_seqs(d); b++)
-            pending |= keep_after_exits(decision_seq(d, b), 0);
+            pending |= keep_after_exits(decision_seq(d, b), dp, 0);
     }
     return pending;
 }
@@ -336,15 +291,16 @@ static int keep_after_exits(const seq *s, int pending)
 /* ---- levels and --max-leaves ---------------------------------------------- */
 
 typedef struct decision_list {
-    decision **v;
+    const decision **v;
     unsigned n, cap;
+    decision_plan *dp;
 } decision_list;
 
 static unsigned level_seq(decision_list *l, const seq *s, unsigned lvl);
 
-static unsigned level_decision(decision_list *l, decision *d, unsigned lvl)
+static unsigned level_decision(decision_list *l, const decision *d, unsigned lvl)
 {
-    d->level = lvl;
+    l->dp[d->id].level = lvl;
     VEC_PUSH(l->v, l->n, l->cap, d);
     unsigned after = lvl + 1, a;
     for (unsigned b = 0; b < decision_seqs(d); b++)
@@ -357,34 +313,37 @@ static unsigned level_decision(decision_list *l, decision *d, unsigned lvl)
 static unsigned level_seq(decision_list *l, const seq *s, unsigned lvl)
 {
     for (unsigned i = 0; i < s->n; i++)
-        if (is_split(&s->items[i]))
+        if (is_split(l->dp, &s->items[i]))
             lvl = level_decision(l, s->items[i].decision, lvl);
     return lvl;
 }
 
 static void keep_from_level(const decision_list *l, unsigned level)
 {
-    for (unsigned i = 0; i < l->n; i++)
-        l->v[i]->keep_in_leaf = l->v[i]->level >= level;
+    for (unsigned i = 0; i < l->n; i++) {
+        decision_plan *p = &l->dp[l->v[i]->id];
+        p->keep_in_leaf = p->level >= level;
+    }
 }
 
-int plan_limit_leaves(seq *top, unsigned max_leaves, double *paths, double *outer)
+int plan_limit_leaves(const seq *top, decision_plan *dp, unsigned max_leaves, double *paths,
+                      double *outer)
 {
-    keep_after_exits(top, 0);
-    *paths = *outer = plan_count_paths(top);
+    keep_after_exits(top, dp, 0);
+    *paths = *outer = plan_count_paths(top, dp);
     if (*paths <= max_leaves)
         return 0;
-    decision_list l = {0};
+    decision_list l = {NULL, 0, 0, dp};
     unsigned levels = level_seq(&l, top, 0);
     int fits = 0;
     for (unsigned level = levels; level-- > 1 && !fits;) {
         keep_from_level(&l, level);
-        *outer = plan_count_paths(top);
+        *outer = plan_count_paths(top, dp);
         fits = *outer <= max_leaves;
     }
     if (!fits)
         keep_from_level(&l, levels); /* refused: leave every decision split, as written */
     free(l.v);
-    keep_after_exits(top, 0); /* the effects of the newly kept statements */
+    keep_after_exits(top, dp, 0); /* and after the newly kept ones that may return */
     return fits ? 0 : -1;
 }

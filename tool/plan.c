@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cursor_set.h"
-#include "divergence.h"
 #include "keep_in_leaf.h"
 #include "paths.h"
 #include "tree.h"
@@ -44,6 +43,7 @@ typedef struct frame {
 
 typedef struct walker {
     const walk_visitor *v;
+    const decision_plan *dp;
     frame stack[256];
     unsigned depth;
     choice path[256];
@@ -137,7 +137,7 @@ static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i,
             break_out(w, fx, cost);
             return;
         case ITEM_DECISION:
-            if (it->decision && it->decision->keep_in_leaf) { /* a plain statement */
+            if (it->decision && decision_kept(w->dp, it->decision)) { /* a plain statement */
                 if (w->v->stmt)
                     w->v->stmt(w->v->ud, it);
                 fx |= it->fx.bits;
@@ -151,10 +151,11 @@ static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i,
     continue_after(w, fx, cost);
 }
 
-unsigned walk_tree(const seq *top, const walk_visitor *v)
+unsigned walk_tree(const seq *top, const decision_plan *dp, const walk_visitor *v)
 {
     walker *w = xcalloc(1, sizeof *w);
     w->v = v;
+    w->dp = dp;
     walk_items(w, top->items, top->n, 0, 0, 0.0);
     unsigned paths = w->paths;
     free(w);
@@ -164,6 +165,8 @@ unsigned walk_tree(const seq *top, const walk_visitor *v)
 /* ---- every item and decision of a tree -------------------------------- */
 
 typedef struct tree_lists {
+    const decision_plan *dp;  /* the kernel plan's: which decisions are kept */
+    unsigned char *in_slice;  /* the kernel plan's, by item id */
     seq_item **items;      /* plain statements */
     unsigned nitems, capitems;
     decision **decisions;
@@ -175,7 +178,7 @@ static tree_step collect_item(void *ud, seq_item *it)
 {
     tree_lists *t = ud;
     if (it->kind == ITEM_STMT || (it->kind == ITEM_DECISION && it->decision &&
-                                  it->decision->keep_in_leaf)) {
+                                  decision_kept(t->dp, it->decision))) {
         VEC_PUSH(t->items, t->nitems, t->capitems, it);
         return TREE_CONTINUE;
     }
@@ -295,9 +298,10 @@ static seq_item *declaring_item(analysis *an, const tree_lists *t, CXCursor var)
     return NULL;
 }
 
-static void add_to_slice(needed_vars *nv, seq_item *it, unsigned *count)
+static void add_to_slice(const tree_lists *t, needed_vars *nv, const seq_item *it,
+                         unsigned *count)
 {
-    it->in_slice = 1;
+    t->in_slice[it->id] = 1;
     (*count)++;
     for (unsigned r = 0; r < it->fx.nreads; r++)
         need(nv, it->fx.reads[r], it->range.begin);
@@ -311,8 +315,8 @@ static int add_declarations(analysis *an, const tree_lists *t, const effects *fx
     int added = 0;
     for (unsigned w = 0; w < fx->nwrites; w++) {
         seq_item *d = declaring_item(an, t, fx->writes[w]);
-        if (d && !d->in_slice) {
-            add_to_slice(nv, d, count);
+        if (d && !t->in_slice[d->id]) {
+            add_to_slice(t, nv, d, count);
             added = 1;
         }
     }
@@ -326,7 +330,7 @@ static int add_all_declarations(analysis *an, const tree_lists *t, needed_vars *
     for (unsigned i = 0; i < t->ndecisions; i++)
         added |= add_declarations(an, t, &t->decisions[i]->cond_fx, nv, count);
     for (unsigned i = 0; i < t->nitems; i++)
-        if (t->items[i]->in_slice)
+        if (t->in_slice[t->items[i]->id])
             added |= add_declarations(an, t, &t->items[i]->fx, nv, count);
     return added;
 }
@@ -344,9 +348,9 @@ static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizo
         changed = 0;
         for (unsigned i = 0; i < t->nitems; i++) {
             seq_item *it = t->items[i];
-            if (it->in_slice || it->range.end > horizon || !feeds_a_read(&nv, it))
+            if (t->in_slice[it->id] || it->range.end > horizon || !feeds_a_read(&nv, it))
                 continue;
-            add_to_slice(&nv, it, &count);
+            add_to_slice(t, &nv, it, &count);
             changed = 1;
         }
         if (!changed)
@@ -364,6 +368,7 @@ static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizo
  */
 typedef struct tile_hint {
     const kernel_info *k;
+    const decision_plan *dp;
     unsigned wg;
     int wanted, built;
     kernel_context ctx;
@@ -377,7 +382,7 @@ static void note_tile_allows(analysis *an, tile_hint *h, const seq_item *it, dia
         diag_sink quiet;
         diag_init(&quiet);
         quiet.quiet = 1;
-        context_build(an, h->k, h->wg, &h->ctx, &quiet);
+        context_build(an, h->k, h->dp, h->wg, &h->ctx, &quiet);
         h->built = 1;
     }
     if (context_in_prologue(&h->ctx, it))
@@ -395,7 +400,8 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
         if (it->range.end > horizon)
             continue;
         /* a kept decision may return: nothing after it is split, unless the slice needs it */
-        if (!clang_Cursor_isNull(it->fx.hidden_exit) && (it->kind == ITEM_STMT || it->in_slice)) {
+        int in_slice = t->in_slice[it->id];
+        if (!clang_Cursor_isNull(it->fx.hidden_exit) && (it->kind == ITEM_STMT || in_slice)) {
             report_at(an, diag, DIAG_ERROR, it->fx.hidden_exit, "nplus1-hidden-return",
                       "a return or break inside this statement comes before a decision");
             report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
@@ -403,7 +409,7 @@ static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
                       "exit as a top-level guard 'if (...) return;'");
             errors++;
         }
-        if (!it->in_slice || !(it->fx.bits & EFF_OBSERVABLE))
+        if (!in_slice || !(it->fx.bits & EFF_OBSERVABLE))
             continue;
         if (context_in_prologue(ctx, it)) { /* the tile runs it once, in the classify phase */
             ctx->relaxed++;
@@ -458,18 +464,19 @@ static int flow_after(const seq *s, unsigned from, spans *out)
  * sequence up to a return or break, then what follows the decisions around
  * it. Returns how the flow leaves s, or -1 when target is not in s.
  */
-static int reach_after(const seq *s, const seq_item *target, spans *out)
+static int reach_after(const decision_plan *dp, const seq *s, const seq_item *target,
+                       spans *out)
 {
     for (unsigned i = 0; i < s->n; i++) {
         const seq_item *it = &s->items[i];
         if (it == target)
             return flow_after(s, i + 1, out);
-        if (it->kind != ITEM_DECISION || !it->decision || it->decision->keep_in_leaf)
+        if (it->kind != ITEM_DECISION || !it->decision || decision_kept(dp, it->decision))
             continue;
         const decision *d = it->decision;
         int r = -1;
         for (unsigned b = 0; b < decision_seqs(d) && r < 0; b++)
-            r = reach_after(decision_seq(d, b), target, out);
+            r = reach_after(dp, decision_seq(d, b), target, out);
         if (d->kind == DEC_SWITCH && r == FLOW_BREAK)
             r = FLOW_ON; /* a break leaves the switch */
         if (r < 0)
@@ -503,11 +510,12 @@ static CXCursor fed_load(const effects *w, const effects *r, CXCursor *store)
 static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *w, CXCursor *store)
 {
     spans sp = {NULL, 0, 0};
-    reach_after(top, w, &sp);
+    reach_after(t->dp, top, w, &sp);
     CXCursor read = clang_getNullCursor();
     for (unsigned i = 0; i < t->nitems && clang_Cursor_isNull(read); i++) {
         const seq_item *it = t->items[i];
-        if (it->in_slice && (it->fx.bits & EFF_MEM_READ) && in_spans(&sp, it->range.begin))
+        if (t->in_slice[it->id] && (it->fx.bits & EFF_MEM_READ) &&
+            in_spans(&sp, it->range.begin))
             read = fed_load(&w->fx, &it->fx, store);
     }
     for (unsigned i = 0; i < t->ndecisions && clang_Cursor_isNull(read); i++) {
@@ -844,37 +852,50 @@ static void loop_leaves(const analysis *an, kernel_plan *kp)
     kp->split = SPLIT_MODE_ALWAYS; /* the policy: regroup every round (no probe yet) */
 }
 
+/* The decisions the options keep whatever their class (by id). */
+static void keep_asked(const plan_options *opt, const kernel_info *k, decision_plan *dp)
+{
+    for (unsigned i = 0; i < opt->nkeep; i++)
+        if (opt->keep[i] < k->ndecisions)
+            dp[opt->keep[i]].keep_in_leaf = 1;
+}
+
 static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
     analysis *an = pl->an;
-    divergence_classify(an, k);
-    keep_by_divergence(an, k);
+    kernel_plan kp;
+    memset(&kp, 0, sizeof kp);
+    kp.k = k;
+    kp.decisions = xcalloc(k->ndecisions ? k->ndecisions : 1, sizeof *kp.decisions);
+    kp.in_slice = xcalloc(k->nitems ? k->nitems : 1, sizeof *kp.in_slice);
+    keep_asked(&pl->opt, k, kp.decisions);
+    keep_by_divergence(an, k, kp.decisions);
     unsigned max_leaves = pl->opt.max_leaves && pl->opt.max_leaves < PLAN_MAX_LEAVES
                               ? pl->opt.max_leaves
                               : PLAN_MAX_LEAVES;
     double all_paths, split_paths;
-    int fits = plan_limit_leaves(&k->top, max_leaves, &all_paths, &split_paths) == 0;
+    int fits =
+        plan_limit_leaves(&k->top, kp.decisions, max_leaves, &all_paths, &split_paths) == 0;
     tree_lists t = {0};
+    t.dp = kp.decisions;
+    t.in_slice = kp.in_slice;
     for_each_item(&k->top, collect_item, &t);
     int errors = check_conditions(an, &t, diag);
     unsigned horizon = max_decision_begin(&t);
-    kernel_plan kp;
-    memset(&kp, 0, sizeof kp);
-    kp.k = k;
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(an, &t, horizon);
     if (pl->opt.strategy == STRATEGY_TILE) {
-        context_build(an, k, pl->opt.wg, &kp.ctx, diag);
+        context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, diag);
         loop_build(an, k, pl->opt.wg, &kp.loop, diag);
     }
-    tile_hint hint = {k, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
+    tile_hint hint = {k, kp.decisions, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
     errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
     errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, &hint, diag);
     if (hint.built)
         context_free(&hint.ctx);
     for (unsigned i = 0; i < t.nitems; i++)
-        if (t.items[i]->in_slice)
+        if (kp.in_slice[t.items[i]->id])
             kp.classifier_cost += t.items[i]->fx.cost;
     for (unsigned i = 0; i < t.ndecisions; i++)
         kp.classifier_cost += t.decisions[i]->cond_fx.cost;
@@ -892,7 +913,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     v.branch_begin = on_branch_begin;
     v.branch_end = on_branch_end;
     v.ud = &lc;
-    unsigned paths = walk_tree(&k->top, &v);
+    unsigned paths = walk_tree(&k->top, kp.decisions, &v);
     free(lc.trace);
     if (!fits || paths > max_leaves) {
         report_too_many_leaves(an, k, all_paths, split_paths, max_leaves, diag);
@@ -937,9 +958,16 @@ void plan_free(plan *pl)
             cond_inputs_free(pl->kernels[i].leaves[l].inputs, pl->kernels[i].leaves[l].ninputs);
         }
         free(pl->kernels[i].leaves);
+        free(pl->kernels[i].decisions);
+        free(pl->kernels[i].in_slice);
         context_free(&pl->kernels[i].ctx);
         loop_free(&pl->kernels[i].loop);
     }
     free(pl->kernels);
     memset(pl, 0, sizeof *pl);
+}
+
+int plan_in_slice(const kernel_plan *kp, const seq_item *it)
+{
+    return kp->in_slice[it->id];
 }

@@ -10,6 +10,7 @@
 #include "analyze.h"
 #include "context.h"
 #include "diag.h"
+#include "keep_in_leaf.h"
 #include "loop.h"
 #include "nplus1rt_format.h"
 
@@ -53,6 +54,8 @@ typedef struct leaf {
 
 typedef struct kernel_plan {
     kernel_info *k;
+    decision_plan *decisions; /* by decision.id: kept or split, level, the policy's reason */
+    unsigned char *in_slice;  /* by seq_item.id: the classifier needs this statement */
     leaf *leaves;
     unsigned nleaves, capleaves;
     unsigned nkernels;     /* non-empty leaves */
@@ -76,6 +79,8 @@ typedef struct plan_options {
     unsigned wg;           /* work-group size of the generated kernels */
     split_policy split;    /* auto: cost model and run-time probe; always: split every launch */
     unsigned max_leaves;   /* split only the outer levels that keep this many leaves (0: 64) */
+    const unsigned *keep;  /* decision ids to keep in the leaves whatever their class (tests) */
+    unsigned nkeep;
 } plan_options;
 
 typedef struct plan {
@@ -97,8 +102,11 @@ typedef struct walk_visitor {
     void *ud;
 } walk_visitor;
 
-/* Walks every path of top in order; returns the number of paths. */
-unsigned walk_tree(const seq *top, const walk_visitor *v);
+/* Walks every path of top in order (dp: which decisions are kept); returns the number of paths. */
+unsigned walk_tree(const seq *top, const decision_plan *dp, const walk_visitor *v);
+
+/* Does the classifier's slice hold it (an item of kp's kernel tree)? */
+int plan_in_slice(const kernel_plan *kp, const seq_item *it);
 
 /*
  * Plans every legal kernel with a decision. Returns 0, or 1 when a kernel

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "analyze.h"
-#include "keep_in_leaf.h"
 #include "plan.h"
 
 static int failures;
@@ -53,12 +52,9 @@ static result run(const char *src)
     r.rc = parse_input(&pr, path, &po, &d);
     if (r.rc == 0) {
         r.rc = analyze_tu(&an, &pr, NULL, 0, &d);
-        for (unsigned i = 0; keep_first && an.nkernels && i < an.kernels[0].top.n; i++)
-            if (an.kernels[0].top.items[i].kind == ITEM_DECISION) {
-                plan_keep_in_leaf(an.kernels[0].top.items[i].decision);
-                break;
-            }
-        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0};
+        static const unsigned first[] = {0}; /* decision ids number the tree in pre-order */
+        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0, first,
+                            keep_first ? 1u : 0u};
         r.rc |= plan_build(&pl, &an, &opt, &d);
         if (pl.nkernels) {
             r.leaves = pl.kernels[0].nleaves;
@@ -78,8 +74,54 @@ static result run(const char *src)
     return r;
 }
 
+/*
+ * One analysis, two plans: --max-leaves 2 keeps the inner levels in the
+ * leaves; a second plan of the same analysis with no limit must split them
+ * all again (the plan writes its own data, not the analysis's).
+ */
+static void check_two_plans(void)
+{
+    const char *src = "__kernel void k(__global const int *a, __global int *o) {\n"
+                      "  int g = get_global_id(0); int v = a[g];\n"
+                      "  if (v & 1) o[g] = 1; else o[g] = 2;\n"
+                      "  if (v & 2) o[g] += 3; else o[g] += 4;\n"
+                      "  if (v & 4) o[g] += 5; else o[g] += 6;\n}\n";
+    char path[] = "/tmp/nplus1_test_XXXXXX.cl";
+    int fd = mkstemps(path, 3);
+    if (fd < 0 || write(fd, src, strlen(src)) != (ssize_t)strlen(src)) {
+        check(0, "one analysis planned twice (cannot write the input)");
+        return;
+    }
+    close(fd);
+    diag_sink d;
+    diag_init(&d);
+    d.quiet = 1;
+    parse_options po = {0};
+    parse_result pr;
+    analysis an;
+    memset(&an, 0, sizeof an);
+    unsigned leaves[3] = {0, 0, 0};
+    if (parse_input(&pr, path, &po, &d) == 0 && analyze_tu(&an, &pr, NULL, 0, &d) == 0) {
+        unsigned limits[3] = {0, 2, 0};
+        for (unsigned i = 0; i < 3; i++) {
+            plan pl;
+            plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, limits[i],
+                                NULL, 0};
+            plan_build(&pl, &an, &opt, &d);
+            leaves[i] = pl.nkernels ? pl.kernels[0].nleaves : 0;
+            plan_free(&pl);
+        }
+        analyze_free(&an);
+        parse_free(&pr);
+    }
+    unlink(path);
+    check(leaves[0] == 8 && leaves[1] == 2 && leaves[2] == 8,
+          "one analysis planned under --max-leaves 2 and then with no limit: 8, 2, 8 leaves");
+}
+
 int main(void)
 {
+    check_two_plans();
     result r = run("__kernel void k(__global const int *a, __global float *o) {\n"
                    "  int g = get_global_id(0); int v = a[g]; float unused = 2.0f;\n"
                    "  if (v > 0) { if (v > 5) o[g] = 1; else o[g] = 2; } else o[g] += 3;\n}\n");

@@ -23,17 +23,26 @@ typedef struct result {
     char kept[64];       /* keep_in_leaf of each decision: "0,1" */
 } result;
 
+typedef struct visit {
+    result *r;
+    const decision_plan *dp; /* the plan's, or NULL: collect the classes */
+} visit;
+
 static tree_step collect(void *ud, decision *d)
 {
-    result *r = ud;
+    const visit *v = ud;
+    result *r = v->r;
+    if (v->dp) {
+        size_t n = strlen(r->kept);
+        snprintf(r->kept + n, sizeof r->kept - n, "%s%d", n ? "," : "", decision_kept(v->dp, d));
+        return TREE_RECURSE;
+    }
     size_t n = strlen(r->classes);
     snprintf(r->classes + n, sizeof r->classes - n, "%s%s", n ? "," : "",
              div_class_name((div_class)d->divergence));
     if (!r->first_why[0])
         snprintf(r->first_why, sizeof r->first_why, "%s", d->divergence_why);
     snprintf(r->last_why, sizeof r->last_why, "%s", d->divergence_why);
-    n = strlen(r->kept);
-    snprintf(r->kept + n, sizeof r->kept - n, "%s%d", n ? "," : "", d->keep_in_leaf);
     return TREE_RECURSE;
 }
 
@@ -59,11 +68,15 @@ static result run(const char *src)
     memset(&pl, 0, sizeof pl);
     if (parse_input(&pr, path, &po, &d) == 0) {
         analyze_tu(&an, &pr, NULL, 0, &d);
+        visit v = {&r, NULL};
+        if (an.nkernels) /* the classes are the analysis's: no plan needed */
+            for_each_decision(&an.kernels[0].top, collect, &v);
         plan_options opt = {.strategy = STRATEGY_ORDERED, .dispatch = DISPATCH_HOST, .wg = 256,
                             .split = SPLIT_AUTO};
         plan_build(&pl, &an, &opt, &d);
-        if (an.nkernels)
-            for_each_decision(&an.kernels[0].top, collect, &r);
+        v.dp = pl.nkernels ? pl.kernels[0].decisions : NULL;
+        if (v.dp)
+            for_each_decision(&an.kernels[0].top, collect, &v);
         plan_free(&pl);
         analyze_free(&an);
         parse_free(&pr);
