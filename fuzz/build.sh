@@ -18,7 +18,8 @@ cmake -DOUTPUT="$OUT/templates_embedded.c" "-DINPUTS=${inputs%|}" -P cmake/embed
 version=$(sed -n 's/^project(nplus1gen VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 format=$(sed -n 's/^#define NPLUS1RT_FORMAT_VERSION \([0-9]*\).*/\1/p' runtime/nplus1rt.h)
 # nplus1front's sources (tool/CMakeLists.txt) and those of nplus1prof it links
-srcs="diag.c parse.c analyze.c params.c plan.c keep_in_leaf.c emit.c safety_net.c syntax.c
+srcs="diag.c parse.c analyze.c params.c plan.c walk.c slice.c rules_slice.c keep_in_leaf.c
+      emit.c safety_net.c syntax.c
       effects.c cursor_map.c big_stack.c cond_tree.c macro_deps.c legality.c divergence.c
       paths.c template.c report.c version.c tree.c reaching_defs.c cond_inputs.c
       profile_tree.c profile_emit.c profile_in.c
