@@ -13,7 +13,7 @@
 #include "plan.h"
 
 static int failures;
-static int keep_first; /* mark the kernel's first decision keep_in_leaf before planning */
+static int keep_first; /* plan with the kernel's first decision kept in the leaves (opt.keep) */
 
 static void check(int ok, const char *what)
 {
