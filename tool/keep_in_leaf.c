@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "divergence.h"
 #include "tree.h"
 #include "util.h"
 

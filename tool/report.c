@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "divergence.h"
 #include "keep_in_leaf.h"
 #include "tree.h"
 
@@ -129,7 +128,7 @@ static tree_step print_divergence(void *ud, decision *d)
 {
     const report_ctx *c = ud;
     FILE *f = c->f;
-    fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name((div_class)d->divergence),
+    fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name(d->divergence),
             d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
     put_text(f, c->an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
     fputs(")]\n", f);

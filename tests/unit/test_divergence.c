@@ -39,7 +39,7 @@ static tree_step collect(void *ud, decision *d)
     }
     size_t n = strlen(r->classes);
     snprintf(r->classes + n, sizeof r->classes - n, "%s%s", n ? "," : "",
-             div_class_name((div_class)d->divergence));
+             div_class_name(d->divergence));
     if (!r->first_why[0])
         snprintf(r->first_why, sizeof r->first_why, "%s", d->divergence_why);
     snprintf(r->last_why, sizeof r->last_why, "%s", d->divergence_why);
