@@ -21,6 +21,7 @@ format=$(sed -n 's/^#define NPLUS1RT_FORMAT_VERSION \([0-9]*\).*/\1/p' runtime/n
 srcs="diag.c parse.c analyze.c params.c plan.c walk.c slice.c rules_slice.c keep_in_leaf.c
       emit.c safety_net.c syntax.c
       effects.c cursor_map.c big_stack.c cond_tree.c macro_deps.c legality.c divergence.c
+      divergence_eval.c
       paths.c template.c report.c version.c tree.c reaching_defs.c cond_inputs.c
       profile_tree.c profile_emit.c profile_in.c
       util.c profile_replay.c profile_job.c profile_report.c"
