@@ -19,11 +19,11 @@ cursor_list children_of(CXCursor c);
 /* Skips whitespace and comments from offset; returns the new offset. */
 unsigned skip_space(const char *t, size_t len, unsigned off);
 /* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
-unsigned skip_inactive(analysis *an, unsigned file, unsigned off);
+unsigned skip_inactive(const analysis *an, unsigned file, unsigned off);
 /* The extent of c in expansion coordinates; 0 on success. */
-int cursor_range(analysis *an, CXCursor c, src_range *r);
+int cursor_range(const analysis *an, CXCursor c, src_range *r);
 /* Like cursor_range, for a statement: includes its ';'. */
-int stmt_range(analysis *an, CXCursor c, src_range *r);
+int stmt_range(const analysis *an, CXCursor c, src_range *r);
 char *cursor_spelling(CXCursor c);
 /* Strips implicit casts and parentheses. */
 CXCursor strip(CXCursor c);
@@ -36,9 +36,10 @@ void spelling_into(CXCursor c, char *out, size_t n);
 /* The declaration a name refers to (through casts and parentheses), or null. */
 CXCursor referenced_decl(CXCursor e);
 /* The operator text of a binary / unary operator (libclang 14 does not expose the kind). */
-void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
+void binary_operator(const analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
                      size_t outlen);
-void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen);
+void unary_operator(const analysis *an, CXCursor c, CXCursor operand, char *out,
+                    size_t outlen);
 int is_assignment_op(const char *op);
 int is_logical_op(const char *op); /* && or || */
 

@@ -162,7 +162,7 @@ static int declared_in_function(CXType t, int depth)
 /* ---- the prologue's variables ----------------------------------------------- */
 
 typedef struct build {
-    analysis *an;
+    const analysis *an;
     const kernel_info *k;
     kernel_context *ctx;
     uses after;
@@ -401,8 +401,8 @@ static void check_budget(build *b)
     b->refused = 1;
 }
 
-void context_build(analysis *an, const kernel_info *k, const decision_plan *dp, unsigned wg,
-                   kernel_context *ctx, diag_sink *diag)
+void context_build(const analysis *an, const kernel_info *k, const decision_plan *dp,
+                   unsigned wg, kernel_context *ctx, diag_sink *diag)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->wg = wg;
@@ -438,8 +438,9 @@ void context_build(analysis *an, const kernel_info *k, const decision_plan *dp, 
     uses_free(&b.after);
 }
 
-int context_add_loop_vars(analysis *an, const kernel_info *k, kernel_context *ctx, CXCursor decl,
-                          const seq *s, unsigned from, const effects *extra, diag_sink *diag)
+int context_add_loop_vars(const analysis *an, const kernel_info *k, kernel_context *ctx,
+                          CXCursor decl, const seq *s, unsigned from, const effects *extra,
+                          diag_sink *diag)
 {
     build b = {an, k, ctx, {{0}, {0}}, diag, 0};
     uses_of_seq(&b.after, s, from);

@@ -29,7 +29,7 @@ const char *split_mode_name(split_mode m)
 
 /* ---- leaves ------------------------------------------------------------ */
 
-static void append_condition(strbuf *sb, analysis *an, const choice *c)
+static void append_condition(strbuf *sb, const analysis *an, const choice *c)
 {
     const decision *d = c->d;
     const branch *br = &d->branches[c->branch];
@@ -84,7 +84,7 @@ static char *squeeze_space(char *s)
 
 typedef struct leaf_collector {
     kernel_plan *kp;
-    analysis *an;
+    const analysis *an;
     path_event *trace;     /* the statements run and branches taken so far on this path */
     unsigned ntrace, captrace;
     unsigned saved[256];   /* ntrace at each open branch */
@@ -285,7 +285,7 @@ static void keep_asked(const plan_options *opt, const kernel_info *k, decision_p
 
 static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
-    analysis *an = pl->an;
+    analysis *an = pl->an; /* loop_build builds the loop's own tree (analyze's builders) */
     kernel_plan kp;
     memset(&kp, 0, sizeof kp);
     kp.k = k;

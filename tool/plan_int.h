@@ -28,7 +28,7 @@ void tree_lists_free(tree_lists *t);
 unsigned slice_horizon(const tree_lists *t);
 /* Marks (t->in_slice) the statements the conditions need, transitively, and the
  * declarations of what they write; returns the count. */
-unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizon);
+unsigned compute_slice(const analysis *an, const tree_lists *t, unsigned horizon);
 
 /* ---- rules_slice.c: nplus1-side-effect, -hidden-return, -memory-order, -too-many-leaves ---- */
 
@@ -46,15 +46,15 @@ typedef struct tile_hint {
 } tile_hint;
 
 /* nplus1-side-effect in a condition; returns the errors. */
-int check_conditions(analysis *an, const tree_lists *t, diag_sink *diag);
+int check_conditions(const analysis *an, const tree_lists *t, diag_sink *diag);
 /* nplus1-hidden-return and nplus1-side-effect in the slice; returns the errors. */
-int check_slice(analysis *an, const tree_lists *t, unsigned horizon, kernel_context *ctx,
+int check_slice(const analysis *an, const tree_lists *t, unsigned horizon, kernel_context *ctx,
                 tile_hint *hint, diag_sink *diag);
 /* nplus1-memory-order: a store before a condition that loads what it wrote. */
-int check_memory_order(analysis *an, const tree_lists *t, const seq *top, unsigned horizon,
+int check_memory_order(const analysis *an, const tree_lists *t, const seq *top, unsigned horizon,
                        kernel_context *ctx, tile_hint *hint, diag_sink *diag);
 /* nplus1-too-many-leaves: even the outermost level alone has more paths than allowed. */
-void report_too_many_leaves(analysis *an, const kernel_info *k, double all, double outer,
+void report_too_many_leaves(const analysis *an, const kernel_info *k, double all, double outer,
                             unsigned max_leaves, diag_sink *diag);
 
 #endif

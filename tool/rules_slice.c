@@ -16,7 +16,7 @@
 #include "tree.h"
 #include "util.h"
 
-static void report_at(analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
+static void report_at(const analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
                       const char *rule, const char *msg)
 {
     diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
@@ -34,14 +34,14 @@ static CXCursor first_site(const effects *fx, unsigned mask, CXCursor fallback, 
     return fallback;
 }
 
-static void note_via(analysis *an, diag_sink *diag, CXCursor via)
+static void note_via(const analysis *an, diag_sink *diag, CXCursor via)
 {
     if (clang_Cursor_isNull(via))
         return;
     report_at(an, diag, DIAG_NOTE, via, NULL, "reached through this call");
 }
 
-int check_conditions(analysis *an, const tree_lists *t, diag_sink *diag)
+int check_conditions(const analysis *an, const tree_lists *t, diag_sink *diag)
 {
     int errors = 0;
     for (unsigned i = 0; i < t->ndecisions; i++) {
@@ -67,7 +67,7 @@ int check_conditions(analysis *an, const tree_lists *t, diag_sink *diag)
 
 /* ---- the slice's statements ------------------------------------------------ */
 
-static void note_tile_allows(analysis *an, tile_hint *h, const seq_item *it, diag_sink *diag)
+static void note_tile_allows(const analysis *an, tile_hint *h, const seq_item *it, diag_sink *diag)
 {
     if (!h->wanted)
         return;
@@ -84,7 +84,7 @@ static void note_tile_allows(analysis *an, tile_hint *h, const seq_item *it, dia
                   "once per item and the leaves start from its values (docs/legality.md)");
 }
 
-int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
+int check_slice(const analysis *an, const tree_lists *t, unsigned horizon,
                        kernel_context *ctx, tile_hint *hint, diag_sink *diag)
 {
     int errors = 0;
@@ -238,7 +238,7 @@ static int is_image_read(CXCursor load)
  * A store on a path that returns first, and a store to another field of the
  * struct, do not count.
  */
-int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
+int check_memory_order(const analysis *an, const tree_lists *t, const seq *top,
                               unsigned horizon, kernel_context *ctx, tile_hint *hint,
                               diag_sink *diag)
 {
@@ -276,7 +276,7 @@ int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
 }
 
 /* Even the outermost level of decisions alone has more paths than --max-leaves. */
-void report_too_many_leaves(analysis *an, const kernel_info *k, double all, double outer,
+void report_too_many_leaves(const analysis *an, const kernel_info *k, double all, double outer,
                                    unsigned max_leaves, diag_sink *diag)
 {
     diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));

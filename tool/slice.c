@@ -88,7 +88,7 @@ static int feeds_a_read(const needed_vars *nv, const seq_item *it)
 
 /* The plain statement that declares the local variable var, or NULL (a parameter, or
  * a variable declared inside a statement kept whole). */
-static seq_item *declaring_item(analysis *an, const tree_lists *t, CXCursor var)
+static seq_item *declaring_item(const analysis *an, const tree_lists *t, CXCursor var)
 {
     src_pos d;
     if (clang_getCursorKind(var) != CXCursor_VarDecl ||
@@ -114,7 +114,7 @@ static void add_to_slice(const tree_lists *t, needed_vars *nv, const seq_item *i
 
 /* The classifier runs every write of the slice and the conditions: it must declare
  * what they write ('int v; if ((v = ...) > 3)'). Returns whether it added any. */
-static int add_declarations(analysis *an, const tree_lists *t, const effects *fx,
+static int add_declarations(const analysis *an, const tree_lists *t, const effects *fx,
                             needed_vars *nv, unsigned *count)
 {
     int added = 0;
@@ -128,7 +128,7 @@ static int add_declarations(analysis *an, const tree_lists *t, const effects *fx
     return added;
 }
 
-static int add_all_declarations(analysis *an, const tree_lists *t, needed_vars *nv,
+static int add_all_declarations(const analysis *an, const tree_lists *t, needed_vars *nv,
                                 unsigned *count)
 {
     int added = 0;
@@ -140,7 +140,7 @@ static int add_all_declarations(analysis *an, const tree_lists *t, needed_vars *
     return added;
 }
 
-unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizon)
+unsigned compute_slice(const analysis *an, const tree_lists *t, unsigned horizon)
 {
     needed_vars nv = {{0}, NULL};
     for (unsigned i = 0; i < t->ndecisions; i++)

@@ -62,7 +62,7 @@ unsigned skip_space(const char *t, size_t len, unsigned off)
 }
 
 /* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
-unsigned skip_inactive(analysis *an, unsigned file, unsigned off)
+unsigned skip_inactive(const analysis *an, unsigned file, unsigned off)
 {
     const src_file *f = &an->pr->files[file];
     for (;;) {
@@ -87,7 +87,7 @@ static int needs_semicolon(enum CXCursorKind k)
 }
 
 /* The extent of c in expansion coordinates; 0 on success. */
-int cursor_range(analysis *an, CXCursor c, src_range *r)
+int cursor_range(const analysis *an, CXCursor c, src_range *r)
 {
     CXSourceRange ext = clang_getCursorExtent(c);
     src_pos b, e;
@@ -103,7 +103,7 @@ int cursor_range(analysis *an, CXCursor c, src_range *r)
 }
 
 /* Like cursor_range, for a statement: includes its ';'. */
-int stmt_range(analysis *an, CXCursor c, src_range *r)
+int stmt_range(const analysis *an, CXCursor c, src_range *r)
 {
     if (cursor_range(an, c, r) != 0)
         return -1;
@@ -324,8 +324,8 @@ static void unary_operator_by_type(CXCursor c, CXCursor operand, char *out, size
         snprintf(out, outlen, "*");
 }
 
-void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
-                            char *out, size_t outlen)
+void binary_operator(const analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
+                     size_t outlen)
 {
     out[0] = '\0';
 #ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
@@ -360,7 +360,8 @@ void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
     free(left);
 }
 
-void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen)
+void unary_operator(const analysis *an, CXCursor c, CXCursor operand, char *out,
+                    size_t outlen)
 {
     out[0] = '\0';
 #ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
