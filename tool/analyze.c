@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "cursor_map.h"
+#include "divergence.h"
+#include "tree.h"
 #include "util.h"
 #include "rules.h"
 
@@ -221,6 +223,82 @@ static void note_kernel_names(const analysis *an, diag_sink *diag)
     sb_free(&sb);
 }
 
+void effects_init(effects *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+}
+
+/* ---- the tree as the later stages read it ------------------------------- */
+
+static void set_exit(effects *fx, CXCursor at)
+{
+    if (clang_Cursor_isNull(fx->hidden_exit))
+        fx->hidden_exit = at;
+}
+
+typedef struct gather {
+    effects *into;
+    int in_switch;         /* a break leaves a switch inside the kept statement */
+} gather;
+
+/* Effects of an item; a break leaves the kept statement only outside a switch inside it. */
+static tree_step gather_item(void *ud, seq_item *it)
+{
+    gather *g = ud;
+    switch (it->kind) {
+    case ITEM_STMT:
+        merge_effects(g->into, &it->fx);
+        if (!clang_Cursor_isNull(it->fx.hidden_exit) &&
+            (!g->in_switch || clang_getCursorKind(it->fx.hidden_exit) == CXCursor_ReturnStmt))
+            set_exit(g->into, it->fx.hidden_exit);
+        break;
+    case ITEM_RETURN:
+        merge_effects(g->into, &it->fx);
+        set_exit(g->into, it->cursor);
+        break;
+    case ITEM_BREAK:
+        if (!g->in_switch)
+            set_exit(g->into, it->cursor);
+        break;
+    case ITEM_DECISION:
+        if (!it->decision)
+            break;
+        merge_effects(g->into, &it->decision->cond_fx);
+        if (it->decision->kind != DEC_SWITCH || g->in_switch)
+            return TREE_RECURSE;
+        gather inner = {g->into, 1};
+        for_each_item_in(it->decision, gather_item, &inner);
+        break;
+    }
+    return TREE_CONTINUE;
+}
+
+/* The effects, reads, writes, cost and early exit of a decision's whole statement. */
+static void statement_effects(seq_item *it)
+{
+    effects_free(&it->fx);
+    effects_init(&it->fx);
+    gather g = {&it->fx, it->decision->kind == DEC_SWITCH};
+    merge_effects(&it->fx, &it->decision->cond_fx);
+    for_each_item_in(it->decision, gather_item, &g);
+}
+
+/* Numbers the items and decisions of k's tree; a decision's item gets its statement's effects. */
+static tree_step number_item(void *ud, seq_item *it)
+{
+    kernel_info *k = ud;
+    it->id = k->nitems++;
+    if (it->kind == ITEM_DECISION && it->decision) {
+        it->decision->id = k->ndecisions++;
+        statement_effects(it);
+    }
+    return TREE_RECURSE;
+}
+
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                diag_sink *diag)
 {
@@ -293,6 +371,12 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
         bad |= !an->kernels[k].legal;
     }
     find_helpers(an, root);
+    for (unsigned k = 0; k < an->nkernels; k++) {
+        kernel_info *ki = &an->kernels[k];
+        for_each_item(&ki->top, number_item, ki);
+        if (ki->legal && ki->has_decision) /* the classes depend on no plan option */
+            divergence_classify(an, ki);
+    }
     return bad;
 }
 

@@ -57,13 +57,18 @@ typedef struct effects {
      * (an argument '&t') or into memory effects (any other pointer) */
     unsigned param_writes, param_reads;
     CXCursor param_store; /* the first store through a parameter, or null */
-    /* memory accesses, for the memory-order rule (memory_order.c): the lvalue stored to and the
+    /* memory accesses, for the memory-order rule (rules_slice.c): the lvalue stored to and the
      * expression loaded from (p[i].f, *q, ...), or the call that does it */
     CXCursor *stores;
     unsigned nstores, capstores;
     CXCursor *loads;
     unsigned nloads, caploads;
 } effects;
+
+/* An empty effects (no bits, null sites); effects_free releases one, merge_effects joins two. */
+void effects_init(effects *fx);
+void effects_free(effects *fx);
+void merge_effects(effects *into, const effects *from);
 
 /* May a store to the access w change what the access r loads? (Distinct fields of one struct do not.) */
 int accesses_may_alias(CXCursor w, CXCursor r);
@@ -77,8 +82,14 @@ typedef struct seq_item {
     CXCursor cursor;
     src_range range;          /* includes the trailing ';' */
     struct decision *decision;
+    /*
+     * Its effects. A decision's (in a kernel's tree): those of the whole
+     * statement (conditions and every branch, reads, writes, cost, and a
+     * return or break that leaves it), what the plan counts when the
+     * decision stays in the leaves as one plain statement.
+     */
     effects fx;
-    int in_slice;             /* plan: the classifier needs this statement */
+    unsigned id;              /* pre-order number in its kernel's tree (kernel_info.nitems) */
 } seq_item;
 
 typedef struct seq {
@@ -120,24 +131,12 @@ typedef struct cond_input {
 void cond_inputs_add(cond_input **v, unsigned *n, const char *name, const char *indexed_by);
 void cond_inputs_free(cond_input *v, unsigned n);
 
-/*
- * What the divergence policy (divergence_keep_in_leaf) does with a decision, and why:
- * the id, whether it splits, and the text --report prints (keep_reason_text).
- */
-#define KEEP_REASONS(X)                                                                     \
-    X(NONE, 0, NULL)                                                                        \
-    X(SPLIT_DATA, 1, "split")                                                               \
-    X(SPLIT_NESTED_DATA, 1, "split: a data decision is nested in it")                       \
-    X(SPLIT_GUARD, 1, "split: an early-return guard, a free filter in the classifier "      \
-                      "(its returning path makes no leaf kernel)")                          \
-    X(SPLIT_EXIT_BEFORE_DATA, 1, "split: it may return or break, and a data decision "      \
-                                 "follows")                                                 \
-    X(SPLIT_SETS_OUTER, 1, "split: it sets a variable a later decision may read")           \
-    X(NOT_SPLIT, 0,      "stays in the leaf kernels (not split)")                           \
-    X(INSIDE_KEPT, 0,      "stays in the leaf kernels (inside one that does)")
-#define KEEP_REASON_ENUM_(id, splits, text) KEEP_##id,
-typedef enum keep_reason { KEEP_REASONS(KEEP_REASON_ENUM_) } keep_reason;
-#undef KEEP_REASON_ENUM_
+/* How a decision's condition varies across the work-items (divergence.h); ordered: the
+ * join of two classes is the larger. */
+typedef enum div_class { DIV_UNIFORM = 0, DIV_AFFINE = 1, DIV_DATA = 2 } div_class;
+
+/* "uniform", "affine", "data". */
+const char *div_class_name(div_class c);
 
 typedef struct decision {
     decision_kind kind;
@@ -152,25 +151,13 @@ typedef struct decision {
     long long default_value;  /* DEC_SWITCH: a value no case matches */
     int has_default_value;
     int macro_labels;         /* DEC_SWITCH: some branch's macro_labels (the values may change) */
-    int divergence;           /* divergence.c: div_class of the condition(s) */
+    unsigned id;              /* pre-order number in its kernel's tree (kernel_info.ndecisions):
+                               * the plan's per-decision data is indexed by it */
+    div_class divergence;     /* divergence.c (run by analyze_tu): class of the condition(s) */
     char divergence_why[200]; /* divergence.c: the value that makes it so */
-    keep_reason divergence_plan; /* divergence.c: what the plan does with it, and why */
     cond_input *inputs;       /* divergence.c: the inputs the condition(s) depend on, */
     unsigned ninputs;         /* in branch order: a path through branch b reads the */
     unsigned *inputs_upto;    /* first inputs_upto[b] (the conditions before it and its own) */
-    /*
-     * plan: not split. The decision (and every decision nested in it) stays
-     * in the leaf code as written and still branches there. It is not a
-     * level of the condition tree: the walk treats it as one plain statement
-     * of the sequence it sits in (its seq_item's fx then holds the effects
-     * and cost of the whole statement), its text is copied into each leaf
-     * unchanged, and the classifier runs it only when the slice needs what
-     * it writes. Set it before plan_build (plan_keep_in_leaf() does); plan
-     * also sets it for the inner levels that --max-leaves cuts, and for every
-     * decision after a kept one that may return or break on the same path.
-     */
-    int keep_in_leaf;
-    unsigned level;           /* plan: split decisions before it on its longest path */
 } decision;
 
 typedef struct kernel_param {
@@ -211,6 +198,8 @@ typedef struct kernel_info {
     kernel_param *params;
     unsigned nparams;
     seq top;
+    unsigned nitems;          /* items of top's tree, every level (seq_item.id) */
+    unsigned ndecisions;      /* decisions of top's tree, every level (decision.id) */
     unsigned reqd_wg[3];      /* reqd_work_group_size, zeros if none */
     char *attr_text;          /* attributes to keep on the classifier, or "" */
     int has_decision;
@@ -245,7 +234,9 @@ typedef struct analysis {
 
 /*
  * Finds the kernels named in want (all when nwant is 0), builds each one's
- * condition tree and decides legality. Returns 0 when every selected
+ * condition tree, numbers it, classifies the divergence of its decisions
+ * (when legal) and decides legality. Later stages read it and do not write
+ * the tree (the plan keeps its own per-decision data, plan.h). Returns 0 when every selected
  * kernel can be transformed, 1 otherwise (diagnostics reported).
  */
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "cursor_set.h"
+#include "rules.h"
+#include "tree.h"
 #include "util.h"
 
 static void set_add_all(cursor_set *s, const CXCursor *v, unsigned n)
@@ -33,24 +35,19 @@ static void uses_of_fx(uses *u, const effects *fx)
     set_add_all(&u->writes, fx->writes, fx->nwrites);
 }
 
-static void uses_of_seq(uses *u, const seq *s, unsigned from);
-
-static void uses_of_decision(uses *u, const decision *d)
+static tree_step uses_of_item(void *ud, seq_item *it)
 {
-    uses_of_fx(u, &d->cond_fx);
-    if (d->kind == DEC_SWITCH)
-        uses_of_seq(u, &d->body, 0);
-    for (unsigned b = 0; b < d->nbranches; b++)
-        uses_of_seq(u, &d->branches[b].seq, 0);
+    uses_of_fx(ud, &it->fx);
+    if (it->kind == ITEM_DECISION && it->decision)
+        uses_of_fx(ud, &it->decision->cond_fx);
+    return TREE_RECURSE;
 }
 
+/* What items from.. of s read and write, and everything inside them. */
 static void uses_of_seq(uses *u, const seq *s, unsigned from)
 {
-    for (unsigned i = from; i < s->n; i++) {
-        uses_of_fx(u, &s->items[i].fx);
-        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision)
-            uses_of_decision(u, s->items[i].decision);
-    }
+    seq rest = {s->items + from, from < s->n ? s->n - from : 0};
+    for_each_item(&rest, uses_of_item, u);
 }
 
 static void uses_free(uses *u)
@@ -166,7 +163,7 @@ static int declared_in_function(CXType t, int depth)
 /* ---- the prologue's variables ----------------------------------------------- */
 
 typedef struct build {
-    analysis *an;
+    const analysis *an;
     const kernel_info *k;
     kernel_context *ctx;
     uses after;
@@ -252,7 +249,7 @@ static void refuse_pointer(build *b, CXCursor var, const char *name)
     diag_loc loc = parse_diag_loc(b->an->pr, clang_getCursorLocation(var));
     const kernel_context *cx = b->ctx;
     if (cx->loop_line) {
-        diag_report(b->diag, DIAG_WARNING, &loc, "nplus1-loop-state",
+        diag_report(b->diag, DIAG_WARNING, &loc, rule_name(RULE_LOOP_STATE),
                     "pointer '%s' is live across the iterations of the loop at line %u: it "
                     "cannot move through the tile's local memory",
                     name, cx->loop_line);
@@ -260,7 +257,7 @@ static void refuse_pointer(build *b, CXCursor var, const char *name)
                     "only values move (scalars, vectors, structs, small arrays); the loop is "
                     "not regrouped");
     } else {
-        diag_report(b->diag, DIAG_WARNING, &loc, "nplus1-loop-state",
+        diag_report(b->diag, DIAG_WARNING, &loc, rule_name(RULE_LOOP_STATE),
                     "pointer '%s' is used after the decision at line %u: it cannot move into "
                     "the tile's local memory",
                     name, cx->at_line);
@@ -360,11 +357,11 @@ static int param_assigned(build *b)
 }
 
 /* The first split decision at the top level, or k->top.n. */
-static unsigned first_decision(const kernel_info *k)
+static unsigned first_decision(const kernel_info *k, const decision_plan *dp)
 {
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
-        if (it->kind == ITEM_DECISION && it->decision && !it->decision->keep_in_leaf)
+        if (it->kind == ITEM_DECISION && it->decision && !decision_kept(dp, it->decision))
             return i;
         if (it->kind != ITEM_STMT && it->kind != ITEM_DECISION)
             return k->top.n;
@@ -405,12 +402,12 @@ static void check_budget(build *b)
     b->refused = 1;
 }
 
-void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_context *ctx,
-                   diag_sink *diag)
+void context_build(const analysis *an, const kernel_info *k, const decision_plan *dp,
+                   unsigned wg, kernel_context *ctx, diag_sink *diag)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->wg = wg;
-    ctx->at = first_decision(k);
+    ctx->at = first_decision(k, dp);
     if (ctx->at >= k->top.n) {
         snprintf(ctx->why, sizeof ctx->why, "no decision is split at the top level");
         return;
@@ -442,8 +439,9 @@ void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_conte
     uses_free(&b.after);
 }
 
-int context_add_loop_vars(analysis *an, const kernel_info *k, kernel_context *ctx, CXCursor decl,
-                          const seq *s, unsigned from, const effects *extra, diag_sink *diag)
+int context_add_loop_vars(const analysis *an, const kernel_info *k, kernel_context *ctx,
+                          CXCursor decl, const seq *s, unsigned from, const effects *extra,
+                          diag_sink *diag)
 {
     build b = {an, k, ctx, {{0}, {0}}, diag, 0};
     uses_of_seq(&b.after, s, from);

@@ -12,6 +12,7 @@
 
 #include "analyze.h"
 #include "diag.h"
+#include "keep_in_leaf.h"
 
 /* Bytes of local memory the contexts of one work-group's items may take, one item each. */
 #define CONTEXT_LOCAL_BUDGET 16384u
@@ -42,12 +43,13 @@ typedef struct kernel_context {
 } kernel_context;
 
 /*
- * Computes k's context under a work-group of wg. A private pointer used
+ * Computes k's context under a work-group of wg, at the first top-level
+ * decision dp splits (dp: the plan's, by decision id). A private pointer used
  * after the decision is reported as a warning [nplus1-loop-state] naming it;
  * the context is then inactive (the kernel keeps the recomputing tile).
  */
-void context_build(analysis *an, const kernel_info *k, unsigned wg, kernel_context *ctx,
-                   diag_sink *diag);
+void context_build(const analysis *an, const kernel_info *k, const decision_plan *dp,
+                   unsigned wg, kernel_context *ctx, diag_sink *diag);
 void context_free(kernel_context *ctx);
 
 /*
@@ -57,8 +59,9 @@ void context_free(kernel_context *ctx);
  * cannot move: a pointer (a warning [nplus1-loop-state] names it), a type
  * local memory cannot hold, or a name already in ctx; ctx->why says why.
  */
-int context_add_loop_vars(analysis *an, const kernel_info *k, kernel_context *ctx, CXCursor decl,
-                          const seq *s, unsigned from, const effects *extra, diag_sink *diag);
+int context_add_loop_vars(const analysis *an, const kernel_info *k, kernel_context *ctx,
+                          CXCursor decl, const seq *s, unsigned from, const effects *extra,
+                          diag_sink *diag);
 
 /* Whether the statement it lies in the prologue of an active context. */
 int context_in_prologue(const kernel_context *ctx, const seq_item *it);

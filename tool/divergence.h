@@ -26,36 +26,15 @@
 
 #include "analyze.h"
 
-/* Ordered: the join of two classes is the larger. */
-typedef enum div_class { DIV_UNIFORM = 0, DIV_AFFINE = 1, DIV_DATA = 2 } div_class;
-
-/* "uniform", "affine", "data". */
-const char *div_class_name(div_class c);
+/* div_class and div_class_name() are in analyze.h. */
 
 /*
- * Classifies every decision of k's condition tree: fills decision.divergence
- * and decision.divergence_why.
+ * Classifies every decision of k's condition tree: fills decision.divergence,
+ * decision.divergence_why and the inputs (cond_inputs.h). analyze_tu runs it.
  */
 void divergence_classify(analysis *an, kernel_info *k);
 
 /* Classifies one decision of k that is not in its condition tree (one inside a loop). */
 void divergence_classify_one(analysis *an, kernel_info *k, decision *d);
-
-/*
- * The plan's use of the classes (call after divergence_classify, before the
- * walk): a uniform or affine decision with no data decision below it stays
- * in the leaf kernels (keep_in_leaf), except an early-return guard whose
- * returning path is empty (a free filter in the classifier: it makes no leaf
- * kernel) and one that may return or break while a data decision follows
- * (keeping it would keep that one too), or that sets a local a later decision
- * may read (the classifier's slice would need the whole kept statement, side
- * effects and all). Sets decision.divergence_plan.
- */
-void divergence_keep_in_leaf(const analysis *an, kernel_info *k);
-
-/* What --report prints for a policy's reason (NULL for KEEP_NONE). */
-const char *keep_reason_text(keep_reason r);
-/* Does the reason split the decision (KEEP_SPLIT_*)? */
-int keep_reason_splits(keep_reason r);
 
 #endif

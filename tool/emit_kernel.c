@@ -181,7 +181,7 @@ static void put_range(strbuf *sb, const analysis *an, src_range r)
 static void ce_stmt(void *ud, const seq_item *it)
 {
     classify_emitter *c = ud;
-    if (!it->in_slice && !(c->cx && context_in_prologue(c->cx, it)))
+    if (!plan_in_slice(c->kp, it) && !(c->cx && context_in_prologue(c->cx, it)))
         return;
     put_line(c->sb, c->e, it->range.file, it->range.line);
     indent(c);
@@ -326,7 +326,7 @@ char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *c
     classify_emitter c = {e, kp, &sb, 0, 0, cx};
     walk_visitor v = {ce_stmt, ce_decision_begin, ce_branch_begin, ce_branch_end,
                       ce_decision_end, ce_path_end, &c};
-    walk_tree(&kp->k->top, &v);
+    walk_tree(&kp->k->top, kp->decisions, &v);
     put_line_back(&sb, e);
     sb_puts(&sb, "    return -1;");
     return sb_steal(&sb);

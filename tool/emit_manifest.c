@@ -4,6 +4,7 @@
  * class), context and leaves, and the macros the set depends on.
  */
 #include "emit_int.h"
+#include "tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,28 +56,28 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
 }
 
 /* The decisions in source order, with their divergence class (divergence.h). */
-static void manifest_decisions(emitter *e, strbuf *sb, const seq *s)
+typedef struct manifest_list {
+    emitter *e;
+    const kernel_plan *kp;
+    strbuf *sb;
+} manifest_list;
+
+static tree_step manifest_decision(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].decision;
-        if (s->items[i].kind != ITEM_DECISION || !d)
-            continue;
-        size_t len;
-        src_range cr = d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond;
-        const char *cond = range_text(e->an, cr, &len);
-        sb_printf(sb, "%s\n        {\"line\": %u, \"kind\": \"%s\", \"condition\": \"",
-                  sb->len ? "," : "", d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
-        sb_put_json_string(sb, cond, len);
-        sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
-                  div_class_name((div_class)d->divergence));
-        sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
-        sb_printf(sb, "\", \"keep_in_leaf\": %s}", d->keep_in_leaf ? "true" : "false");
-        if (d->kind == DEC_SWITCH)
-            manifest_decisions(e, sb, &d->body);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                manifest_decisions(e, sb, &d->branches[b].seq);
-    }
+    const manifest_list *m = ud;
+    strbuf *sb = m->sb;
+    size_t len;
+    src_range cr = d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond;
+    const char *cond = range_text(m->e->an, cr, &len);
+    sb_printf(sb, "%s\n        {\"line\": %u, \"kind\": \"%s\", \"condition\": \"",
+              sb->len ? "," : "", d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+    sb_put_json_string(sb, cond, len);
+    sb_printf(sb, "\", \"divergence\": \"%s\", \"reason\": \"",
+              div_class_name((div_class)d->divergence));
+    sb_put_json_string(sb, d->divergence_why, strlen(d->divergence_why));
+    sb_printf(sb, "\", \"keep_in_leaf\": %s}",
+              decision_kept(m->kp->decisions, d) ? "true" : "false");
+    return TREE_RECURSE;
 }
 
 /* An image's access qualifier: "read_only", "write_only" or "read_write". */
@@ -175,7 +176,8 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     classifier_kernels_json(e->pl, k->name, ck, sizeof ck);
     strbuf decisions;
     sb_init(&decisions);
-    manifest_decisions(e, &decisions, &k->top);
+    manifest_list ml = {e, kp, &decisions};
+    for_each_decision(&k->top, manifest_decision, &ml);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
     char *ctx = context_json(e, kp);

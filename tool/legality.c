@@ -207,20 +207,6 @@ static void own_calls(lid_use *u, CXCursor value, CXCursor var)
     free(found.v);
 }
 
-static CXCursor strip_casts(CXCursor c)
-{
-    c = strip(c);
-    while (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) {
-        cursor_list ch = children_of(c);
-        CXCursor inner = ch.n ? strip(ch.v[ch.n - 1]) : c;
-        free(ch.v);
-        if (clang_equalCursors(inner, c))
-            break;
-        c = inner;
-    }
-    return c;
-}
-
 /* The same expression, reached by two walks (their cursors need not compare equal). */
 static int same_node(CXCursor a, CXCursor b)
 {

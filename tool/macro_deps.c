@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tree.h"
 #include "util.h"
 
 /* ---- the dependency list ---------------------------------------------------- */
@@ -60,26 +61,14 @@ static void add_idents(macro_deps *md, const char *text, size_t n, unsigned line
 
 /* ---- case labels the set follows --------------------------------------------- */
 
-static void labels_of_seq(macro_deps *md, const seq *s);
-
-static void labels_of_decision(macro_deps *md, const decision *d)
+static tree_step labels_of_decision(void *ud, decision *d)
 {
     for (unsigned b = 0; b < d->nbranches; b++) {
         const branch *br = &d->branches[b];
         for (unsigned i = 0; br->macro_labels && i < br->nlabels; i++)
-            add_idents(md, br->labels[i], strlen(br->labels[i]), d->range.line, 1);
-        if (d->kind == DEC_IF)
-            labels_of_seq(md, &br->seq);
+            add_idents(ud, br->labels[i], strlen(br->labels[i]), d->range.line, 1);
     }
-    if (d->kind == DEC_SWITCH)
-        labels_of_seq(md, &d->body);
-}
-
-static void labels_of_seq(macro_deps *md, const seq *s)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (s->items[i].kind == ITEM_DECISION && s->items[i].decision)
-            labels_of_decision(md, s->items[i].decision);
+    return TREE_RECURSE;
 }
 
 /* ---- #if groups around the kernels --------------------------------------------- */
@@ -407,7 +396,7 @@ void macro_deps_find(macro_deps *md, const plan *pl, const char **defines, unsig
 {
     memset(md, 0, sizeof *md);
     for (unsigned i = 0; i < pl->nkernels; i++)
-        labels_of_seq(md, &pl->kernels[i].k->top);
+        for_each_decision(&pl->kernels[i].k->top, labels_of_decision, md);
     guard_groups(md, pl);
     find_values(md, pl, defines, ndefines);
     fill_states(md);

@@ -26,7 +26,7 @@ typedef struct facts {
     fact v[32];
     unsigned n;
     const kernel_info *k;
-    analysis *an;
+    const analysis *an;
 } facts;
 
 static const fact *fact_of(const facts *fs, CXCursor var)
@@ -58,7 +58,7 @@ static int constant_of(CXCursor e, long long *v)
 }
 
 typedef struct addr_scan {
-    analysis *an;
+    const analysis *an;
     CXCursor var;
     int taken;
 } addr_scan;
@@ -122,7 +122,7 @@ static unsigned line_of(CXCursor c)
 }
 
 /* `k = C;` or `int k = C;`: the variable and the constant, 1 when it is one. */
-static int constant_assignment(analysis *an, CXCursor stmt, CXCursor *var, CXCursor *value)
+static int constant_assignment(const analysis *an, CXCursor stmt, CXCursor *var, CXCursor *value)
 {
     CXCursor s = strip(stmt);
     cursor_list ch = children_of(s);
@@ -250,7 +250,7 @@ static verdict eval_cond(const facts *fs, CXCursor e)
 
 /* ---- the path ------------------------------------------------------------ */
 
-static void put_text(analysis *an, src_range r, char *out, size_t len)
+static void put_text(const analysis *an, src_range r, char *out, size_t len)
 {
     size_t n;
     const char *t = range_text(an, r, &n);
@@ -268,7 +268,7 @@ static void put_text(analysis *an, src_range r, char *out, size_t len)
     snprintf(out, len, "%s", buf);
 }
 
-static void say_why(analysis *an, const fact *f, const char *test, unsigned line, char *why,
+static void say_why(const analysis *an, const fact *f, const char *test, unsigned line, char *why,
                     size_t len)
 {
     char *name = cursor_spelling(f->var);
@@ -333,7 +333,7 @@ static int switch_impossible(facts *fs, const decision *d, unsigned b, char *why
     return 1;
 }
 
-int path_impossible(analysis *an, const kernel_info *k, const path_event *ev, unsigned n,
+int path_impossible(const analysis *an, const kernel_info *k, const path_event *ev, unsigned n,
                     char *why, size_t len)
 {
     facts fs;

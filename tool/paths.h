@@ -24,7 +24,7 @@ typedef struct path_event {
  * decision on the path takes the branch that constant rules out. why gets
  * "k = 1 on line 6, k > 5 on line 10".
  */
-int path_impossible(analysis *an, const kernel_info *k, const path_event *ev, unsigned n,
+int path_impossible(const analysis *an, const kernel_info *k, const path_event *ev, unsigned n,
                     char *why, size_t len);
 
 #endif

@@ -1,22 +1,16 @@
 /*
- * plan.c - leaves, slice, costs, and the slice-dependent legality rules.
- *
- * Paths are enumerated by walking the condition tree with a stack of
- * continuations: when a branch ends without returning, the statements
- * after its decision run next (a `break` in a switch case skips to after
- * the switch). Every complete path is one leaf.
+ * plan.c - the plan of each kernel, in order: which decisions stay in the
+ * leaves (keep_in_leaf.c), the slice and its rules (slice.c,
+ * rules_slice.c), the tile context and loop, the leaves (one per path of
+ * walk.c's walk), and the cost model.
  */
-#include "plan.h"
+#include "plan_int.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cursor_set.h"
-#include "divergence.h"
-#include "leaf_limit.h"
-#include "memory_order.h"
 #include "paths.h"
+#include "rules.h"
 #include "util.h"
 
 const char *strategy_name(strategy s)
@@ -34,443 +28,9 @@ const char *split_mode_name(split_mode m)
     return nplus1rt_split_text(m);
 }
 
-/* ---- the walk ---------------------------------------------------------- */
-
-typedef struct frame {
-    const seq_item *items;
-    unsigned n, next;
-    int is_switch;
-} frame;
-
-typedef struct walker {
-    const walk_visitor *v;
-    frame stack[256];
-    unsigned depth;
-    choice path[256];
-    unsigned npath;
-    unsigned paths;
-} walker;
-
-static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i, unsigned fx,
-                       double cost);
-
-static void end_path(walker *w, int returned, unsigned fx, double cost)
-{
-    if (w->paths > PLAN_MAX_LEAVES) /* counted past the limit: stop, 2^40 paths would hang */
-        return;
-    w->paths++;
-    if (w->v->path_end)
-        w->v->path_end(w->v->ud, w->path, w->npath, returned, fx, cost);
-}
-
-/* Continues with the statements after the innermost open decision. */
-static void continue_after(walker *w, unsigned fx, double cost)
-{
-    if (w->depth == 0) {
-        end_path(w, 0, fx, cost);
-        return;
-    }
-    frame f = w->stack[--w->depth];
-    walk_items(w, f.items, f.n, f.next, fx, cost);
-    w->stack[w->depth++] = f;
-}
-
-/* A break: leave the innermost switch. */
-static void break_out(walker *w, unsigned fx, double cost)
-{
-    unsigned saved = w->depth;
-    frame kept[256];
-    memcpy(kept, w->stack, saved * sizeof *kept);
-    while (w->depth > 0 && !w->stack[w->depth - 1].is_switch)
-        w->depth--;
-    if (w->depth == 0) { /* break outside a switch decision: ends the path */
-        end_path(w, 1, fx, cost);
-    } else {
-        continue_after(w, fx, cost);
-    }
-    w->depth = saved;
-    memcpy(w->stack, kept, saved * sizeof *kept);
-}
-
-static void walk_decision(walker *w, const seq_item *items, unsigned n, unsigned i,
-                          unsigned fx, double cost)
-{
-    const decision *d = items[i].decision;
-    if (w->v->decision_begin)
-        w->v->decision_begin(w->v->ud, d);
-    fx |= d->cond_fx.bits;
-    cost += d->cond_fx.cost;
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        if (w->depth >= 255 || w->npath >= 255 || w->paths > PLAN_MAX_LEAVES)
-            break;
-        if (w->v->branch_begin)
-            w->v->branch_begin(w->v->ud, d, b);
-        w->path[w->npath++] = (choice){d, b};
-        w->stack[w->depth++] = (frame){items, n, i + 1, d->kind == DEC_SWITCH};
-        const seq *s = &d->branches[b].seq;
-        walk_items(w, s->items, s->n, 0, fx, cost);
-        w->depth--;
-        w->npath--;
-        if (w->v->branch_end)
-            w->v->branch_end(w->v->ud, d, b);
-    }
-    if (w->v->decision_end)
-        w->v->decision_end(w->v->ud, d);
-}
-
-static void walk_items(walker *w, const seq_item *items, unsigned n, unsigned i, unsigned fx,
-                       double cost)
-{
-    for (; i < n; i++) {
-        const seq_item *it = &items[i];
-        switch (it->kind) {
-        case ITEM_STMT:
-            if (w->v->stmt)
-                w->v->stmt(w->v->ud, it);
-            fx |= it->fx.bits;
-            cost += it->fx.cost;
-            break;
-        case ITEM_RETURN:
-            end_path(w, 1, fx | it->fx.bits, cost);
-            return;
-        case ITEM_BREAK:
-            break_out(w, fx, cost);
-            return;
-        case ITEM_DECISION:
-            if (it->decision && it->decision->keep_in_leaf) { /* a plain statement */
-                if (w->v->stmt)
-                    w->v->stmt(w->v->ud, it);
-                fx |= it->fx.bits;
-                cost += it->fx.cost;
-                break;
-            }
-            walk_decision(w, items, n, i, fx, cost);
-            return;
-        }
-    }
-    continue_after(w, fx, cost);
-}
-
-unsigned walk_tree(const seq *top, const walk_visitor *v)
-{
-    walker *w = xcalloc(1, sizeof *w);
-    w->v = v;
-    walk_items(w, top->items, top->n, 0, 0, 0.0);
-    unsigned paths = w->paths;
-    free(w);
-    return paths;
-}
-
-/* ---- every item and decision of a tree -------------------------------- */
-
-typedef struct tree_lists {
-    seq_item **items;      /* plain statements */
-    unsigned nitems, capitems;
-    decision **decisions;
-    unsigned ndecisions, capdecisions;
-} tree_lists;
-
-static void collect_seq(tree_lists *t, const seq *s);
-
-static void collect_decision(tree_lists *t, decision *d)
-{
-    VEC_PUSH(t->decisions, t->ndecisions, t->capdecisions, d);
-    if (d->kind == DEC_SWITCH) {
-        collect_seq(t, &d->body);
-        return;
-    }
-    for (unsigned b = 0; b < d->nbranches; b++)
-        collect_seq(t, &d->branches[b].seq);
-}
-
-static void collect_seq(tree_lists *t, const seq *s)
-{
-    for (unsigned i = 0; i < s->n; i++) {
-        seq_item *it = &s->items[i];
-        if (it->kind == ITEM_STMT || (it->kind == ITEM_DECISION && it->decision &&
-                                      it->decision->keep_in_leaf))
-            VEC_PUSH(t->items, t->nitems, t->capitems, it);
-        else if (it->kind == ITEM_DECISION && it->decision)
-            collect_decision(t, it->decision);
-    }
-}
-
-/* ---- slice and slice rules -------------------------------------------- */
-
-
-static void report_at(analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
-                      const char *rule, const char *msg)
-{
-    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
-    diag_report(diag, lvl, &loc, rule, "%s", msg);
-}
-
-static CXCursor first_site(const effects *fx, unsigned mask, CXCursor fallback, CXCursor *via)
-{
-    for (unsigned i = 0; i < EFF_COUNT; i++)
-        if ((fx->bits & mask & (1u << i)) && !clang_Cursor_isNull(fx->site[i].at)) {
-            *via = fx->site[i].via;
-            return fx->site[i].at;
-        }
-    *via = clang_getNullCursor();
-    return fallback;
-}
-
-static void note_via(analysis *an, diag_sink *diag, CXCursor via)
-{
-    if (clang_Cursor_isNull(via))
-        return;
-    report_at(an, diag, DIAG_NOTE, via, NULL, "reached through this call");
-}
-
-static int check_conditions(analysis *an, const tree_lists *t, diag_sink *diag)
-{
-    int errors = 0;
-    for (unsigned i = 0; i < t->ndecisions; i++) {
-        const decision *d = t->decisions[i];
-        /* an if's conditions may write private variables: the leaves evaluate them again */
-        unsigned bad = d->cond_fx.bits & (EFF_OBSERVABLE | (d->kind == DEC_SWITCH ? EFF_LOCAL_WRITE : 0));
-        if (!bad)
-            continue;
-        CXCursor via;
-        CXCursor at = first_site(&d->cond_fx, bad, d->cursor, &via);
-        report_at(an, diag, DIAG_ERROR, at, "nplus1-side-effect",
-                  "this condition has a side effect (it writes a variable or memory, or calls "
-                  "something that does)");
-        note_via(an, diag, via);
-        report_at(an, diag, DIAG_NOTE, d->cursor, NULL,
-                  "the classifier evaluates the condition and the leaf kernels do not, so the "
-                  "side effect would happen in the wrong kernel; compute the value in a "
-                  "statement before the decision");
-        errors++;
-    }
-    return errors;
-}
-
-static unsigned max_decision_begin(const tree_lists *t)
-{
-    unsigned m = 0;
-    for (unsigned i = 0; i < t->ndecisions; i++)
-        if (t->decisions[i]->range.begin > m)
-            m = t->decisions[i]->range.begin;
-    return m;
-}
-
-/* Needed variables and the last place (offset) where the slice reads each. */
-typedef struct needed_vars {
-    cursor_set vars;
-    unsigned *last;
-} needed_vars;
-
-static int need(needed_vars *nv, CXCursor c, unsigned at)
-{
-    for (unsigned i = 0; i < nv->vars.n; i++)
-        if (clang_equalCursors(nv->vars.v[i], c)) {
-            if (at > nv->last[i])
-                nv->last[i] = at;
-            return 0;
-        }
-    unsigned cap = nv->vars.cap;
-    cursor_set_add(&nv->vars, c);
-    if (nv->vars.cap != cap || !nv->last)
-        nv->last = xrealloc(nv->last, nv->vars.cap * sizeof *nv->last);
-    nv->last[nv->vars.n - 1] = at;
-    return 1;
-}
-
-/* Does it write a needed variable before the slice's last read of it? */
-static int feeds_a_read(const needed_vars *nv, const seq_item *it)
-{
-    for (unsigned w = 0; w < it->fx.nwrites; w++)
-        for (unsigned i = 0; i < nv->vars.n; i++)
-            if (clang_equalCursors(nv->vars.v[i], it->fx.writes[w]) &&
-                it->range.end <= nv->last[i])
-                return 1;
-    return 0;
-}
-
-/* The plain statement that declares the local variable var, or NULL (a parameter, or
- * a variable declared inside a statement kept whole). */
-static seq_item *declaring_item(analysis *an, const tree_lists *t, CXCursor var)
-{
-    src_pos d;
-    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
-        parse_resolve(an->pr, clang_getCursorLocation(var), &d) != 0)
-        return NULL;
-    for (unsigned i = 0; i < t->nitems; i++) {
-        seq_item *it = t->items[i];
-        if (it->kind == ITEM_STMT && it->range.file == d.file && it->range.begin <= d.offset &&
-            d.offset < it->range.end)
-            return it;
-    }
-    return NULL;
-}
-
-static void add_to_slice(needed_vars *nv, seq_item *it, unsigned *count)
-{
-    it->in_slice = 1;
-    (*count)++;
-    for (unsigned r = 0; r < it->fx.nreads; r++)
-        need(nv, it->fx.reads[r], it->range.begin);
-}
-
-/* The classifier runs every write of the slice and the conditions: it must declare
- * what they write ('int v; if ((v = ...) > 3)'). Returns whether it added any. */
-static int add_declarations(analysis *an, const tree_lists *t, const effects *fx,
-                            needed_vars *nv, unsigned *count)
-{
-    int added = 0;
-    for (unsigned w = 0; w < fx->nwrites; w++) {
-        seq_item *d = declaring_item(an, t, fx->writes[w]);
-        if (d && !d->in_slice) {
-            add_to_slice(nv, d, count);
-            added = 1;
-        }
-    }
-    return added;
-}
-
-static int add_all_declarations(analysis *an, const tree_lists *t, needed_vars *nv,
-                                unsigned *count)
-{
-    int added = 0;
-    for (unsigned i = 0; i < t->ndecisions; i++)
-        added |= add_declarations(an, t, &t->decisions[i]->cond_fx, nv, count);
-    for (unsigned i = 0; i < t->nitems; i++)
-        if (t->items[i]->in_slice)
-            added |= add_declarations(an, t, &t->items[i]->fx, nv, count);
-    return added;
-}
-
-/* Marks the statements the conditions need, transitively, and the declarations of what
- * they write; returns the count. */
-static unsigned compute_slice(analysis *an, const tree_lists *t, unsigned horizon)
-{
-    needed_vars nv = {{0}, NULL};
-    for (unsigned i = 0; i < t->ndecisions; i++)
-        for (unsigned r = 0; r < t->decisions[i]->cond_fx.nreads; r++)
-            need(&nv, t->decisions[i]->cond_fx.reads[r], t->decisions[i]->range.begin);
-    unsigned count = 0;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (unsigned i = 0; i < t->nitems; i++) {
-            seq_item *it = t->items[i];
-            if (it->in_slice || it->range.end > horizon || !feeds_a_read(&nv, it))
-                continue;
-            add_to_slice(&nv, it, &count);
-            changed = 1;
-        }
-        if (!changed)
-            changed = add_all_declarations(an, t, &nv, &count);
-    }
-    cursor_set_free(&nv.vars);
-    free(nv.last);
-    return count;
-}
-
-/*
- * Under another strategy than tile: would tile's context have run this statement
- * once per item (and so allowed it)? Built the first time a refusal asks, quietly,
- * so that a kernel with no refusal pays nothing for it.
- */
-typedef struct tile_hint {
-    const kernel_info *k;
-    unsigned wg;
-    int wanted, built;
-    kernel_context ctx;
-} tile_hint;
-
-static void note_tile_allows(analysis *an, tile_hint *h, const seq_item *it, diag_sink *diag)
-{
-    if (!h->wanted)
-        return;
-    if (!h->built) {
-        diag_sink quiet;
-        diag_init(&quiet);
-        quiet.quiet = 1;
-        context_build(an, h->k, h->wg, &h->ctx, &quiet);
-        h->built = 1;
-    }
-    if (context_in_prologue(&h->ctx, it))
-        report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
-                  "--strategy tile allows this statement: its classify phase runs the prologue "
-                  "once per item and the leaves start from its values (docs/legality.md)");
-}
-
-static int check_slice(analysis *an, const tree_lists *t, unsigned horizon,
-                       kernel_context *ctx, tile_hint *hint, diag_sink *diag)
-{
-    int errors = 0;
-    for (unsigned i = 0; i < t->nitems; i++) {
-        const seq_item *it = t->items[i];
-        if (it->range.end > horizon)
-            continue;
-        /* a kept decision may return: nothing after it is split, unless the slice needs it */
-        if (!clang_Cursor_isNull(it->fx.hidden_exit) && (it->kind == ITEM_STMT || it->in_slice)) {
-            report_at(an, diag, DIAG_ERROR, it->fx.hidden_exit, "nplus1-hidden-return",
-                      "a return or break inside this statement comes before a decision");
-            report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
-                      "the classifier cannot tell which items leave early here; write the early "
-                      "exit as a top-level guard 'if (...) return;'");
-            errors++;
-        }
-        if (!it->in_slice || !(it->fx.bits & EFF_OBSERVABLE))
-            continue;
-        if (context_in_prologue(ctx, it)) { /* the tile runs it once, in the classify phase */
-            ctx->relaxed++;
-            continue;
-        }
-        CXCursor via;
-        CXCursor at = first_site(&it->fx, EFF_OBSERVABLE, it->cursor, &via);
-        report_at(an, diag, DIAG_ERROR, at, "nplus1-side-effect",
-                  "a condition depends on a statement with a side effect");
-        note_via(an, diag, via);
-        report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
-                  "the classifier must run this statement to evaluate a condition, and it would "
-                  "repeat its writes; move the side effect after the decision");
-        note_tile_allows(an, hint, it, diag);
-        errors++;
-    }
-    return errors;
-}
-
-static int check_memory_order(analysis *an, const tree_lists *t, const seq *top,
-                              unsigned horizon, kernel_context *ctx, tile_hint *hint,
-                              diag_sink *diag)
-{
-    const order_lists lists = {t->items, t->nitems, t->decisions, t->ndecisions};
-    const seq_item *w = memory_order_check(an, &lists, top, horizon, ctx, diag);
-    if (w)
-        note_tile_allows(an, hint, w, diag); /* after the rule's notes (memory_order.c) */
-    return w != NULL;
-}
-
-/* Even the outermost level of decisions alone has more paths than --max-leaves. */
-static void report_too_many_leaves(analysis *an, const kernel_info *k, double all, double outer,
-                                   unsigned max_leaves, diag_sink *diag)
-{
-    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
-    if (all > outer)
-        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
-                    "kernel '%s' has %.0f paths through its decisions (leaves), %.0f with only "
-                    "its outermost decisions split; at most %u are allowed",
-                    k->name, all, outer, max_leaves);
-    else
-        diag_report(diag, DIAG_ERROR, &loc, "nplus1-too-many-leaves",
-                    "kernel '%s' has %.0f paths through its outermost decisions (leaves); at "
-                    "most %u are allowed",
-                    k->name, all, max_leaves);
-    diag_report(diag, DIAG_NOTE, &loc, NULL,
-                "nplus1gen splits the outer levels of the condition tree that fit and leaves "
-                "the inner ones in the leaf kernels, but one decision alone has more branches "
-                "than that; %s",
-                max_leaves < PLAN_MAX_LEAVES ? "raise --max-leaves (at most 64)"
-                                             : "write it as a computed index or a table lookup");
-}
-
 /* ---- leaves ------------------------------------------------------------ */
 
-static void append_condition(strbuf *sb, analysis *an, const choice *c)
+static void append_condition(strbuf *sb, const analysis *an, const choice *c)
 {
     const decision *d = c->d;
     const branch *br = &d->branches[c->branch];
@@ -525,7 +85,7 @@ static char *squeeze_space(char *s)
 
 typedef struct leaf_collector {
     kernel_plan *kp;
-    analysis *an;
+    const analysis *an;
     path_event *trace;     /* the statements run and branches taken so far on this path */
     unsigned ntrace, captrace;
     unsigned saved[256];   /* ntrace at each open branch */
@@ -720,52 +280,64 @@ static void loop_leaves(const analysis *an, kernel_plan *kp)
     kp->split = SPLIT_MODE_ALWAYS; /* the policy: regroup every round (no probe yet) */
 }
 
+/* The decisions the options keep whatever their class (by id). */
+static void keep_asked(const plan_options *opt, const kernel_info *k, decision_plan *dp)
+{
+    for (unsigned i = 0; i < opt->nkeep; i++)
+        if (opt->keep[i] < k->ndecisions)
+            dp[opt->keep[i]].keep_in_leaf = 1;
+}
+
 static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
 {
-    analysis *an = pl->an;
-    divergence_classify(an, k);
-    divergence_keep_in_leaf(an, k);
+    analysis *an = pl->an; /* loop_build builds the loop's own tree (analyze's builders) */
+    kernel_plan kp;
+    memset(&kp, 0, sizeof kp);
+    kp.k = k;
+    kp.decisions = xcalloc(k->ndecisions ? k->ndecisions : 1, sizeof *kp.decisions);
+    kp.in_slice = xcalloc(k->nitems ? k->nitems : 1, sizeof *kp.in_slice);
+    keep_asked(&pl->opt, k, kp.decisions);
+    keep_by_divergence(an, k, kp.decisions);
     unsigned max_leaves = pl->opt.max_leaves && pl->opt.max_leaves < PLAN_MAX_LEAVES
                               ? pl->opt.max_leaves
                               : PLAN_MAX_LEAVES;
     double all_paths, split_paths;
-    int fits = plan_limit_leaves(&k->top, max_leaves, &all_paths, &split_paths) == 0;
+    int fits =
+        plan_limit_leaves(&k->top, kp.decisions, max_leaves, &all_paths, &split_paths) == 0;
     tree_lists t = {0};
-    collect_seq(&t, &k->top);
+    t.dp = kp.decisions;
+    t.in_slice = kp.in_slice;
+    tree_lists_collect(&t, &k->top);
     int errors = check_conditions(an, &t, diag);
-    unsigned horizon = max_decision_begin(&t);
-    kernel_plan kp;
-    memset(&kp, 0, sizeof kp);
-    kp.k = k;
+    unsigned horizon = slice_horizon(&t);
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(an, &t, horizon);
     if (pl->opt.strategy == STRATEGY_TILE) {
-        context_build(an, k, pl->opt.wg, &kp.ctx, diag);
+        context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, diag);
         loop_build(an, k, pl->opt.wg, &kp.loop, diag);
         if (k->loop_only && !kp.loop.active) { /* its decisions sit in a loop left alone */
             diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
-            diag_report(diag, DIAG_ERROR, &loc, "nplus1-no-decision",
+            diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
                         "kernel '%s' has decisions only inside loops (the first at line %u), "
                         "and its loop is not regrouped: %s", k->name, k->loop_only,
                         kp.loop.why[0] ? kp.loop.why : "no loop at its top level holds one");
             errors++;
         }
     }
-    tile_hint hint = {k, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
+    tile_hint hint = {k, kp.decisions, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
     errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
     errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, &hint, diag);
     if (hint.built)
         context_free(&hint.ctx);
     for (unsigned i = 0; i < t.nitems; i++)
-        if (t.items[i]->in_slice)
+        if (kp.in_slice[t.items[i]->id])
             kp.classifier_cost += t.items[i]->fx.cost;
     for (unsigned i = 0; i < t.ndecisions; i++)
         kp.classifier_cost += t.decisions[i]->cond_fx.cost;
     for (unsigned i = 0; i < t.ndecisions; i++)
         kp.ndata += t.decisions[i]->divergence == DIV_DATA;
-    free(t.items);
-    free(t.decisions);
+    tree_lists_free(&t);
     leaf_collector lc;
     memset(&lc, 0, sizeof lc);
     lc.kp = &kp;
@@ -776,14 +348,14 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     v.branch_begin = on_branch_begin;
     v.branch_end = on_branch_end;
     v.ud = &lc;
-    unsigned paths = walk_tree(&k->top, &v);
+    unsigned paths = walk_tree(&k->top, kp.decisions, &v);
     free(lc.trace);
     if (!fits || paths > max_leaves) {
         report_too_many_leaves(an, k, all_paths, split_paths, max_leaves, diag);
         errors++;
     } else if (kp.nkernels == 0) {
         diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
-        diag_report(diag, DIAG_ERROR, &loc, "nplus1-no-decision",
+        diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
                     "kernel '%s' has no leaf that does anything observable", k->name);
         errors++;
     }
@@ -821,9 +393,16 @@ void plan_free(plan *pl)
             cond_inputs_free(pl->kernels[i].leaves[l].inputs, pl->kernels[i].leaves[l].ninputs);
         }
         free(pl->kernels[i].leaves);
+        free(pl->kernels[i].decisions);
+        free(pl->kernels[i].in_slice);
         context_free(&pl->kernels[i].ctx);
         loop_free(&pl->kernels[i].loop);
     }
     free(pl->kernels);
     memset(pl, 0, sizeof *pl);
+}
+
+int plan_in_slice(const kernel_plan *kp, const seq_item *it)
+{
+    return kp->in_slice[it->id];
 }

@@ -10,10 +10,10 @@
 #include "analyze.h"
 #include "context.h"
 #include "diag.h"
+#include "keep_in_leaf.h"
 #include "loop.h"
 #include "nplus1rt_format.h"
-
-#define PLAN_MAX_LEAVES 64
+#include "walk.h"
 
 /* --strategy, --dispatch and the run-time split: the runtime's values (nplus1rt_format.h). */
 #define PLAN_STRATEGY_(id, v, name) STRATEGY_##id = v,
@@ -30,11 +30,6 @@ typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
 
 /* A leaf costing less than this (rough operations) does not pay for the classifier. */
 #define PLAN_CHEAP_LEAF 300.0 /* H100: K=8 (~220) loses, K=16 (~420) wins; docs/performance.md */
-
-typedef struct choice {
-    const decision *d;
-    unsigned branch;
-} choice;
 
 typedef struct leaf {
     choice *path;
@@ -53,6 +48,8 @@ typedef struct leaf {
 
 typedef struct kernel_plan {
     kernel_info *k;
+    decision_plan *decisions; /* by decision.id: kept or split, level, the policy's reason */
+    unsigned char *in_slice;  /* by seq_item.id: the classifier needs this statement */
     leaf *leaves;
     unsigned nleaves, capleaves;
     unsigned nkernels;     /* non-empty leaves */
@@ -76,6 +73,8 @@ typedef struct plan_options {
     unsigned wg;           /* work-group size of the generated kernels */
     split_policy split;    /* auto: cost model and run-time probe; always: split every launch */
     unsigned max_leaves;   /* split only the outer levels that keep this many leaves (0: 64) */
+    const unsigned *keep;  /* decision ids to keep in the leaves whatever their class (tests) */
+    unsigned nkeep;
 } plan_options;
 
 typedef struct plan {
@@ -85,20 +84,8 @@ typedef struct plan {
     plan_options opt;
 } plan;
 
-/* The callbacks of a walk over every path of a condition tree. */
-typedef struct walk_visitor {
-    void (*stmt)(void *ud, const seq_item *it);
-    void (*decision_begin)(void *ud, const decision *d);
-    void (*branch_begin)(void *ud, const decision *d, unsigned b);
-    void (*branch_end)(void *ud, const decision *d, unsigned b);
-    void (*decision_end)(void *ud, const decision *d);
-    void (*path_end)(void *ud, const choice *path, unsigned npath, int returned,
-                     unsigned fx, double cost);
-    void *ud;
-} walk_visitor;
-
-/* Walks every path of top in order; returns the number of paths. */
-unsigned walk_tree(const seq *top, const walk_visitor *v);
+/* Does the classifier's slice hold it (an item of kp's kernel tree)? */
+int plan_in_slice(const kernel_plan *kp, const seq_item *it);
 
 /*
  * Plans every legal kernel with a decision. Returns 0, or 1 when a kernel

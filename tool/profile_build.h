@@ -8,6 +8,7 @@
 #define NPLUS1_PROFILE_BUILD_H
 
 #include "analyze.h"
+#include "keep_in_leaf.h"
 #include "profile.h"
 
 /* Text inserted at one offset of the input file (edits at one offset keep their order). */
@@ -19,7 +20,7 @@ typedef struct pedit {
 
 typedef struct profile_kernel {
     kernel_info *k;
-    int planned;              /* the plan splits it: its split decisions are marked */
+    const decision_plan *planned; /* the plan splits it: its decisions (split ones marked) */
     ptree tree;
     pedit *edits;
     unsigned nedits, capedits;

@@ -96,12 +96,13 @@ static int params_ok(analysis *an, kernel_info *k)
     return errors == 0;
 }
 
-static int planned(const plan *pl, const kernel_info *k)
+/* The plan's decisions of k when the plan splits it, else NULL. */
+static const decision_plan *planned(const plan *pl, const kernel_info *k)
 {
     for (unsigned i = 0; i < pl->nkernels; i++)
         if (pl->kernels[i].k == k)
-            return pl->kernels[i].errors == 0;
-    return 0;
+            return pl->kernels[i].errors == 0 ? pl->kernels[i].decisions : NULL;
+    return NULL;
 }
 
 static int has_construct(const ptree *t)

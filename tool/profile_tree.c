@@ -93,7 +93,8 @@ static unsigned add_construct(tctx *x, CXCursor c, pnode_kind kind, const char *
     const decision *d = kind == PN_LOOP ? NULL : find_decision(x, r.begin);
     if (d) {
         pc.divergence = d->divergence;
-        pc.split = x->pk->planned && !d->keep_in_leaf && (x->parent < 0 || t->c[x->parent].split);
+        pc.split = x->pk->planned && !decision_kept(x->pk->planned, d) &&
+                   (x->parent < 0 || t->c[x->parent].split);
     }
     VEC_PUSH(t->c, t->nc, t->capc, pc);
     return t->nc - 1;

@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-#include "divergence.h"
+#include "keep_in_leaf.h"
+#include "tree.h"
 
 static void put_text(FILE *f, const analysis *an, src_range r, size_t max)
 {
@@ -24,22 +25,24 @@ static void put_text(FILE *f, const analysis *an, src_range r, size_t max)
         fputs("...", f);
 }
 
-static void print_seq(FILE *f, const analysis *an, const seq *s, int depth, int in_kept);
+static void print_seq(FILE *f, const analysis *an, const decision_plan *dp, const seq *s,
+                      int depth, int in_kept);
 
 /* The mark of a decision that is not split; those nested in it are not marked again. */
-static const char *kept_mark(const decision *d, unsigned b, int in_kept)
+static const char *kept_mark(const decision_plan *dp, const decision *d, unsigned b, int in_kept)
 {
-    return b == 0 && d->keep_in_leaf && !in_kept ? "  (stays in the leaf kernels)" : "";
+    return b == 0 && decision_kept(dp, d) && !in_kept ? "  (stays in the leaf kernels)" : "";
 }
 
-static void print_decision(FILE *f, const analysis *an, const decision *d, int depth, int in_kept)
+static void print_decision(FILE *f, const analysis *an, const decision_plan *dp,
+                           const decision *d, int depth, int in_kept)
 {
     if (d->kind == DEC_SWITCH) {
         fprintf(f, "%*sswitch (", depth * 2, "");
         put_text(f, an, d->cond, 60);
-        fprintf(f, ")  [line %u]%s\n", d->range.line, kept_mark(d, 0, in_kept));
+        fprintf(f, ")  [line %u]%s\n", d->range.line, kept_mark(dp, d, 0, in_kept));
     }
-    int kept = in_kept || d->keep_in_leaf;
+    int kept = in_kept || decision_kept(dp, d);
     for (unsigned b = 0; b < d->nbranches; b++) {
         const branch *br = &d->branches[b];
         int ind = depth * 2 + (d->kind == DEC_SWITCH ? 2 : 0);
@@ -48,7 +51,7 @@ static void print_decision(FILE *f, const analysis *an, const decision *d, int d
             fprintf(f, "%*s%s (", ind, "", b == 0 ? "if" : "else if");
             put_text(f, an, br->cond, 60);
             fprintf(f, ")  [line %u]%s\n", br->cond.line,
-                    d->kind == DEC_IF ? kept_mark(d, b, in_kept) : "");
+                    d->kind == DEC_IF ? kept_mark(dp, d, b, in_kept) : "");
             break;
         case BR_ELSE:
             fprintf(f, "%*selse  [line %u]\n", ind, "", br->body.line);
@@ -68,18 +71,19 @@ static void print_decision(FILE *f, const analysis *an, const decision *d, int d
             break;
         }
         if (d->kind == DEC_IF)
-            print_seq(f, an, &br->seq, ind / 2 + 1, kept);
+            print_seq(f, an, dp, &br->seq, ind / 2 + 1, kept);
     }
     if (d->kind == DEC_SWITCH)
-        print_seq(f, an, &d->body, depth + 2, kept);
+        print_seq(f, an, dp, &d->body, depth + 2, kept);
 }
 
-static void print_seq(FILE *f, const analysis *an, const seq *s, int depth, int in_kept)
+static void print_seq(FILE *f, const analysis *an, const decision_plan *dp, const seq *s,
+                      int depth, int in_kept)
 {
     for (unsigned i = 0; i < s->n; i++) {
         const seq_item *it = &s->items[i];
         if (it->kind == ITEM_DECISION && it->decision)
-            print_decision(f, an, it->decision, depth, in_kept);
+            print_decision(f, an, dp, it->decision, depth, in_kept);
         else if (it->kind == ITEM_RETURN)
             fprintf(f, "%*sreturn  [line %u]\n", depth * 2, "", it->range.line);
         else if (it->kind == ITEM_BREAK)
@@ -87,93 +91,83 @@ static void print_seq(FILE *f, const analysis *an, const seq *s, int depth, int 
     }
 }
 
-static void print_slice(FILE *f, const analysis *an, const seq *s, int *any)
+/* What the tree visits of the report need. */
+typedef struct report_ctx {
+    FILE *f;
+    const analysis *an;
+    const kernel_plan *kp;
+    int *any;              /* the slice printed a statement */
+    int in_kept;           /* inside a decision that stays in the leaf kernels */
+} report_ctx;
+
+static tree_step print_slice_item(void *ud, seq_item *it)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const seq_item *it = &s->items[i];
-        if (it->kind == ITEM_STMT && it->in_slice) {
-            fprintf(f, "    line %u: ", it->range.line);
-            put_text(f, an, it->range, 70);
-            fputc('\n', f);
-            *any = 1;
-        }
-        if (it->kind != ITEM_DECISION || !it->decision)
-            continue;
-        const decision *d = it->decision;
-        if (d->kind == DEC_SWITCH)
-            print_slice(f, an, &d->body, any);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                print_slice(f, an, &d->branches[b].seq, any);
+    const report_ctx *c = ud;
+    if (it->kind == ITEM_STMT && plan_in_slice(c->kp, it)) {
+        fprintf(c->f, "    line %u: ", it->range.line);
+        put_text(c->f, c->an, it->range, 70);
+        fputc('\n', c->f);
+        c->any[0] = 1;
     }
+    return TREE_RECURSE;
 }
 
 /* What the plan does with d: divergence.c's verdict, or what --max-leaves made of it. */
-static const char *plan_text(const decision *d, int in_kept)
+static const char *plan_text(const decision_plan *p, int in_kept)
 {
     if (in_kept)
-        return "stays in the leaf kernels (inside one that does)";
-    if (d->keep_in_leaf &&
-        (d->divergence_plan == KEEP_NONE || keep_reason_splits(d->divergence_plan)))
+        return keep_reason_text(KEEP_INSIDE_KEPT);
+    if (p->keep_in_leaf && (p->reason == KEEP_NONE || keep_reason_splits(p->reason)))
         return "stays in the leaf kernels (an inner level past --max-leaves, or after a kept "
                "decision that may return)";
-    return keep_reason_text(d->divergence_plan);
+    return keep_reason_text(p->reason);
 }
 
 /* One line per decision, in source order: its divergence class and why. */
-static void print_divergence(FILE *f, const analysis *an, const seq *s, int in_kept)
+static tree_step print_divergence(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].decision;
-        if (s->items[i].kind != ITEM_DECISION || !d)
-            continue;
-        fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name((div_class)d->divergence),
-                d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
-        put_text(f, an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
-        fputs(")]\n", f);
-        const char *plan = plan_text(d, in_kept);
-        if (plan)
-            fprintf(f, "      plan: %s\n", plan);
-        int kept = in_kept || d->keep_in_leaf;
-        if (d->kind == DEC_SWITCH)
-            print_divergence(f, an, &d->body, kept);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                print_divergence(f, an, &d->branches[b].seq, kept);
-    }
+    const report_ctx *c = ud;
+    FILE *f = c->f;
+    fprintf(f, "    divergence: %s: %s  [line %u: %s (", div_class_name(d->divergence),
+            d->divergence_why, d->range.line, d->kind == DEC_SWITCH ? "switch" : "if");
+    put_text(f, c->an, d->kind == DEC_SWITCH ? d->cond : d->branches[0].cond, 40);
+    fputs(")]\n", f);
+    const decision_plan *p = &c->kp->decisions[d->id];
+    const char *plan = plan_text(p, c->in_kept);
+    if (plan)
+        fprintf(f, "      plan: %s\n", plan);
+    if (c->in_kept || !p->keep_in_leaf)
+        return TREE_RECURSE;
+    report_ctx inner = *c;
+    inner.in_kept = 1;
+    for_each_decision_in(d, print_divergence, &inner);
+    return TREE_CONTINUE;
 }
 
 typedef struct decision_count {
+    const decision_plan *dp;
     unsigned split, kept;
     unsigned kept_lines[8];
 } decision_count;
 
-static void count_seq(decision_count *c, const seq *s)
+static tree_step count_decision(void *ud, decision *d)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        if (d->keep_in_leaf) {
-            if (c->kept < 8)
-                c->kept_lines[c->kept] = d->range.line;
-            c->kept++;
-            continue;
-        }
-        c->split++;
-        if (d->kind == DEC_SWITCH)
-            count_seq(c, &d->body);
-        else
-            for (unsigned b = 0; b < d->nbranches; b++)
-                count_seq(c, &d->branches[b].seq);
+    decision_count *c = ud;
+    if (decision_kept(c->dp, d)) {
+        if (c->kept < 8)
+            c->kept_lines[c->kept] = d->range.line;
+        c->kept++;
+        return TREE_CONTINUE;
     }
+    c->split++;
+    return TREE_RECURSE;
 }
 
 /* Which decisions are split and which stay in the leaf kernels (and still branch there). */
 static void print_kept(FILE *f, const kernel_plan *kp)
 {
-    decision_count c = {0, 0, {0}};
-    count_seq(&c, &kp->k->top);
+    decision_count c = {kp->decisions, 0, 0, {0}};
+    for_each_decision(&kp->k->top, count_decision, &c);
     if (!c.kept)
         return;
     fprintf(f, "  decisions: %u split, %u stay in the leaf kernels and branch there (line%s",
@@ -310,7 +304,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         return;
     print_kept(f, kp);
     fputs("  condition tree:\n", f);
-    print_seq(f, an, &k->top, 2, 0);
+    print_seq(f, an, kp->decisions, &k->top, 2, 0);
     fputs("  leaves:\n", f);
     for (unsigned l = 0; l < kp->nleaves; l++) {
         const leaf *lf = &kp->leaves[l];
@@ -328,7 +322,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     }
     fprintf(f, "  classifier slice (cost ~%.0f per item):\n", kp->classifier_cost);
     int any = 0;
-    print_slice(f, an, &k->top, &any);
+    report_ctx c = {f, an, kp, &any, 0};
+    for_each_item(&k->top, print_slice_item, &c);
     if (!any)
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
@@ -338,7 +333,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         print_loop(f, kp);
     }
     fputs("  divergence (one line per decision, in source order):\n", f);
-    print_divergence(f, an, &k->top, 0);
+    for_each_decision(&k->top, print_divergence, &c);
 }
 
 void report_print(FILE *f, const analysis *an, const plan *pl, int full)

@@ -5,9 +5,10 @@
  *
  * Where each family is checked:
  *   kernel-wide (barrier .. unsupported)   legality.c, on the effects of effects.c
- *   the slice (side-effect, hidden-return) plan.c; memory-order in memory_order.c
- *   loop-state                             context.c
- *   the decisions (macro-decision ..)      cond_tree.c, legality.c, plan.c
+ *   the slice (side-effect, hidden-return, rules_slice.c, run by plan.c
+ *     memory-order, too-many-leaves)
+ *   loop-state                             context.c, loop.c
+ *   the decisions (macro-decision ..)      cond_tree.c, legality.c, plan.c (loop-only)
  *   the kernels and their arguments        analyze.c, params.c
  */
 #include "rules.h"

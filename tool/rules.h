@@ -17,7 +17,7 @@ typedef enum rule_id {
     RULE_LOCAL_ID,
     RULE_GROUP_FUNCTION,
     RULE_UNSUPPORTED,
-    /* the slice: what the classifier runs ahead of the leaves (plan.c, memory_order.c) */
+    /* the slice: what the classifier runs ahead of the leaves (rules_slice.c, run by plan.c) */
     RULE_SIDE_EFFECT,
     RULE_MEMORY_ORDER,
     RULE_HIDDEN_RETURN,

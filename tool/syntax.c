@@ -62,7 +62,7 @@ unsigned skip_space(const char *t, size_t len, unsigned off)
 }
 
 /* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
-unsigned skip_inactive(analysis *an, unsigned file, unsigned off)
+unsigned skip_inactive(const analysis *an, unsigned file, unsigned off)
 {
     const src_file *f = &an->pr->files[file];
     for (;;) {
@@ -87,7 +87,7 @@ static int needs_semicolon(enum CXCursorKind k)
 }
 
 /* The extent of c in expansion coordinates; 0 on success. */
-int cursor_range(analysis *an, CXCursor c, src_range *r)
+int cursor_range(const analysis *an, CXCursor c, src_range *r)
 {
     CXSourceRange ext = clang_getCursorExtent(c);
     src_pos b, e;
@@ -103,7 +103,7 @@ int cursor_range(analysis *an, CXCursor c, src_range *r)
 }
 
 /* Like cursor_range, for a statement: includes its ';'. */
-int stmt_range(analysis *an, CXCursor c, src_range *r)
+int stmt_range(const analysis *an, CXCursor c, src_range *r)
 {
     if (cursor_range(an, c, r) != 0)
         return -1;
@@ -155,6 +155,77 @@ CXCursor strip(CXCursor c)
         c = ch.v[0];
         free(ch.v);
     }
+}
+
+/*
+ * Strips implicit casts, parentheses and C-style casts: the value an
+ * expression is computed from ("(float)(x)" is x). A node is stripped when
+ * it has exactly one expression child (a cast's type is not one).
+ */
+CXCursor strip_casts(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+            return c;
+        cursor_list ch = children_of(c);
+        CXCursor next = clang_getNullCursor();
+        unsigned nexpr = 0;
+        for (unsigned i = 0; i < ch.n; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
+                next = ch.v[i];
+                nexpr++;
+            }
+        free(ch.v);
+        if (nexpr != 1)
+            return c;
+        c = next;
+    }
+}
+
+void expr_text(const analysis *an, CXCursor e, char *out, size_t n)
+{
+    out[0] = '\0';
+    CXSourceRange r = clang_getCursorExtent(e);
+    src_pos b, en;
+    if (parse_in_macro(clang_getRangeStart(r)) ||
+        parse_resolve(an->pr, clang_getRangeStart(r), &b) != 0 ||
+        parse_resolve(an->pr, clang_getRangeEnd(r), &en) != 0 || b.file != en.file ||
+        en.offset <= b.offset) {
+        CXPrintingPolicy pol = clang_getCursorPrintingPolicy(e);
+        CXString s = clang_getCursorPrettyPrinted(e, pol);
+        snprintf(out, n, "%s", clang_getCString(s));
+        clang_disposeString(s);
+        clang_PrintingPolicy_dispose(pol);
+    } else {
+        const char *t = an->pr->files[b.file].text + b.offset;
+        size_t len = en.offset - b.offset, w = 0;
+        for (size_t i = 0; i < len && w + 1 < n; i++) {
+            char ch = isspace((unsigned char)t[i]) ? ' ' : t[i];
+            if (ch == ' ' && w > 0 && out[w - 1] == ' ')
+                continue;
+            out[w++] = ch;
+        }
+        out[w] = '\0';
+    }
+    size_t len = strlen(out);
+    if (len + 1 >= n && n > 4)
+        memcpy(out + n - 4, "...", 4);
+}
+
+void spelling_into(CXCursor c, char *out, size_t n)
+{
+    CXString s = clang_getCursorSpelling(c);
+    snprintf(out, n, "%s", clang_getCString(s));
+    clang_disposeString(s);
+}
+
+CXCursor referenced_decl(CXCursor e)
+{
+    CXCursor s = strip_casts(e);
+    if (clang_getCursorKind(s) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    return clang_getCursorReferenced(s);
 }
 
 /* ---- operators (libclang 14 to 16 do not expose operator kinds) ------- */
@@ -253,8 +324,8 @@ static void unary_operator_by_type(CXCursor c, CXCursor operand, char *out, size
         snprintf(out, outlen, "*");
 }
 
-void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
-                            char *out, size_t outlen)
+void binary_operator(const analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
+                     size_t outlen)
 {
     out[0] = '\0';
 #ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
@@ -289,7 +360,8 @@ void binary_operator(analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs,
     free(left);
 }
 
-void unary_operator(analysis *an, CXCursor c, CXCursor operand, char *out, size_t outlen)
+void unary_operator(const analysis *an, CXCursor c, CXCursor operand, char *out,
+                    size_t outlen)
 {
     out[0] = '\0';
 #ifdef NPLUS1_HAVE_CURSOR_OPERATOR_KINDS
@@ -328,4 +400,9 @@ int is_assignment_op(const char *op)
     if (n == 0 || op[n - 1] != '=')
         return 0;
     return strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">=");
+}
+
+int is_logical_op(const char *op)
+{
+    return !strcmp(op, "&&") || !strcmp(op, "||");
 }

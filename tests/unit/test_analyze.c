@@ -11,19 +11,18 @@
 
 #include "analyze.h"
 #include "front_end.h"
-#include "leaf_limit.h"
 #include "plan.h"
 
 #include "check.h"
 
-static int keep_first; /* mark the kernel's first decision keep_in_leaf before planning */
+static int keep_first; /* plan with the kernel's first decision kept in the leaves (opt.keep) */
 
 typedef struct result {
     int rc;              /* 0 ok, else refused */
     unsigned leaves, kernels, slice, decisions;
     unsigned errors;
     char first_leaf_condition[256];
-    double paths;        /* counted without walking (leaf_limit.c) */
+    double paths;        /* counted without walking (keep_in_leaf.c) */
 } result;
 
 static result run(const char *src)
@@ -46,12 +45,9 @@ static result run(const char *src)
     if (r.rc == 0) {
         analysis *an = &fe.an;
         r.rc = fe.bad;
-        for (unsigned i = 0; keep_first && an->nkernels && i < an->kernels[0].top.n; i++)
-            if (an->kernels[0].top.items[i].kind == ITEM_DECISION) {
-                plan_keep_in_leaf(an->kernels[0].top.items[i].decision);
-                break;
-            }
-        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0};
+        static const unsigned first[] = {0}; /* decision ids number the tree in pre-order */
+        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0, first,
+                            keep_first ? 1u : 0u};
         r.rc |= plan_build(&fe.pl, an, &opt, &d);
         const plan *pl = &fe.pl;
         if (pl->nkernels) {
@@ -70,8 +66,51 @@ static result run(const char *src)
     return r;
 }
 
+/*
+ * One analysis, two plans: --max-leaves 2 keeps the inner levels in the
+ * leaves; a second plan of the same analysis with no limit must split them
+ * all again (the plan writes its own data, not the analysis's).
+ */
+static void check_two_plans(void)
+{
+    const char *src = "__kernel void k(__global const int *a, __global int *o) {\n"
+                      "  int g = get_global_id(0); int v = a[g];\n"
+                      "  if (v & 1) o[g] = 1; else o[g] = 2;\n"
+                      "  if (v & 2) o[g] += 3; else o[g] += 4;\n"
+                      "  if (v & 4) o[g] += 5; else o[g] += 6;\n}\n";
+    char path[] = "/tmp/nplus1_test_XXXXXX.cl";
+    int fd = mkstemps(path, 3);
+    if (fd < 0 || write(fd, src, strlen(src)) != (ssize_t)strlen(src)) {
+        check(0, "one analysis planned twice (cannot write the input)");
+        return;
+    }
+    close(fd);
+    diag_sink d;
+    diag_init(&d);
+    d.quiet = 1;
+    parse_options po = {0};
+    front_end fe;
+    unsigned leaves[3] = {0, 0, 0};
+    if (front_end_run(&fe, path, &po, NULL, 0, NULL, &d) == 0 && !fe.bad) {
+        unsigned limits[3] = {0, 2, 0};
+        for (unsigned i = 0; i < 3; i++) {
+            plan pl;
+            plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, limits[i],
+                                NULL, 0};
+            plan_build(&pl, &fe.an, &opt, &d);
+            leaves[i] = pl.nkernels ? pl.kernels[0].nleaves : 0;
+            plan_free(&pl);
+        }
+    }
+    front_end_free(&fe);
+    unlink(path);
+    check(leaves[0] == 8 && leaves[1] == 2 && leaves[2] == 8,
+          "one analysis planned under --max-leaves 2 and then with no limit: 8, 2, 8 leaves");
+}
+
 int main(void)
 {
+    check_two_plans();
     result r = run("__kernel void k(__global const int *a, __global float *o) {\n"
                    "  int g = get_global_id(0); int v = a[g]; float unused = 2.0f;\n"
                    "  if (v > 0) { if (v > 5) o[g] = 1; else o[g] = 2; } else o[g] += 3;\n}\n");

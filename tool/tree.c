@@ -1,0 +1,60 @@
+/* tree.c - the sequences of a decision and the pre-order visits of tree.h. */
+#include "tree.h"
+
+unsigned decision_seqs(const decision *d)
+{
+    return d->kind == DEC_SWITCH ? 1 : d->nbranches;
+}
+
+const seq *decision_seq(const decision *d, unsigned i)
+{
+    return d->kind == DEC_SWITCH ? &d->body : &d->branches[i].seq;
+}
+
+int for_each_item(const seq *s, item_visit fn, void *ud)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        seq_item *it = &s->items[i];
+        tree_step step = fn(ud, it);
+        if (step == TREE_STOP)
+            return 1;
+        if (step != TREE_RECURSE || it->kind != ITEM_DECISION || !it->decision)
+            continue;
+        if (for_each_item_in(it->decision, fn, ud))
+            return 1;
+    }
+    return 0;
+}
+
+int for_each_item_in(const decision *d, item_visit fn, void *ud)
+{
+    for (unsigned k = 0; k < decision_seqs(d); k++)
+        if (for_each_item(decision_seq(d, k), fn, ud))
+            return 1;
+    return 0;
+}
+
+typedef struct decision_filter {
+    decision_visit fn;
+    void *ud;
+} decision_filter;
+
+static tree_step only_decisions(void *ud, seq_item *it)
+{
+    const decision_filter *f = ud;
+    if (it->kind != ITEM_DECISION || !it->decision)
+        return TREE_CONTINUE;
+    return f->fn(f->ud, it->decision);
+}
+
+int for_each_decision(const seq *s, decision_visit fn, void *ud)
+{
+    decision_filter f = {fn, ud};
+    return for_each_item(s, only_decisions, &f);
+}
+
+int for_each_decision_in(const decision *d, decision_visit fn, void *ud)
+{
+    decision_filter f = {fn, ud};
+    return for_each_item_in(d, only_decisions, &f);
+}
