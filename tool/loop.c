@@ -24,6 +24,12 @@
 /* Operations a context word's two trips through local memory cost, against the
  * branches' operation counts (effects.c's rough costs). */
 #define LOOP_MOVE_COST 2.0
+/* Operations a regrouping round's four barriers and its counting cost besides
+ * the moves. Calibrated on an H100 against bench/real's loop kernels (1M items):
+ * regrouping paid where the costliest branch took 201 (bounce, 1.88x against
+ * 1.43x without) and 377 operations (password verify, 0.98x against 0.69x), and
+ * lost where it took 116 (photon steps, 0.83x against 1.47x without). */
+#define LOOP_ROUND_COST 120.0
 
 static int is_loop(CXCursor c)
 {
@@ -455,10 +461,10 @@ static double seq_cost(const seq *s)
 
 /*
  * The default regroup policy. Regrouping moves each context through local memory twice
- * (its bytes / 4 words each way); in a mixed SIMD group the lanes of the other branches
- * idle through the costliest branch, which regrouping gives whole groups of its own. So
- * it pays when the costliest branch costs more than those moves: then "when mixed" (1),
- * else "never" (0: each lane keeps its item and refills).
+ * (its bytes / 4 words each way) and waits at four barriers; in a mixed SIMD group the
+ * lanes of the other branches idle through the costliest branch, which regrouping gives
+ * whole groups of its own. So it pays when the costliest branch costs more than a round:
+ * then "when mixed" (1), else "never" (0: each lane keeps its item and refills).
  */
 static void loop_policy(loop_plan *lp)
 {
@@ -473,7 +479,8 @@ static void loop_policy(loop_plan *lp)
     }
     lp->arm_cost[0] = max;
     lp->arm_cost[1] = sum;
-    lp->regroup = max >= LOOP_MOVE_COST * (double)lp->bytes / 4.0 ? 1 : 0;
+    lp->round_cost = LOOP_MOVE_COST * (double)lp->bytes / 4.0 + LOOP_ROUND_COST;
+    lp->regroup = max >= lp->round_cost ? 1 : 0;
 }
 
 static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_sink *diag)

@@ -47,6 +47,8 @@ typedef struct loop_plan {
     unsigned nprologue;   /* ctx.vars[0, nprologue): the prologue's; the rest: the head's */
     unsigned bytes;       /* per item in local memory: ctx, selector, item, branch */
     double arm_cost[2];   /* the costliest group's operations, and all groups' together */
+    double round_cost;    /* what a regrouping round costs, in the same operations: the
+                           * context's two trips through local memory and the barriers */
     unsigned regroup;     /* the default of NPLUS1_LOOP_REGROUP: 0 never (refill only), 1 a
                            * round whose contexts take two branches or more, 2 every round */
     char why[360];        /* not active: why (a sentence) */

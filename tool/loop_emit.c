@@ -355,8 +355,8 @@ void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_e
     char *branch = loop_branch(an, kp), *end = loop_end(an, kp);
     char regroup[16], why[160];
     snprintf(regroup, sizeof regroup, "%u", lp->regroup);
-    snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a context's two "
-             "trips %.0f", lp->arm_cost[0], 2.0 * lp->bytes / 4.0);
+    snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a regrouping "
+             "round about %.0f", lp->arm_cost[0], lp->round_cost);
     tmpl_var v[] = {{"K", k->name},        {"PARAMS", params},  {"ARGS", args},
                     {"REGROUP", regroup},  {"REGROUP_WHY", why},
                     {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},

@@ -257,9 +257,10 @@ static void print_loop(FILE *f, const kernel_plan *kp)
                                         "2: every round"};
     fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
                "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); the branches cost "
-               "%.0f operations, the costliest %.0f, a context's two moves %.0f; a lane whose "
-               "item leaves the loop runs the epilogue and takes the next item of the tile\n",
-            modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], 2.0 * lp->bytes / 4.0);
+               "%.0f operations, the costliest %.0f, a regrouping round %.0f (the context's two "
+               "moves and the barriers); a lane whose item leaves the loop runs the epilogue "
+               "and takes the next item of the tile\n",
+            modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], lp->round_cost);
 }
 
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
