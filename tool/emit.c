@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto_tile.h"
 #include "divergence.h"
 #include "macro_deps.h"
 #include "profile_in.h"
@@ -553,25 +554,26 @@ static char *join_params(const kernel_info *k, int names)
     return sb_steal(&sb);
 }
 
-/* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
-static int tile_only(const plan *pl)
+/* Strategy tile (--strategy tile, or the only split under --split auto, auto_tile.h): the
+ * set is the tile kernel alone (no passes, no leaf kernels). */
+static int tile_only(const kernel_plan *kp)
 {
-    return pl->opt.strategy == STRATEGY_TILE;
+    return kp->strategy == STRATEGY_TILE;
 }
 
 /* The tile kernel comes with --strategy tile, and beside the chosen strategy's
  * kernels under --split auto, so that the runtime may time it too. */
-static int emits_tile(const plan *pl)
+static int emits_tile(const kernel_plan *kp)
 {
-    return tile_only(pl) || pl->opt.split == SPLIT_AUTO;
+    return kp->tile_candidate != AUTO_TILE_NONE;
 }
 
 /* ---- contexts: the tile's leaves start from what the prologue left -------- */
 
 /* Under --strategy tile, a kernel with an active context (context.h). */
-static int uses_context(const emitter *e, const kernel_plan *kp)
+static int uses_context(const kernel_plan *kp)
 {
-    return tile_only(e->pl) && kp->ctx.active;
+    return kp->tile_candidate == AUTO_TILE_CONTEXT;
 }
 
 /* The classify phase keeps the carried variables at nplus1_slot. */
@@ -901,35 +903,28 @@ static void emit_loop_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     free(end);
 }
 
-static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
+/* The user's parameters and arguments, and the context's, as the fragments spell them. */
+typedef struct body_names {
+    const char *params, *args, *cparams, *cargs;
+} body_names;
+
+/*
+ * The classifier and the leaf bodies, with the context (the tile's, ctx) or
+ * without; the leaf kernels when the set has passes; each leaf's case of the
+ * fused kernel (or, with the context, of the tile kernel) into cases.
+ */
+static void emit_bodies(emitter *e, strbuf *sb, const kernel_plan *kp, int ctx,
+                        const body_names *bn, strbuf *cases)
 {
     const kernel_info *k = kp->k;
-    char nleaves[16], leafno[16], lines[48];
-    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
-    char *params = join_params(k, 0), *args = join_params(k, 1);
-    const char *strat = strategy_name(e->pl->opt.strategy);
-    tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
-    expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
-    if (tile_only(e->pl) && kp->loop.active) {
-        emit_loop_set(e, sb, kp);
-        free(params);
-        free(args);
-        return;
-    }
-    const int ctx = uses_context(e, kp);
-    char *cparams = ctx_list(k->name, &kp->ctx, CTX_PARAMS);
-    char *cargs = ctx_list(k->name, &kp->ctx, CTX_ARGS);
-    char prologue[48];
+    char leafno[16], lines[48], prologue[48];
     snprintf(prologue, sizeof prologue, "%u-%u", kp->ctx.prologue_begin_line,
              kp->ctx.prologue_end_line);
     char *body = classifier_body(e, kp, ctx ? &kp->ctx : NULL);
-    tmpl_var cv[] = {{"K", k->name}, {"PARAMS", params}, {"BODY", body},
-                     {"CTX_PARAMS", cparams}, {"PROLOGUE", prologue}};
+    tmpl_var cv[] = {{"K", k->name}, {"PARAMS", bn->params}, {"BODY", body},
+                     {"CTX_PARAMS", bn->cparams}, {"PROLOGUE", prologue}};
     expand(e, sb, &e->kt, ctx ? "classify-ctx" : "classify", cv, NV(cv));
     free(body);
-    strbuf cases, ctx_cases;
-    sb_init(&cases);
-    sb_init(&ctx_cases);
     for (unsigned kn = 0; kn < kp->nkernels; kn++) {
         const leaf *lf = kernel_leaf(kp, (int)kn);
         int merged = (int)kn == kp->merged_kernel;
@@ -941,18 +936,45 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                             : leaf_body(e, kp, lf);
         char *cond = merged ? merged_condition(kp) : comment_safe(lf->condition);
         tmpl_var lv[] = {{"K", k->name},   {"LEAF", leafno}, {"CONDITION", cond},
-                         {"LINES", lines}, {"PARAMS", params}, {"BODY", lb}, {"ARGS", args},
-                         {"CTX_PARAMS", cparams}, {"CTX_ARGS", cargs}};
+                         {"LINES", lines}, {"PARAMS", bn->params}, {"BODY", lb},
+                         {"ARGS", bn->args}, {"CTX_PARAMS", bn->cparams},
+                         {"CTX_ARGS", bn->cargs}};
         expand(e, sb, &e->kt, ctx ? "leaf-body-ctx" : "leaf-body", lv, NV(lv));
         sb_putc(sb, '\n');
-        if (!tile_only(e->pl))
+        if (!ctx && !tile_only(kp))
             expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
-        expand(e, &cases, &e->kt, "fused-case", lv, NV(lv));
-        if (ctx)
-            expand(e, &ctx_cases, &e->kt, "tile-ctx-case", lv, NV(lv));
+        expand(e, cases, &e->kt, ctx ? "tile-ctx-case" : "fused-case", lv, NV(lv));
         free(lb);
         free(cond);
     }
+}
+
+static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
+{
+    const kernel_info *k = kp->k;
+    char nleaves[16];
+    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+    char *params = join_params(k, 0), *args = join_params(k, 1);
+    const char *strat = strategy_name(kp->strategy);
+    tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
+    expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
+    if (tile_only(kp) && kp->loop.active) {
+        emit_loop_set(e, sb, kp);
+        free(params);
+        free(args);
+        return;
+    }
+    const int ctx = uses_context(kp);
+    char *cparams = ctx_list(k->name, &kp->ctx, CTX_PARAMS);
+    char *cargs = ctx_list(k->name, &kp->ctx, CTX_ARGS);
+    strbuf cases, ctx_cases;
+    sb_init(&cases);
+    sb_init(&ctx_cases);
+    body_names bn = {params, args, cparams, cargs};
+    if (!ctx || !tile_only(kp)) /* the strategy's, or the tile's without a context */
+        emit_bodies(e, sb, kp, 0, &bn, &cases);
+    if (ctx) /* the tile's: the leaves start from the context */
+        emit_bodies(e, sb, kp, 1, &bn, &ctx_cases);
     /* chunked also carries the aggregated passes: its fallback for host dispatch */
     static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated", "aggregated"};
     char frag[64];
@@ -961,13 +983,13 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_init(&count);
     sb_init(&scatter);
     sb_init(&flush);
-    snprintf(frag, sizeof frag, "count-%s", suffix[e->pl->opt.strategy]);
+    snprintf(frag, sizeof frag, "count-%s", suffix[kp->strategy]);
     expand(e, &count, &e->kt, frag, sv, NV(sv));
-    snprintf(frag, sizeof frag, "count-flush-%s", suffix[e->pl->opt.strategy]);
+    snprintf(frag, sizeof frag, "count-flush-%s", suffix[kp->strategy]);
     expand(e, &flush, &e->kt, frag, sv, NV(sv));
     if (flush.len && flush.data[flush.len - 1] == '\n')
         flush.data[--flush.len] = '\0';
-    snprintf(frag, sizeof frag, "scatter-%s", suffix[e->pl->opt.strategy]);
+    snprintf(frag, sizeof frag, "scatter-%s", suffix[kp->strategy]);
     expand(e, &scatter, &e->kt, frag, sv, NV(sv));
     if (count.len && count.data[count.len - 1] == '\n')
         count.data[--count.len] = '\0';
@@ -989,16 +1011,16 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"CTX_CASES", ctx_cases.data ? ctx_cases.data : ""},
                      {"CTX_ARGS", cargs}, {"CTX_DECLS", cdecls},
                      {"CTX_IPT_DEFINE", cipt}, {"CTX_BYTES", cbytes}};
-    if (!tile_only(e->pl)) {
+    if (!tile_only(kp)) {
         expand(e, sb, &e->kt, "count", kv, NV(kv));
-        if (e->pl->opt.strategy == STRATEGY_ORDERED)
+        if (kp->strategy == STRATEGY_ORDERED)
             expand(e, sb, &e->kt, "scan", kv, NV(kv));
         expand(e, sb, &e->kt, "scatter", kv, NV(kv));
         expand(e, sb, &e->kt, "fused", kv, NV(kv));
-        if (e->pl->opt.strategy == STRATEGY_CHUNKED)
+        if (kp->strategy == STRATEGY_CHUNKED)
             expand(e, sb, &e->kt, "chunk", kv, NV(kv));
     }
-    if (emits_tile(e->pl))
+    if (emits_tile(kp))
         expand(e, sb, &e->kt, ctx ? "tile-ctx" : "tile", kv, NV(kv));
     sb_free(&ctx_cases);
     free(cparams);
@@ -1124,7 +1146,7 @@ static char *driver_h(emitter *e)
         header_structs(e, &sb, i);
         char *params = c_params(kp->k);
         tmpl_var kv[] = {{"K", kp->k->name}, {"NLEAVES", nleaves},
-                         {"STRATEGY", strategy_name(e->pl->opt.strategy)}, {"PARAMS", params}};
+                         {"STRATEGY", strategy_name(kp->strategy)}, {"PARAMS", params}};
         expand(e, &sb, &e->dh, "header-kernel", kv, NV(kv));
         free(params);
     }
@@ -1144,13 +1166,13 @@ static void quoted_kernel(char *out, size_t n, int present, const char *k, const
 }
 
 /* The desc's kernel names as C expressions, each n bytes. */
-static void set_kernel_names(const plan *pl, const char *k, char *count, char *scatter,
+static void set_kernel_names(const kernel_plan *kp, const char *k, char *count, char *scatter,
                              char *fused, char *tile, size_t n)
 {
-    quoted_kernel(count, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_COUNT, "NULL");
-    quoted_kernel(scatter, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_SCATTER, "NULL");
-    quoted_kernel(fused, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_FUSED, "NULL");
-    quoted_kernel(tile, n, emits_tile(pl), k, NPLUS1RT_SUFFIX_TILE, "NULL");
+    quoted_kernel(count, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_COUNT, "NULL");
+    quoted_kernel(scatter, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_SCATTER, "NULL");
+    quoted_kernel(fused, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_FUSED, "NULL");
+    quoted_kernel(tile, n, emits_tile(kp), k, NPLUS1RT_SUFFIX_TILE, "NULL");
 }
 /* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
 
@@ -1212,14 +1234,14 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
     snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
     char strat[64], disp[64], split[64];
-    c_enum(strat, sizeof strat, "NPLUS1RT_", strategy_name(e->pl->opt.strategy));
+    c_enum(strat, sizeof strat, "NPLUS1RT_", strategy_name(kp->strategy));
     c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->pl->opt.dispatch));
     c_enum(split, sizeof split, "NPLUS1RT_SPLIT_", split_mode_name(kp->split));
     char scan[300];
-    quoted_kernel(scan, sizeof scan, e->pl->opt.strategy == STRATEGY_ORDERED, k->name,
+    quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
                   NPLUS1RT_SUFFIX_SCAN, "NULL");
     char count[300], scatter[300], fused[300], tile[300];
-    set_kernel_names(e->pl, k->name, count, scatter, fused, tile, sizeof count);
+    set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count);
     char *params = c_params(k);
     char predicted_split[32], predicted_tile[32];
     profile_c(e, k->name, predicted_split, predicted_tile, sizeof predicted_split);
@@ -1366,8 +1388,8 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
     /* AUTO dispatch may be fused: the chunked set may carry its aggregated passes */
     int fused = e->pl->opt.dispatch != DISPATCH_HOST;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
-        if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)e->pl->opt.strategy,
-                             fused, emits_tile(e->pl)))
+        if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)kp->strategy,
+                             fused, emits_tile(kp)))
             sb_printf(&sb, "%s\"%s\"", sb.len ? ", " : "", nplus1rt_candidate_text(c));
     return sb_steal(&sb);
 }
@@ -1431,7 +1453,7 @@ static char *leaf_inputs_json(const leaf *lf, int indices)
 }
 
 /* The manifest's "classifier_kernels" of kernel k, quoted, in n bytes. */
-static void classifier_kernels_json(const plan *pl, const char *k, char *out, size_t n)
+static void classifier_kernels_json(const kernel_plan *kp, const char *k, char *out, size_t n)
 {
     static const char *const ordered[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCAN,
                                           NPLUS1RT_SUFFIX_SCATTER, NULL};
@@ -1439,9 +1461,9 @@ static void classifier_kernels_json(const plan *pl, const char *k, char *out, si
                                           NPLUS1RT_SUFFIX_SCATTER, NULL};
     static const char *const tile[] = {NPLUS1RT_SUFFIX_TILE, NULL};
     static const char *const other[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCATTER, NULL};
-    const char *const *suffixes = pl->opt.strategy == STRATEGY_ORDERED   ? ordered
-                                  : pl->opt.strategy == STRATEGY_CHUNKED ? chunked
-                                  : tile_only(pl)                        ? tile
+    const char *const *suffixes = kp->strategy == STRATEGY_ORDERED   ? ordered
+                                  : kp->strategy == STRATEGY_CHUNKED ? chunked
+                                  : tile_only(kp)                    ? tile
                                                                          : other;
     size_t at = 0;
     out[0] = '\0';
@@ -1449,11 +1471,12 @@ static void classifier_kernels_json(const plan *pl, const char *k, char *out, si
         at += (size_t)snprintf(out + at, n - at, "%s\"%s%s\"", i ? ", " : "", k, suffixes[i]);
 }
 
-/* --strategy tile: the top-level decision's context; null under the other strategies. */
-static char *context_json(const emitter *e, const kernel_plan *kp)
+/* The tile's top-level context (--strategy tile, or the tile candidate of --split auto);
+ * null when the set has no tile kernel. */
+static char *context_json(const kernel_plan *kp)
 {
     const kernel_context *cx = &kp->ctx;
-    if (!tile_only(e->pl))
+    if (!emits_tile(kp))
         return xstrdup("null");
     strbuf sb;
     sb_init(&sb);
@@ -1480,29 +1503,62 @@ static char *context_json(const emitter *e, const kernel_plan *kp)
     return sb_steal(&sb);
 }
 
+/* The regrouped loop's context (loop.h), or why the loop is not regrouped; null: no loop. */
+static char *loop_context_json(const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    if (!emits_tile(kp) || !lp->line)
+        return xstrdup("null");
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "{\"line\": %u, \"active\": %s, ", lp->line, lp->active ? "true" : "false");
+    if (!lp->active) {
+        sb_puts(&sb, "\"why\": \"");
+        sb_put_json_string(&sb, lp->why, strlen(lp->why));
+        sb_puts(&sb, "\"}");
+        return sb_steal(&sb);
+    }
+    sb_printf(&sb, "\"decision_line\": %u, \"groups\": %u, \"where\": \"local\", "
+                   "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, \"variables\": [",
+              lp->d->range.line, lp->ngroups, lp->bytes, lp->bytes * lp->ctx.wg);
+    for (unsigned i = 0; i < lp->ctx.nvars; i++) {
+        const ctx_var *v = &lp->ctx.vars[i];
+        sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);
+        sb_put_json_string(&sb, v->store_type, strlen(v->store_type));
+        sb_printf(&sb, "\", \"elements\": %u, \"bytes\": %u, \"from\": \"%s\", \"line\": %u}",
+                  v->count, v->bytes, i < lp->nprologue ? "prologue" : "loop head", v->line);
+    }
+    sb_puts(&sb, "]}");
+    return sb_steal(&sb);
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
     char nslice[16], ccost[32], ck[512], fused[300], tile[300];
     /* under --strategy tile, the tile kernel runs every leaf: it is the fused kernel */
     quoted_kernel(fused, sizeof fused, 1, k->name,
-                  tile_only(e->pl) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
-    quoted_kernel(tile, sizeof tile, emits_tile(e->pl), k->name, NPLUS1RT_SUFFIX_TILE, "null");
+                  tile_only(kp) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
+    quoted_kernel(tile, sizeof tile, emits_tile(kp), k->name, NPLUS1RT_SUFFIX_TILE, "null");
     snprintf(nslice, sizeof nslice, "%u", kp->nslice);
     snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
-    classifier_kernels_json(e->pl, k->name, ck, sizeof ck);
+    classifier_kernels_json(kp, k->name, ck, sizeof ck);
     strbuf decisions;
     sb_init(&decisions);
     manifest_decisions(e, &decisions, &k->top);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
-    char *ctx = context_json(e, kp);
-    tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
+    char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp);
+    const char *tkind = emits_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;
+    char tcand[32];
+    snprintf(tcand, sizeof tcand, tkind ? "\"%s\"" : "null", tkind);
+    tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(kp->strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", cands},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof}, {"CONTEXT", ctx},
+                     {"TILE_CANDIDATE", tcand}, {"LOOP_CONTEXT", loop_ctx},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
@@ -1526,7 +1582,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         const leaf *lf = &kp->leaves[l];
         char id[16], kern[300], lb[16], le[16], cost[32];
         snprintf(id, sizeof id, "%u", l);
-        if (lf->kernel >= 0 && tile_only(e->pl))
+        if (lf->kernel >= 0 && tile_only(kp))
             snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_TILE "\"", k->name);
         else if (lf->kernel >= 0)
             snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_LEAF "%d\"", k->name, lf->kernel);
@@ -1554,6 +1610,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     free(prof);
     free(cands);
     free(ctx);
+    free(loop_ctx);
 }
 
 /*
