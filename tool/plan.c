@@ -880,14 +880,13 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(an, &t, horizon);
-    if (auto_tile_wants_context(&pl->opt)) { /* a tile kernel: quiet unless it is the set */
-        diag_sink quiet;
-        diag_init(&quiet);
-        quiet.quiet = 1;
-        diag_sink *to = pl->opt.strategy == STRATEGY_TILE ? diag : &quiet;
+    diag_sink quiet; /* the tile's notes and warnings: quiet unless the tile is the set */
+    diag_init(&quiet);
+    quiet.quiet = 1;
+    diag_sink *to = pl->opt.strategy == STRATEGY_TILE ? diag : &quiet;
+    if (auto_tile_wants_context(&pl->opt)) /* the set has a tile kernel (auto_tile.h) */
         context_build(an, k, pl->opt.wg, &kp.ctx, to);
-        loop_build(an, k, pl->opt.wg, &kp.loop, to);
-    }
+    loop_build(an, k, pl->opt.wg, &kp.loop, to); /* a regrouped loop is the split */
     tile_hint hint = {k, pl->opt.wg, !auto_tile_wants_context(&pl->opt), 0, {0}};
     errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
     errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, &hint, diag);
