@@ -1478,6 +1478,9 @@ static char *context_json(const kernel_plan *kp)
     const kernel_context *cx = &kp->ctx;
     if (!emits_tile(kp))
         return xstrdup("null");
+    if (kp->tile_candidate == AUTO_TILE_LOOP)
+        return xstrdup("{\"active\": false, \"why\": \"the tile kernel is the loop kernel: its "
+                       "context is loop_context\"}");
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "{\"active\": %s, ", cx->active ? "true" : "false");

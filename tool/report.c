@@ -189,6 +189,11 @@ static void print_kept(FILE *f, const kernel_plan *kp)
 static void print_context(FILE *f, const kernel_plan *kp)
 {
     const kernel_context *cx = &kp->ctx;
+    if (kp->tile_candidate == AUTO_TILE_LOOP) {
+        fprintf(f, "  context (tile): none at the top level: the tile kernel is the loop kernel "
+                   "(its context below)\n");
+        return;
+    }
     if (!cx->active) {
         fprintf(f, "  context (tile): none: %s; the tile's leaves recompute the prologue\n",
                 cx->why);
@@ -264,7 +269,8 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
                 kp->tile_candidate == AUTO_TILE_LOOP
-                    ? "the loop kernel is the split (the top level has no decision to split)"
+                    ? "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level has only early-return guards)"
                     : "only the context makes the kernel legal (a prologue statement the other "
                       "strategies refuse runs once per item in its classify phase)");
     else if (pl->opt.strategy != STRATEGY_TILE)
