@@ -1177,11 +1177,14 @@ static void set_kernel_names(const kernel_plan *kp, const char *k, char *count, 
 /* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
 
 /* The desc's predicted_split, predicted_tile (each len bytes): 0 (unknown) without a profile. */
-static void profile_c(const emitter *e, const char *k, char *split, char *tile, size_t len)
+static void profile_c(const emitter *e, const kernel_plan *kp, char *split, char *tile,
+                      size_t len)
 {
-    const profile_prior *pp = profile_in_find(e->opt->profile, k);
-    snprintf(split, len, "%.6f", pp ? pp->split_bound : 0.0);
-    snprintf(tile, len, "%.6f", pp ? pp->tile_bound : 0.0);
+    const profile_prior *pp = profile_in_find(e->opt->profile, kp->k->name);
+    /* a loop set's split is the loop kernel: the profile's regrouped loop */
+    int loop = pp && kp->tile_candidate == AUTO_TILE_LOOP && pp->loop_bound > 0;
+    snprintf(split, len, "%.6f", !pp ? 0.0 : loop ? pp->loop_bound : pp->split_bound);
+    snprintf(tile, len, "%.6f", !pp ? 0.0 : loop ? pp->loop_bound : pp->tile_bound);
 }
 
 
@@ -1244,7 +1247,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count);
     char *params = c_params(k);
     char predicted_split[32], predicted_tile[32];
-    profile_c(e, k->name, predicted_split, predicted_tile, sizeof predicted_split);
+    profile_c(e, kp, predicted_split, predicted_tile, sizeof predicted_split);
     tmpl_var kv[] = {{"K", k->name},
                      {"COUNT", count},
                      {"SCATTER", scatter},

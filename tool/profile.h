@@ -94,6 +94,8 @@ typedef struct pcstats {
     unsigned long long *arm_items; /* item executions per arm (narms) */
     double lane_iters;        /* LOOP: iterations the lanes ran */
     double issued_iters;      /* LOOP: iterations the groups ran, times their lanes */
+    double useful_in, issued_in; /* lane work done / issued while it is the innermost
+                                  * construct running (its arms, a loop's test and body) */
 } pcstats;
 
 typedef struct pstats {
