@@ -256,8 +256,9 @@ static void json_loop_prediction(strbuf *sb, const ptree *t, const loop_predicti
                   "\"branch_efficiency_regrouped\": %.6f, \"simt_efficiency\": %.6f, "
                   "\"speedup_bound\": %.6f}%s\n",
               t->c[p->loop].line, t->c[p->decision].line, PROFILE_LOOP_LANES,
-              share(p->loop_useful, p->loop_issued), share(p->loop_useful, p->loop_issued_regrouped),
-              p->branch_efficiency, er, e > 0 ? er / e : 1.0, last ? "" : ",");
+              share(p->loop_useful, p->loop_issued),
+              share(p->loop_useful, p->loop_issued_regrouped), p->branch_efficiency, er,
+              e > 0 ? er / e : 1.0, last ? "" : ",");
 }
 
 static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const kprof *kp)

@@ -157,7 +157,10 @@ def save_failure(dirname, name, source, tool, options, out, kind, reason):
 
 def one_case(args, tmpdir, i):
     seed = args.seed * 1000003 + i
-    case = loopgen.generate(seed) if args.loops else gen.generate(seed, illegal_rate=args.illegal_rate)
+    if args.loops:
+        case = loopgen.generate(seed)
+    else:
+        case = gen.generate(seed, illegal_rate=args.illegal_rate)
     path = os.path.join(tmpdir, "fz_%d.cl" % seed)
     with open(path, "w") as f:
         f.write(case.source)
