@@ -11,12 +11,13 @@
  *   profile_job.c     the tree as text (the job's profile.tree), the layout,
  *                     the recording read back
  *   profile_report.c  the replays' report, printed and as JSON
+ *   profile_loop.c    the prediction for a regrouped loop (profile_loop.h)
  *   profile_cmd.c     the command: the job, the run (nplus1gen-validate
  *                     records, replays and reports), the map
  *   profile_map.c     --profile-map: the pictures of a 2-D launch (tool only:
  *                     libpng)
  *
- * profile_replay.c, profile_job.c and profile_report.c (with util.c) are
+ * profile_replay.c, profile_job.c, profile_report.c and profile_loop.c (with util.c) are
  * the library nplus1prof: plain C, no libclang, linked by nplus1gen and by
  * nplus1gen-validate, which runs profile jobs on a machine without libclang.
  *
