@@ -18,7 +18,7 @@ cmake -DOUTPUT="$OUT/templates_embedded.c" "-DINPUTS=${inputs%|}" -P cmake/embed
 version=$(sed -n 's/^project(nplus1gen VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 format=$(sed -n 's/^#define NPLUS1RT_FORMAT_VERSION \([0-9]*\).*/\1/p' runtime/nplus1rt.h)
 # nplus1front's sources (tool/CMakeLists.txt) and those of nplus1prof it links
-srcs="diag.c parse.c analyze.c params.c plan.c walk.c slice.c rules_slice.c context.c loop.c
+srcs="diag.c parse.c analyze.c params.c plan.c auto_tile.c walk.c slice.c rules_slice.c context.c loop.c
       keep_in_leaf.c front_end.c emit.c loop_emit.c emit_kernel.c emit_driver.c emit_manifest.c
       text_edits.c safety_net.c syntax.c effects.c access.c opencl_builtins.c cursor_map.c
       big_stack.c cond_tree.c macro_deps.c legality.c rules.c divergence.c divergence_eval.c

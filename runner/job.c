@@ -206,6 +206,7 @@ int job_read_kernel(kdesc *k, const char *line)
         .format_version = NPLUS1RT_FORMAT_VERSION,
         .tile_kernel = tile ? k->tile : NULL,
     };
+    k->tile_kind = tile;
     return 0;
 }
 

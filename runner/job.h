@@ -71,7 +71,8 @@ void job_put_profile(strbuf *sb, const profile_layout *lay, unsigned long long m
 typedef struct job_kernel {
     const char *name;
     unsigned strategy, dispatch, wg, reqd_wg[3], nkernels, split;
-    int has_tile;                /* -1: the field is left out (profile jobs) */
+    int has_tile;                /* -1: the field is left out (profile jobs); 0 none, 1 plain,
+                                  * 2 with the context, 3 the loop kernel */
 } job_kernel;
 typedef struct job_arg {
     const char *name, *type;
@@ -109,6 +110,8 @@ typedef struct kdesc {
     char *path_inputs[MAX_LEAVES]; /* the leaf's "inputs" line, or NULL */
     unsigned npaths;
     char *count, *scan, *scatter, *fused, *tile;
+    unsigned tile_kind;           /* the kernel line's tile: 0 none, 1 plain, 2 with the
+                                   * context, 3 the loop kernel (the tool's auto_tile.h) */
     nplus1rt_field *fields[MAX_ARGS]; /* structs: buffers' elements and values */
     char **field_names[MAX_ARGS];     /* each field's path, "" in jobs from before names */
     unsigned nfields[MAX_ARGS];

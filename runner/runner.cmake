@@ -9,7 +9,8 @@
 if(NOT TARGET nplus1prof)
   add_library(nplus1prof STATIC ${PROJECT_SOURCE_DIR}/tool/util.c
               ${PROJECT_SOURCE_DIR}/tool/profile_replay.c ${PROJECT_SOURCE_DIR}/tool/profile_job.c
-              ${PROJECT_SOURCE_DIR}/tool/profile_report.c)
+              ${PROJECT_SOURCE_DIR}/tool/profile_report.c
+              ${PROJECT_SOURCE_DIR}/tool/profile_loop.c)
   target_include_directories(nplus1prof PUBLIC ${PROJECT_SOURCE_DIR}/tool)
   target_compile_definitions(nplus1prof PRIVATE _POSIX_C_SOURCE=200809L)
   target_link_libraries(nplus1prof PUBLIC m)

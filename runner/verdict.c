@@ -10,8 +10,17 @@
 
 #include "runner.h"
 
+/* "tile", or what the job says the tile kernel is: "tile+context", "tile+loop". */
+static const char *variant_name(const kdesc *k, const char *name)
+{
+    static const char *const kinds[] = {"tile", "tile", "tile+context", "tile+loop"};
+    if (!strcmp(name, "tile") && k->tile_kind < sizeof kinds / sizeof *kinds)
+        return kinds[k->tile_kind];
+    return name;
+}
+
 /* --reps: the original, each candidate forced, and auto (what it chose), side by side. */
-static void print_variants(const nplus1rt_validation *r)
+static void print_variants(const kdesc *k, const nplus1rt_validation *r)
 {
     if (!(r->original_ms > 0) || !r->nvariants)
         return;
@@ -19,9 +28,9 @@ static void print_variants(const nplus1rt_validation *r)
     printf("    %-18s %12.3f ms  1.00x\n", "original", r->original_ms);
     for (unsigned i = 0; i < r->nvariants; i++) {
         double ms = r->variants[i].ms;
-        printf("    %-18s %12.3f ms  %.2fx  %s%s\n", r->variants[i].name, ms,
+        printf("    %-18s %12.3f ms  %.2fx  %s%s\n", variant_name(k, r->variants[i].name), ms,
                ms > 0 ? r->original_ms / ms : 0.0, r->variants[i].chose[0] ? "chose " : "forced",
-               r->variants[i].chose);
+               variant_name(k, r->variants[i].chose));
     }
 }
 
@@ -46,7 +55,7 @@ void verdict_result(const kdesc *k, const nplus1rt_validation *r)
     if (r->original_ms > 0)
         printf("  time (median wall): original %.3f ms, generated %.3f ms, speedup %.2fx\n",
                r->original_ms, r->generated_ms, r->original_ms / r->generated_ms);
-    print_variants(r);
+    print_variants(k, r);
     if (r->original_rechecked && r->original_self_mismatches)
         printf("  the original kernel disagrees with itself: a second run of it alone differs "
                "in %zu values (first in %s): it races or reads memory it never wrote, so these "

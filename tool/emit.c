@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto_tile.h"
 #include "loop_emit.h"
 #include "util.h"
 
@@ -56,24 +57,24 @@ void put_line_back(strbuf *sb, const emitter *e)
 }
 
 /* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
-int tile_only(const plan *pl)
+int tile_only(const kernel_plan *kp)
 {
-    return pl->opt.strategy == STRATEGY_TILE;
+    return kp->strategy == STRATEGY_TILE;
 }
 
 /* The tile kernel comes with --strategy tile, and beside the chosen strategy's
  * kernels under --split auto, so that the runtime may time it too. */
-int emits_tile(const plan *pl)
+int emits_tile(const kernel_plan *kp)
 {
-    return tile_only(pl) || pl->opt.split == SPLIT_AUTO;
+    return kp->tile_candidate != AUTO_TILE_NONE;
 }
 
 /* ---- contexts: the tile's leaves start from what the prologue left -------- */
 
 /* Under --strategy tile, a kernel with an active context (context.h). */
-static int uses_context(const emitter *e, const kernel_plan *kp)
+static int uses_context(const kernel_plan *kp)
 {
-    return tile_only(e->pl) && kp->ctx.active;
+    return kp->tile_candidate == AUTO_TILE_CONTEXT;
 }
 
 /* The classify phase keeps the carried variables at nplus1_slot. */
@@ -203,40 +204,28 @@ static int expand_loop(void *ud, strbuf *out, const char *frag, const tmpl_var *
     return e->failed ? -1 : 0;
 }
 
-static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
+/* The user's parameters and arguments, and the context's, as the fragments spell them. */
+typedef struct body_names {
+    const char *params, *args, *cparams, *cargs;
+} body_names;
+
+/*
+ * The classifier and the leaf bodies, with the context (the tile's, ctx) or
+ * without; the leaf kernels when the set has passes; each leaf's case of the
+ * fused kernel (or, with the context, of the tile kernel) into cases.
+ */
+static void emit_bodies(emitter *e, strbuf *sb, const kernel_plan *kp, int ctx,
+                        const body_names *bn, strbuf *cases)
 {
     const kernel_info *k = kp->k;
-    char nleaves[16], leafno[16], lines[48];
-    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
-    char *params = join_params(k, 0), *args = join_params(k, 1);
-    const char *strat = strategy_name(e->pl->opt.strategy);
-    tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
-    expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
-    if (tile_only(e->pl) && kp->loop.active) {
-        char line[16];
-        snprintf(line, sizeof line, "%u", kp->loop.line);
-        tmpl_var lv[] = {{"K", k->name}, {"LINE", line}};
-        expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
-        loop_emit_set(e->an, kp, sb, expand_loop, e);
-        expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
-        free(params);
-        free(args);
-        return;
-    }
-    const int ctx = uses_context(e, kp);
-    char *cparams = ctx_list(k->name, &kp->ctx, CTX_PARAMS);
-    char *cargs = ctx_list(k->name, &kp->ctx, CTX_ARGS);
-    char prologue[48];
+    char leafno[16], lines[48], prologue[48];
     snprintf(prologue, sizeof prologue, "%u-%u", kp->ctx.prologue_begin_line,
              kp->ctx.prologue_end_line);
     char *body = classifier_body(e, kp, ctx ? &kp->ctx : NULL);
-    tmpl_var cv[] = {{"K", k->name}, {"PARAMS", params}, {"BODY", body},
-                     {"CTX_PARAMS", cparams}, {"PROLOGUE", prologue}};
+    tmpl_var cv[] = {{"K", k->name}, {"PARAMS", bn->params}, {"BODY", body},
+                     {"CTX_PARAMS", bn->cparams}, {"PROLOGUE", prologue}};
     expand(e, sb, &e->kt, ctx ? "classify-ctx" : "classify", cv, NV(cv));
     free(body);
-    strbuf cases, ctx_cases;
-    sb_init(&cases);
-    sb_init(&ctx_cases);
     for (unsigned kn = 0; kn < kp->nkernels; kn++) {
         const leaf *lf = kernel_leaf(kp, (int)kn);
         int merged = (int)kn == kp->merged_kernel;
@@ -248,18 +237,50 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                             : leaf_body(e, kp, lf);
         char *cond = merged ? merged_condition(kp) : comment_safe(lf->condition);
         tmpl_var lv[] = {{"K", k->name},   {"LEAF", leafno}, {"CONDITION", cond},
-                         {"LINES", lines}, {"PARAMS", params}, {"BODY", lb}, {"ARGS", args},
-                         {"CTX_PARAMS", cparams}, {"CTX_ARGS", cargs}};
+                         {"LINES", lines}, {"PARAMS", bn->params}, {"BODY", lb},
+                         {"ARGS", bn->args}, {"CTX_PARAMS", bn->cparams},
+                         {"CTX_ARGS", bn->cargs}};
         expand(e, sb, &e->kt, ctx ? "leaf-body-ctx" : "leaf-body", lv, NV(lv));
         sb_putc(sb, '\n');
-        if (!tile_only(e->pl))
+        if (!ctx && !tile_only(kp))
             expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
-        expand(e, &cases, &e->kt, "fused-case", lv, NV(lv));
-        if (ctx)
-            expand(e, &ctx_cases, &e->kt, "tile-ctx-case", lv, NV(lv));
+        expand(e, cases, &e->kt, ctx ? "tile-ctx-case" : "fused-case", lv, NV(lv));
         free(lb);
         free(cond);
     }
+}
+
+static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
+{
+    const kernel_info *k = kp->k;
+    char nleaves[16];
+    snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
+    char *params = join_params(k, 0), *args = join_params(k, 1);
+    const char *strat = strategy_name(kp->strategy);
+    tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
+    expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
+    if (tile_only(kp) && kp->loop.active) {
+        char line[16];
+        snprintf(line, sizeof line, "%u", kp->loop.line);
+        tmpl_var lv[] = {{"K", k->name}, {"LINE", line}};
+        expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
+        loop_emit_set(e->an, kp, sb, expand_loop, e);
+        expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
+        free(params);
+        free(args);
+        return;
+    }
+    const int ctx = uses_context(kp);
+    char *cparams = ctx_list(k->name, &kp->ctx, CTX_PARAMS);
+    char *cargs = ctx_list(k->name, &kp->ctx, CTX_ARGS);
+    strbuf cases, ctx_cases;
+    sb_init(&cases);
+    sb_init(&ctx_cases);
+    body_names bn = {params, args, cparams, cargs};
+    if (!ctx || !tile_only(kp)) /* the strategy's, or the tile's without a context */
+        emit_bodies(e, sb, kp, 0, &bn, &cases);
+    if (ctx) /* the tile's: the leaves start from the context */
+        emit_bodies(e, sb, kp, 1, &bn, &ctx_cases);
     /* chunked also carries the aggregated passes: its fallback for host dispatch */
     static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated", "aggregated"};
     char frag[64];
@@ -268,13 +289,13 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_init(&count);
     sb_init(&scatter);
     sb_init(&flush);
-    snprintf(frag, sizeof frag, "count-%s", suffix[e->pl->opt.strategy]);
+    snprintf(frag, sizeof frag, "count-%s", suffix[kp->strategy]);
     expand(e, &count, &e->kt, frag, sv, NV(sv));
-    snprintf(frag, sizeof frag, "count-flush-%s", suffix[e->pl->opt.strategy]);
+    snprintf(frag, sizeof frag, "count-flush-%s", suffix[kp->strategy]);
     expand(e, &flush, &e->kt, frag, sv, NV(sv));
     if (flush.len && flush.data[flush.len - 1] == '\n')
         flush.data[--flush.len] = '\0';
-    snprintf(frag, sizeof frag, "scatter-%s", suffix[e->pl->opt.strategy]);
+    snprintf(frag, sizeof frag, "scatter-%s", suffix[kp->strategy]);
     expand(e, &scatter, &e->kt, frag, sv, NV(sv));
     if (count.len && count.data[count.len - 1] == '\n')
         count.data[--count.len] = '\0';
@@ -296,16 +317,16 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"CTX_CASES", ctx_cases.data ? ctx_cases.data : ""},
                      {"CTX_ARGS", cargs}, {"CTX_DECLS", cdecls},
                      {"CTX_IPT_DEFINE", cipt}, {"CTX_BYTES", cbytes}};
-    if (!tile_only(e->pl)) {
+    if (!tile_only(kp)) {
         expand(e, sb, &e->kt, "count", kv, NV(kv));
-        if (e->pl->opt.strategy == STRATEGY_ORDERED)
+        if (kp->strategy == STRATEGY_ORDERED)
             expand(e, sb, &e->kt, "scan", kv, NV(kv));
         expand(e, sb, &e->kt, "scatter", kv, NV(kv));
         expand(e, sb, &e->kt, "fused", kv, NV(kv));
-        if (e->pl->opt.strategy == STRATEGY_CHUNKED)
+        if (kp->strategy == STRATEGY_CHUNKED)
             expand(e, sb, &e->kt, "chunk", kv, NV(kv));
     }
-    if (emits_tile(e->pl))
+    if (emits_tile(kp))
         expand(e, sb, &e->kt, ctx ? "tile-ctx" : "tile", kv, NV(kv));
     sb_free(&ctx_cases);
     free(cparams);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto_tile.h"
 #include "profile_in.h"
 #include "util.h"
 
@@ -96,7 +97,7 @@ char *driver_h(emitter *e)
         header_structs(e, &sb, i);
         char *params = c_params(kp->k);
         tmpl_var kv[] = {{"K", kp->k->name}, {"NLEAVES", nleaves},
-                         {"STRATEGY", strategy_name(e->pl->opt.strategy)}, {"PARAMS", params}};
+                         {"STRATEGY", strategy_name(kp->strategy)}, {"PARAMS", params}};
         expand(e, &sb, &e->dh, "header-kernel", kv, NV(kv));
         free(params);
     }
@@ -116,22 +117,25 @@ void quoted_kernel(char *out, size_t n, int present, const char *k, const char *
 }
 
 /* The desc's kernel names as C expressions, each n bytes. */
-static void set_kernel_names(const plan *pl, const char *k, char *count, char *scatter,
+static void set_kernel_names(const kernel_plan *kp, const char *k, char *count, char *scatter,
                              char *fused, char *tile, size_t n)
 {
-    quoted_kernel(count, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_COUNT, "NULL");
-    quoted_kernel(scatter, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_SCATTER, "NULL");
-    quoted_kernel(fused, n, !tile_only(pl), k, NPLUS1RT_SUFFIX_FUSED, "NULL");
-    quoted_kernel(tile, n, emits_tile(pl), k, NPLUS1RT_SUFFIX_TILE, "NULL");
+    quoted_kernel(count, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_COUNT, "NULL");
+    quoted_kernel(scatter, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_SCATTER, "NULL");
+    quoted_kernel(fused, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_FUSED, "NULL");
+    quoted_kernel(tile, n, emits_tile(kp), k, NPLUS1RT_SUFFIX_TILE, "NULL");
 }
 /* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
 
 /* The desc's predicted_split, predicted_tile (each len bytes): 0 (unknown) without a profile. */
-static void profile_c(const emitter *e, const char *k, char *split, char *tile, size_t len)
+static void profile_c(const emitter *e, const kernel_plan *kp, char *split, char *tile,
+                      size_t len)
 {
-    const profile_prior *pp = profile_in_find(e->opt->profile, k);
-    snprintf(split, len, "%.6f", pp ? pp->split_bound : 0.0);
-    snprintf(tile, len, "%.6f", pp ? pp->tile_bound : 0.0);
+    const profile_prior *pp = profile_in_find(e->opt->profile, kp->k->name);
+    /* a loop set's split is the loop kernel: the profile's regrouped loop */
+    int loop = pp && kp->tile_candidate == AUTO_TILE_LOOP && pp->loop_bound > 0;
+    snprintf(split, len, "%.6f", !pp ? 0.0 : loop ? pp->loop_bound : pp->split_bound);
+    snprintf(tile, len, "%.6f", !pp ? 0.0 : loop ? pp->loop_bound : pp->tile_bound);
 }
 
 
@@ -184,17 +188,17 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
     snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
     char strat[64], disp[64], split[64];
-    c_enum(strat, sizeof strat, "NPLUS1RT_", strategy_name(e->pl->opt.strategy));
+    c_enum(strat, sizeof strat, "NPLUS1RT_", strategy_name(kp->strategy));
     c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->pl->opt.dispatch));
     c_enum(split, sizeof split, "NPLUS1RT_SPLIT_", split_mode_name(kp->split));
     char scan[300];
-    quoted_kernel(scan, sizeof scan, e->pl->opt.strategy == STRATEGY_ORDERED, k->name,
+    quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
                   NPLUS1RT_SUFFIX_SCAN, "NULL");
     char count[300], scatter[300], fused[300], tile[300];
-    set_kernel_names(e->pl, k->name, count, scatter, fused, tile, sizeof count);
+    set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count);
     char *params = c_params(k);
     char predicted_split[32], predicted_tile[32];
-    profile_c(e, k->name, predicted_split, predicted_tile, sizeof predicted_split);
+    profile_c(e, kp, predicted_split, predicted_tile, sizeof predicted_split);
     tmpl_var kv[] = {{"K", k->name},
                      {"COUNT", count},
                      {"SCATTER", scatter},

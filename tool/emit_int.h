@@ -35,11 +35,12 @@ typedef struct emitter {
 /* Expands fragment frag of t into out; a failure sets e->failed (and e->err). */
 void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
             const tmpl_var *vars, unsigned nvars);
-/* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
-int tile_only(const plan *pl);
-/* The tile kernel comes with --strategy tile, and beside the chosen strategy's
- * kernels under --split auto. */
-int emits_tile(const plan *pl);
+/* Strategy tile (--strategy tile, or the only split under --split auto, auto_tile.h): the
+ * set is the tile kernel alone (no passes, no leaf kernels). */
+int tile_only(const kernel_plan *kp);
+/* The set carries a tile kernel: --strategy tile, or beside the chosen strategy's
+ * kernels under --split auto (auto_tile.h: plain, with the context, or the loop's). */
+int emits_tile(const kernel_plan *kp);
 /* The classify phase keeps the carried variables at nplus1_slot. */
 void ctx_stores(strbuf *sb, const kernel_context *cx);
 /* "#line line "file"" before a piece of the user's text (unless --no-line). */

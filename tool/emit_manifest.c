@@ -4,14 +4,15 @@
  * class), context and leaves, and the macros the set depends on.
  */
 #include "emit_int.h"
-#include "tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto_tile.h"
 #include "divergence.h"
 #include "profile_in.h"
+#include "tree.h"
 #include "util.h"
 
 /* ---- manifest ------------------------------------------------------------ */
@@ -49,8 +50,8 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
     /* AUTO dispatch may be fused: the chunked set may carry its aggregated passes */
     int fused = e->pl->opt.dispatch != DISPATCH_HOST;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
-        if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)e->pl->opt.strategy,
-                             fused, emits_tile(e->pl)))
+        if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)kp->strategy,
+                             fused, emits_tile(kp)))
             sb_printf(&sb, "%s\"%s\"", sb.len ? ", " : "", nplus1rt_candidate_text(c));
     return sb_steal(&sb);
 }
@@ -114,7 +115,7 @@ static char *leaf_inputs_json(const leaf *lf, int indices)
 }
 
 /* The manifest's "classifier_kernels" of kernel k, quoted, in n bytes. */
-static void classifier_kernels_json(const plan *pl, const char *k, char *out, size_t n)
+static void classifier_kernels_json(const kernel_plan *kp, const char *k, char *out, size_t n)
 {
     static const char *const ordered[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCAN,
                                           NPLUS1RT_SUFFIX_SCATTER, NULL};
@@ -122,9 +123,9 @@ static void classifier_kernels_json(const plan *pl, const char *k, char *out, si
                                           NPLUS1RT_SUFFIX_SCATTER, NULL};
     static const char *const tile[] = {NPLUS1RT_SUFFIX_TILE, NULL};
     static const char *const other[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCATTER, NULL};
-    const char *const *suffixes = pl->opt.strategy == STRATEGY_ORDERED   ? ordered
-                                  : pl->opt.strategy == STRATEGY_CHUNKED ? chunked
-                                  : tile_only(pl)                        ? tile
+    const char *const *suffixes = kp->strategy == STRATEGY_ORDERED   ? ordered
+                                  : kp->strategy == STRATEGY_CHUNKED ? chunked
+                                  : tile_only(kp)                    ? tile
                                                                          : other;
     size_t at = 0;
     out[0] = '\0';
@@ -132,12 +133,16 @@ static void classifier_kernels_json(const plan *pl, const char *k, char *out, si
         at += (size_t)snprintf(out + at, n - at, "%s\"%s%s\"", i ? ", " : "", k, suffixes[i]);
 }
 
-/* --strategy tile: the top-level decision's context; null under the other strategies. */
-static char *context_json(const emitter *e, const kernel_plan *kp)
+/* The tile's top-level context (--strategy tile, or the tile candidate of --split auto);
+ * null when the set has no tile kernel. */
+static char *context_json(const kernel_plan *kp)
 {
     const kernel_context *cx = &kp->ctx;
-    if (!tile_only(e->pl))
+    if (!emits_tile(kp))
         return xstrdup("null");
+    if (kp->tile_candidate == AUTO_TILE_LOOP)
+        return xstrdup("{\"active\": false, \"why\": \"the tile kernel is the loop kernel: its "
+                       "context is loop_context\"}");
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "{\"active\": %s, ", cx->active ? "true" : "false");
@@ -163,30 +168,63 @@ static char *context_json(const emitter *e, const kernel_plan *kp)
     return sb_steal(&sb);
 }
 
+/* The regrouped loop's context (loop.h), or why the loop is not regrouped; null: no loop. */
+static char *loop_context_json(const kernel_plan *kp)
+{
+    const loop_plan *lp = &kp->loop;
+    if (!emits_tile(kp) || !lp->line)
+        return xstrdup("null");
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "{\"line\": %u, \"active\": %s, ", lp->line, lp->active ? "true" : "false");
+    if (!lp->active) {
+        sb_puts(&sb, "\"why\": \"");
+        sb_put_json_string(&sb, lp->why, strlen(lp->why));
+        sb_puts(&sb, "\"}");
+        return sb_steal(&sb);
+    }
+    sb_printf(&sb, "\"decision_line\": %u, \"groups\": %u, \"where\": \"local\", "
+                   "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, \"variables\": [",
+              lp->d->range.line, lp->ngroups, lp->bytes, lp->bytes * lp->ctx.wg);
+    for (unsigned i = 0; i < lp->ctx.nvars; i++) {
+        const ctx_var *v = &lp->ctx.vars[i];
+        sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);
+        sb_put_json_string(&sb, v->store_type, strlen(v->store_type));
+        sb_printf(&sb, "\", \"elements\": %u, \"bytes\": %u, \"from\": \"%s\", \"line\": %u}",
+                  v->count, v->bytes, i < lp->nprologue ? "prologue" : "loop head", v->line);
+    }
+    sb_puts(&sb, "]}");
+    return sb_steal(&sb);
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
     char nslice[16], ccost[32], ck[512], fused[300], tile[300];
     /* under --strategy tile, the tile kernel runs every leaf: it is the fused kernel */
     quoted_kernel(fused, sizeof fused, 1, k->name,
-                  tile_only(e->pl) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
-    quoted_kernel(tile, sizeof tile, emits_tile(e->pl), k->name, NPLUS1RT_SUFFIX_TILE, "null");
+                  tile_only(kp) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
+    quoted_kernel(tile, sizeof tile, emits_tile(kp), k->name, NPLUS1RT_SUFFIX_TILE, "null");
     snprintf(nslice, sizeof nslice, "%u", kp->nslice);
     snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
-    classifier_kernels_json(e->pl, k->name, ck, sizeof ck);
+    classifier_kernels_json(kp, k->name, ck, sizeof ck);
     strbuf decisions;
     sb_init(&decisions);
     manifest_list ml = {e, kp, &decisions};
     for_each_decision(&k->top, manifest_decision, &ml);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
-    char *ctx = context_json(e, kp);
-    tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(e->pl->opt.strategy)},
+    char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp);
+    const char *tkind = emits_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;
+    char tcand[32];
+    snprintf(tcand, sizeof tcand, tkind ? "\"%s\"" : "null", tkind);
+    tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(kp->strategy)},
                      {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", cands},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof}, {"CONTEXT", ctx},
+                     {"TILE_CANDIDATE", tcand}, {"LOOP_CONTEXT", loop_ctx},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
@@ -210,7 +248,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         const leaf *lf = &kp->leaves[l];
         char id[16], kern[300], lb[16], le[16], cost[32];
         snprintf(id, sizeof id, "%u", l);
-        if (lf->kernel >= 0 && tile_only(e->pl))
+        if (lf->kernel >= 0 && tile_only(kp))
             snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_TILE "\"", k->name);
         else if (lf->kernel >= 0)
             snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_LEAF "%d\"", k->name, lf->kernel);
@@ -238,6 +276,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     free(prof);
     free(cands);
     free(ctx);
+    free(loop_ctx);
 }
 
 /*

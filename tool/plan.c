@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto_tile.h"
 #include "paths.h"
 #include "rules.h"
 #include "util.h"
@@ -179,7 +180,7 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
  * is cheap the driver runs the original kernel; otherwise the driver probes
  * divergence at run time (NPLUS1RT_SPLIT_ADAPTIVE).
  */
-static void apply_cost_model(const plan *pl, kernel_plan *kp)
+static void apply_cost_model(const plan *pl, kernel_plan *kp, double prologue, double ccost)
 {
     kp->merged_kernel = -1;
     kp->split = SPLIT_MODE_ALWAYS;
@@ -190,11 +191,11 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
         return;
     }
     double cheap_below = PLAN_CHEAP_LEAF;
-    if (16 * kp->classifier_cost > cheap_below)
-        cheap_below = 16 * kp->classifier_cost;
+    if (16 * ccost > cheap_below)
+        cheap_below = 16 * ccost;
     unsigned cheap = 0;
     for (unsigned l = 0; l < kp->nleaves; l++)
-        cheap += kp->leaves[l].kernel >= 0 && kp->leaves[l].cost < cheap_below;
+        cheap += kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue < cheap_below;
     if (cheap == kp->nkernels) {
         kp->split = SPLIT_MODE_NEVER;
         return;
@@ -204,11 +205,11 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp)
         return;
     unsigned next = 0;
     for (unsigned l = 0; l < kp->nleaves; l++)
-        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost >= cheap_below)
+        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue >= cheap_below)
             kp->leaves[l].kernel = (int)next++;
     kp->merged_kernel = (int)next;
     for (unsigned l = 0; l < kp->nleaves; l++)
-        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost < cheap_below)
+        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue < cheap_below)
             kp->leaves[l].kernel = kp->merged_kernel;
     kp->nmerged = cheap;
     kp->nkernels = next + 1;
@@ -249,7 +250,7 @@ static char *group_condition(const analysis *an, const loop_plan *lp, unsigned g
 }
 
 /* An active loop: its decision's branches are the groups, and the leaves the driver counts. */
-static void loop_leaves(const analysis *an, kernel_plan *kp)
+static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
 {
     for (unsigned l = 0; l < kp->nleaves; l++) {
         free(kp->leaves[l].path);
@@ -277,7 +278,8 @@ static void loop_leaves(const analysis *an, kernel_plan *kp)
     kp->nkernels = lp->ngroups;
     kp->merged_kernel = -1;
     kp->nmerged = 0;
-    kp->split = SPLIT_MODE_ALWAYS; /* the policy: regroup every round (no probe yet) */
+    /* regroup every round (no probe yet); under --split auto a candidate beside the original */
+    kp->split = split == SPLIT_AUTO ? SPLIT_MODE_ADAPTIVE : SPLIT_MODE_ALWAYS;
 }
 
 /* The decisions the options keep whatever their class (by id). */
@@ -313,19 +315,22 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     kp.paths = all_paths;
     kp.max_leaves = max_leaves;
     kp.nslice = compute_slice(an, &t, horizon);
-    if (pl->opt.strategy == STRATEGY_TILE) {
-        context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, diag);
-        loop_build(an, k, pl->opt.wg, &kp.loop, diag);
-        if (k->loop_only && !kp.loop.active) { /* its decisions sit in a loop left alone */
-            diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
-            diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
-                        "kernel '%s' has decisions only inside loops (the first at line %u), "
-                        "and its loop is not regrouped: %s", k->name, k->loop_only,
-                        kp.loop.why[0] ? kp.loop.why : "no loop at its top level holds one");
-            errors++;
-        }
+    diag_sink quiet; /* the tile's notes and warnings: quiet unless the tile is the set */
+    diag_init(&quiet);
+    quiet.quiet = 1;
+    diag_sink *to = pl->opt.strategy == STRATEGY_TILE ? diag : &quiet;
+    if (auto_tile_wants_context(&pl->opt)) /* the set has a tile kernel (auto_tile.h) */
+        context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, to);
+    loop_build(an, k, pl->opt.wg, &kp.loop, to); /* a regrouped loop is the split */
+    if (k->loop_only && !kp.loop.active) { /* its decisions sit in a loop left alone */
+        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+        diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
+                    "kernel '%s' has decisions only inside loops (the first at line %u), "
+                    "and its loop is not regrouped: %s", k->name, k->loop_only,
+                    kp.loop.why[0] ? kp.loop.why : "no loop at its top level holds one");
+        errors++;
     }
-    tile_hint hint = {k, kp.decisions, pl->opt.wg, pl->opt.strategy != STRATEGY_TILE, 0, {0}};
+    tile_hint hint = {k, kp.decisions, pl->opt.wg, !auto_tile_wants_context(&pl->opt), 0, {0}};
     errors += check_slice(an, &t, horizon, &kp.ctx, &hint, diag);
     errors += check_memory_order(an, &t, &k->top, horizon, &kp.ctx, &hint, diag);
     if (hint.built)
@@ -360,9 +365,16 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
         errors++;
     }
     kp.errors = (unsigned)errors;
-    apply_cost_model(pl, &kp);
+    auto_tile_choose(&pl->opt, &kp);
+    double prologue = 0, ccost = kp.classifier_cost; /* a context tile runs its prologue once */
+    if (kp.strategy == STRATEGY_TILE)
+        auto_tile_costs(&kp, &prologue, &ccost);
+    apply_cost_model(pl, &kp, prologue, ccost);
+    kp.tile_split = auto_tile_verdict(&pl->opt, &kp);
+    if (kp.tile_candidate == AUTO_TILE_CONTEXT && kp.split == SPLIT_MODE_NEVER && kp.ndata)
+        kp.split = kp.tile_split; /* the context tile may pay where the strategy does not */
     if (kp.loop.active && !errors)
-        loop_leaves(an, &kp);
+        loop_leaves(an, &kp, pl->opt.split);
     pl->kernels[pl->nkernels++] = kp; /* room for every kernel was made by plan_build */
     return errors;
 }

@@ -65,6 +65,10 @@ typedef struct kernel_plan {
     kernel_context ctx;    /* --strategy tile: the top-level decision's context (context.h) */
     loop_plan loop;        /* --strategy tile: the regrouped loop (loop.h); when active, the
                             * leaves are its decision's branches, one group each */
+    strategy strategy;     /* this kernel's set: --strategy, or tile when the tile is the only
+                            * split candidate under --split auto (auto_tile.h) */
+    int tile_candidate;    /* the set's tile kernel: AUTO_TILE_* (auto_tile.h) */
+    split_mode tile_split; /* the context tile's own verdict, the prologue counted once */
 } kernel_plan;
 
 typedef struct plan_options {

@@ -11,12 +11,13 @@
  *   profile_job.c     the tree as text (the job's profile.tree), the layout,
  *                     the recording read back
  *   profile_report.c  the replays' report, printed and as JSON
+ *   profile_loop.c    the prediction for a regrouped loop (profile_loop.h)
  *   profile_cmd.c     the command: the job, the run (nplus1gen-validate
  *                     records, replays and reports), the map
  *   profile_map.c     --profile-map: the pictures of a 2-D launch (tool only:
  *                     libpng)
  *
- * profile_replay.c, profile_job.c and profile_report.c (with util.c) are
+ * profile_replay.c, profile_job.c, profile_report.c and profile_loop.c (with util.c) are
  * the library nplus1prof: plain C, no libclang, linked by nplus1gen and by
  * nplus1gen-validate, which runs profile jobs on a machine without libclang.
  *
@@ -94,6 +95,8 @@ typedef struct pcstats {
     unsigned long long *arm_items; /* item executions per arm (narms) */
     double lane_iters;        /* LOOP: iterations the lanes ran */
     double issued_iters;      /* LOOP: iterations the groups ran, times their lanes */
+    double useful_in, issued_in; /* lane work done / issued while it is the innermost
+                                  * construct running (its arms, a loop's test and body) */
 } pcstats;
 
 typedef struct pstats {

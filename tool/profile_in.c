@@ -213,6 +213,7 @@ static int take_kernels(profile_in *p, const jv *ks, char *err, size_t errlen)
         pp->width = (unsigned)w->num;
         pp->split_bound = bound_of(preds, "split");
         pp->tile_bound = bound_of(preds, "tile");
+        pp->loop_bound = bound_of(preds, "tile+loop");
     }
     return 0;
 }

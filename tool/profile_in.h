@@ -16,6 +16,7 @@ typedef struct profile_prior {
     unsigned width;
     double split_bound;        /* predicted speed-up bound of the n+1 split */
     double tile_bound;         /* ... of the tile strategy */
+    double loop_bound;         /* ... of the regrouped loop ("tile+loop"), 0: none predicted */
 } profile_prior;
 
 typedef struct profile_in {

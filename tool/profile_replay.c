@@ -42,6 +42,10 @@ static void issue(rctx *x, double cost, uint64_t m)
         return;
     x->s->issued += cost * popcount(x->present);
     x->s->useful += cost * popcount(m);
+    if (x->cur >= 0) { /* profile_loop.c: the work inside each construct */
+        x->s->c[x->cur].issued_in += cost * popcount(x->present);
+        x->s->c[x->cur].useful_in += cost * popcount(m);
+    }
     for (uint64_t idle = x->present & ~m; idle; idle &= idle - 1) {
         int c = x->cause[__builtin_ctzll(idle)];
         if (c >= 0)

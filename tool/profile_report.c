@@ -10,13 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile_loop.h"
 #include "util.h"
 
 #define KEY_CAP 64
+#define MAX_LOOPS 8
 
 typedef struct kprof {
     pstats base, split, tile;
     int has_split;
+    loop_prediction loops[MAX_LOOPS]; /* the regroupable loops (profile_loop.h) */
+    unsigned nloops;
 } kprof;
 
 typedef struct keyed {
@@ -84,6 +88,7 @@ static void replay_all(const profile_report *rep, const profile_kernel_tree *pk,
     pstats_init(&kp->base, t);
     profile_replay(t, r->traces, NULL, seg, r->n, w, &kp->base);
     free(seg);
+    kp->nloops = profile_loop_predict(t, &kp->base, w, PROFILE_LOOP_LANES, kp->loops, MAX_LOOPS);
     for (unsigned c = 0; c < t->nc; c++)
         kp->has_split |= t->c[c].split;
     if (!kp->has_split)
@@ -161,6 +166,26 @@ static void print_predictions(FILE *f, const kprof *kp, unsigned tile)
                "traffic, the classifier's cost and launch overheads)\n");
 }
 
+/* The regrouped loops (profile_loop.h): the original's efficiency beside the prediction. */
+static void print_loop_predictions(FILE *f, const ptree *t, const kprof *kp)
+{
+    for (unsigned i = 0; i < kp->nloops; i++) {
+        const loop_prediction *p = &kp->loops[i];
+        double e = p->kernel_efficiency, er = p->kernel_efficiency_regrouped;
+        fprintf(f, "  predicted with the loop at line %u regrouped (tile+loop: contexts sorted "
+                   "by the %s at line %u in rounds of %u, refilled): PREDICTION\n",
+                t->c[p->loop].line, t->c[p->decision].what, t->c[p->decision].line,
+                PROFILE_LOOP_LANES);
+        fprintf(f, "    the loop's SIMT efficiency: %.2f measured, %.2f predicted regrouped "
+                   "(its sorted branches %.2f)\n",
+                share(p->loop_useful, p->loop_issued), share(p->loop_useful,
+                p->loop_issued_regrouped), p->branch_efficiency);
+        fprintf(f, "    the kernel's: %.2f measured, %.2f predicted, speed-up at most %.2fx "
+                   "(blind to the moves through local memory and the barriers of each round)\n",
+                e, er, e > 0 ? er / e : 1.0);
+    }
+}
+
 static void print_kernel(FILE *f, const profile_report *rep, unsigned i, const kprof *kp)
 {
     const profile_kernel_tree *pk = &rep->ks[i];
@@ -174,6 +199,7 @@ static void print_kernel(FILE *f, const profile_report *rep, unsigned i, const k
     for (unsigned c = 0; c < pk->tree.nc; c++)
         print_construct(f, &pk->tree, &kp->base, c);
     print_predictions(f, kp, r->tile);
+    print_loop_predictions(f, &pk->tree, kp);
 }
 
 /* ---- JSON (docs/cli.md, "--profile-json") ---------------------------------------- */
@@ -220,6 +246,21 @@ static void json_prediction(strbuf *sb, const char *name, const pstats *s, doubl
               e > 0 ? p / e : 1.0, last ? "" : ",");
 }
 
+/* A regrouped loop's prediction: "strategy": "tile+loop", the loop, and both efficiencies. */
+static void json_loop_prediction(strbuf *sb, const ptree *t, const loop_prediction *p, int last)
+{
+    double e = p->kernel_efficiency, er = p->kernel_efficiency_regrouped;
+    sb_printf(sb, "        {\"strategy\": \"tile+loop\", \"prediction\": true, "
+                  "\"loop_line\": %u, \"decision_line\": %u, \"round_lanes\": %u, "
+                  "\"loop_simt_efficiency\": %.6f, \"loop_simt_efficiency_regrouped\": %.6f, "
+                  "\"branch_efficiency_regrouped\": %.6f, \"simt_efficiency\": %.6f, "
+                  "\"speedup_bound\": %.6f}%s\n",
+              t->c[p->loop].line, t->c[p->decision].line, PROFILE_LOOP_LANES,
+              share(p->loop_useful, p->loop_issued),
+              share(p->loop_useful, p->loop_issued_regrouped), p->branch_efficiency, er,
+              e > 0 ? er / e : 1.0, last ? "" : ",");
+}
+
 static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const kprof *kp)
 {
     const profile_kernel_tree *pk = &rep->ks[i];
@@ -238,10 +279,14 @@ static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const
     for (unsigned c = 0; c < pk->tree.nc; c++)
         json_construct(sb, &pk->tree, &kp->base, c);
     sb_puts(sb, "     ],\n     \"predictions\": [");
-    if (kp->has_split) {
+    if (kp->has_split || kp->nloops) {
         sb_puts(sb, "\n");
-        json_prediction(sb, "split", &kp->split, e, 0, 0);
-        json_prediction(sb, "tile", &kp->tile, e, r->tile, 1);
+        if (kp->has_split) {
+            json_prediction(sb, "split", &kp->split, e, 0, 0);
+            json_prediction(sb, "tile", &kp->tile, e, r->tile, !kp->nloops);
+        }
+        for (unsigned l = 0; l < kp->nloops; l++)
+            json_loop_prediction(sb, &pk->tree, &kp->loops[l], l + 1 == kp->nloops);
         sb_puts(sb, "     ");
     }
     sb_printf(sb, "]}%s\n", i + 1 < rep->nks ? "," : "");

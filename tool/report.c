@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "auto_tile.h"
 #include "keep_in_leaf.h"
 #include "tree.h"
 
@@ -182,6 +183,11 @@ static void print_kept(FILE *f, const kernel_plan *kp)
 static void print_context(FILE *f, const kernel_plan *kp)
 {
     const kernel_context *cx = &kp->ctx;
+    if (kp->tile_candidate == AUTO_TILE_LOOP) {
+        fprintf(f, "  context (tile): none at the top level: the tile kernel is the loop kernel "
+                   "(its context below)\n");
+        return;
+    }
     if (!cx->active) {
         fprintf(f, "  context (tile): none: %s; the tile's leaves recompute the prologue\n",
                 cx->why);
@@ -263,6 +269,32 @@ static void print_loop(FILE *f, const kernel_plan *kp)
             modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], lp->round_cost);
 }
 
+/* The tile kernel the set carries: its name, and why it is the only split or what it costs. */
+static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
+{
+    if (kp->tile_candidate == AUTO_TILE_NONE)
+        return;
+    const char *name = auto_tile_name(kp->tile_candidate);
+    if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
+        fprintf(f, "  candidates: original and %s only: %s\n", name,
+                kp->tile_candidate == AUTO_TILE_LOOP
+                    ? "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level has only early-return guards)"
+                    : "only the context makes the kernel legal (a prologue statement the other "
+                      "strategies refuse runs once per item in its classify phase)");
+    else if (pl->opt.strategy != STRATEGY_TILE)
+        fprintf(f, "  candidates: original, %s/%s and %s\n", strategy_name(kp->strategy),
+                dispatch_name(pl->opt.dispatch), name);
+    if (kp->tile_candidate != AUTO_TILE_CONTEXT || pl->opt.split != SPLIT_AUTO)
+        return;
+    double prologue, classifier;
+    auto_tile_costs(kp, &prologue, &classifier);
+    fprintf(f, "  %s: %s: its prologue (cost ~%.0f) runs once per item; classifier ~%.0f and "
+               "leaves without the prologue decide (cheap below %.0f)\n",
+            name, split_mode_name(kp->tile_split), prologue, classifier,
+            16 * classifier > PLAN_CHEAP_LEAF ? 16 * classifier : PLAN_CHEAP_LEAF);
+}
+
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
 {
     for (unsigned i = 0; i < pl->nkernels; i++)
@@ -286,7 +318,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     }
     fprintf(f, "kernel %s: can be split: %u leaves, %u leaf kernels, classifier slice of %u "
                "statements, strategy %s, dispatch %s\n",
-            k->name, kp->nleaves, kp->nkernels, kp->nslice, strategy_name(pl->opt.strategy),
+            k->name, kp->nleaves, kp->nkernels, kp->nslice, strategy_name(kp->strategy),
             dispatch_name(pl->opt.dispatch));
     if (kp->split == SPLIT_MODE_NEVER && kp->ndata == 0)
         fprintf(f, "  split: never: no decision depends on data (every condition is uniform or "
@@ -298,6 +330,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     else if (kp->split == SPLIT_MODE_ADAPTIVE)
         fprintf(f, "  split: adaptive: the driver probes divergence (every 16th launch by default) "
                    "and runs the original kernel while few 32-item chunks mix leaves\n");
+    print_tile_candidate(f, pl, kp);
     if (kp->merged_kernel >= 0)
         fprintf(f, "  merged: %u cheap leaves share %s" NPLUS1RT_SUFFIX_LEAF "%d, which runs the "
                    "original code\n", kp->nmerged, k->name, kp->merged_kernel);
@@ -329,7 +362,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
     fprintf(f, "  buckets: one index array of N entries, %u counters per work-group of %u\n",
             kp->nkernels, pl->opt.wg);
-    if (pl->opt.strategy == STRATEGY_TILE) {
+    if (kp->tile_candidate != AUTO_TILE_NONE) {
         print_context(f, kp);
         print_loop(f, kp);
     }

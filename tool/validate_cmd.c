@@ -314,12 +314,12 @@ static void describe_set(strbuf *sb, const plan *pl)
     for (unsigned i = 0; i < pl->nkernels; i++) {
         const kernel_plan *kp = &pl->kernels[i];
         const kernel_info *k = kp->k;
-        job_kernel jk = {.name = k->name, .strategy = pl->opt.strategy,
+        /* has_tile: AUTO_TILE_*, 2 and 3 name the tile's kind (the runner's labels) */
+        job_kernel jk = {.name = k->name, .strategy = kp->strategy,
                          .dispatch = pl->opt.dispatch, .wg = pl->opt.wg,
                          .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]},
                          .nkernels = kp->nkernels, .split = kp->split,
-                         .has_tile = pl->opt.strategy == STRATEGY_TILE ||
-                                     pl->opt.split == SPLIT_AUTO};
+                         .has_tile = kp->tile_candidate};
         job_put_kernel(sb, &jk);
         for (unsigned p = 0; p < k->nparams; p++)
             validate_job_param(sb, &k->params[p]);

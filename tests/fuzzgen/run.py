@@ -48,6 +48,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen  # noqa: E402
+import loopgen  # noqa: E402
 
 RULE_RE = re.compile(r"\[(nplus1-[a-z-]+)\]")
 # Under ASan, LeakSanitizer's exit-time tracer sometimes crashes in a process
@@ -158,7 +159,10 @@ def save_failure(dirname, name, source, tool, options, out, kind, reason):
 
 def one_case(args, tmpdir, i):
     seed = args.seed * 1000003 + i
-    case = gen.generate(seed, illegal_rate=args.illegal_rate)
+    if args.loops:
+        case = loopgen.generate(seed)
+    else:
+        case = gen.generate(seed, illegal_rate=args.illegal_rate)
     path = os.path.join(tmpdir, "fz_%d.cl" % seed)
     with open(path, "w") as f:
         f.write(case.source)
@@ -172,6 +176,8 @@ def one_case(args, tmpdir, i):
     kind, reason = verdict(case.legal, case.rule, rc, sig, out)
     if args.check_only and case.legal and kind == "other" and rc == 0:
         kind, reason = "ok-matched", ""
+    if args.loops and kind == "ok-matched" and "when loop at line" not in out:
+        kind = "ok-matched-plain"   # validated, but the loop kept (not regrouped)
     saved = None
     if not kind.startswith("ok"):
         saved = save_failure(args.failures, str(seed), case.source, args.tool, case.options,
@@ -233,6 +239,9 @@ def run_random(args):
           "(%.2f s per kernel, %d jobs)" % (args.seed, args.count, legal, illegal, wall,
                                             tool_secs / max(args.count, 1), args.jobs))
     print("  transformed and matched: %d" % ok_m)
+    if args.loops:
+        print("    the loop regrouped (its branches are the leaves): %d; kept in a plain tile: %d"
+              % (ok_m, counts.get("ok-matched-plain", 0)))
     if counts.get("ok-inconclusive"):
         print("  inconclusive (no item reached a working leaf: constant conditions): %d"
               % counts["ok-inconclusive"])
@@ -348,6 +357,8 @@ def main():
                     help="legal kernels get --check instead of --validate (front end only, fast)")
     ap.add_argument("--regressions", metavar="PATH", nargs="+",
                     help="run the regression kernels: .cl files, or every .cl of a folder")
+    ap.add_argument("--loops", action="store_true",
+                    help="loop kernels (loopgen.py) under --strategy tile: the loop kernel")
     args = ap.parse_args()
     if not os.access(args.tool, os.X_OK):
         print("run.py: cannot run nplus1gen at '%s' (build it, or pass --tool)" % args.tool)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "profile_loop.h"
 
 #include "check.h"
 
@@ -143,10 +144,56 @@ static void early_return(void)
     ptree_free(&t);
 }
 
+/*
+ * A top-level while (test cost 1) whose body is if (cost 1) { work 10 } else
+ * { work 10 }, 4 lanes: L0 then, else, leaves; L1 else, leaves; L2 never
+ * enters; L3 then, leaves. The regrouped loop's prediction (profile_loop.h).
+ */
+static void regrouped_loop(void)
+{
+    ptree t = {0};
+    pnode *loop = add(&t.top, PN_LOOP, 1);
+    loop->construct = construct(&t, PN_LOOP, 2, -1, 0);
+    loop->narms = 1;
+    loop->arms = calloc(1, sizeof *loop->arms);
+    pnode *d = add(&loop->arms[0], PN_IF, 1);
+    d->construct = construct(&t, PN_IF, 2, 0, 0);
+    d->narms = 2;
+    d->arms = calloc(2, sizeof *d->arms);
+    add(&d->arms[0], PN_WORK, 10);
+    add(&d->arms[1], PN_WORK, 10);
+    unsigned char p0[] = {2, 1, 2, 2, 1}, p1[] = {2, 2, 1}, p2[] = {1}, p3[] = {2, 1, 1};
+    ptrace items[4] = {{p0, 5}, {p1, 3}, {p2, 1}, {p3, 3}};
+    pstats s;
+    pstats_init(&s, &t);
+    profile_replay(&t, items, NULL, NULL, 4, 4, &s);
+    /* tests 4+4+4 issued (4+3+1 useful), conditions 4+4 (3+1), arms 4 x 10 three times */
+    check_near(s.issued, 140, "loop issued");
+    check_near(s.useful, 52, "loop useful");
+    check_near(s.c[0].issued_in, 20, "work issued in the loop itself");
+    check_near(s.c[0].useful_in, 12, "work done in the loop itself");
+    check_near(s.c[1].issued_in, 120, "work issued in the if's arms");
+    check_near(s.c[1].useful_in, 40, "work done in the if's arms");
+    loop_prediction p[2];
+    /* rounds of 8 contexts in groups of 4: runs of 4 and 4, no group mixes branches */
+    check_near(profile_loop_predict(&t, &s, 4, 8, p, 2), 1, "regroupable loops");
+    check_near(p[0].branch_efficiency, 1.0, "sorted branches, rounds of 8");
+    check_near(p[0].loop_issued_regrouped, 52, "loop issued, regrouped");
+    check_near(p[0].kernel_efficiency, 52.0 / 140, "kernel efficiency measured");
+    check_near(p[0].kernel_efficiency_regrouped, 1.0, "kernel efficiency predicted");
+    /* rounds of 4: runs of 2 and 2 share the one group, which issues both branches */
+    profile_loop_predict(&t, &s, 4, 4, p, 2);
+    check_near(p[0].branch_efficiency, 0.5, "sorted branches, rounds of 4");
+    check_near(p[0].kernel_efficiency_regrouped, 52.0 / 92, "kernel predicted, rounds of 4");
+    pstats_free(&s);
+    ptree_free(&t);
+}
+
 int main(void)
 {
     alternating_if();
     loop_trips();
     early_return();
+    regrouped_loop();
     return check_summary("profile replay");
 }

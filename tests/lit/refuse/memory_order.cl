@@ -4,9 +4,12 @@
 // '__constant' read pointer cannot alias the write, and passes; so do a
 // store on a path that returns before the condition, and a store to another
 // field of the struct the condition reads.
+// --split always: the rule of the multi-kernel strategies. Under --split auto a kernel
+// that only a prologue statement stops splits with the context tile alone
+// (../auto_tile_context_candidate.test).
 // RUN: rm -rf %t
-// RUN: not %nplus1gen %s -o %t 2>&1 | %FileCheck %s --match-full-lines
-// RUN: %nplus1gen %s -o %t >/dev/null 2>&1; test $? -eq 1
+// RUN: not %nplus1gen %s --split always -o %t 2>&1 | %FileCheck %s --match-full-lines
+// RUN: %nplus1gen %s --split always -o %t >/dev/null 2>&1; test $? -eq 1
 // RUN: test ! -e %t
 
 // CHECK:      {{.*}}memory_order.cl:[[@LINE+10]]:9: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]

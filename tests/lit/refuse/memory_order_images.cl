@@ -4,9 +4,12 @@
 // tests/diff/legal/image_write_before_read.cl); a read_write image may be the
 // image written, so a write before a condition reading it is still refused,
 // and the note does not suggest 'restrict', which images cannot take.
+// --split always: the rule of the multi-kernel strategies. Under --split auto a kernel
+// that only a prologue statement stops splits with the context tile alone
+// (../auto_tile_context_candidate.test).
 // RUN: rm -rf %t
-// RUN: not %nplus1gen %s --cl-std=CL2.0 -o %t 2>&1 | %FileCheck %s --match-full-lines
-// RUN: %nplus1gen %s --cl-std=CL2.0 -o %t >/dev/null 2>&1; test $? -eq 1
+// RUN: not %nplus1gen %s --split always --cl-std=CL2.0 -o %t 2>&1 | %FileCheck %s --match-full-lines
+// RUN: %nplus1gen %s --split always --cl-std=CL2.0 -o %t >/dev/null 2>&1; test $? -eq 1
 // RUN: test ! -e %t
 
 // CHECK:      {{.*}}memory_order_images.cl:[[@LINE+10]]:16: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]

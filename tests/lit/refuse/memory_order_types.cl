@@ -3,9 +3,12 @@
 // signed and an unsigned type may alias), a char buffer (it may access any
 // object), fields of a union, and a field of a struct that holds the other
 // struct. (tests/diff/legal/strict_aliasing.cl: the shapes that split.)
+// --split always: the rule of the multi-kernel strategies. Under --split auto a kernel
+// that only a prologue statement stops splits with the context tile alone
+// (../auto_tile_context_candidate.test).
 // RUN: rm -rf %t
-// RUN: not %nplus1gen %s -o %t 2>&1 | grep -E 'error:|note:' | sed 's/^.*memory_order_types.cl://' | %FileCheck %s --match-full-lines
-// RUN: %nplus1gen %s -o %t >/dev/null 2>&1; test $? -eq 1
+// RUN: not %nplus1gen %s --split always -o %t 2>&1 | grep -E 'error:|note:' | sed 's/^.*memory_order_types.cl://' | %FileCheck %s --match-full-lines
+// RUN: %nplus1gen %s --split always -o %t >/dev/null 2>&1; test $? -eq 1
 // RUN: test ! -e %t
 typedef union { float f; int n; } U;
 typedef struct { float y; } Inner;

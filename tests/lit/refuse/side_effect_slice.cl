@@ -2,9 +2,12 @@
 // the conditions depend on, so they must not store, increment memory, call
 // an atomic or printf, or call a helper that does: the classifier would
 // repeat the effect. (Assigning local variables is what a slice does.)
+// --split always: the rule of the multi-kernel strategies. Under --split auto a kernel
+// that only a prologue statement stops splits with the context tile alone
+// (../auto_tile_context_candidate.test).
 // RUN: rm -rf %t
-// RUN: not %nplus1gen %s -o %t 2>&1 | %FileCheck %s --match-full-lines
-// RUN: %nplus1gen %s -o %t >/dev/null 2>&1; test $? -eq 1
+// RUN: not %nplus1gen %s --split always -o %t 2>&1 | %FileCheck %s --match-full-lines
+// RUN: %nplus1gen %s --split always -o %t >/dev/null 2>&1; test $? -eq 1
 // RUN: test ! -e %t
 
 // CHECK:      {{.*}}side_effect_slice.cl:[[@LINE+9]]:20: error: a condition depends on a statement with a side effect [nplus1-side-effect]

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""
+loopgen.py - random loop kernels for differential testing of the loop kernel
+(--strategy tile regroups a loop's contexts round by round: tool/loop.c).
+
+One call of generate(seed) gives one legal test case in the shape loop.c
+regroups today: a prologue (declarations, an optional early-return guard),
+one `while` loop whose test has a bounded, data-dependent trip count, a body
+with head statements, ONE data-dependent if/else-if chain or switch at its
+top level, then tail statements, and an epilogue that stores the state. The
+live state (the loop's context) mixes int, uint, float, float4, a struct and
+a small private array; a branch may `return` (the item ends) or run an inner
+loop of constant trip count. The options are `--validate --strategy tile`;
+run.py --loops requires "validation passed" and counts the kernels whose
+leaves are the loop's branches (regrouped) apart from the others.
+
+Legal by construction: no break or continue of the regrouped loop, no
+pointers in the state, no side effect in a condition; no undefined
+behaviour (integers stay bounded: every update is reduced with a mask or a
+modulo, indices are reduced modulo the item count n, shifts are of
+unsigned values); every float is a contraction f * c + d with |c| < 1 and
+stored as 100 + f, so results agree within the default 4 ULPs whatever the
+compiler contracts. Standard library only; the same seed gives the same bytes.
+"""
+
+import random
+
+import gen
+
+
+class Ctx:
+    """The kernel's text and the state variables a branch may update."""
+
+    def __init__(self, rng, name):
+        self.rng = rng
+        self.name = name
+        self.lines = []
+        self.state = []     # (name, kind): "int", "uint", "float", "float4", "struct", "array"
+
+    def emit(self, depth, text):
+        self.lines.append("    " * depth + text)
+
+
+def int_update(rng, v, h):
+    """An int state update that stays in [-4096, 4096]."""
+    return rng.choice([
+        "%s = (%s + %s * %d) %% 4096;" % (v, v, h, rng.randint(1, 7)),
+        "%s = (%s * %d + %d) %% 4093;" % (v, v, rng.randint(2, 5), rng.randint(1, 99)),
+        "%s = %s / 2 - %d;" % (v, v, rng.randint(0, 9)),
+        "%s = abs(%s - %s) %% 2048;" % (v, v, h),
+    ])
+
+
+def uint_update(rng, v, h):
+    return rng.choice([
+        "%s = (%s * 3u + 1u) & 0xffffu;" % (v, v),
+        "%s = (%s >> 1) ^ (uint)(%s & 15);" % (v, v, h),
+        "%s = (%s + (uint)abs(%s)) %% 65521u;" % (v, v, h),
+    ])
+
+
+def float_update(rng, v):
+    c = gen.fconst(rng.choice([0.5, 0.75, 0.25, -0.5]))
+    return "%s = %s * %s + %s;" % (v, v, c, gen.fconst(rng.uniform(-2, 2)))
+
+
+def state_update(rng, ctx, h):
+    """One statement that updates a state variable from h (an int the head read)."""
+    name, kind = rng.choice(ctx.state)
+    if kind == "int":
+        return int_update(rng, name, h)
+    if kind == "uint":
+        return uint_update(rng, name, h)
+    if kind == "float":
+        return float_update(rng, name)
+    if kind == "float4":
+        return "%s = %s * %s + (float4)((float)(%s & 7) * 0.125f);" % (
+            name, name, gen.fconst(rng.choice([0.5, 0.25])), h)
+    if kind == "struct":
+        return rng.choice(["%s.count = (%s.count + 1) %% 1000;" % (name, name),
+                           "%s.weight = %s.weight * 0.5f + %s;" % (name, name,
+                                                                  gen.fconst(rng.uniform(-1, 1)))])
+    return "%s[%s & 3] = (%s[%s & 3] + 1) %% 1000;" % (name, h, name, h)
+
+
+def branch_body(rng, ctx, depth, h, may_return):
+    """The statements of one branch: updates, sometimes an inner loop or a return."""
+    for _ in range(rng.randint(1, 3)):
+        ctx.emit(depth, state_update(rng, ctx, h))
+    if rng.random() < 0.25:
+        f = [n for n, k in ctx.state if k == "float"]
+        acc = f[0] if f else None
+        if acc:
+            ctx.emit(depth, "for (int k = 0; k < %d; k++)" % rng.randint(2, 6))
+            ctx.emit(depth + 1, "%s = %s * 0.5f + sin((float)k * 0.25f) * 0.125f;" % (acc, acc))
+    if may_return and rng.random() < 0.3:
+        ctx.emit(depth, "out_i[i] = -1 - (%s & 255);" % h)
+        ctx.emit(depth, "return;")
+
+
+def decision(rng, ctx, depth, h):
+    """ONE data-dependent if/else-if chain or switch on h."""
+    may_return = rng.random() < 0.4
+    if rng.random() < 0.5:
+        n = rng.randint(2, 4)
+        cuts = sorted(rng.sample(range(-40, 40), n - 1))
+        for b in range(n):
+            if b == 0:
+                ctx.emit(depth, "if (%s < %d) {" % (h, cuts[0]))
+            elif b < n - 1:
+                ctx.emit(depth, "} else if (%s < %d) {" % (h, cuts[b]))
+            elif rng.random() < 0.8:
+                ctx.emit(depth, "} else {")
+            else:
+                break
+            branch_body(rng, ctx, depth + 1, h, may_return)
+        ctx.emit(depth, "}")
+        return
+    n = rng.randint(2, 5)
+    ctx.emit(depth, "switch (%s & %d) {" % (h, 7))
+    labels = sorted(rng.sample(range(8), n))
+    for v in labels:
+        ctx.emit(depth, "case %d: {" % v)
+        branch_body(rng, ctx, depth + 1, h, may_return)
+        ctx.emit(depth + 1, "break;")
+        ctx.emit(depth, "}")
+    if rng.random() < 0.6:
+        ctx.emit(depth, "default:")
+        ctx.emit(depth + 1, state_update(rng, ctx, h))
+        ctx.emit(depth + 1, "break;")
+    ctx.emit(depth, "}")
+
+
+def kernel(rng, name):
+    ctx = Ctx(rng, name)
+    ctx.emit(0, "__kernel void %s(__global const int *data, __global int *out_i, "
+                "__global float *out_f, const uint n)" % name)
+    ctx.emit(0, "{")
+    ctx.emit(1, "const uint i = get_global_id(0);")
+    ctx.emit(1, "if (i >= n)")
+    ctx.emit(2, "return;")
+    ctx.emit(1, "int a = data[i] %% %d;" % rng.randint(50, 500))
+    ctx.state.append(("a", "int"))
+    kinds = ["uint", "float", "float4", "struct", "array"]
+    rng.shuffle(kinds)
+    for kind in kinds[:rng.randint(1, 4)]:
+        if kind == "uint":
+            ctx.emit(1, "uint s = (uint)(data[(i * 7u) % n] & 1023) | 1u;")
+            ctx.state.append(("s", "uint"))
+        elif kind == "float":
+            ctx.emit(1, "float f = %s;" % gen.fconst(rng.uniform(-1, 1)))
+            ctx.state.append(("f", "float"))
+        elif kind == "float4":
+            ctx.emit(1, "float4 v = (float4)(%s);" % gen.fconst(rng.uniform(0, 1)))
+            ctx.state.append(("v", "float4"))
+        elif kind == "struct":
+            ctx.emit(1, "fzl_acc st;")
+            ctx.emit(1, "st.count = 0;")
+            ctx.emit(1, "st.weight = 1.0f;")
+            ctx.state.append(("st", "struct"))
+        else:
+            ctx.emit(1, "int hist[4] = {0, 0, 0, 0};")
+            ctx.state.append(("hist", "array"))
+    limit = rng.randint(4, 40)
+    ctx.emit(1, "int steps = 0;")
+    test = rng.choice(["a != 0", "a > -100", "(a & 3) != 3", "a % 7 != 0"])
+    ctx.emit(1, "while (steps < %d && %s) {" % (limit, test))
+    ctx.emit(2, "const int h = data[(i + (uint)steps * %du) %% n] %% 64;" % rng.randint(1, 13))
+    if rng.random() < 0.4:
+        ctx.emit(2, "const int g = h + a % 8;")
+        h = "g"
+    else:
+        h = "h"
+    decision(rng, ctx, 2, h)
+    ctx.emit(2, "steps++;")
+    ctx.emit(1, "}")
+    terms = ["a", "steps"]
+    floats = ["0.0f"]
+    for nm, kind in ctx.state:
+        if kind == "uint":
+            terms.append("(int)s")
+        elif kind == "float":
+            floats.append("f")
+        elif kind == "float4":
+            floats.append("(v.x + v.w)")
+        elif kind == "struct":
+            terms.append("st.count")
+            floats.append("st.weight")
+        elif kind == "array":
+            terms.append("hist[0] * 3 + hist[3]")
+    ctx.emit(1, "out_i[i] = %s;" % " + ".join(terms))
+    ctx.emit(1, "out_f[i] = 100.0f + %s;" % " + ".join(floats))
+    ctx.emit(0, "}")
+    return "\n".join(ctx.lines) + "\n"
+
+
+STRUCT = "typedef struct fzl_acc {\n    int count;\n    float weight;\n} fzl_acc;\n"
+
+
+def generate(seed):
+    """The loop test case of seed (an int)."""
+    rng = random.Random(seed)
+    case = gen.Case()
+    case.kind = "loop"
+    name = "fzl_%06x" % (seed & 0xffffff)
+    size = rng.choice([256, 500, 1000, 1024, 2048, 3000, 4096, 10007])
+    off = rng.choice([0, 0, 0, 64, 100])
+    n = off + size - rng.choice([0, 0, 3, 17])
+    case.source = "/* nplus1gen fuzzgen --loops: seed %d */\n%s\n%s" % (seed, STRUCT,
+                                                                       kernel(rng, name))
+    case.kernels = [name]
+    opts = ["--validate", "--global", str(size)]
+    if off:
+        opts += ["--offset", str(off)]
+    opts += ["--arg", "n=%d" % n, "--arg", "data=range:-1000:1000",
+             "--seed", str(rng.randrange(1, 1 << 30)), "--strategy", "tile"]
+    if rng.random() < 0.3:
+        opts += ["--wg", str(rng.choice([32, 64, 128, 256]))]
+    opts += ["--split", "always" if rng.random() < 0.7 else "auto"]
+    case.options = opts
+    return case
+
+
+if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description="print one generated loop kernel and its options")
+    ap.add_argument("seed", type=int)
+    a = ap.parse_args()
+    c = generate(a.seed)
+    print(c.source)
+    print("/* legal; nplus1gen FILE %s */" % " ".join(c.options))

@@ -1,0 +1,70 @@
+/* auto_tile.c - the tile kernel as a candidate of --split auto (auto_tile.h). */
+#include "auto_tile.h"
+
+int auto_tile_wants_context(const plan_options *opt)
+{
+    return opt->strategy == STRATEGY_TILE || opt->split == SPLIT_AUTO;
+}
+
+void auto_tile_choose(const plan_options *opt, kernel_plan *kp)
+{
+    kp->strategy = opt->strategy;
+    int tile = auto_tile_wants_context(opt);
+    if (kp->loop.active) { /* the loop kernel is the split, under every policy */
+        kp->strategy = STRATEGY_TILE;
+        kp->tile_candidate = AUTO_TILE_LOOP;
+        return;
+    }
+    if (!tile) {
+        kp->tile_candidate = AUTO_TILE_NONE;
+        return;
+    }
+    kp->tile_candidate = kp->ctx.active ? AUTO_TILE_CONTEXT : AUTO_TILE_PLAIN;
+    if (kp->ctx.active && kp->ctx.relaxed) /* the other strategies would refuse it */
+        kp->strategy = STRATEGY_TILE;
+}
+
+void auto_tile_costs(const kernel_plan *kp, double *prologue, double *classifier)
+{
+    *prologue = 0;
+    *classifier = kp->classifier_cost;
+    if (!kp->ctx.active)
+        return;
+    const seq *top = &kp->k->top;
+    for (unsigned i = 0; i < kp->ctx.at && i < top->n; i++) {
+        *prologue += top->items[i].fx.cost;
+        if (plan_in_slice(kp, &top->items[i]))
+            *classifier -= top->items[i].fx.cost;
+    }
+    if (*classifier < 0)
+        *classifier = 0;
+}
+
+split_mode auto_tile_verdict(const plan_options *opt, const kernel_plan *kp)
+{
+    if (opt->split != SPLIT_AUTO)
+        return SPLIT_MODE_ALWAYS;
+    if (kp->ndata == 0)
+        return SPLIT_MODE_NEVER;
+    double prologue, classifier;
+    auto_tile_costs(kp, &prologue, &classifier);
+    double cheap_below = PLAN_CHEAP_LEAF;
+    if (16 * classifier > cheap_below)
+        cheap_below = 16 * classifier;
+    for (unsigned l = 0; l < kp->nleaves; l++)
+        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue >= cheap_below)
+            return SPLIT_MODE_ADAPTIVE;
+    return SPLIT_MODE_NEVER;
+}
+
+const char *auto_tile_name(int kind)
+{
+    switch (kind) {
+    case AUTO_TILE_CONTEXT:
+        return "tile+context";
+    case AUTO_TILE_LOOP:
+        return "tile+loop";
+    default:
+        return "tile";
+    }
+}
