@@ -29,7 +29,7 @@
 # split (today: decisions only inside loops) gets no job; gen lists it in
 # DEST/skipped.txt with the tool's reason, and run copies that list into the
 # CSV, so the set measures it as soon as the tool splits it.
-# Environment: REPS (gen, default 9), PROFILE_TIMEOUT (gen: seconds for one
+# Environment: STRATEGIES (gen: the jobs' strategies, default every one and auto), REPS (gen, default 9), PROFILE_TIMEOUT (gen: seconds for one
 # profile here on the CPU, default 120; a profile that takes longer is left out), KERNELS (gen: a bash regex on the kernel names,
 # e.g. '^shade_switch$', to try a few), PART=K/M (run: only every M-th job from
 # the K-th, 1-based, to spread the set over several device calls), JOBS (run: a
@@ -38,7 +38,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
-STRATEGIES="atomic aggregated ordered chunked tile auto"
+STRATEGIES=${STRATEGIES:-atomic aggregated ordered chunked tile auto}
 
 gen() {
     local small=0
