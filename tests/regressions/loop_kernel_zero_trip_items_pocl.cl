@@ -4,7 +4,7 @@
 // its loopvec and cbs work-group methods, with --wg 2 or more. Cause: the round
 // loop and the refill loop began at the same point and were merged into one
 // loop whose barrier only refilling lanes reached; fixed by starting each round
-// with a barrier (LOOPS_STATUS.md).
+// with a barrier (docs/design.md, "Loops").
 // RUN: nplus1gen %s --validate --global 64 --arg n=64 --arg data=choice:0,5 --seed 5 --strategy tile --split always --wg 2
 // EXPECT: match
 __kernel void k6(__global const int *data, __global int *out_i, const uint n)

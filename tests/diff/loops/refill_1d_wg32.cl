@@ -1,4 +1,4 @@
-/* The reduced case of a POCL loopvec failure (LOOPS_STATUS.md): a 1-D launch of
+/* The reduced case of a POCL loopvec failure (docs/design.md, "Loops"): a 1-D launch of
  * 32-item work-groups, items with different trip counts, so lanes refill while
  * others still iterate; each item writes its trip count and its row. Items were
  * lost when the round loop and the refill loop shared a header. */
