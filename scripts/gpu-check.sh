@@ -15,7 +15,8 @@
 # kernels of tests/fuzzgen (seed 1, 200 cases, as CI). run registers NVIDIA's
 # OpenCL when its library is there, prefers the NVIDIA platform, and writes
 # the log and summary to $OUT (or ./gpu-check-out). Exit 0 when every job
-# exited as expected.
+# exited as expected. GPU_CHECK_TESTS (emit): a regex on the test names, to
+# emit only those (and none of the random kernels).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -27,7 +28,7 @@ emit() {
     mkdir -p "$jobs"
     (cd "$build" && ctest --show-only=json-v1) > .carry/gpu-check/tests.json
     python3 - "$jobs" "$build" <<'EOF'
-import json, os, subprocess, sys
+import json, os, re, subprocess, sys
 sys.path.insert(0, "tests/fuzzgen")
 import gen
 
@@ -51,6 +52,7 @@ def emit_one(name, cmd, cwd, expect, regex=None):
     emitted += 1
 
 tests = json.load(open(os.path.join(jobs, "..", "tests.json")))["tests"]
+only = os.environ.get("GPU_CHECK_TESTS")  # a regex on the test names: those only, no fuzz
 for t in tests:
     cmd = t.get("command") or []
     cwd = next((p["value"] for p in t.get("properties", []) if p["name"] == "WORKING_DIRECTORY"),
@@ -62,6 +64,8 @@ for t in tests:
         cwd, cmd = cmd[3], cmd[4:]
     if not cmd or os.path.basename(cmd[0]) != "nplus1gen" or "--validate" not in cmd:
         continue
+    if only and not re.search(only, t["name"]):
+        continue
     if "oclgrind" in t["name"] or "oclgrind" in cmd:
         skipped += 1
         continue
@@ -70,8 +74,9 @@ for t in tests:
     emit_one(t["name"], cmd, cwd, expect, regex)
 
 tmp = os.path.join(jobs, "..", "fuzz-src")
+fuzz_cases = 0 if only else 200
 os.makedirs(tmp, exist_ok=True)
-for i in range(200):
+for i in range(fuzz_cases):
     seed = 1 * 1000003 + i
     case = gen.generate(seed)
     if not case.legal or "--validate" not in case.options:
