@@ -120,10 +120,18 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
         if (it->kind == ITEM_DECISION && it->decision && !is_guard(it->decision)) {
-            if (found) /* else no loop comes first: nothing to say */
+            if (!found) /* a loop after it stays in a leaf: say so at that loop */
+                for (unsigned j = i + 1; j < k->top.n && !lp->line; j++) {
+                    const seq_item *lj = &k->top.items[j];
+                    if (lj->kind == ITEM_STMT && is_loop(lj->cursor) &&
+                        holds_decision(lj->cursor))
+                        lp->line = lj->range.line;
+                }
+            if (found || lp->line)
                 snprintf(lp->why, sizeof lp->why, "the kernel has a decision at its top level "
                          "(line %u), which the tile kernel splits; this version regroups a loop "
-                         "only in a kernel without one", it->range.line);
+                         "only in a kernel without one (the loop runs in its leaf, as written)",
+                         it->range.line);
             return 1;
         }
         if (it->kind != ITEM_STMT || !is_loop(it->cursor) || !holds_decision(it->cursor))
