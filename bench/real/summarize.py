@@ -69,7 +69,7 @@ def main():
         elif r["job"] == "auto" and r["variant"] == "auto-first16":
             c["auto_first16"] = r["x"]
         elif r["job"] == "auto" and r["how"] == "forced":
-            kind = "measured_tile" if r["variant"] == "tile" else "measured_split"
+            kind = "measured_tile" if r["variant"].startswith("tile") else "measured_split"
             c.setdefault(kind, r["x"])  # the auto set's split comes first
     head = ["kernel", "mix", "original_ms"] + FORCED
     device = sys.argv[sys.argv.index("--device") + 1] if "--device" in sys.argv else None
