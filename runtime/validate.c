@@ -425,13 +425,19 @@ static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *o
 {
     nplus1rt_set *set = variant_set(v, desc, opts, NULL);
     double total = 0;
+    const int trace = getenv("NPLUS1_TRACE_FIRST") != NULL; /* each launch, to stderr */
     for (int i = 0; set && i < NPLUS1RT_FIRST_LAUNCHES; i++) {
         double t0 = nplus1rt_now_ms();
         if (run_generated(v, set, NULL, NULL) != CL_SUCCESS) {
             total = -NPLUS1RT_FIRST_LAUNCHES;
             break;
         }
-        total += nplus1rt_now_ms() - t0;
+        const double ms = nplus1rt_now_ms() - t0;
+        total += ms;
+        if (trace)
+            fprintf(stderr, "auto-first16: launch %2d %9.3f ms  %s (choice so far: %s)\n",
+                    i + 1, ms, nplus1rt_set_last_ran_original(set) ? "original" : "generated",
+                    nplus1rt_set_last_choice(set));
     }
     if (set)
         add_variant(v->res, "auto-first16", total / NPLUS1RT_FIRST_LAUNCHES,
