@@ -421,6 +421,18 @@ void analyze_seq_free(seq *s)
     seq_free(s, 1);
 }
 
+char *kernel_param_list(const kernel_info *k, int names)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        if (i)
+            sb_puts(&sb, ", ");
+        sb_puts(&sb, names ? k->params[i].name : k->params[i].decl_text);
+    }
+    return sb_steal(&sb);
+}
+
 void analyze_free(analysis *an)
 {
     for (unsigned k = 0; k < an->nkernels; k++) {

@@ -247,6 +247,10 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
                      int loops, diag_sink *diag);
 void analyze_free(analysis *an);
 
+/* k's parameters, comma-separated: their declarations (names 0) or their names
+ * (names 1), as a kernel's signature and a call spell them (caller frees). */
+char *kernel_param_list(const kernel_info *k, int names);
+
 /* The text of r (not NUL-terminated). */
 const char *range_text(const analysis *an, src_range r, size_t *len);
 

@@ -27,18 +27,6 @@ void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
 
 /* ---- one kernel's set ---------------------------------------------------- */
 
-static char *join_params(const kernel_info *k, int names)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (unsigned i = 0; i < k->nparams; i++) {
-        if (i)
-            sb_puts(&sb, ", ");
-        sb_puts(&sb, names ? k->params[i].name : k->params[i].decl_text);
-    }
-    return sb_steal(&sb);
-}
-
 const char *line_path(const emitter *e, unsigned file)
 {
     return e->opt->no_line ? NULL : e->an->pr->files[file].path;
@@ -255,7 +243,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     const kernel_info *k = kp->k;
     char nleaves[16];
     snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
-    char *params = join_params(k, 0), *args = join_params(k, 1);
+    char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     const char *strat = strategy_name(kp->strategy);
     tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
     expand(e, sb, &e->kt, "kernel-begin", head, NV(head));

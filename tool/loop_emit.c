@@ -12,18 +12,6 @@
 
 #define NV(a) (sizeof(a) / sizeof *(a))
 
-static char *loop_params(const kernel_info *k, int names)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (unsigned i = 0; i < k->nparams; i++) {
-        if (i)
-            sb_puts(&sb, ", ");
-        sb_puts(&sb, names ? k->params[i].name : k->params[i].decl_text);
-    }
-    return sb_steal(&sb);
-}
-
 /* Loads ctx.vars[from, to) from the private context nplus1_c. */
 static void loop_loads(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to)
 {
@@ -350,7 +338,7 @@ void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_e
     snprintf(prologue, sizeof prologue, "%u-%u", k->top.items[0].range.line,
              lp->line > k->top.items[0].range.line ? lp->line - 1 : lp->line);
     snprintf(epilogue, sizeof epilogue, "%u-%u", lp->stmt.end_line, k->body.end_line);
-    char *params = loop_params(k, 0), *args = loop_params(k, 1);
+    char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     char *members = loop_members(lp), *start = loop_start(an, kp), *head = loop_head(an, kp);
     char *branch = loop_branch(an, kp), *end = loop_end(an, kp);
     char regroup[16], why[160];
