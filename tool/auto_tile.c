@@ -48,9 +48,7 @@ split_mode auto_tile_verdict(const plan_options *opt, const kernel_plan *kp)
         return SPLIT_MODE_NEVER;
     double prologue, classifier;
     auto_tile_costs(kp, &prologue, &classifier);
-    double cheap_below = PLAN_CHEAP_LEAF;
-    if (16 * classifier > cheap_below)
-        cheap_below = 16 * classifier;
+    const double cheap_below = plan_cheap_below(classifier);
     for (unsigned l = 0; l < kp->nleaves; l++)
         if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue >= cheap_below)
             return SPLIT_MODE_ADAPTIVE;

@@ -190,9 +190,7 @@ static void apply_cost_model(const plan *pl, kernel_plan *kp, double prologue, d
         kp->split = SPLIT_MODE_NEVER;
         return;
     }
-    double cheap_below = PLAN_CHEAP_LEAF;
-    if (16 * ccost > cheap_below)
-        cheap_below = 16 * ccost;
+    const double cheap_below = plan_cheap_below(ccost);
     unsigned cheap = 0;
     for (unsigned l = 0; l < kp->nleaves; l++)
         cheap += kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue < cheap_below;

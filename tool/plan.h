@@ -30,6 +30,12 @@ typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
 
 /* A leaf costing less than this (rough operations) does not pay for the classifier. */
 #define PLAN_CHEAP_LEAF 300.0 /* H100: K=8 (~220) loses, K=16 (~420) wins; docs/performance.md */
+/* The leaf cost under which a leaf is cheap for a classifier of classifier_cost:
+ * PLAN_CHEAP_LEAF, or 16 times the classifier's cost when that is more. */
+static inline double plan_cheap_below(double classifier_cost)
+{
+    return 16 * classifier_cost > PLAN_CHEAP_LEAF ? 16 * classifier_cost : PLAN_CHEAP_LEAF;
+}
 
 typedef struct leaf {
     choice *path;

@@ -292,7 +292,7 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     fprintf(f, "  %s: %s: its prologue (cost ~%.0f) runs once per item; classifier ~%.0f and "
                "leaves without the prologue decide (cheap below %.0f)\n",
             name, split_mode_name(kp->tile_split), prologue, classifier,
-            16 * classifier > PLAN_CHEAP_LEAF ? 16 * classifier : PLAN_CHEAP_LEAF);
+            plan_cheap_below(classifier));
 }
 
 static const kernel_plan *plan_of(const plan *pl, const kernel_info *k)
