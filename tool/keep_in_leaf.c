@@ -59,22 +59,6 @@ static int may_exit(const decision *d)
     return exits_in(d, 0);
 }
 
-/* `if (gid >= n) return;`: a branch that only returns, doing nothing observable. */
-static int is_guard(const decision *d)
-{
-    if (d->kind != DEC_IF)
-        return 0;
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        const seq *s = &d->branches[b].seq;
-        int empty = s->n > 0 && s->items[s->n - 1].kind == ITEM_RETURN;
-        for (unsigned i = 0; empty && i + 1 < s->n; i++)
-            empty = s->items[i].kind == ITEM_STMT && !(s->items[i].fx.bits & EFF_OBSERVABLE);
-        if (empty)
-            return 1;
-    }
-    return 0;
-}
-
 typedef struct after_query {
     unsigned end;
     int only_data;
@@ -146,7 +130,7 @@ static keep_reason keep_reason_of(const keep_ctx *c, const decision *d)
         return KEEP_SPLIT_DATA;
     if (has_data_inside(d))
         return KEEP_SPLIT_NESTED_DATA;
-    if (is_guard(d))
+    if (decision_is_guard(d))
         return KEEP_SPLIT_GUARD;
     if (may_exit(d) && decision_after(&c->k->top, d->range.end, 1))
         return KEEP_SPLIT_EXIT_BEFORE_DATA;

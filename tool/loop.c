@@ -15,6 +15,7 @@
 
 #include "analyze_int.h"
 #include "divergence.h"
+#include "tree.h"
 #include "util.h"
 
 /* Bytes of local memory the contexts of one work-group may take: 24 KiB of the 32 KiB
@@ -97,29 +98,13 @@ static int loop_jumps(analysis *an, CXCursor loop, loop_plan *lp, diag_sink *dia
     return bad;
 }
 
-/* An early-return guard: one branch returns, doing nothing observable first. */
-static int is_guard(const decision *d)
-{
-    if (d->kind != DEC_IF)
-        return 0;
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        const seq *s = &d->branches[b].seq;
-        int ret = s->n > 0 && s->items[s->n - 1].kind == ITEM_RETURN;
-        for (unsigned i = 0; ret && i + 1 < s->n; i++)
-            ret = s->items[i].kind == ITEM_STMT && !(s->items[i].fx.bits & EFF_OBSERVABLE);
-        if (ret)
-            return 1;
-    }
-    return 0;
-}
-
 /* The top-level loop holding a decision: 0 and its index, or 1 (lp->why may say why not). */
 static int find_loop(const kernel_info *k, loop_plan *lp)
 {
     int found = 0;
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
-        if (it->kind == ITEM_DECISION && it->decision && !is_guard(it->decision)) {
+        if (it->kind == ITEM_DECISION && it->decision && !decision_is_guard(it->decision)) {
             if (!found) /* a loop after it stays in a leaf: say so at that loop */
                 for (unsigned j = i + 1; j < k->top.n && !lp->line; j++) {
                     const seq_item *lj = &k->top.items[j];

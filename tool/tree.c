@@ -58,3 +58,18 @@ int for_each_decision_in(const decision *d, decision_visit fn, void *ud)
     decision_filter f = {fn, ud};
     return for_each_item_in(d, only_decisions, &f);
 }
+
+int decision_is_guard(const decision *d)
+{
+    if (d->kind != DEC_IF)
+        return 0;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const seq *s = &d->branches[b].seq;
+        int ret = s->n > 0 && s->items[s->n - 1].kind == ITEM_RETURN;
+        for (unsigned i = 0; ret && i + 1 < s->n; i++)
+            ret = s->items[i].kind == ITEM_STMT && !(s->items[i].fx.bits & EFF_OBSERVABLE);
+        if (ret)
+            return 1;
+    }
+    return 0;
+}

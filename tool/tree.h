@@ -38,4 +38,8 @@ int for_each_decision(const seq *s, decision_visit fn, void *ud);
 int for_each_item_in(const decision *d, item_visit fn, void *ud);
 int for_each_decision_in(const decision *d, decision_visit fn, void *ud);
 
+/* An early-return guard, `if (gid >= n) return;`: an if with a branch that returns,
+ * doing nothing observable first. */
+int decision_is_guard(const decision *d);
+
 #endif
