@@ -84,6 +84,8 @@ cl_int set_fail(nplus1rt_set *s, cl_int err, const char *what)
  *   NPLUS1_LOOP_REGROUP     a regrouped loop's policy, 0-2 (-DNPLUS1_LOOP_REGROUP; unset:
  *                           the tool's choice per loop, docs/design.md "Loops")
  *   NPLUS1_LOOP_REGROUP_EVERY  regroup at most every k-th round (-DNPLUS1_LOOP_REGROUP_EVERY)
+ *   NPLUS1_TILE_REGROUP     the tile kernel with contexts: 0 in place, 1 or 2 regrouped
+ *                           (-DNPLUS1_TILE_REGROUP; unset: the tool's choice)
  *   NPLUS1_CHOICE           auto, or a candidate (original|split|aggregated|tile or
  *                           "<strategy>/<dispatch>") that every launch runs
  *   NPLUS1_CHOICE_DELAY     launches before the measured choice's first trial
@@ -107,6 +109,8 @@ void set_config_from_env(set_config *c)
     c->tile_match_off = v && !strcmp(v, "0");
     v = getenv("NPLUS1_LOOP_REGROUP");
     c->loop_regroup = v && *v >= '0' && *v <= '2' && !v[1] ? *v - '0' : -1;
+    v = getenv("NPLUS1_TILE_REGROUP");
+    c->tile_regroup = v && *v >= '0' && *v <= '2' && !v[1] ? *v - '0' : -1;
     v = getenv("NPLUS1_LOOP_REGROUP_EVERY");
     c->loop_every = v && atoi(v) > 0 ? (unsigned)atoi(v) : 0;
     v = getenv("NPLUS1_RECHECK_PERIOD");
@@ -194,12 +198,15 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     char *opts = malloc(n);
     if (!opts)
         return set_fail(s, NPLUS1_ERR_OOM, "building the generated set");
-    char loop[80] = "";
+    char loop[112] = "";
     if (s->config.loop_regroup >= 0)
         snprintf(loop, sizeof loop, " -DNPLUS1_LOOP_REGROUP=%d", s->config.loop_regroup);
     if (s->config.loop_every)
         snprintf(loop + strlen(loop), sizeof loop - strlen(loop),
                  " -DNPLUS1_LOOP_REGROUP_EVERY=%u", s->config.loop_every);
+    if (s->config.tile_regroup >= 0)
+        snprintf(loop + strlen(loop), sizeof loop - strlen(loop),
+                 " -DNPLUS1_TILE_REGROUP=%d", s->config.tile_regroup);
     snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u%s%s %s", s->wg,
              s->ipt, s->tile_ipt, s->tile_match ? " -DNPLUS1_TILE_MATCH" : "", loop,
              user_options ? user_options : "");

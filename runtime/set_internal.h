@@ -31,6 +31,7 @@ typedef struct set_config {
     int tile_match_off;         /* NPLUS1_TILE_MATCH=0 */
     int loop_regroup;           /* NPLUS1_LOOP_REGROUP 0-2, -1: unset (the tool's choice) */
     unsigned loop_every;        /* NPLUS1_LOOP_REGROUP_EVERY, 0: unset */
+    int tile_regroup;           /* NPLUS1_TILE_REGROUP 0-2, -1: unset (the tool's choice) */
     int has_recheck_period;     /* NPLUS1_RECHECK_PERIOD is set */
     unsigned recheck_period;
     int has_choice_delay;       /* NPLUS1_CHOICE_DELAY is set */

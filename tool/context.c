@@ -480,6 +480,21 @@ void context_free(kernel_context *ctx)
     memset(ctx, 0, sizeof *ctx);
 }
 
+void context_policy(kernel_context *ctx, double leaf_cost)
+{
+    ctx->leaf_cost = leaf_cost;
+    ctx->round_cost = REGROUP_MOVE_COST * (double)ctx->bytes / 4.0 + REGROUP_ROUND_COST;
+    ctx->regroup = leaf_cost >= ctx->round_cost ? 1 : 0;
+}
+
+void context_policy_why(const kernel_context *ctx, char *buf, unsigned size)
+{
+    snprintf(buf, size, "the costliest leaf, about %.0f operations, %s a regrouping round's "
+                        "%.0f (%u bytes of context moved twice, barriers, counting)",
+             ctx->leaf_cost, ctx->regroup ? "pays for" : "costs less than", ctx->round_cost,
+             ctx->bytes);
+}
+
 int context_in_prologue(const kernel_context *ctx, const seq_item *it)
 {
     return ctx->active && it->range.end <= ctx->point;

@@ -17,6 +17,12 @@
 /* Bytes of local memory the contexts of one work-group's items may take, one item each. */
 #define CONTEXT_LOCAL_BUDGET 16384u
 
+/* What regrouping costs, in effects.c's rough operations (shared with loop.c): a context
+ * word's two trips through local memory, and a round's barriers and counting besides the
+ * moves (calibrated on an H100 against bench/real's loop kernels: see loop.c). */
+#define REGROUP_MOVE_COST 2.0
+#define REGROUP_ROUND_COST 120.0
+
 typedef struct ctx_var {
     char *name;
     char *decl_type;   /* as declared ("const int", "float4"); arrays: the element type */
@@ -39,6 +45,10 @@ typedef struct kernel_context {
     unsigned bytes;    /* per item: the carried variables */
     unsigned relaxed;  /* prologue statements that are legal only because it runs once */
     unsigned loop_line; /* loop.c: the loop whose state this is (0: a top-level decision) */
+    unsigned regroup;  /* the tile's default NPLUS1_TILE_REGROUP: 0 never (in place, the
+                        * context private), 1 (or 2) every round */
+    double leaf_cost;  /* the costliest leaf after the decision, rough operations */
+    double round_cost; /* what a regrouping round costs in the same operations */
     char why[320];     /* not active: why (a sentence) */
 } kernel_context;
 
@@ -62,6 +72,17 @@ void context_free(kernel_context *ctx);
 int context_add_loop_vars(const analysis *an, const kernel_info *k, kernel_context *ctx,
                           CXCursor decl, const seq *s, unsigned from, const effects *extra,
                           diag_sink *diag);
+
+/*
+ * The tile's default regroup policy for a context whose costliest leaf (from the
+ * decision on) costs leaf_cost: regrouping moves each context through local memory and
+ * waits at the round's barriers; it pays only when the lanes of a mixed SIMD group would
+ * otherwise idle through a leaf that costs more than that. So 1 (regroup) when
+ * leaf_cost reaches the round's cost, else 0 (never: each item runs in place).
+ */
+void context_policy(kernel_context *ctx, double leaf_cost);
+/* The policy's reason, a phrase for the report and the kernel's comment. */
+void context_policy_why(const kernel_context *ctx, char *buf, unsigned size);
 
 /* Whether the statement it lies in the prologue of an active context. */
 int context_in_prologue(const kernel_context *ctx, const seq_item *it);

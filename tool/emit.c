@@ -123,14 +123,16 @@ static char *ctx_list(const char *k, const kernel_context *cx, int what)
         if (!v->carried)
             continue;
         if (what == CTX_PARAMS && v->count)
-            sb_printf(&sb, ", __local %s (*nplus1_ctx_%s)%s", v->store_type, v->name, dim);
+            sb_printf(&sb, ", %s__NPLUS1_CTX_SPACE %s (*nplus1_ctx_%s)%s", k, v->store_type,
+                      v->name, dim);
         else if (what == CTX_PARAMS)
-            sb_printf(&sb, ", __local %s *nplus1_ctx_%s", v->store_type, v->name);
+            sb_printf(&sb, ", %s__NPLUS1_CTX_SPACE %s *nplus1_ctx_%s", k, v->store_type,
+                      v->name);
         else if (what == CTX_ARGS)
             sb_printf(&sb, ", nplus1_ctx_%s", v->name);
         else if (what == CTX_DECLS)
-            sb_printf(&sb, "    __local %s nplus1_ctx_%s[NPLUS1_WG * %s__NPLUS1_CTX_IPT]%s;\n",
-                      v->store_type, v->name, k, dim);
+            sb_printf(&sb, "    %s__NPLUS1_CTX_SPACE %s nplus1_ctx_%s[%s__NPLUS1_CTX_SLOTS]%s;\n",
+                      k, v->store_type, v->name, k, dim);
         else
             sb_printf(&sb, "%ssizeof(%s%s)", sb.len ? " + " : "", v->store_type, dim);
     }
@@ -267,8 +269,14 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     body_names bn = {params, args, cparams, cargs};
     if (!ctx || !tile_only(kp)) /* the strategy's, or the tile's without a context */
         emit_bodies(e, sb, kp, 0, &bn, &cases);
-    if (ctx) /* the tile's: the leaves start from the context */
+    if (ctx) { /* the tile's: the leaves start from the context */
+        char regroup[16], why[200];
+        snprintf(regroup, sizeof regroup, "%u", kp->ctx.regroup);
+        context_policy_why(&kp->ctx, why, sizeof why);
+        tmpl_var pv[] = {{"K", k->name}, {"REGROUP", regroup}, {"REGROUP_WHY", why}};
+        expand(e, sb, &e->kt, "tile-ctx-policy", pv, NV(pv));
         emit_bodies(e, sb, kp, 1, &bn, &ctx_cases);
+    }
     /* chunked also carries the aggregated passes: its fallback for host dispatch */
     static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated", "aggregated"};
     char frag[64];
