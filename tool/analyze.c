@@ -1,7 +1,9 @@
 /*
  * analyze.c - the analyze stage's entry: finds the kernels, builds each one's
- * condition tree (cond_tree.c), decides the kernel-wide rules (legality.c) from
- * the effects of its statements (effects.c), and frees it all.
+ * condition tree (cond_tree.c) and its top-level loops' trees (loop_tree.c),
+ * decides the kernel-wide rules (legality.c) from the effects of its
+ * statements (effects.c), classifies the decisions (divergence.c), and frees
+ * it all.
  */
 #include "analyze_int.h"
 
@@ -377,6 +379,9 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
         if (ki->legal && ki->has_decision) /* the classes depend on no plan option */
             divergence_classify(an, ki);
     }
+    for (unsigned k = 0; k < an->nkernels; k++) /* those the plan may regroup (loop.h) */
+        if (an->kernels[k].legal && (an->kernels[k].has_decision || an->kernels[k].loop_only))
+            analyze_loop_trees(an, &an->kernels[k]);
     return bad;
 }
 
@@ -453,6 +458,7 @@ void analyze_free(analysis *an)
         free(ki->params);
         free(ki->attr_text);
         seq_free(&ki->top, 1);
+        loop_trees_free(ki);
     }
     free(an->kernels);
     for (unsigned h = 0; h < an->nhelpers; h++)

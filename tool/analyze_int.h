@@ -1,7 +1,7 @@
 /*
  * analyze_int.h - shared inside the analyze stage (analyze.c, cond_tree.c,
- * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c); nothing
- * outside it includes this.
+ * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c, loop_tree.c);
+ * nothing outside it includes this.
  */
 #ifndef NPLUS1_ANALYZE_INT_H
 #define NPLUS1_ANALYZE_INT_H
@@ -26,6 +26,8 @@ int cursor_range(const analysis *an, CXCursor c, src_range *r);
 /* Like cursor_range, for a statement: includes its ';'. */
 int stmt_range(const analysis *an, CXCursor c, src_range *r);
 char *cursor_spelling(CXCursor c);
+/* The body of a while, for or do statement (a do's first child, else the last), or null. */
+CXCursor loop_body_of(CXCursor loop);
 /* Strips implicit casts and parentheses. */
 CXCursor strip(CXCursor c);
 /* Strips implicit casts, parentheses and C-style casts too. */
@@ -114,6 +116,12 @@ void check_param_types(build_ctx *bc);
 /* The line of the first if/switch inside a loop of the kernel (0: none). */
 unsigned decision_in_loop(analysis *an, CXCursor kernel);
 void report_no_decision(build_ctx *bc);
+
+/* ---- loop_tree.c: the trees of the loops at a kernel's top level ---- */
+
+/* Builds k->loops: each top-level loop's body tree, its top-level decisions classified. */
+void analyze_loop_trees(analysis *an, kernel_info *k);
+void loop_trees_free(kernel_info *k);
 
 /* params.c */
 int analyze_params(analysis *an, kernel_info *k, diag_sink *diag);
