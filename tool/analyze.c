@@ -248,7 +248,7 @@ typedef struct gather {
 } gather;
 
 /* Effects of an item; a break leaves the kept statement only outside a switch inside it. */
-static tree_step gather_item(void *ud, seq_item *it)
+static tree_step gather_item(void *ud, const seq_item *it)
 {
     gather *g = ud;
     switch (it->kind) {
@@ -375,7 +375,7 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
     find_helpers(an, root);
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
-        for_each_item(&ki->top, number_item, ki);
+        for_each_item_fill(&ki->top, number_item, ki);
         if (ki->legal && ki->has_decision) /* the classes depend on no plan option */
             divergence_classify(an, ki);
     }
