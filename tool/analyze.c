@@ -313,6 +313,7 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
     memset(an, 0, sizeof *an);
     an->pr = pr;
     an->loops = loops;
+    summaries_init(an); /* the helpers' memo, filled as calls reach them */
     CXCursor root = clang_getTranslationUnitCursor(pr->tu);
     clang_visitChildren(root, find_kernels_cb, an);
     int bad = 0;

@@ -244,7 +244,8 @@ typedef struct analysis {
     unsigned nskipped, capskipped;
     unsigned *skipped_loop_line; /* per skipped kernel: line of an if/switch inside a loop, or 0 */
     unsigned capskippedlines;
-    void *summaries;          /* private: memoised helper-function effects */
+    void *summaries;          /* private: memoised helper-function effects (effects.c), made
+                               * by analyze_tu; a memo, so a const analysis may fill it */
     int loops;                /* analyze_tu_loops: keep kernels whose decisions sit in loops */
 } analysis;
 

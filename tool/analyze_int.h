@@ -55,7 +55,7 @@ double builtin_cost(const char *name);
 /* ---- effects.c: effects of statements and helpers ---- */
 
 typedef struct scan_ctx {
-    analysis *an;
+    const analysis *an;
     effects *fx;
     CXCursor func;      /* the function whose locals we track */
     int depth_loops;
@@ -73,9 +73,11 @@ int is_local_decl(CXCursor decl);
 int type_is_pointer(CXType t);
 int spelling_has(CXType t, const char *word);
 /* The effects of c, part of function func (whose locals are tracked). */
-void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx);
-/* The memoised effects of a helper's definition. */
-const effects *function_summary(analysis *an, CXCursor def);
+void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx);
+/* The memoised effects of a helper's definition (the memo: an->summaries, made by
+ * summaries_init when analyze_tu starts, freed by summaries_free). */
+void summaries_init(analysis *an);
+const effects *function_summary(const analysis *an, CXCursor def);
 void summaries_free(analysis *an);
 
 /* ---- access.c: where an access lands (accesses_may_alias is in analyze.h) ---- */
@@ -124,6 +126,6 @@ void analyze_loop_trees(analysis *an, kernel_info *k);
 void loop_trees_free(kernel_info *k);
 
 /* params.c */
-int analyze_params(analysis *an, kernel_info *k, diag_sink *diag);
+int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag);
 
 #endif

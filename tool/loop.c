@@ -2,9 +2,10 @@
  * loop.c - the loop shape of --strategy tile (loop.h).
  *
  * The loop's body is the analysis's tree of it (loop_tree.c), its decisions
- * classified there by the divergence analysis; the context is the prologue's variables the loop or the epilogue use and
- * the head's variables (the body before the decision) the rest of the
- * iteration uses, found as context.c finds the top-level context.
+ * classified there by the divergence analysis; the context is the prologue's
+ * variables the loop or the epilogue use and the head's variables (the body
+ * before the decision) the rest of the iteration uses, found as context.c
+ * finds the top-level context.
  */
 #include "loop.h"
 
