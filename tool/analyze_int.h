@@ -1,7 +1,9 @@
 /*
  * analyze_int.h - shared inside the analyze stage (analyze.c, cond_tree.c,
- * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c, loop_tree.c);
- * nothing outside it includes this.
+ * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c, loop_tree.c,
+ * divergence_eval.c, reaching_defs.c, cond_inputs.c). Outside it, loop.c,
+ * paths.c and profile_*.c include it for the syntax layer (children_of,
+ * cursor_range, ...) and the const effects scan; they write no analysis.
  */
 #ifndef NPLUS1_ANALYZE_INT_H
 #define NPLUS1_ANALYZE_INT_H
