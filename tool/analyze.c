@@ -1,7 +1,9 @@
 /*
  * analyze.c - the analyze stage's entry: finds the kernels, builds each one's
- * condition tree (cond_tree.c), decides the kernel-wide rules (legality.c) from
- * the effects of its statements (effects.c), and frees it all.
+ * condition tree (cond_tree.c) and its top-level loops' trees (loop_tree.c),
+ * decides the kernel-wide rules (legality.c) from the effects of its
+ * statements (effects.c), classifies the decisions (divergence.c), and frees
+ * it all.
  */
 #include "analyze_int.h"
 
@@ -246,7 +248,7 @@ typedef struct gather {
 } gather;
 
 /* Effects of an item; a break leaves the kept statement only outside a switch inside it. */
-static tree_step gather_item(void *ud, seq_item *it)
+static tree_step gather_item(void *ud, const seq_item *it)
 {
     gather *g = ud;
     switch (it->kind) {
@@ -311,6 +313,7 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
     memset(an, 0, sizeof *an);
     an->pr = pr;
     an->loops = loops;
+    summaries_init(an); /* the helpers' memo, filled as calls reach them */
     CXCursor root = clang_getTranslationUnitCursor(pr->tu);
     clang_visitChildren(root, find_kernels_cb, an);
     int bad = 0;
@@ -373,10 +376,13 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
     find_helpers(an, root);
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
-        for_each_item(&ki->top, number_item, ki);
+        for_each_item_fill(&ki->top, number_item, ki);
         if (ki->legal && ki->has_decision) /* the classes depend on no plan option */
             divergence_classify(an, ki);
     }
+    for (unsigned k = 0; k < an->nkernels; k++) /* those the plan may regroup (loop.h) */
+        if (an->kernels[k].legal && (an->kernels[k].has_decision || an->kernels[k].loop_only))
+            analyze_loop_trees(an, &an->kernels[k]);
     return bad;
 }
 
@@ -453,6 +459,7 @@ void analyze_free(analysis *an)
         free(ki->params);
         free(ki->attr_text);
         seq_free(&ki->top, 1);
+        loop_trees_free(ki);
     }
     free(an->kernels);
     for (unsigned h = 0; h < an->nhelpers; h++)

@@ -190,6 +190,20 @@ typedef struct param_field {
     unsigned count;           /* consecutive scalars: arrays, vector lanes */
 } param_field;
 
+/*
+ * A loop statement at a kernel's top level: its body's tree, built by the
+ * analyze stage for the tile kernel's loop shape (loop.h), which regroups the
+ * items at a decision of that body. The decisions at the body's top level are
+ * classified (divergence.h), a value the loop carries from one iteration to
+ * the next counting as data (loop_tree.c).
+ */
+typedef struct loop_tree {
+    unsigned item;            /* index in kernel_info.top of the loop statement */
+    int ok;                   /* the body is a braced block read without errors and without
+                               * a decision a macro writes (else body may be partial) */
+    seq body;                 /* the body's statements (not numbered: ids are 0) */
+} loop_tree;
+
 typedef struct kernel_info {
     char *name;
     CXCursor cursor;
@@ -206,6 +220,8 @@ typedef struct kernel_info {
     unsigned loop_only;       /* analyze_tu_loops: no top-level decision, an if or switch
                                * inside a loop at this line (0: not such a kernel) */
     int legal;                /* no errors reported for this kernel */
+    loop_tree *loops;         /* legal kernels with a decision (or loop_only): the loops */
+    unsigned nloops, caploops; /* at the top level, in order (loop_tree.c) */
 } kernel_info;
 
 /* A helper function that (transitively) calls a work-item builtin. */
@@ -228,7 +244,8 @@ typedef struct analysis {
     unsigned nskipped, capskipped;
     unsigned *skipped_loop_line; /* per skipped kernel: line of an if/switch inside a loop, or 0 */
     unsigned capskippedlines;
-    void *summaries;          /* private: memoised helper-function effects */
+    void *summaries;          /* private: memoised helper-function effects (effects.c), made
+                               * by analyze_tu; a memo, so a const analysis may fill it */
     int loops;                /* analyze_tu_loops: keep kernels whose decisions sit in loops */
 } analysis;
 
@@ -246,6 +263,9 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
 int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                      int loops, diag_sink *diag);
 void analyze_free(analysis *an);
+
+/* The tree of the loop statement k->top.items[item], or NULL when analyze built none. */
+const loop_tree *kernel_loop_tree(const kernel_info *k, unsigned item);
 
 /* k's parameters, comma-separated: their declarations (names 0) or their names
  * (names 1), as a kernel's signature and a call spell them (caller frees). */

@@ -1,7 +1,9 @@
 /*
  * analyze_int.h - shared inside the analyze stage (analyze.c, cond_tree.c,
- * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c); nothing
- * outside it includes this.
+ * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c, loop_tree.c,
+ * divergence_eval.c, reaching_defs.c, cond_inputs.c). Outside it, loop.c,
+ * paths.c and profile_*.c include it for the syntax layer (children_of,
+ * cursor_range, ...) and the const effects scan; they write no analysis.
  */
 #ifndef NPLUS1_ANALYZE_INT_H
 #define NPLUS1_ANALYZE_INT_H
@@ -26,6 +28,8 @@ int cursor_range(const analysis *an, CXCursor c, src_range *r);
 /* Like cursor_range, for a statement: includes its ';'. */
 int stmt_range(const analysis *an, CXCursor c, src_range *r);
 char *cursor_spelling(CXCursor c);
+/* The body of a while, for or do statement (a do's first child, else the last), or null. */
+CXCursor loop_body_of(CXCursor loop);
 /* Strips implicit casts and parentheses. */
 CXCursor strip(CXCursor c);
 /* Strips implicit casts, parentheses and C-style casts too. */
@@ -53,7 +57,7 @@ double builtin_cost(const char *name);
 /* ---- effects.c: effects of statements and helpers ---- */
 
 typedef struct scan_ctx {
-    analysis *an;
+    const analysis *an;
     effects *fx;
     CXCursor func;      /* the function whose locals we track */
     int depth_loops;
@@ -71,9 +75,11 @@ int is_local_decl(CXCursor decl);
 int type_is_pointer(CXType t);
 int spelling_has(CXType t, const char *word);
 /* The effects of c, part of function func (whose locals are tracked). */
-void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx);
-/* The memoised effects of a helper's definition. */
-const effects *function_summary(analysis *an, CXCursor def);
+void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx);
+/* The memoised effects of a helper's definition (the memo: an->summaries, made by
+ * summaries_init when analyze_tu starts, freed by summaries_free). */
+void summaries_init(analysis *an);
+const effects *function_summary(const analysis *an, CXCursor def);
 void summaries_free(analysis *an);
 
 /* ---- access.c: where an access lands (accesses_may_alias is in analyze.h) ---- */
@@ -115,7 +121,13 @@ void check_param_types(build_ctx *bc);
 unsigned decision_in_loop(analysis *an, CXCursor kernel);
 void report_no_decision(build_ctx *bc);
 
+/* ---- loop_tree.c: the trees of the loops at a kernel's top level ---- */
+
+/* Builds k->loops: each top-level loop's body tree, its top-level decisions classified. */
+void analyze_loop_trees(analysis *an, kernel_info *k);
+void loop_trees_free(kernel_info *k);
+
 /* params.c */
-int analyze_params(analysis *an, kernel_info *k, diag_sink *diag);
+int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag);
 
 #endif

@@ -35,7 +35,7 @@ static void uses_of_fx(uses *u, const effects *fx)
     set_add_all(&u->writes, fx->writes, fx->nwrites);
 }
 
-static tree_step uses_of_item(void *ud, seq_item *it)
+static tree_step uses_of_item(void *ud, const seq_item *it)
 {
     uses_of_fx(ud, &it->fx);
     if (it->kind == ITEM_DECISION && it->decision)

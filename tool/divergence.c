@@ -146,7 +146,7 @@ void divergence_classify(analysis *an, kernel_info *k)
     x.an = an;
     x.defs.an = an;
     x.k = k;
-    for_each_decision(&k->top, classify_one, &x);
+    for_each_decision_fill(&k->top, classify_one, &x);
     dctx_free(&x);
 }
 

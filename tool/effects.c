@@ -514,7 +514,7 @@ void effects_free(effects *fx)
     memset(fx, 0, sizeof *fx);
 }
 
-void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx)
+void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx)
 {
     memset(fx, 0, sizeof *fx);
     fx->hidden_exit = clang_getNullCursor();
@@ -526,7 +526,7 @@ void effects_of(analysis *an, CXCursor func, CXCursor c, effects *fx)
 }
 
 /* Like effects_of for a helper's definition: stores through its pointer parameters apart. */
-static void helper_effects(analysis *an, CXCursor def, effects *fx)
+static void helper_effects(const analysis *an, CXCursor def, effects *fx)
 {
     memset(fx, 0, sizeof *fx);
     fx->hidden_exit = clang_getNullCursor();
@@ -549,14 +549,19 @@ static summary *new_summary(summary_table *t, CXCursor def)
     return s;
 }
 
+void summaries_init(analysis *an)
+{
+    an->summaries = xcalloc(1, sizeof(summary_table));
+}
+
 /*
  * A helper's summary, made the first time a call reaches it (helpers no
- * kernel calls are never summarised), then found by hash.
+ * kernel calls are never summarised), then found by hash. The table is a
+ * memo the analysis owns from analyze_tu on (summaries_init): filling it
+ * changes no value a later stage reads, so it takes a const analysis.
  */
-const effects *function_summary(analysis *an, CXCursor def)
+const effects *function_summary(const analysis *an, CXCursor def)
 {
-    if (!an->summaries)
-        an->summaries = xcalloc(1, sizeof(summary_table));
     summary_table *t = an->summaries;
     long found = cursor_map_get(&t->by_def, def, 0);
     if (found >= 0) {

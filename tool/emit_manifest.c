@@ -63,7 +63,7 @@ typedef struct manifest_list {
     strbuf *sb;
 } manifest_list;
 
-static tree_step manifest_decision(void *ud, decision *d)
+static tree_step manifest_decision(void *ud, const decision *d)
 {
     const manifest_list *m = ud;
     strbuf *sb = m->sb;

@@ -23,7 +23,7 @@
 
 /* ---- the divergence policy: which decisions the classes keep ----------------- */
 
-static tree_step stop_at_data(void *ud, decision *d)
+static tree_step stop_at_data(void *ud, const decision *d)
 {
     (void)ud;
     return d->divergence == DIV_DATA ? TREE_STOP : TREE_RECURSE;
@@ -35,7 +35,7 @@ static int has_data_inside(const decision *d)
     return for_each_decision_in(d, stop_at_data, NULL);
 }
 
-static tree_step stop_at_exit(void *ud, seq_item *it);
+static tree_step stop_at_exit(void *ud, const seq_item *it);
 
 /* A return, or a break that leaves no switch inside d: the path ends there. */
 static int exits_in(const decision *d, int in_switch)
@@ -44,7 +44,7 @@ static int exits_in(const decision *d, int in_switch)
     return for_each_item_in(d, stop_at_exit, &in_switch);
 }
 
-static tree_step stop_at_exit(void *ud, seq_item *it)
+static tree_step stop_at_exit(void *ud, const seq_item *it)
 {
     int in_switch = *(const int *)ud;
     if (it->kind == ITEM_RETURN || (it->kind == ITEM_BREAK && !in_switch))
@@ -64,7 +64,7 @@ typedef struct after_query {
     int only_data;
 } after_query;
 
-static tree_step stop_after(void *ud, decision *d)
+static tree_step stop_after(void *ud, const decision *d)
 {
     const after_query *q = ud;
     return d->range.begin >= q->end && (!q->only_data || d->divergence == DIV_DATA)
@@ -93,7 +93,7 @@ static int declared_inside(CXCursor var, const decision *d, const analysis *an)
            off < d->range.end;
 }
 
-static tree_step stop_at_outer_write(void *ud, seq_item *it)
+static tree_step stop_at_outer_write(void *ud, const seq_item *it)
 {
     const outer_query *q = ud;
     if (it->kind == ITEM_DECISION) /* its fx is the whole statement's: its items are read */
@@ -111,7 +111,7 @@ static int sets_outer(const decision *d, const analysis *an)
     return for_each_item_in(d, stop_at_outer_write, &q);
 }
 
-static tree_step mark_nested(void *ud, decision *d)
+static tree_step mark_nested(void *ud, const decision *d)
 {
     decision_plan *dp = ud;
     dp[d->id].reason = KEEP_INSIDE_KEPT;
@@ -140,7 +140,7 @@ static keep_reason keep_reason_of(const keep_ctx *c, const decision *d)
     return KEEP_NOT_SPLIT;
 }
 
-static tree_step keep_one(void *ud, decision *d)
+static tree_step keep_one(void *ud, const decision *d)
 {
     const keep_ctx *c = ud;
     decision_plan *p = &c->dp[d->id];

@@ -1,11 +1,11 @@
 /*
  * loop.c - the loop shape of --strategy tile (loop.h).
  *
- * The loop's body is read with the analyze stage's own tree builder
- * (build_seq_from) and its decision classified by the divergence analysis;
- * the context is the prologue's variables the loop or the epilogue use and
- * the head's variables (the body before the decision) the rest of the
- * iteration uses, found as context.c finds the top-level context.
+ * The loop's body is the analysis's tree of it (loop_tree.c), its decisions
+ * classified there by the divergence analysis; the context is the prologue's
+ * variables the loop or the epilogue use and the head's variables (the body
+ * before the decision) the rest of the iteration uses, found as context.c
+ * finds the top-level context.
  */
 #include "loop.h"
 
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "analyze_int.h"
-#include "divergence.h"
 #include "tree.h"
 #include "util.h"
 
@@ -70,9 +69,9 @@ static void collect_jumps(CXCursor c, int in_switch, cursor_list *out)
 }
 
 /* The loop's jumps into lp->jumps; 0, or 1 with lp->why (one a macro writes). */
-static void loop_note(analysis *an, CXCursor at, diag_sink *diag, const char *why);
+static void loop_note(const analysis *an, CXCursor at, diag_sink *diag, const char *why);
 
-static int loop_jumps(analysis *an, CXCursor loop, loop_plan *lp, diag_sink *diag)
+static int loop_jumps(const analysis *an, CXCursor loop, loop_plan *lp, diag_sink *diag)
 {
     cursor_list all = {0}, ch = children_of(loop);
     for (unsigned i = 0; i < ch.n; i++)
@@ -135,7 +134,7 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
     return !found;
 }
 
-static void loop_note(analysis *an, CXCursor at, diag_sink *diag, const char *why)
+static void loop_note(const analysis *an, CXCursor at, diag_sink *diag, const char *why)
 {
     diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
     diag_report(diag, DIAG_NOTE, &loc, NULL, "the loop is not regrouped: %s", why);
@@ -154,7 +153,7 @@ static src_range trimmed_range(const analysis *an, unsigned file, unsigned begin
 }
 
 /* A for loop's three parts, by its parentheses and top-level semicolons; 0 or 1. */
-static int for_parts(analysis *an, loop_plan *lp)
+static int for_parts(const analysis *an, loop_plan *lp)
 {
     const char *t = an->pr->files[lp->stmt.file].text;
     unsigned p = lp->stmt.begin, semi[2], n = 0, depth = 0;
@@ -191,7 +190,7 @@ static CXCursor for_decl(CXCursor loop)
 }
 
 /* The loop's test and body; 0, or 1 with lp->why. */
-static int loop_parts(analysis *an, kernel_info *k, loop_plan *lp)
+static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
 {
     CXCursor c = k->top.items[lp->item].cursor;
     enum CXCursorKind kind = clang_getCursorKind(c);
@@ -206,15 +205,10 @@ static int loop_parts(analysis *an, kernel_info *k, loop_plan *lp)
     else if (!bad)
         bad = ch.n != 2 || cursor_range(an, ch.v[lp->kind == LOOP_DO ? 1 : 0], &lp->cond) != 0 ||
               clang_getCursorKind(ch.v[lp->kind == LOOP_DO ? 1 : 0]) == CXCursor_VarDecl;
-    if (!bad) {
-        diag_sink quiet;
-        diag_init(&quiet);
-        quiet.quiet = 1;
-        build_ctx bc = {an, k, &quiet, 0, 0, 0};
-        unsigned cap = 0;
-        build_seq_from(&bc, body, &lp->bodyseq, &cap);
-        bad = bc.errors || bc.macro_decisions;
-    }
+    const loop_tree *lt = bad ? NULL : kernel_loop_tree(k, lp->item);
+    bad = bad || !lt || !lt->ok;
+    if (!bad)
+        lp->bodyseq = lt->body;
     free(ch.v);
     if (bad)
         snprintf(lp->why, sizeof lp->why, "the loop at line %u has a test or a body this "
@@ -240,109 +234,27 @@ static int exit_guard(const decision *d)
     return k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt;
 }
 
-static void seq_writes(const seq *s, cursor_list *out);
-
-static void fx_writes(const effects *fx, cursor_list *out)
-{
-    for (unsigned w = 0; w < fx->nwrites; w++)
-        VEC_PUSH(out->v, out->n, out->cap, fx->writes[w]);
-}
-
-/* Every variable a sequence writes or declares, nested decisions included. */
-static void seq_writes(const seq *s, cursor_list *out)
-{
-    for (unsigned i = 0; i < s->n; i++) {
-        fx_writes(&s->items[i].fx, out);
-        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        fx_writes(&d->cond_fx, out);
-        if (d->kind == DEC_SWITCH)
-            seq_writes(&d->body, out);
-        for (unsigned b = 0; b < d->nbranches; b++)
-            seq_writes(&d->branches[b].seq, out);
-    }
-}
-
-static int in_list(const cursor_list *l, CXCursor c)
-{
-    for (unsigned i = 0; i < l->n; i++)
-        if (clang_equalCursors(l->v[i], c))
-            return 1;
-    return 0;
-}
-
-/* Is c declared inside r? */
-static int declared_in(analysis *an, CXCursor c, src_range r)
-{
-    src_range at;
-    return cursor_range(an, c, &at) == 0 && at.file == r.file && at.begin >= r.begin &&
-           at.end <= r.end;
-}
-
-/*
- * A decision the divergence analysis calls uniform or affine whose condition reads a
- * variable the loop carries (declared before it and written in its body) or one the
- * body declares, in a loop that carries one: the analysis sees the carried values
- * only as they were before the loop, so the items may disagree. 1 with d's reason.
- */
-static int carried_condition(analysis *an, loop_plan *lp, decision *d)
-{
-    cursor_list w = {0}, carried = {0};
-    seq_writes(&lp->bodyseq, &w);
-    for (unsigned i = 0; i < w.n; i++)
-        if (!declared_in(an, w.v[i], lp->stmt) && !in_list(&carried, w.v[i]))
-            VEC_PUSH(carried.v, carried.n, carried.cap, w.v[i]);
-    int found = 0;
-    for (unsigned r = 0; carried.n && r < d->cond_fx.nreads && !found; r++) {
-        CXCursor v = d->cond_fx.reads[r];
-        found = in_list(&carried, v) || (in_list(&w, v) && declared_in(an, v, lp->body));
-        if (found) {
-            strbuf names;
-            sb_init(&names);
-            for (unsigned c = 0; c < carried.n && c < 3; c++) {
-                char *cn = cursor_spelling(carried.v[c]);
-                sb_printf(&names, "%s'%s'", c ? ", " : "", cn);
-                free(cn);
-            }
-            char *name = cursor_spelling(v);
-            snprintf(d->divergence_why, sizeof d->divergence_why, "reads '%s'; the loop carries "
-                     "%s%s from one iteration to the next, which the analysis sees only as "
-                     "before the loop", name, names.data, carried.n > 3 ? ", ..." : "");
-            free(name);
-            sb_free(&names);
-            d->divergence = DIV_DATA;
-        }
-    }
-    free(w.v);
-    free(carried.v);
-    return found;
-}
-
 /* The body's first data-dependent decision at its top level (and the one after it when
  * it is an exit guard); 0, or 1 with lp->why. */
-static int body_decision(analysis *an, kernel_info *k, loop_plan *lp)
+static int body_decision(loop_plan *lp)
 {
     const seq *s = &lp->bodyseq;
     const decision *first = NULL;
     for (unsigned i = 0; i < s->n; i++) {
-        decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
         if (!d)
             continue;
-        divergence_classify_one(an, k, d);
-        if (d->divergence != DIV_DATA && !carried_condition(an, lp, d)) {
+        if (d->divergence != DIV_DATA) {
             first = first ? first : d;
             continue;
         }
         lp->at = i;
         lp->d = d;
-        decision *d2 = i + 1 < s->n && s->items[i + 1].kind == ITEM_DECISION
-                           ? s->items[i + 1].decision
-                           : NULL;
-        if (d2 && exit_guard(d)) {
-            divergence_classify_one(an, k, d2);
-            lp->d2 = d2->divergence == DIV_DATA || carried_condition(an, lp, d2) ? d2 : NULL;
-        }
+        const decision *d2 = i + 1 < s->n && s->items[i + 1].kind == ITEM_DECISION
+                                 ? s->items[i + 1].decision
+                                 : NULL;
+        if (d2 && exit_guard(d))
+            lp->d2 = d2->divergence == DIV_DATA ? d2 : NULL;
         return 0;
     }
     if (first)
@@ -398,7 +310,7 @@ static char *selector_type(const decision *d)
 }
 
 /* The switch's body, braces included; 0 or 1. */
-static int switch_body(analysis *an, loop_plan *lp)
+static int switch_body(const analysis *an, loop_plan *lp)
 {
     cursor_list ch = children_of(lp->sw->cursor);
     int bad = ch.n < 2 || clang_getCursorKind(ch.v[ch.n - 1]) != CXCursor_CompoundStmt ||
@@ -411,7 +323,7 @@ static int switch_body(analysis *an, loop_plan *lp)
 }
 
 /* The context: the prologue's and the head's variables; 0, or 1 with ctx.why. */
-static int loop_context(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp,
+static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
                         diag_sink *diag)
 {
     kernel_context *cx = &lp->ctx;
@@ -476,9 +388,10 @@ static void loop_policy(loop_plan *lp)
     lp->regroup = max >= lp->round_cost ? 1 : 0;
 }
 
-static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_sink *diag)
+static int decide(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
+                  diag_sink *diag)
 {
-    if (loop_parts(an, k, lp) || body_decision(an, k, lp))
+    if (loop_parts(an, k, lp) || body_decision(lp))
         return 1;
     if (loop_jumps(an, k->top.items[lp->item].cursor, lp, diag) || assigns_param(k, lp))
         return 1;
@@ -508,7 +421,8 @@ static int decide(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag
     return 0;
 }
 
-void loop_build(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_sink *diag)
+void loop_build(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
+                diag_sink *diag)
 {
     memset(lp, 0, sizeof *lp);
     if (find_loop(k, lp))
@@ -518,7 +432,6 @@ void loop_build(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_s
 
 void loop_free(loop_plan *lp)
 {
-    analyze_seq_free(&lp->bodyseq);
     context_free(&lp->ctx);
     free(lp->sel_type);
     free(lp->jumps);

@@ -31,7 +31,8 @@ typedef struct loop_plan {
     src_range stmt;       /* the loop statement */
     src_range cond;       /* the loop test, inside its parentheses (empty in `for (;;)`) */
     src_range body;       /* the body, braces included */
-    seq bodyseq;          /* the body's statements (the decision among them) */
+    seq bodyseq;          /* the body's statements (the decision among them): the
+                           * analysis's tree of the loop (kernel_info.loops), not owned */
     unsigned at;          /* index in bodyseq of the decision */
     const decision *d;    /* the first data-dependent decision of the body */
     const decision *d2;   /* or NULL: d is an if without else whose branch leaves the
@@ -60,7 +61,8 @@ typedef struct loop_plan {
  * decision at its top level). Notes and warnings go to diag when a
  * data-dependent loop cannot be regrouped (a break, a pointer, its size).
  */
-void loop_build(analysis *an, kernel_info *k, unsigned wg, loop_plan *lp, diag_sink *diag);
+void loop_build(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
+                diag_sink *diag);
 /* Group g of an active loop: its decision, and the branch b of it. */
 const decision *loop_group(const loop_plan *lp, unsigned g, unsigned *b);
 void loop_free(loop_plan *lp);

@@ -61,7 +61,7 @@ static void add_idents(macro_deps *md, const char *text, size_t n, unsigned line
 
 /* ---- case labels the set follows --------------------------------------------- */
 
-static tree_step labels_of_decision(void *ud, decision *d)
+static tree_step labels_of_decision(void *ud, const decision *d)
 {
     for (unsigned b = 0; b < d->nbranches; b++) {
         const branch *br = &d->branches[b];

@@ -39,8 +39,8 @@ static const scalar_kind *find_scalar(enum CXTypeKind k)
     return NULL;
 }
 
-static void report(diag_sink *diag, analysis *an, CXCursor at, const char *fmt, const char *a,
-                   const char *b)
+static void report(diag_sink *diag, const analysis *an, CXCursor at, const char *fmt,
+                   const char *a, const char *b)
 {
     diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
     char msg[512];
@@ -48,7 +48,7 @@ static void report(diag_sink *diag, analysis *an, CXCursor at, const char *fmt, 
     diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_UNSUPPORTED_ARG), "%s", msg);
 }
 
-static void note(diag_sink *diag, analysis *an, CXCursor at, const char *msg)
+static void note(diag_sink *diag, const analysis *an, CXCursor at, const char *msg)
 {
     diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
     diag_report(diag, DIAG_NOTE, &loc, NULL, "%s", msg);
@@ -301,7 +301,7 @@ static char *struct_tag(CXType canon)
 }
 
 /* 1 when the struct's type is declared inside the parameter's own text ("struct {..} p"). */
-static int declared_in_param(analysis *an, CXCursor param, CXType canon)
+static int declared_in_param(const analysis *an, CXCursor param, CXType canon)
 {
     CXSourceRange ext = clang_getCursorExtent(param);
     CXCursor decl = clang_getTypeDeclaration(canon);
@@ -313,7 +313,7 @@ static int declared_in_param(analysis *an, CXCursor param, CXType canon)
 }
 
 /* A struct (or union) by value: its layout, host struct and the fields validation fills. */
-static int describe_struct(analysis *an, const char *kernel, CXCursor c, CXType canon,
+static int describe_struct(const analysis *an, const char *kernel, CXCursor c, CXType canon,
                            kernel_param *p, diag_sink *diag)
 {
     long long sz = clang_Type_getSizeOf(canon);
@@ -457,7 +457,7 @@ static int has_word(const char *t, size_t len, const char *name)
  * several ('KERN_ATTR(float)'); then, and where its text does not hold its name, the
  * declaration is the one clang expanded.
  */
-static int describe_param(analysis *an, const char *kernel, CXCursor c, int shares_text,
+static int describe_param(const analysis *an, const char *kernel, CXCursor c, int shares_text,
                           kernel_param *p, diag_sink *diag)
 {
     CXString nm = clang_getCursorSpelling(c);
@@ -546,10 +546,10 @@ static int describe_param(analysis *an, const char *kernel, CXCursor c, int shar
     return 0;
 }
 
-int analyze_params(analysis *an, kernel_info *k, diag_sink *diag);
+int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag);
 
 /* Do a and b start at one place of the file (one macro expansion writes both)? */
-static int same_extent(analysis *an, CXCursor a, CXCursor b)
+static int same_extent(const analysis *an, CXCursor a, CXCursor b)
 {
     src_pos pa, pb;
     return parse_resolve(an->pr, clang_getRangeStart(clang_getCursorExtent(a)), &pa) == 0 &&
@@ -557,7 +557,7 @@ static int same_extent(analysis *an, CXCursor a, CXCursor b)
            pa.file == pb.file && pa.offset == pb.offset;
 }
 
-int analyze_params(analysis *an, kernel_info *k, diag_sink *diag)
+int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag)
 {
     int n = clang_Cursor_getNumArguments(k->cursor);
     int errors = 0;

@@ -299,9 +299,9 @@ static void keep_asked(const plan_options *opt, const kernel_info *k, decision_p
             dp[opt->keep[i]].keep_in_leaf = 1;
 }
 
-static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
+static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
 {
-    analysis *an = pl->an; /* loop_build builds the loop's own tree (analyze's builders) */
+    const analysis *an = pl->an;
     kernel_plan kp;
     memset(&kp, 0, sizeof kp);
     kp.k = k;
@@ -390,7 +390,7 @@ static int plan_kernel(plan *pl, kernel_info *k, diag_sink *diag)
     return errors;
 }
 
-int plan_build(plan *pl, analysis *an, const plan_options *opt, diag_sink *diag)
+int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink *diag)
 {
     memset(pl, 0, sizeof *pl);
     pl->an = an;
@@ -398,7 +398,7 @@ int plan_build(plan *pl, analysis *an, const plan_options *opt, diag_sink *diag)
     pl->kernels = xcalloc(an->nkernels ? an->nkernels : 1, sizeof *pl->kernels);
     int errors = 0;
     for (unsigned i = 0; i < an->nkernels; i++) {
-        kernel_info *k = &an->kernels[i];
+        const kernel_info *k = &an->kernels[i];
         if (!k->legal || (!k->has_decision && !k->loop_only))
             continue;
         errors += plan_kernel(pl, k, diag);

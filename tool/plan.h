@@ -53,7 +53,7 @@ typedef struct leaf {
 } leaf;
 
 typedef struct kernel_plan {
-    kernel_info *k;
+    const kernel_info *k;
     decision_plan *decisions; /* by decision.id: kept or split, level, the policy's reason */
     unsigned char *in_slice;  /* by seq_item.id: the classifier needs this statement */
     leaf *leaves;
@@ -88,7 +88,7 @@ typedef struct plan_options {
 } plan_options;
 
 typedef struct plan {
-    analysis *an;
+    const analysis *an;    /* read only: one analysis can be planned under any options */
     kernel_plan *kernels;  /* one per transformable kernel with a decision */
     unsigned nkernels;
     plan_options opt;
@@ -101,7 +101,7 @@ int plan_in_slice(const kernel_plan *kp, const seq_item *it);
  * Plans every legal kernel with a decision. Returns 0, or 1 when a kernel
  * breaks a slice rule (diagnostics reported).
  */
-int plan_build(plan *pl, analysis *an, const plan_options *opt, diag_sink *diag);
+int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink *diag);
 void plan_free(plan *pl);
 
 const char *strategy_name(strategy s);

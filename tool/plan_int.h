@@ -12,9 +12,9 @@
 typedef struct tree_lists {
     const decision_plan *dp;  /* the kernel plan's: which decisions are kept */
     unsigned char *in_slice;  /* the kernel plan's, by item id */
-    seq_item **items;      /* plain statements */
+    const seq_item **items;   /* plain statements */
     unsigned nitems, capitems;
-    decision **decisions;
+    const decision **decisions;
     unsigned ndecisions, capdecisions;
 } tree_lists;
 

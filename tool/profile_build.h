@@ -19,7 +19,7 @@ typedef struct pedit {
 } pedit;
 
 typedef struct profile_kernel {
-    kernel_info *k;
+    const kernel_info *k;
     const decision_plan *planned; /* the plan splits it: its decisions (split ones marked) */
     ptree tree;
     pedit *edits;
@@ -28,7 +28,7 @@ typedef struct profile_kernel {
 } profile_kernel;
 
 /* Builds pk->tree and pk->edits for pk->k; 0, or -1 with pk->err set. */
-int profile_build_kernel(analysis *an, profile_kernel *pk);
+int profile_build_kernel(const analysis *an, profile_kernel *pk);
 void profile_kernel_free(profile_kernel *pk);
 
 /*

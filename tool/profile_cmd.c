@@ -76,7 +76,7 @@ static enum CXChildVisitResult kernel_names_cb(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Continue;
 }
 
-static int params_ok(analysis *an, kernel_info *k)
+static int params_ok(const analysis *an, const kernel_info *k)
 {
     kernel_info tmp;
     memset(&tmp, 0, sizeof tmp);
@@ -115,7 +115,7 @@ static int build_trees(pctx *x)
 {
     x->pks = xcalloc(x->an.nkernels ? x->an.nkernels : 1, sizeof *x->pks);
     for (unsigned i = 0; i < x->an.nkernels; i++) {
-        kernel_info *k = &x->an.kernels[i];
+        const kernel_info *k = &x->an.kernels[i];
         profile_kernel *pk = &x->pks[x->npks++];
         pk->k = k;
         pk->planned = planned(&x->pl, k);

@@ -16,7 +16,7 @@
 #include "util.h"
 
 typedef struct tctx {
-    analysis *an;
+    const analysis *an;
     profile_kernel *pk;
     int parent;               /* the enclosing construct */
     const decision **decs;    /* the analysis's decisions, to read their classes */
@@ -418,7 +418,7 @@ static void collect_decisions(tctx *x, const seq *s)
 /* The body's '{' and the end of the last parameter: where the recording comes in. */
 static int entry_edits(tctx *x, CXCursor body)
 {
-    kernel_info *k = x->pk->k;
+    const kernel_info *k = x->pk->k;
     src_range br;
     cursor_list ch = children_of(k->cursor);
     CXCursor last = clang_getNullCursor();
@@ -438,7 +438,7 @@ static int entry_edits(tctx *x, CXCursor body)
     return 0;
 }
 
-int profile_build_kernel(analysis *an, profile_kernel *pk)
+int profile_build_kernel(const analysis *an, profile_kernel *pk)
 {
     tctx x;
     memset(&x, 0, sizeof x);

@@ -101,7 +101,7 @@ typedef struct report_ctx {
     int in_kept;           /* inside a decision that stays in the leaf kernels */
 } report_ctx;
 
-static tree_step print_slice_item(void *ud, seq_item *it)
+static tree_step print_slice_item(void *ud, const seq_item *it)
 {
     const report_ctx *c = ud;
     if (it->kind == ITEM_STMT && plan_in_slice(c->kp, it)) {
@@ -125,7 +125,7 @@ static const char *plan_text(const decision_plan *p, int in_kept)
 }
 
 /* One line per decision, in source order: its divergence class and why. */
-static tree_step print_divergence(void *ud, decision *d)
+static tree_step print_divergence(void *ud, const decision *d)
 {
     const report_ctx *c = ud;
     FILE *f = c->f;
@@ -151,7 +151,7 @@ typedef struct decision_count {
     unsigned kept_lines[8];
 } decision_count;
 
-static tree_step count_decision(void *ud, decision *d)
+static tree_step count_decision(void *ud, const decision *d)
 {
     decision_count *c = ud;
     if (decision_kept(c->dp, d)) {

@@ -15,7 +15,7 @@
 
 
 /* Plain statements (and kept decisions, one statement each), and the split decisions. */
-static tree_step collect_item(void *ud, seq_item *it)
+static tree_step collect_item(void *ud, const seq_item *it)
 {
     tree_lists *t = ud;
     if (it->kind == ITEM_STMT || (it->kind == ITEM_DECISION && it->decision &&
@@ -88,14 +88,14 @@ static int feeds_a_read(const needed_vars *nv, const seq_item *it)
 
 /* The plain statement that declares the local variable var, or NULL (a parameter, or
  * a variable declared inside a statement kept whole). */
-static seq_item *declaring_item(const analysis *an, const tree_lists *t, CXCursor var)
+static const seq_item *declaring_item(const analysis *an, const tree_lists *t, CXCursor var)
 {
     src_pos d;
     if (clang_getCursorKind(var) != CXCursor_VarDecl ||
         parse_resolve(an->pr, clang_getCursorLocation(var), &d) != 0)
         return NULL;
     for (unsigned i = 0; i < t->nitems; i++) {
-        seq_item *it = t->items[i];
+        const seq_item *it = t->items[i];
         if (it->kind == ITEM_STMT && it->range.file == d.file && it->range.begin <= d.offset &&
             d.offset < it->range.end)
             return it;
@@ -119,7 +119,7 @@ static int add_declarations(const analysis *an, const tree_lists *t, const effec
 {
     int added = 0;
     for (unsigned w = 0; w < fx->nwrites; w++) {
-        seq_item *d = declaring_item(an, t, fx->writes[w]);
+        const seq_item *d = declaring_item(an, t, fx->writes[w]);
         if (d && !t->in_slice[d->id]) {
             add_to_slice(t, nv, d, count);
             added = 1;
@@ -150,7 +150,7 @@ unsigned compute_slice(const analysis *an, const tree_lists *t, unsigned horizon
     for (int changed = 1; changed;) {
         changed = 0;
         for (unsigned i = 0; i < t->nitems; i++) {
-            seq_item *it = t->items[i];
+            const seq_item *it = t->items[i];
             if (t->in_slice[it->id] || it->range.end > horizon || !feeds_a_read(&nv, it))
                 continue;
             add_to_slice(t, &nv, it, &count);

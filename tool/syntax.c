@@ -140,6 +140,18 @@ char *cursor_spelling(CXCursor c)
     return d;
 }
 
+/* The body of a while, for or do statement (a do's first child, else the last), or null. */
+CXCursor loop_body_of(CXCursor loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    if (k != CXCursor_WhileStmt && k != CXCursor_ForStmt && k != CXCursor_DoStmt)
+        return clang_getNullCursor();
+    cursor_list ch = children_of(loop);
+    CXCursor body = ch.n >= 2 ? ch.v[k == CXCursor_DoStmt ? 0 : ch.n - 1] : clang_getNullCursor();
+    free(ch.v);
+    return body;
+}
+
 /* Strips implicit casts and parentheses. */
 CXCursor strip(CXCursor c)
 {

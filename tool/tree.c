@@ -11,52 +11,94 @@ const seq *decision_seq(const decision *d, unsigned i)
     return d->kind == DEC_SWITCH ? &d->body : &d->branches[i].seq;
 }
 
-int for_each_item(const seq *s, item_visit fn, void *ud)
+/* One walker for both kinds of visit: read (the later stages) or fill (analyze). */
+typedef struct visitor {
+    item_visit read;
+    item_fill fill;
+    void *ud;
+} visitor;
+
+static int walk_in(const decision *d, const visitor *v);
+
+static int walk_seq(const seq *s, const visitor *v)
 {
     for (unsigned i = 0; i < s->n; i++) {
         seq_item *it = &s->items[i];
-        tree_step step = fn(ud, it);
+        tree_step step = v->fill ? v->fill(v->ud, it) : v->read(v->ud, it);
         if (step == TREE_STOP)
             return 1;
         if (step != TREE_RECURSE || it->kind != ITEM_DECISION || !it->decision)
             continue;
-        if (for_each_item_in(it->decision, fn, ud))
+        if (walk_in(it->decision, v))
             return 1;
     }
     return 0;
 }
 
-int for_each_item_in(const decision *d, item_visit fn, void *ud)
+static int walk_in(const decision *d, const visitor *v)
 {
     for (unsigned k = 0; k < decision_seqs(d); k++)
-        if (for_each_item(decision_seq(d, k), fn, ud))
+        if (walk_seq(decision_seq(d, k), v))
             return 1;
     return 0;
 }
 
+int for_each_item(const seq *s, item_visit fn, void *ud)
+{
+    visitor v = {fn, NULL, ud};
+    return walk_seq(s, &v);
+}
+
+int for_each_item_in(const decision *d, item_visit fn, void *ud)
+{
+    visitor v = {fn, NULL, ud};
+    return walk_in(d, &v);
+}
+
+int for_each_item_fill(seq *s, item_fill fn, void *ud)
+{
+    visitor v = {NULL, fn, ud};
+    return walk_seq(s, &v);
+}
+
 typedef struct decision_filter {
-    decision_visit fn;
+    decision_visit read;
+    decision_fill fill;
     void *ud;
 } decision_filter;
 
-static tree_step only_decisions(void *ud, seq_item *it)
+static tree_step only_decisions(void *ud, const seq_item *it)
 {
     const decision_filter *f = ud;
     if (it->kind != ITEM_DECISION || !it->decision)
         return TREE_CONTINUE;
-    return f->fn(f->ud, it->decision);
+    return f->read(f->ud, it->decision);
+}
+
+static tree_step only_decisions_fill(void *ud, seq_item *it)
+{
+    const decision_filter *f = ud;
+    if (it->kind != ITEM_DECISION || !it->decision)
+        return TREE_CONTINUE;
+    return f->fill(f->ud, it->decision);
 }
 
 int for_each_decision(const seq *s, decision_visit fn, void *ud)
 {
-    decision_filter f = {fn, ud};
+    decision_filter f = {fn, NULL, ud};
     return for_each_item(s, only_decisions, &f);
 }
 
 int for_each_decision_in(const decision *d, decision_visit fn, void *ud)
 {
-    decision_filter f = {fn, ud};
+    decision_filter f = {fn, NULL, ud};
     return for_each_item_in(d, only_decisions, &f);
+}
+
+int for_each_decision_fill(seq *s, decision_fill fn, void *ud)
+{
+    decision_filter f = {NULL, fn, ud};
+    return for_each_item_fill(s, only_decisions_fill, &f);
 }
 
 int decision_is_guard(const decision *d)

@@ -21,8 +21,9 @@ const seq *decision_seq(const decision *d, unsigned i);
 /* What a visit asks next: skip what is inside the item, enter it, or end the walk. */
 typedef enum tree_step { TREE_CONTINUE, TREE_RECURSE, TREE_STOP } tree_step;
 
-typedef tree_step (*item_visit)(void *ud, seq_item *it);
-typedef tree_step (*decision_visit)(void *ud, decision *d);
+/* A visit reads the tree: every stage after analyze (the analysis is const after it). */
+typedef tree_step (*item_visit)(void *ud, const seq_item *it);
+typedef tree_step (*decision_visit)(void *ud, const decision *d);
 
 /*
  * Visits every item of s in source order; TREE_RECURSE on a decision item
@@ -37,6 +38,12 @@ int for_each_decision(const seq *s, decision_visit fn, void *ud);
 /* The same over what is inside d (its sequences, in order), d itself not visited. */
 int for_each_item_in(const decision *d, item_visit fn, void *ud);
 int for_each_decision_in(const decision *d, decision_visit fn, void *ud);
+
+/* The analyze stage's own visits, which fill the tree in (ids, effects, classes). */
+typedef tree_step (*item_fill)(void *ud, seq_item *it);
+typedef tree_step (*decision_fill)(void *ud, decision *d);
+int for_each_item_fill(seq *s, item_fill fn, void *ud);
+int for_each_decision_fill(seq *s, decision_fill fn, void *ud);
 
 /* An early-return guard, `if (gid >= n) return;`: an if with a branch that returns,
  * doing nothing observable first. */

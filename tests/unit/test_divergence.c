@@ -29,7 +29,7 @@ typedef struct visit {
     const decision_plan *dp; /* the plan's, or NULL: collect the classes */
 } visit;
 
-static tree_step collect(void *ud, decision *d)
+static tree_step collect(void *ud, const decision *d)
 {
     const visit *v = ud;
     result *r = v->r;
