@@ -317,6 +317,17 @@ static void print_loop(FILE *f, const kernel_plan *kp)
             modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], lp->round_cost);
 }
 
+/* A top-level decision other than an early-return guard (the loop kernel runs it). */
+static int loop_has_top_decision(const kernel_plan *kp)
+{
+    const seq *top = &kp->k->top;
+    for (unsigned i = 0; i < top->n; i++)
+        if (top->items[i].kind == ITEM_DECISION && top->items[i].decision &&
+            !decision_is_guard(top->items[i].decision))
+            return 1;
+    return 0;
+}
+
 /* The tile kernel the set carries: its name, and why it is the only split or what it costs. */
 static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
 {
@@ -325,11 +336,17 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     const char *name = auto_tile_name(kp->tile_candidate);
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
-                kp->tile_candidate == AUTO_TILE_LOOP
+                kp->tile_candidate != AUTO_TILE_LOOP
+                    ? "only the context makes the kernel legal (a prologue statement the other "
+                      "strategies refuse runs once per item in its classify phase)"
+                : kp->loop.outer
                     ? "the loop kernel is the split (it regroups the decision inside the loop; "
-                      "the top level has only early-return guards)"
-                    : "only the context makes the kernel legal (a prologue statement the other "
-                      "strategies refuse runs once per item in its classify phase)");
+                      "the top-level if that holds the loop runs in its prologue)"
+                : loop_has_top_decision(kp)
+                    ? "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level's decisions run as written in its prologue or epilogue)"
+                    : "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level has only early-return guards)");
     else if (pl->opt.strategy != STRATEGY_TILE)
         fprintf(f, "  candidates: original, %s/%s and %s\n", strategy_name(kp->strategy),
                 dispatch_name(pl->opt.dispatch), name);
