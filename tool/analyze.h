@@ -191,14 +191,16 @@ typedef struct param_field {
 } param_field;
 
 /*
- * A loop statement at a kernel's top level: its body's tree, built by the
- * analyze stage for the tile kernel's loop shape (loop.h), which regroups the
- * items at a decision of that body. The decisions at the body's top level are
+ * A loop statement at a kernel's top level, or at the top level of a branch of
+ * a top-level decision: its body's tree, built by the analyze stage for the tile
+ * kernel's loop shape (loop.h), which regroups the items at a decision of that body. The decisions at the body's top level are
  * classified (divergence.h), a value the loop carries from one iteration to
  * the next counting as data (loop_tree.c).
  */
 typedef struct loop_tree {
-    unsigned item;            /* index in kernel_info.top of the loop statement */
+    unsigned item;            /* index of the loop statement in its sequence (kernel_info.top,
+                               * or the branch's) */
+    CXCursor stmt;            /* the loop statement */
     int ok;                   /* the body is a braced block read without errors and without
                                * a decision a macro writes (else body may be partial) */
     seq body;                 /* the body's statements (not numbered: ids are 0) */
@@ -266,6 +268,8 @@ void analyze_free(analysis *an);
 
 /* The tree of the loop statement k->top.items[item], or NULL when analyze built none. */
 const loop_tree *kernel_loop_tree(const kernel_info *k, unsigned item);
+/* The tree of the loop statement stmt (top level, or a top-level decision's branch). */
+const loop_tree *kernel_loop_tree_at(const kernel_info *k, CXCursor stmt);
 
 /* k's parameters, comma-separated: their declarations (names 0) or their names
  * (names 1), as a kernel's signature and a call spell them (caller frees). */

@@ -197,7 +197,13 @@ static char *loop_context_json(const kernel_plan *kp)
         sb_printf(&sb, "\", \"elements\": %u, \"bytes\": %u, \"from\": \"%s\", \"line\": %u}",
                   v->count, v->bytes, i < lp->nprologue ? "prologue" : "loop head", v->line);
     }
-    sb_puts(&sb, "]}");
+    sb_puts(&sb, "]");
+    if (lp->outer) /* a loop inside a top-level leaf: the if and the branch that hold it */
+        sb_printf(&sb, ", \"in_branch\": {\"if_line\": %u, \"branch_line\": %u, "
+                       "\"branches_with_loops\": %u}",
+                  lp->outer->range.line, lp->outer->branches[lp->outer_branch].body.line,
+                  lp->outer_loops);
+    sb_puts(&sb, "}");
     return sb_steal(&sb);
 }
 

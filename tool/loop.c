@@ -97,41 +97,158 @@ static int loop_jumps(const analysis *an, CXCursor loop, loop_plan *lp, diag_sin
     return bad;
 }
 
-/* The top-level loop holding a decision: 0 and its index, or 1 (lp->why may say why not). */
+/* A loop whose body holds an if or a switch. */
+static int decision_loop(CXCursor c)
+{
+    return is_loop(c) && holds_decision(c);
+}
+
+/* The first loop with a decision in c (c itself included), or a null cursor. */
+static CXCursor inner_decision_loop(CXCursor c)
+{
+    if (decision_loop(c))
+        return c;
+    cursor_list ch = children_of(c);
+    CXCursor found = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n && clang_Cursor_isNull(found); i++)
+        found = inner_decision_loop(ch.v[i]);
+    free(ch.v);
+    return found;
+}
+
+static unsigned cursor_line(CXCursor c)
+{
+    unsigned line = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+    return line;
+}
+
+static double seq_cost(const seq *s);
+
+/* The index of s's one top-level loop with a decision, or -1 (none, or two). */
+static int branch_top_loop(const seq *s)
+{
+    int at = -1;
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->items[i].kind == ITEM_STMT && decision_loop(s->items[i].cursor)) {
+            if (at >= 0)
+                return -1;
+            at = (int)i;
+        }
+    return at;
+}
+
+/*
+ * The top-level decision d (k->top's item `at`) holds a loop with a decision: the
+ * loop at the top level of one of its branches, the costliest such branch when
+ * several have one (lp->outer...); 0, or 1 with lp->line and lp->why.
+ */
+static int branch_loop(const decision *d, unsigned at, loop_plan *lp)
+{
+    CXCursor any = inner_decision_loop(d->cursor);
+    lp->line = cursor_line(any);
+    if (d->kind == DEC_SWITCH) {
+        snprintf(lp->why, sizeof lp->why, "the loop sits in a case of the switch at line %u, "
+                 "which the tile kernel splits; this version regroups a loop in a branch of a "
+                 "top-level if only (the loop runs in its leaf, as written)", d->range.line);
+        return 1;
+    }
+    int best = -1;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        const seq *s = &d->branches[b].seq;
+        int has = 0;
+        for (unsigned i = 0; i < s->n && !has; i++) {
+            const decision *in = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+            has = !clang_Cursor_isNull(inner_decision_loop(in ? in->cursor : s->items[i].cursor));
+        }
+        lp->outer_loops += has;
+        int j = has ? branch_top_loop(s) : -1;
+        if (j < 0)
+            continue;
+        double c = seq_cost(s);
+        if (best < 0 || c > lp->outer_cost[0]) {
+            lp->outer_cost[1] = best < 0 ? lp->outer_cost[1] : lp->outer_cost[0];
+            lp->outer_cost[0] = c;
+            best = (int)b;
+            lp->item = (unsigned)j;
+        } else if (c > lp->outer_cost[1]) {
+            lp->outer_cost[1] = c;
+        }
+    }
+    if (best < 0) {
+        snprintf(lp->why, sizeof lp->why, "the loop sits below the top level of a branch of "
+                 "the if at line %u, which the tile kernel splits; this version regroups a "
+                 "loop at the top level of the kernel or of such a branch (the loop runs in "
+                 "its leaf, as written)", d->range.line);
+        return 1;
+    }
+    lp->outer = d;
+    lp->outer_item = at;
+    lp->outer_branch = (unsigned)best;
+    const seq_item *it = &d->branches[best].seq.items[lp->item];
+    lp->line = it->range.line;
+    lp->stmt = it->range;
+    return 0;
+}
+
+/*
+ * The one loop with a decision: at the top level, after statements and decisions that
+ * hold none (they run in the prologue), or at the top level of a branch of a top-level
+ * if (branch_loop). 0 with lp->item, or 1 (lp->why may say why not).
+ */
 static int find_loop(const kernel_info *k, loop_plan *lp)
 {
     int found = 0;
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
-        if (it->kind == ITEM_DECISION && it->decision && !decision_is_guard(it->decision)) {
-            if (!found) /* a loop after it stays in a leaf: say so at that loop */
-                for (unsigned j = i + 1; j < k->top.n && !lp->line; j++) {
-                    const seq_item *lj = &k->top.items[j];
-                    if (lj->kind == ITEM_STMT && is_loop(lj->cursor) &&
-                        holds_decision(lj->cursor))
-                        lp->line = lj->range.line;
-                }
-            if (found || lp->line)
-                snprintf(lp->why, sizeof lp->why, "the kernel has a decision at its top level "
-                         "(line %u), which the tile kernel splits; this version regroups a loop "
-                         "only in a kernel without one (the loop runs in its leaf, as written)",
-                         it->range.line);
+        const decision *d = it->kind == ITEM_DECISION ? it->decision : NULL;
+        CXCursor in = d ? inner_decision_loop(d->cursor)
+                        : it->kind == ITEM_STMT ? inner_decision_loop(it->cursor)
+                                                : clang_getNullCursor();
+        if (d && !decision_is_guard(d) && found && clang_Cursor_isNull(in) && !lp->outer) {
+            snprintf(lp->why, sizeof lp->why, "the kernel has a decision at its top level "
+                     "after the loop (line %u), which the tile kernel splits; this version "
+                     "regroups a loop with decisions before it or around it only (the loop "
+                     "runs in its leaf, as written)", it->range.line);
             return 1;
         }
-        if (it->kind != ITEM_STMT || !is_loop(it->cursor) || !holds_decision(it->cursor))
+        if (clang_Cursor_isNull(in))
             continue;
         if (found) {
             snprintf(lp->why, sizeof lp->why,
                      "a second loop with a decision at line %u: one loop a kernel is "
-                     "regrouped in this version", it->range.line);
+                     "regrouped in this version", cursor_line(in));
             return 1;
         }
         found = 1;
+        if (d) {
+            if (branch_loop(d, i, lp))
+                return 1;
+            continue;
+        }
+        if (!decision_loop(it->cursor)) {
+            lp->line = cursor_line(in);
+            snprintf(lp->why, sizeof lp->why, "the loop sits inside the statement at line %u: "
+                     "this version regroups a loop at the top level of the kernel or of a "
+                     "branch of a top-level if", it->range.line);
+            return 1;
+        }
         lp->item = i;
         lp->line = it->range.line;
         lp->stmt = it->range;
     }
     return !found;
+}
+
+/* The sequence the loop statement is an item of, and that item. */
+static const seq *loop_seq(const kernel_info *k, const loop_plan *lp)
+{
+    return lp->outer ? &lp->outer->branches[lp->outer_branch].seq : &k->top;
+}
+
+static CXCursor loop_cursor(const kernel_info *k, const loop_plan *lp)
+{
+    return loop_seq(k, lp)->items[lp->item].cursor;
 }
 
 static void loop_note(const analysis *an, CXCursor at, diag_sink *diag, const char *why)
@@ -192,7 +309,7 @@ static CXCursor for_decl(CXCursor loop)
 /* The loop's test and body; 0, or 1 with lp->why. */
 static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
 {
-    CXCursor c = k->top.items[lp->item].cursor;
+    CXCursor c = loop_cursor(k, lp);
     enum CXCursorKind kind = clang_getCursorKind(c);
     lp->kind = kind == CXCursor_ForStmt ? LOOP_FOR : kind == CXCursor_DoStmt ? LOOP_DO
                                                                               : LOOP_WHILE;
@@ -205,7 +322,7 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
     else if (!bad)
         bad = ch.n != 2 || cursor_range(an, ch.v[lp->kind == LOOP_DO ? 1 : 0], &lp->cond) != 0 ||
               clang_getCursorKind(ch.v[lp->kind == LOOP_DO ? 1 : 0]) == CXCursor_VarDecl;
-    const loop_tree *lt = bad ? NULL : kernel_loop_tree(k, lp->item);
+    const loop_tree *lt = bad ? NULL : kernel_loop_tree_at(k, loop_cursor(k, lp));
     bad = bad || !lt || !lt->ok;
     if (!bad)
         lp->bodyseq = lt->body;
@@ -322,6 +439,64 @@ static int switch_body(const analysis *an, loop_plan *lp)
     return bad;
 }
 
+/* Adds the variables the statement c declares at its own level (a declaration). */
+static void declared_vars(CXCursor c, cursor_list *out)
+{
+    if (clang_getCursorKind(c) != CXCursor_DeclStmt)
+        return;
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl)
+            VEC_PUSH(out->v, out->n, out->cap, ch.v[i]);
+    free(ch.v);
+}
+
+static int same_name(CXCursor a, CXCursor b)
+{
+    char *x = cursor_spelling(a), *y = cursor_spelling(b);
+    int same = !strcmp(x, y);
+    free(x);
+    free(y);
+    return same;
+}
+
+/*
+ * With outer, the branch's statements before the loop and a for loop's declared counter
+ * join the prologue in one scope: a name they declare that a parameter or the prologue
+ * already has would be declared twice. 0, or 1 with lp->why.
+ */
+static int flattened_names(const kernel_info *k, loop_plan *lp)
+{
+    cursor_list outer = {0}, inner = {0};
+    CXCursor kc = k->cursor;
+    for (int i = 0; i < clang_Cursor_getNumArguments(kc); i++)
+        VEC_PUSH(outer.v, outer.n, outer.cap, clang_Cursor_getArgument(kc, (unsigned)i));
+    unsigned ntop = lp->outer ? lp->outer_item : lp->item;
+    for (unsigned i = 0; i < ntop; i++)
+        if (k->top.items[i].kind == ITEM_STMT)
+            declared_vars(k->top.items[i].cursor, &outer);
+    for (unsigned i = 0; lp->outer && i < lp->item; i++)
+        if (loop_seq(k, lp)->items[i].kind == ITEM_STMT)
+            declared_vars(loop_seq(k, lp)->items[i].cursor, &inner);
+    declared_vars(for_decl(loop_cursor(k, lp)), &inner);
+    int bad = 0;
+    for (unsigned i = 0; i < inner.n && !bad; i++)
+        for (unsigned j = 0; j < outer.n + i && !bad; j++) {
+            CXCursor o = j < outer.n ? outer.v[j] : inner.v[j - outer.n];
+            bad = same_name(inner.v[i], o);
+            if (bad) {
+                char *name = cursor_spelling(o);
+                snprintf(lp->why, sizeof lp->why, "'%s' (line %u) is declared again at line %u; "
+                         "the loop's start phase runs both in one scope", name, cursor_line(o),
+                         cursor_line(inner.v[i]));
+                free(name);
+            }
+        }
+    free(outer.v);
+    free(inner.v);
+    return bad;
+}
+
 /* The context: the prologue's and the head's variables; 0, or 1 with ctx.why. */
 static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
                         diag_sink *diag)
@@ -333,13 +508,19 @@ static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, l
     cx->at_line = lp->line;
     cx->point = lp->stmt.begin;
     int bad = 0;
-    for (unsigned i = 0; i < lp->item && !bad; i++)
+    unsigned ntop = lp->outer ? lp->outer_item : lp->item;
+    for (unsigned i = 0; i < ntop && !bad; i++)
         if (k->top.items[i].kind == ITEM_STMT)
-            bad = context_add_loop_vars(an, k, cx, k->top.items[i].cursor, &k->top, lp->item,
+            bad = context_add_loop_vars(an, k, cx, k->top.items[i].cursor, &k->top, ntop,
                                         NULL, diag);
-    CXCursor init = for_decl(k->top.items[lp->item].cursor);
+    const seq *ls = loop_seq(k, lp);
+    for (unsigned i = 0; lp->outer && i < lp->item && !bad; i++)
+        if (ls->items[i].kind == ITEM_STMT) /* the branch's statements before the loop */
+            bad = context_add_loop_vars(an, k, cx, ls->items[i].cursor, ls, lp->item, NULL,
+                                        diag);
+    CXCursor init = for_decl(loop_cursor(k, lp));
     if (!bad && !clang_Cursor_isNull(init))
-        bad = context_add_loop_vars(an, k, cx, init, &k->top, lp->item, NULL, diag);
+        bad = context_add_loop_vars(an, k, cx, init, ls, lp->item, NULL, diag);
     lp->nprologue = cx->nvars;
     for (unsigned i = 0; i < lp->at && !bad; i++)
         if (lp->bodyseq.items[i].kind == ITEM_STMT)
@@ -393,7 +574,8 @@ static int decide(const analysis *an, const kernel_info *k, unsigned wg, loop_pl
 {
     if (loop_parts(an, k, lp) || body_decision(lp))
         return 1;
-    if (loop_jumps(an, k->top.items[lp->item].cursor, lp, diag) || assigns_param(k, lp))
+    if (loop_jumps(an, loop_cursor(k, lp), lp, diag) || assigns_param(k, lp) ||
+        flattened_names(k, lp))
         return 1;
     lp->ngroups = lp->d2 ? 1 + lp->d2->nbranches : lp->d->nbranches;
     lp->sw = lp->d->kind == DEC_SWITCH ? lp->d : lp->d2 && lp->d2->kind == DEC_SWITCH ? lp->d2
@@ -414,7 +596,7 @@ static int decide(const analysis *an, const kernel_info *k, unsigned wg, loop_pl
         snprintf(lp->why, sizeof lp->why, "its context takes %u bytes an item, %lu bytes of "
                  "local memory a work-group of %u: over the %u-byte budget", lp->bytes,
                  (unsigned long)lp->bytes * wg, wg, LOOP_LOCAL_BUDGET);
-        loop_note(an, k->top.items[lp->item].cursor, diag, lp->why);
+        loop_note(an, loop_cursor(k, lp), diag, lp->why);
         return 1;
     }
     loop_policy(lp);

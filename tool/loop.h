@@ -26,7 +26,17 @@ typedef struct loop_plan {
     int active;           /* the tile kernel regroups this loop */
     loop_kind kind;
     src_range init, inc;  /* for: its first and third parts (end == begin: none) */
-    unsigned item;        /* index in k->top of the loop statement */
+    unsigned item;        /* index of the loop statement in k->top, or with outer in its
+                           * branch's seq */
+    const decision *outer; /* or NULL: the top-level if whose branch outer_branch holds the
+                            * loop at its top level (a loop inside a top-level leaf). An
+                            * item that takes another branch ends in the prologue: that
+                            * branch and the code after the if run there */
+    unsigned outer_item;  /* outer: its index in k->top */
+    unsigned outer_branch;
+    unsigned outer_loops; /* outer: its branches that hold a loop with a decision (the
+                           * costliest of those at a branch's top level is regrouped) */
+    double outer_cost[2]; /* outer_loops > 1: the chosen branch's operations, the next one's */
     unsigned line;        /* of the loop */
     src_range stmt;       /* the loop statement */
     src_range cond;       /* the loop test, inside its parentheses (empty in `for (;;)`) */
@@ -56,7 +66,9 @@ typedef struct loop_plan {
 } loop_plan;
 
 /*
- * Finds k's loop shape under a work-group of wg and fills lp; lp->active
+ * Finds k's loop shape (one loop with a decision, at the top level after
+ * statements, guards and decisions, or at the top level of a branch of a
+ * top-level if) under a work-group of wg and fills lp; lp->active
  * when the loop is regrouped, else lp->why (empty: k has no loop with a
  * decision at its top level). Notes and warnings go to diag when a
  * data-dependent loop cannot be regrouped (a break, a pointer, its size).

@@ -128,12 +128,49 @@ static char *loop_members(const loop_plan *lp)
     return sb_steal(&sb);
 }
 
+/* Is the branch's body a braced block? */
+static int braced(const analysis *an, src_range body)
+{
+    return body.end > body.begin && an->pr->files[body.file].text[body.begin] == '{';
+}
+
+/*
+ * The loop sits in a branch of the top-level if lp->outer: the if as written with that
+ * branch's body replaced by a flag; an item that takes another branch runs the code
+ * after the if and ends here; then the branch's statements before the loop.
+ */
+static void loop_start_outer(const analysis *an, const kernel_plan *kp, strbuf *sb)
+{
+    const loop_plan *lp = &kp->loop;
+    const decision *d = lp->outer;
+    const src_range body = d->branches[lp->outer_branch].body;
+    const unsigned file = d->range.file;
+    loop_text(an, sb, kp->k->body.file, kp->k->top.items[0].range.begin, d->range.begin);
+    sb_printf(sb, "    int nplus1_loop_branch = 0; /* the item takes the branch at line %u */\n",
+              body.line);
+    sb_puts(sb, "    ");
+    parse_put_active(an->pr, sb, file, d->range.begin, body.begin);
+    sb_puts(sb, "{ nplus1_loop_branch = 1; }");
+    parse_put_active(an->pr, sb, file, body.end, d->range.end);
+    sb_printf(sb, "\n    if (!nplus1_loop_branch) { /* another branch: the code after the if at "
+                  "line %u, and the item ends */\n", d->range.line);
+    loop_text(an, sb, file, d->range.end, kp->k->body.end - 1);
+    sb_puts(sb, "        return;\n    }\n");
+    if (braced(an, body)) {
+        sb_printf(sb, "    /* the branch at line %u up to the loop */\n", body.line);
+        loop_text(an, sb, file, body.begin + 1, lp->stmt.begin);
+    }
+}
+
 static char *loop_start(const analysis *an, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     strbuf sb;
     sb_init(&sb);
-    loop_text(an, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
+    if (lp->outer)
+        loop_start_outer(an, kp, &sb);
+    else
+        loop_text(an, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
     if (lp->kind == LOOP_FOR && lp->init.end > lp->init.begin) {
         sb_printf(&sb, "    /* the for loop's first part */\n");
         loop_text(an, &sb, lp->init.file, lp->init.begin, lp->init.end);
@@ -321,7 +358,21 @@ static char *loop_end(const analysis *an, const kernel_plan *kp)
     strbuf sb;
     sb_init(&sb);
     loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
-    loop_text(an, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
+    if (!lp->outer) {
+        loop_text(an, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
+        return sb_steal(&sb);
+    }
+    /* each in its own scope, as in the original: the branch's rest, the code after the if */
+    const decision *d = lp->outer;
+    const src_range body = d->branches[lp->outer_branch].body;
+    if (braced(an, body)) {
+        sb_printf(&sb, "    { /* the rest of the branch at line %u */\n", body.line);
+        loop_text(an, &sb, body.file, lp->stmt.end, body.end - 1);
+        sb_puts(&sb, "    }\n");
+    }
+    sb_printf(&sb, "    { /* the code after the if at line %u */\n", d->range.line);
+    loop_text(an, &sb, kp->k->body.file, d->range.end, kp->k->body.end - 1);
+    sb_puts(&sb, "    }\n");
     return sb_steal(&sb);
 }
 

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "divergence.h"
@@ -133,18 +134,31 @@ static void build_loop_tree(analysis *an, kernel_info *k, const seq_item *it, CX
         classify_body(an, k, &lc);
 }
 
-void analyze_loop_trees(analysis *an, kernel_info *k)
+/* The trees of the loop statements with a braced body among s's items. */
+static void loops_of_seq(analysis *an, kernel_info *k, const seq *s, int top)
 {
-    for (unsigned i = 0; i < k->top.n; i++) {
-        const seq_item *it = &k->top.items[i];
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
         CXCursor body = it->kind == ITEM_STMT ? loop_body_of(it->cursor) : clang_getNullCursor();
         if (clang_Cursor_isNull(body) || clang_getCursorKind(body) != CXCursor_CompoundStmt)
             continue;
         loop_tree lt;
         memset(&lt, 0, sizeof lt);
-        lt.item = i;
+        lt.item = top ? i : UINT_MAX;
+        lt.stmt = it->cursor;
         build_loop_tree(an, k, it, body, &lt);
         VEC_PUSH(k->loops, k->nloops, k->caploops, lt);
+    }
+}
+
+void analyze_loop_trees(analysis *an, kernel_info *k)
+{
+    loops_of_seq(an, k, &k->top, 1);
+    for (unsigned i = 0; i < k->top.n; i++) { /* a loop inside a top-level leaf (loop.c) */
+        const decision *d = k->top.items[i].kind == ITEM_DECISION ? k->top.items[i].decision
+                                                                  : NULL;
+        for (unsigned b = 0; d && d->kind == DEC_IF && b < d->nbranches; b++)
+            loops_of_seq(an, k, &d->branches[b].seq, 0);
     }
 }
 
@@ -152,6 +166,14 @@ const loop_tree *kernel_loop_tree(const kernel_info *k, unsigned item)
 {
     for (unsigned i = 0; i < k->nloops; i++)
         if (k->loops[i].item == item)
+            return &k->loops[i];
+    return NULL;
+}
+
+const loop_tree *kernel_loop_tree_at(const kernel_info *k, CXCursor stmt)
+{
+    for (unsigned i = 0; i < k->nloops; i++)
+        if (clang_equalCursors(k->loops[i].stmt, stmt))
             return &k->loops[i];
     return NULL;
 }

@@ -99,6 +99,7 @@ typedef struct report_ctx {
     const kernel_plan *kp;
     int *any;              /* the slice printed a statement */
     int in_kept;           /* inside a decision that stays in the leaf kernels */
+    int in_loop;           /* inside a top-level decision the loop kernel runs as written */
 } report_ctx;
 
 static tree_step print_slice_item(void *ud, const seq_item *it)
@@ -124,6 +125,31 @@ static const char *plan_text(const decision_plan *p, int in_kept)
     return keep_reason_text(p->reason);
 }
 
+/* A regrouped loop: a decision at the kernel's top level (not a guard) runs in its phases. */
+static int loop_runs_it(const report_ctx *c, const decision *d)
+{
+    const seq *top = &c->kp->k->top;
+    if (!c->kp->loop.active || c->in_kept)
+        return 0;
+    for (unsigned i = 0; !c->in_loop && i < top->n; i++)
+        if (top->items[i].decision == d)
+            return !decision_is_guard(d);
+    return c->in_loop;
+}
+
+static void print_loop_decision(FILE *f, const loop_plan *lp, const decision *d, int inner)
+{
+    if (lp->outer == d)
+        fprintf(f, "      plan: runs in the loop kernel's prologue: an item of the branch at "
+                   "line %u goes on to the regrouped loop at line %u; one of another branch "
+                   "runs it and the code after the if, and ends\n",
+                d->branches[lp->outer_branch].body.line, lp->line);
+    else
+        fprintf(f, "      plan: runs as written in the loop kernel (%s), which regroups the "
+                   "loop at line %u instead of splitting here\n",
+                inner ? "inside a top-level decision" : "its prologue or epilogue", lp->line);
+}
+
 /* One line per decision, in source order: its divergence class and why. */
 static tree_step print_divergence(void *ud, const decision *d)
 {
@@ -135,6 +161,13 @@ static tree_step print_divergence(void *ud, const decision *d)
     fputs(")]\n", f);
     const decision_plan *p = &c->kp->decisions[d->id];
     const char *plan = plan_text(p, c->in_kept);
+    if (loop_runs_it(c, d)) { /* the loop kernel is the split: nothing here is split */
+        print_loop_decision(f, &c->kp->loop, d, c->in_loop);
+        report_ctx inner = *c;
+        inner.in_loop = 1;
+        for_each_decision_in(d, print_divergence, &inner);
+        return TREE_CONTINUE;
+    }
     if (plan)
         fprintf(f, "      plan: %s\n", plan);
     if (c->in_kept || !p->keep_in_leaf)
@@ -230,6 +263,19 @@ static void print_context(FILE *f, const kernel_plan *kp)
                 cx->relaxed, cx->relaxed == 1 ? "" : "s");
 }
 
+/* The loop sits in a branch of a top-level if (a loop inside a top-level leaf). */
+static void print_outer(FILE *f, const loop_plan *lp)
+{
+    fprintf(f, "    inside: the branch at line %u of the if at line %u; an item that takes "
+               "another branch runs it and the code after the if in the prologue phase, and "
+               "its lane takes the next item\n",
+            lp->outer->branches[lp->outer_branch].body.line, lp->outer->range.line);
+    if (lp->outer_loops > 1)
+        fprintf(f, "    the costliest of %u branches that hold a loop with a decision: about %.0f "
+                   "operations, the next %.0f (that one runs as written)\n",
+                lp->outer_loops, lp->outer_cost[0], lp->outer_cost[1]);
+}
+
 /* --strategy tile: the loop regrouped round by round (loop.h), or why not. */
 static void print_loop(FILE *f, const kernel_plan *kp)
 {
@@ -245,6 +291,8 @@ static void print_loop(FILE *f, const kernel_plan *kp)
     static const char *const kinds[] = {"while", "for", "do"};
     fprintf(f, "    loop: `%s`; %u break/continue statement%s of the loop\n", kinds[lp->kind],
             lp->njumps, lp->njumps == 1 ? "" : "s");
+    if (lp->outer)
+        print_outer(f, lp);
     fprintf(f, "    decision: %s at line %u, divergence: data (%s), %u branches\n",
             d->kind == DEC_SWITCH ? "switch" : "if", d->range.line, d->divergence_why,
             d->nbranches);
@@ -276,6 +324,17 @@ static void print_loop(FILE *f, const kernel_plan *kp)
             modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], lp->round_cost);
 }
 
+/* A top-level decision other than an early-return guard (the loop kernel runs it). */
+static int loop_has_top_decision(const kernel_plan *kp)
+{
+    const seq *top = &kp->k->top;
+    for (unsigned i = 0; i < top->n; i++)
+        if (top->items[i].kind == ITEM_DECISION && top->items[i].decision &&
+            !decision_is_guard(top->items[i].decision))
+            return 1;
+    return 0;
+}
+
 /* The tile kernel the set carries: its name, and why it is the only split or what it costs. */
 static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
 {
@@ -284,11 +343,17 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     const char *name = auto_tile_name(kp->tile_candidate);
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
-                kp->tile_candidate == AUTO_TILE_LOOP
+                kp->tile_candidate != AUTO_TILE_LOOP
+                    ? "only the context makes the kernel legal (a prologue statement the other "
+                      "strategies refuse runs once per item in its classify phase)"
+                : kp->loop.outer
                     ? "the loop kernel is the split (it regroups the decision inside the loop; "
-                      "the top level has only early-return guards)"
-                    : "only the context makes the kernel legal (a prologue statement the other "
-                      "strategies refuse runs once per item in its classify phase)");
+                      "the top-level if that holds the loop runs in its prologue)"
+                : loop_has_top_decision(kp)
+                    ? "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level's decisions run as written in its prologue or epilogue)"
+                    : "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level has only early-return guards)");
     else if (pl->opt.strategy != STRATEGY_TILE)
         fprintf(f, "  candidates: original, %s/%s and %s\n", strategy_name(kp->strategy),
                 dispatch_name(pl->opt.dispatch), name);
@@ -363,7 +428,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     }
     fprintf(f, "  classifier slice (cost ~%.0f per item):\n", kp->classifier_cost);
     int any = 0;
-    report_ctx c = {f, an, kp, &any, 0};
+    report_ctx c = {f, an, kp, &any, 0, 0};
     for_each_item(&k->top, print_slice_item, &c);
     if (!any)
         fputs("    (nothing: the conditions read only parameters and ids)\n", f);
