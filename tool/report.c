@@ -277,7 +277,10 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     const char *name = auto_tile_name(kp->tile_candidate);
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
-                kp->tile_candidate == AUTO_TILE_LOOP
+                kp->tile_candidate == AUTO_TILE_LOOP && kp->k->loop_only
+                    ? "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level has no decision)"
+                : kp->tile_candidate == AUTO_TILE_LOOP
                     ? "the loop kernel is the split (it regroups the decision inside the loop; "
                       "the top level has only early-return guards)"
                     : "only the context makes the kernel legal (a prologue statement the other "
@@ -285,6 +288,12 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     else if (pl->opt.strategy != STRATEGY_TILE)
         fprintf(f, "  candidates: original, %s/%s and %s\n", strategy_name(kp->strategy),
                 dispatch_name(pl->opt.dispatch), name);
+    if (kp->tile_candidate == AUTO_TILE_LOOP && pl->opt.split == SPLIT_AUTO)
+        fprintf(f, "  %s: %s: the loop's decision at line %u is data dependent (the static "
+                   "model cannot tell how often a SIMD group mixes branches or trip counts); "
+                   "regroup policy %u (the costliest branch ~%.0f, a round ~%.0f)\n",
+                name, split_mode_name(kp->tile_split), kp->loop.d->range.line,
+                kp->loop.regroup, kp->loop.arm_cost[0], kp->loop.round_cost);
     if (kp->tile_candidate != AUTO_TILE_CONTEXT || pl->opt.split != SPLIT_AUTO)
         return;
     double prologue, classifier;
@@ -312,6 +321,12 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
                          int full)
 {
     const kernel_plan *kp = plan_of(pl, k);
+    const char *skip = plan_skipped_why(pl, k);
+    if (skip) {
+        fprintf(f, "kernel %s: skipped (its decisions are inside loops, from line %u, and its "
+                   "loop is not regrouped: %s)\n", k->name, k->loop_only, skip);
+        return;
+    }
     if (!k->legal || !plan_ok(kp)) {
         fprintf(f, "kernel %s: refused (see the diagnostics)\n", k->name);
         return;
