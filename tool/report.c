@@ -246,6 +246,16 @@ static void print_loop(FILE *f, const kernel_plan *kp)
                    "if's branch leaves the iteration, so %u groups\n",
                 lp->d2->kind == DEC_SWITCH ? "switch" : "if", lp->d2->range.line,
                 lp->d2->divergence_why, lp->d2->nbranches, lp->ngroups);
+    if (lp->nothers) {
+        fprintf(f, "    regroup point: the costliest of %u data decisions at the top of the body "
+                   "(its costliest group ~%.0f operations); the other%s (line%s", lp->nothers + 1,
+                lp->arm_cost[0], lp->nothers == 1 ? "" : "s", lp->nothers == 1 ? "" : "s");
+        for (unsigned i = 0; i < lp->nothers && i < LOOP_MAX_OTHERS; i++)
+            fprintf(f, "%s %u", i ? "," : "", lp->others[i]);
+        fprintf(f, "%s) run%s as written, not regrouped: a second regroup point would move "
+                   "every context through local memory twice more a round\n",
+                lp->nothers > LOOP_MAX_OTHERS ? ", ..." : "", lp->nothers == 1 ? "s" : "");
+    }
     fprintf(f, "    context: %u variable%s, at most %u bytes an item with the selector, item "
                "and branch; %u bytes of local memory a work-group of %u\n",
             lp->ctx.nvars, lp->ctx.nvars == 1 ? "" : "s", lp->bytes, lp->bytes * lp->ctx.wg,
