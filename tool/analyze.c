@@ -338,8 +338,10 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
         int keep = nwant ? wanted(ki->name, want, nwant) : body_has_decision(ki->cursor);
-        if (!keep && !nwant && loops)
+        if (!keep && !nwant && loops) {
             keep = decision_in_loop(an, ki->cursor) != 0;
+            ki->loop_lenient = keep && loops == ANALYZE_LOOPS_LENIENT;
+        }
         if (keep) {
             an->kernels[kept++] = *ki;
         } else {
@@ -370,8 +372,11 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
         return 1;
     }
     for (unsigned k = 0; k < an->nkernels; k++) {
-        analyze_kernel(an, &an->kernels[k], diag);
-        bad |= !an->kernels[k].legal;
+        diag_sink quiet; /* a kernel kept only for its loop under LENIENT: skipped if refused */
+        diag_init(&quiet);
+        quiet.quiet = 1;
+        analyze_kernel(an, &an->kernels[k], an->kernels[k].loop_lenient ? &quiet : diag);
+        bad |= !an->kernels[k].legal && !an->kernels[k].loop_lenient;
     }
     find_helpers(an, root);
     for (unsigned k = 0; k < an->nkernels; k++) {

@@ -221,6 +221,8 @@ typedef struct kernel_info {
     int has_decision;
     unsigned loop_only;       /* analyze_tu_loops: no top-level decision, an if or switch
                                * inside a loop at this line (0: not such a kernel) */
+    int loop_lenient;         /* kept for its loop only under ANALYZE_LOOPS_LENIENT: its
+                               * refusals are quiet and it is skipped as before (plan.h) */
     int legal;                /* no errors reported for this kernel */
     loop_tree *loops;         /* legal kernels with a decision (or loop_only): the loops */
     unsigned nloops, caploops; /* at the top level, in order (loop_tree.c) */
@@ -260,8 +262,13 @@ typedef struct analysis {
  */
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                diag_sink *diag);
-/* analyze_tu; with loops (--strategy tile), a kernel whose decisions all sit inside
- * loops is kept too, its loop_only set, for the plan to regroup its loop (loop.h). */
+/* analyze_tu; with loops, a kernel whose decisions all sit inside loops is kept too, its
+ * loop_only set, for the plan to regroup its loop (loop.h). ANALYZE_LOOPS_STRICT (--strategy
+ * tile): such a kernel is refused like any other; ANALYZE_LOOPS_LENIENT (the other strategies,
+ * where the loop kernel is the tile candidate of the set): one not selected by name is
+ * analyzed quietly, and one that cannot be regrouped is skipped as it was before. */
+#define ANALYZE_LOOPS_STRICT 1
+#define ANALYZE_LOOPS_LENIENT 2
 int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                      int loops, diag_sink *diag);
 void analyze_free(analysis *an);

@@ -44,6 +44,12 @@ split_mode auto_tile_verdict(const plan_options *opt, const kernel_plan *kp)
 {
     if (opt->split != SPLIT_AUTO)
         return SPLIT_MODE_ALWAYS;
+    /* A regrouped loop's decision is data dependent (loop.c regroups no other): whether its
+     * SIMD groups mix branches or trip counts, and so whether the loop kernel pays, is for
+     * the driver's probe and the measured choice to find. kp->ndata counts the top level
+     * only (none in a kernel whose decisions all sit in the loop). */
+    if (kp->loop.active)
+        return SPLIT_MODE_ADAPTIVE;
     if (kp->ndata == 0)
         return SPLIT_MODE_NEVER;
     double prologue, classifier;

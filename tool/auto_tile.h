@@ -43,8 +43,9 @@ void auto_tile_costs(const kernel_plan *kp, double *prologue, double *classifier
 /*
  * The context tile's verdict under --split auto: never when no decision
  * depends on data or when every leaf, without the prologue, costs less than
- * the cheap bound of its classifier; else adaptive. ALWAYS under --split
- * always. Call after the leaves are collected.
+ * the cheap bound of its classifier; else adaptive. The loop kernel's:
+ * adaptive (its decision is data dependent). ALWAYS under --split always.
+ * Call after the leaves are collected.
  */
 split_mode auto_tile_verdict(const plan_options *opt, const kernel_plan *kp);
 

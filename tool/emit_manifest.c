@@ -187,9 +187,12 @@ static char *loop_context_json(const kernel_plan *kp)
         sb_puts(&sb, "\"}");
         return sb_steal(&sb);
     }
-    sb_printf(&sb, "\"decision_line\": %u, \"groups\": %u, \"where\": \"local\", "
+    sb_printf(&sb, "\"decision_line\": %u, \"other_decision_lines\": [", lp->d->range.line);
+    for (unsigned i = 0; i < lp->nothers && i < LOOP_MAX_OTHERS; i++)
+        sb_printf(&sb, "%s%u", i ? ", " : "", lp->others[i]);
+    sb_printf(&sb, "], \"groups\": %u, \"where\": \"local\", "
                    "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, \"variables\": [",
-              lp->d->range.line, lp->ngroups, lp->bytes, lp->bytes * lp->ctx.wg);
+              lp->ngroups, lp->bytes, lp->bytes * lp->ctx.wg);
     for (unsigned i = 0; i < lp->ctx.nvars; i++) {
         const ctx_var *v = &lp->ctx.vars[i];
         sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);

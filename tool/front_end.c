@@ -13,8 +13,11 @@ int front_end_run(front_end *fe, const char *path, const parse_options *po,
     int rc = parse_input(&fe->pr, path, po, diag);
     if (rc != 0)
         return rc;
-    /* under tile, a kernel whose only decisions sit in a loop is kept for loop.c */
-    int loops = popt && popt->strategy == STRATEGY_TILE;
+    /* a kernel whose only decisions sit in a loop is kept for loop.c: under tile its loop
+     * kernel is the set (refused if it cannot be), else the tile candidate beside the
+     * original (skipped as before if it cannot be) */
+    int loops = !popt ? 0 : popt->strategy == STRATEGY_TILE ? ANALYZE_LOOPS_STRICT
+                                                             : ANALYZE_LOOPS_LENIENT;
     fe->bad = analyze_tu_loops(&fe->an, &fe->pr, kernels, nkernels, loops, diag) != 0;
     if (popt)
         fe->bad |= plan_build(&fe->pl, &fe->an, popt, diag) != 0;

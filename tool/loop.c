@@ -351,27 +351,106 @@ static int exit_guard(const decision *d)
     return k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt;
 }
 
-/* The body's first data-dependent decision at its top level (and the one after it when
- * it is an exit guard); 0, or 1 with lp->why. */
+/* A sequence's operations, every branch of its decisions counted (an upper bound). */
+static double seq_cost(const seq *s)
+{
+    double c = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        c += s->items[i].fx.cost;
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d)
+            continue;
+        c += d->cond_fx.cost + (d->kind == DEC_SWITCH ? seq_cost(&d->body) : 0);
+        for (unsigned b = 0; d->kind != DEC_SWITCH && b < d->nbranches; b++)
+            c += seq_cost(&d->branches[b].seq);
+    }
+    return c;
+}
+
+/* The body's other data decisions (classified by body_decision): lp->others. */
+static void other_decisions(loop_plan *lp)
+{
+    const seq *s = &lp->bodyseq;
+    lp->nothers = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
+        if (!d || d == lp->d || d == lp->d2 || d->divergence != DIV_DATA)
+            continue;
+        if (lp->nothers < LOOP_MAX_OTHERS)
+            lp->others[lp->nothers] = d->range.line;
+        lp->nothers++;
+    }
+}
+
+/* What regrouping group b of decision d saves at most: its branch's operations (a switch's
+ * branches share one body: its average). */
+static double group_cost(const decision *d, unsigned b)
+{
+    return d->kind == DEC_SWITCH ? seq_cost(&d->body) / d->nbranches
+                                 : seq_cost(&d->branches[b].seq);
+}
+
+/* A regroup point: a data decision, or an exit guard and the data decision after it. */
+typedef struct regroup_point {
+    unsigned at;
+    const decision *d, *d2;
+    double cost;       /* its costliest group */
+} regroup_point;
+
+static double point_cost(const regroup_point *p)
+{
+    double max = 0;
+    for (unsigned b = 0; b < p->d->nbranches; b++) {
+        double c = group_cost(p->d, b);
+        max = !p->d2 || b == 0 ? (c > max ? c : max) : max;
+    }
+    for (unsigned b = 0; p->d2 && b < p->d2->nbranches; b++) {
+        double c = group_cost(p->d2, b);
+        max = c > max ? c : max;
+    }
+    return max;
+}
+
+/* Classified by the analyze stage (loop_tree.c): a condition read through a value the
+ * loop carries counts as data there. */
+static int is_data(const decision *d)
+{
+    return d->divergence == DIV_DATA;
+}
+
+/*
+ * The regroup point among the data decisions at the body's top level: the one whose
+ * costliest group costs most (the first on a tie). A round regroups at one point: a second
+ * would move every context through local memory twice more and wait at four more barriers
+ * (LOOP_ROUND_COST) for a branch that costs less; the other decisions run as written, in the
+ * head or the rest of the iteration (lp->others). 0, or 1 with lp->why.
+ */
 static int body_decision(loop_plan *lp)
 {
     const seq *s = &lp->bodyseq;
     const decision *first = NULL;
+    regroup_point best = {0, NULL, NULL, -1};
     for (unsigned i = 0; i < s->n; i++) {
         const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
         if (!d)
             continue;
-        if (d->divergence != DIV_DATA) {
+        if (!is_data(d)) {
             first = first ? first : d;
             continue;
         }
-        lp->at = i;
-        lp->d = d;
         const decision *d2 = i + 1 < s->n && s->items[i + 1].kind == ITEM_DECISION
-                                 ? s->items[i + 1].decision
-                                 : NULL;
-        if (d2 && exit_guard(d))
-            lp->d2 = d2->divergence == DIV_DATA ? d2 : NULL;
+                           ? s->items[i + 1].decision
+                           : NULL;
+        regroup_point p = {i, d, d2 && exit_guard(d) && is_data(d2) ? d2 : NULL, 0};
+        p.cost = point_cost(&p);
+        if (p.cost > best.cost)
+            best = p;
+    }
+    if (best.d) {
+        lp->at = best.at;
+        lp->d = best.d;
+        lp->d2 = best.d2;
+        other_decisions(lp);
         return 0;
     }
     if (first)
@@ -529,22 +608,6 @@ static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, l
     return bad;
 }
 
-/* A sequence's operations, every branch of its decisions counted (an upper bound). */
-static double seq_cost(const seq *s)
-{
-    double c = 0;
-    for (unsigned i = 0; i < s->n; i++) {
-        c += s->items[i].fx.cost;
-        const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-        if (!d)
-            continue;
-        c += d->cond_fx.cost + (d->kind == DEC_SWITCH ? seq_cost(&d->body) : 0);
-        for (unsigned b = 0; d->kind != DEC_SWITCH && b < d->nbranches; b++)
-            c += seq_cost(&d->branches[b].seq);
-    }
-    return c;
-}
-
 /*
  * The default regroup policy. Regrouping moves each context through local memory twice
  * (its bytes / 4 words each way) and waits at four barriers; in a mixed SIMD group the
@@ -558,8 +621,7 @@ static void loop_policy(loop_plan *lp)
     for (unsigned g = 0; g < lp->ngroups; g++) {
         unsigned b;
         const decision *d = loop_group(lp, g, &b);
-        double c = d->kind == DEC_SWITCH ? seq_cost(&d->body) / d->nbranches
-                                         : seq_cost(&d->branches[b].seq);
+        double c = group_cost(d, b);
         max = c > max ? c : max;
         sum += c;
     }

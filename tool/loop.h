@@ -16,6 +16,9 @@
 
 typedef enum loop_kind { LOOP_WHILE, LOOP_FOR, LOOP_DO } loop_kind;
 
+/* The other data decisions of a body a plan names (the rest are counted). */
+#define LOOP_MAX_OTHERS 8
+
 /* A `break` or `continue` of the loop (not of a loop or switch inside it). */
 typedef struct loop_jump {
     src_range at;         /* the keyword */
@@ -44,11 +47,15 @@ typedef struct loop_plan {
     seq bodyseq;          /* the body's statements (the decision among them): the
                            * analysis's tree of the loop (kernel_info.loops), not owned */
     unsigned at;          /* index in bodyseq of the decision */
-    const decision *d;    /* the first data-dependent decision of the body */
+    const decision *d;    /* the data decision of the body regrouped: of those at its top
+                           * level, the one whose costliest group costs most (loop.c) */
     const decision *d2;   /* or NULL: d is an if without else whose branch leaves the
                            * iteration (break, continue, return) and d2 the decision right
                            * after it; the groups are d's branch, then d2's branches */
     unsigned ngroups;     /* branches the contexts are grouped by */
+    unsigned nothers;     /* the body's other data decisions at its top level: they run as
+                           * written (head or rest of the iteration), not regrouped */
+    unsigned others[LOOP_MAX_OTHERS]; /* their lines, the first LOOP_MAX_OTHERS */
     const decision *sw;   /* d or d2 when it is a switch, else NULL */
     char *sel_type;       /* sw: the controlling expression's type; else NULL */
     src_range switch_body; /* sw: its body, braces included */

@@ -116,7 +116,9 @@ static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
         diag_init(&diag);
         diag.quiet = !loud;
         int bad = analyze_tu_loops(&ps->an, pr, c->kernels, c->nkernels,
-                                   po.strategy == STRATEGY_TILE, &diag);
+                                   po.strategy == STRATEGY_TILE ? ANALYZE_LOOPS_STRICT
+                                                                : ANALYZE_LOOPS_LENIENT,
+                                   &diag);
         bad |= plan_build(&ps->pl, &ps->an, &po, &diag);
         if (!bad && !diag.errors)
             return EXIT_OK;
@@ -216,7 +218,7 @@ static int generate(const cli *c, const plan *pl)
         for (unsigned i = 0; i < pl->nkernels; i++)
             fprintf(stderr, "nplus1gen: %s: %u leaf kernels (%u paths), strategy %s\n",
                     pl->kernels[i].k->name, pl->kernels[i].nkernels, pl->kernels[i].nleaves,
-                    strategy_name(pl->opt.strategy));
+                    strategy_name(pl->kernels[i].strategy));
         fprintf(stderr, "nplus1gen: wrote %s/%s.nplus1.cl, %s_nplus1.h, %s_nplus1.c, %s.nplus1.json\n",
                 c->outdir, stem, stem, stem, stem);
     }

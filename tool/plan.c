@@ -6,6 +6,7 @@
  */
 #include "plan_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,6 +300,38 @@ static void keep_asked(const plan_options *opt, const kernel_info *k, decision_p
             dp[opt->keep[i]].keep_in_leaf = 1;
 }
 
+static void plan_skip_kernel(plan *pl, const kernel_info *k, const char *why)
+{
+    plan_skip *sk = &pl->skipped[pl->nskipped++]; /* room for every kernel: plan_build */
+    sk->k = k;
+    snprintf(sk->why, sizeof sk->why, "%s", why);
+}
+
+const char *plan_skipped_why(const plan *pl, const kernel_info *k)
+{
+    for (unsigned i = 0; i < pl->nskipped; i++)
+        if (pl->skipped[i].k == k)
+            return pl->skipped[i].why;
+    return NULL;
+}
+
+/* Every kernel was left alone for its loop: the error analyze_tu gives a file whose
+ * kernels have decisions only inside loops, with why each loop is not regrouped. */
+static int report_all_skipped(const plan *pl, diag_sink *diag)
+{
+    const analysis *an = pl->an;
+    if (!pl->nskipped || pl->nskipped != an->nkernels)
+        return 0;
+    diag_report(diag, DIAG_ERROR, NULL, rule_name(RULE_NO_DECISION),
+                "no kernel in %s has a decision (an if or switch in its body) to split",
+                an->pr->files[0].path);
+    for (unsigned i = 0; i < pl->nskipped; i++)
+        diag_report(diag, DIAG_NOTE, NULL, NULL, "kernel '%s' has decisions only inside loops "
+                    "(the first at line %u), and its loop is not regrouped: %s",
+                    pl->skipped[i].k->name, pl->skipped[i].k->loop_only, pl->skipped[i].why);
+    return 1;
+}
+
 static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
 {
     const analysis *an = pl->an;
@@ -331,6 +364,16 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     if (auto_tile_wants_context(&pl->opt)) /* the set has a tile kernel (auto_tile.h) */
         context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, to);
     loop_build(an, k, pl->opt.wg, &kp.loop, to); /* a regrouped loop is the split */
+    if (k->loop_lenient && !kp.loop.active) { /* left alone, as before (not an error) */
+        plan_skip_kernel(pl, k, kp.loop.why[0] ? kp.loop.why
+                                               : "no loop at its top level holds one");
+        tree_lists_free(&t);
+        free(kp.decisions);
+        free(kp.in_slice);
+        context_free(&kp.ctx);
+        loop_free(&kp.loop);
+        return 0;
+    }
     if (k->loop_only && !kp.loop.active) { /* its decisions sit in a loop left alone */
         diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
         diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
@@ -396,13 +439,18 @@ int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink 
     pl->an = an;
     pl->opt = *opt;
     pl->kernels = xcalloc(an->nkernels ? an->nkernels : 1, sizeof *pl->kernels);
+    pl->skipped = xcalloc(an->nkernels ? an->nkernels : 1, sizeof *pl->skipped);
     int errors = 0;
     for (unsigned i = 0; i < an->nkernels; i++) {
         const kernel_info *k = &an->kernels[i];
+        if (!k->legal && k->loop_lenient)
+            plan_skip_kernel(pl, k, "the kernel breaks a rule of the loop kernel "
+                                    "(--strategy tile names it)");
         if (!k->legal || (!k->has_decision && !k->loop_only))
             continue;
         errors += plan_kernel(pl, k, diag);
     }
+    errors += report_all_skipped(pl, diag);
     return errors ? 1 : 0;
 }
 
@@ -422,6 +470,7 @@ void plan_free(plan *pl)
         loop_free(&pl->kernels[i].loop);
     }
     free(pl->kernels);
+    free(pl->skipped);
     memset(pl, 0, sizeof *pl);
 }
 

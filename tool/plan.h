@@ -87,12 +87,24 @@ typedef struct plan_options {
     unsigned nkeep;
 } plan_options;
 
+/* A kernel kept only for its loop (kernel_info.loop_lenient) whose loop is not regrouped:
+ * left alone, as a kernel with decisions only inside loops was before. */
+typedef struct plan_skip {
+    const kernel_info *k;
+    char why[360];         /* why its loop is not regrouped, or why the kernel is refused */
+} plan_skip;
+
 typedef struct plan {
     const analysis *an;    /* read only: one analysis can be planned under any options */
     kernel_plan *kernels;  /* one per transformable kernel with a decision */
     unsigned nkernels;
+    plan_skip *skipped;    /* one per loop_lenient kernel left alone */
+    unsigned nskipped;
     plan_options opt;
 } plan;
+
+/* Was k left alone (a plan_skip), and why? NULL: no. */
+const char *plan_skipped_why(const plan *pl, const kernel_info *k);
 
 /* Does the classifier's slice hold it (an item of kp's kernel tree)? */
 int plan_in_slice(const kernel_plan *kp, const seq_item *it);

@@ -301,6 +301,16 @@ static void print_loop(FILE *f, const kernel_plan *kp)
                    "if's branch leaves the iteration, so %u groups\n",
                 lp->d2->kind == DEC_SWITCH ? "switch" : "if", lp->d2->range.line,
                 lp->d2->divergence_why, lp->d2->nbranches, lp->ngroups);
+    if (lp->nothers) {
+        fprintf(f, "    regroup point: the costliest of %u data decisions at the top of the body "
+                   "(its costliest group ~%.0f operations); the other%s (line%s", lp->nothers + 1,
+                lp->arm_cost[0], lp->nothers == 1 ? "" : "s", lp->nothers == 1 ? "" : "s");
+        for (unsigned i = 0; i < lp->nothers && i < LOOP_MAX_OTHERS; i++)
+            fprintf(f, "%s %u", i ? "," : "", lp->others[i]);
+        fprintf(f, "%s) run%s as written, not regrouped: a second regroup point would move "
+                   "every context through local memory twice more a round\n",
+                lp->nothers > LOOP_MAX_OTHERS ? ", ..." : "", lp->nothers == 1 ? "s" : "");
+    }
     fprintf(f, "    context: %u variable%s, at most %u bytes an item with the selector, item "
                "and branch; %u bytes of local memory a work-group of %u\n",
             lp->ctx.nvars, lp->ctx.nvars == 1 ? "" : "s", lp->bytes, lp->bytes * lp->ctx.wg,
@@ -346,6 +356,9 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
                 kp->tile_candidate != AUTO_TILE_LOOP
                     ? "only the context makes the kernel legal (a prologue statement the other "
                       "strategies refuse runs once per item in its classify phase)"
+                : kp->k->loop_only
+                    ? "the loop kernel is the split (it regroups the decision inside the loop; "
+                      "the top level has no decision)"
                 : kp->loop.outer
                     ? "the loop kernel is the split (it regroups the decision inside the loop; "
                       "the top-level if that holds the loop runs in its prologue)"
@@ -357,6 +370,12 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     else if (pl->opt.strategy != STRATEGY_TILE)
         fprintf(f, "  candidates: original, %s/%s and %s\n", strategy_name(kp->strategy),
                 dispatch_name(pl->opt.dispatch), name);
+    if (kp->tile_candidate == AUTO_TILE_LOOP && pl->opt.split == SPLIT_AUTO)
+        fprintf(f, "  %s: %s: the loop's decision at line %u is data dependent (the static "
+                   "model cannot tell how often a SIMD group mixes branches or trip counts); "
+                   "regroup policy %u (the costliest branch ~%.0f, a round ~%.0f)\n",
+                name, split_mode_name(kp->tile_split), kp->loop.d->range.line,
+                kp->loop.regroup, kp->loop.arm_cost[0], kp->loop.round_cost);
     if (kp->tile_candidate != AUTO_TILE_CONTEXT || pl->opt.split != SPLIT_AUTO)
         return;
     double prologue, classifier;
@@ -384,6 +403,12 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
                          int full)
 {
     const kernel_plan *kp = plan_of(pl, k);
+    const char *skip = plan_skipped_why(pl, k);
+    if (skip) {
+        fprintf(f, "kernel %s: skipped (its decisions are inside loops, from line %u, and its "
+                   "loop is not regrouped: %s)\n", k->name, k->loop_only, skip);
+        return;
+    }
     if (!k->legal || !plan_ok(kp)) {
         fprintf(f, "kernel %s: refused (see the diagnostics)\n", k->name);
         return;

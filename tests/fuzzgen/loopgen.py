@@ -6,15 +6,16 @@ loopgen.py - random loop kernels for differential testing of the loop kernel
 One call of generate(seed) gives one legal test case in the shape loop.c
 regroups today: a prologue (declarations, an optional early-return guard),
 one `while` loop whose test has a bounded, data-dependent trip count, a body
-with head statements, ONE data-dependent if/else-if chain or switch at its
-top level, then tail statements, and an epilogue that stores the state. The
+with head statements, a data-dependent if/else-if chain or switch at its
+top level, in half the kernels a second one (sometimes behind an `if (..) break;`),
+then tail statements, and an epilogue that stores the state. The
 live state (the loop's context) mixes int, uint, float, float4, a struct and
 a small private array; a branch may `return` (the item ends) or run an inner
 loop of constant trip count. The options are `--validate --strategy tile`;
 run.py --loops requires "validation passed" and counts the kernels whose
 leaves are the loop's branches (regrouped) apart from the others.
 
-Legal by construction: no break or continue of the regrouped loop, no
+Legal by construction: no continue, a break only in the exit guard, no
 pointers in the state, no side effect in a condition; no undefined
 behaviour (integers stay bounded: every update is reduced with a mask or a
 modulo, indices are reduced modulo the item count n, shifts are of
@@ -131,8 +132,25 @@ def decision(rng, ctx, depth, h):
     ctx.emit(depth, "}")
 
 
-def kernel(rng, name):
+def second_decision(rng, ctx, h):
+    """Half the kernels: a second data decision in the body (on g2, which the first's
+    branches do not change), sometimes behind an exit guard that breaks the loop (the
+    guard and the decision then make one regroup point). Drawn from rng, a stream of its
+    own, so the rest of a seed's kernel is what it was before. Returns 1 when added."""
+    if rng.random() < 0.5:
+        return 0
+    ctx.emit(2, "const int g2 = (%s * %d + steps) %% 64;" % (h, rng.choice([3, 5, 7])))
+    if rng.random() < 0.4:
+        ctx.emit(2, "if ((g2 & 15) == %d)" % rng.randint(0, 15))
+        ctx.emit(3, "break;")
+    decision(rng, ctx, 2, "g2")
+    return 1
+
+
+def kernel(rng, name, rng2=None):
     ctx = Ctx(rng, name)
+    ctx.multi = 0
+    rng2 = rng2 or random.Random(0)
     ctx.emit(0, "__kernel void %s(__global const int *data, __global int *out_i, "
                 "__global float *out_f, const uint n)" % name)
     ctx.emit(0, "{")
@@ -172,6 +190,7 @@ def kernel(rng, name):
     else:
         h = "h"
     decision(rng, ctx, 2, h)
+    ctx.multi = second_decision(rng2, ctx, h)
     ctx.emit(2, "steps++;")
     ctx.emit(1, "}")
     terms = ["a", "steps"]
@@ -191,7 +210,7 @@ def kernel(rng, name):
     ctx.emit(1, "out_i[i] = %s;" % " + ".join(terms))
     ctx.emit(1, "out_f[i] = 100.0f + %s;" % " + ".join(floats))
     ctx.emit(0, "}")
-    return "\n".join(ctx.lines) + "\n"
+    return "\n".join(ctx.lines) + "\n", ctx.multi
 
 
 STRUCT = "typedef struct fzl_acc {\n    int count;\n    float weight;\n} fzl_acc;\n"
@@ -206,8 +225,8 @@ def generate(seed):
     size = rng.choice([256, 500, 1000, 1024, 2048, 3000, 4096, 10007])
     off = rng.choice([0, 0, 0, 64, 100])
     n = off + size - rng.choice([0, 0, 3, 17])
-    case.source = "/* nplus1gen fuzzgen --loops: seed %d */\n%s\n%s" % (seed, STRUCT,
-                                                                       kernel(rng, name))
+    text, case.multi = kernel(rng, name, random.Random(seed * 7919 + 17))
+    case.source = "/* nplus1gen fuzzgen --loops: seed %d */\n%s\n%s" % (seed, STRUCT, text)
     case.kernels = [name]
     opts = ["--validate", "--global", str(size)]
     if off:

@@ -178,6 +178,8 @@ def one_case(args, tmpdir, i):
         kind, reason = "ok-matched", ""
     if args.loops and kind == "ok-matched" and "when loop at line" not in out:
         kind = "ok-matched-plain"   # validated, but the loop kept (not regrouped)
+    if args.loops and getattr(case, "multi", 0):
+        kind += "+multi"   # several decisions in the body (loopgen.second_decision)
     saved = None
     if not kind.startswith("ok"):
         saved = save_failure(args.failures, str(seed), case.source, args.tool, case.options,
@@ -231,6 +233,10 @@ def run_random(args):
     stopped = done < args.count
     args.count = done
     wall = time.monotonic() - t0
+    multi = {k[:-len("+multi")]: c for k, c in counts.items() if k.endswith("+multi")}
+    for k, c in multi.items():   # count them with the others, and apart below
+        counts[k] = counts.get(k, 0) + c
+        del counts[k + "+multi"]
     ok_m = counts.get("ok-matched", 0)
     ok_r = counts.get("ok-refused", 0)
     if stopped:
@@ -242,6 +248,8 @@ def run_random(args):
     if args.loops:
         print("    the loop regrouped (its branches are the leaves): %d; kept in a plain tile: %d"
               % (ok_m, counts.get("ok-matched-plain", 0)))
+        print("    with several decisions in the body: %d generated, %d regrouped and matched"
+              % (sum(multi.values()), multi.get("ok-matched", 0)))
     if counts.get("ok-inconclusive"):
         print("  inconclusive (no item reached a working leaf: constant conditions): %d"
               % counts["ok-inconclusive"])
