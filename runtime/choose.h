@@ -67,7 +67,7 @@ typedef struct chooser {
     int trust_divergence;                /* a profile predicts a gain: rounds start unprobed */
     int time_first;                      /* time first launches too (see above) */
     double first_ratio;                  /* first launch within this of the second: no cost */
-    int first_free;                      /* the verdict: 1 no first-launch cost, 0 some, -1 not yet */
+    int first_free;                      /* verdict: 1 no first-launch cost, 0 some, -1 unknown */
     chooser_class cls[CHOOSER_CLASSES];
 } chooser;
 

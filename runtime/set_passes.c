@@ -417,7 +417,8 @@ static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, cl_uin
     double chunks = (double)((items + 31) / 32);
     *low = s->last_counts[2 * nl] < s->probe_threshold * chunks;
     if (s->split == NPLUS1RT_SPLIT_MEASURED)
-        *low = !chooser_probe(&s->chooser, chooser_class_of(L->n), s->last_counts[2 * nl] / chunks);
+        *low = !chooser_probe(&s->chooser, chooser_class_of(L->n),
+                              s->last_counts[2 * nl] / chunks);
     return CL_SUCCESS;
 }
 
