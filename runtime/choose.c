@@ -26,6 +26,8 @@ void chooser_init(chooser *c, unsigned ncand, const int *order, const int *needs
     c->win_ratio = 0.95;
     c->probe_threshold = 0.25;
     c->probe_change = 0.25;
+    c->first_ratio = 1.5;
+    c->first_free = -1;
     for (unsigned k = 0; k < CHOOSER_CLASSES; k++) {
         c->cls[k].chosen = -1;
         c->cls[k].want = 2;
@@ -116,7 +118,7 @@ static chooser_pick delayed_pick(const chooser *c, chooser_class *k)
 {
     int d = c->order[0];
     chooser_pick p = {d, 0, 0};
-    p.timed = (k->warm & (1u << d)) && k->trials[d] < k->want;
+    p.timed = (c->time_first || (k->warm & (1u << d))) && k->trials[d] < k->want;
     p.probe = c->needs_divergence[d] && !k->probed && !c->trust_divergence;
     k->warm |= 1u << d;
     return p;
@@ -149,17 +151,15 @@ chooser_pick chooser_next(chooser *c, unsigned cls)
         return p;
     }
     p.cand = d;
-    p.timed = (k->warm & (1u << d)) != 0; /* the first launch warms up, untimed */
+    p.timed = c->time_first || (k->warm & (1u << d)); /* else the first launch warms up */
     p.probe = c->needs_divergence[d] && !k->probed && !c->trust_divergence;
     k->warm |= 1u << d;
     return p;
 }
 
-void chooser_record(chooser *c, unsigned cls, int cand, double ms)
+/* One trial of cand took ms: its best, and the candidates now clearly slower are out. */
+static void add_trial(const chooser *c, chooser_class *k, int cand, double ms)
 {
-    chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
-    if (!(ms > 0) || cand < 0 || (unsigned)cand >= CHOOSER_MAX_CANDIDATES || k->chosen >= 0)
-        return;
     if (!k->trials[cand] || ms < k->best[cand])
         k->best[cand] = ms;
     k->trials[cand]++;
@@ -169,6 +169,48 @@ void chooser_record(chooser *c, unsigned cls, int cand, double ms)
         if (is_in(k, d) && k->trials[d] && k->best[d] > c->drop_ratio * k->best[f])
             k->dropped |= 1u << d; /* clearly slower: no second trial */
     }
+}
+
+/*
+ * time_first: cand's first launch took ms. Counted at once where the device
+ * has no first-launch cost, else kept until the verdict.
+ */
+static void record_first(const chooser *c, chooser_class *k, int cand, double ms)
+{
+    k->first_timed |= 1u << cand;
+    if (c->first_free == 1) {
+        add_trial(c, k, cand, ms);
+        return;
+    }
+    k->first_ms[cand] = ms;
+    k->first_pending |= 1u << cand;
+}
+
+/* cand's second time: the device's verdict, and the first times waiting on it. */
+static void settle_first(chooser *c, chooser_class *k, int cand, double ms)
+{
+    if (c->first_free >= 0 || !(k->first_pending & (1u << cand)))
+        return;
+    c->first_free = k->first_ms[cand] <= c->first_ratio * ms;
+    for (unsigned i = 0; c->first_free && i < c->ncand; i++) {
+        int d = c->order[i];
+        if (k->first_pending & (1u << d))
+            add_trial(c, k, d, k->first_ms[d]);
+    }
+    k->first_pending = 0;
+}
+
+void chooser_record(chooser *c, unsigned cls, int cand, double ms)
+{
+    chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    if (!(ms > 0) || cand < 0 || (unsigned)cand >= CHOOSER_MAX_CANDIDATES || k->chosen >= 0)
+        return;
+    if (c->time_first && !(k->first_timed & (1u << cand))) {
+        record_first(c, k, cand, ms);
+        return;
+    }
+    add_trial(c, k, cand, ms);
+    settle_first(c, k, cand, ms);
 }
 
 static void drop_divergent(const chooser *c, chooser_class *k)

@@ -20,6 +20,15 @@
  * falls after them. The
  * fastest is kept; every recheck_period launches, or when a probe finds the
  * divergence changed, each candidate is timed once again.
+ *
+ * With time_first (NPLUS1_CHOICE_START=lean, the default the set gives it) a
+ * candidate's first launch is timed too. Whether that time counts as a trial
+ * is the device's verdict, taken once: the first candidate timed twice shows
+ * whether a first launch costs more (a compile, as on POCL) than later ones.
+ * Where it does not (first within first_ratio of the second: NVIDIA), every
+ * first launch counts as a trial, and a candidate clearly slower than the
+ * original costs one launch instead of two. Where it does, the first times are
+ * thrown away and the round is what it is without time_first.
  */
 #ifndef NPLUS1_CHOOSE_H
 #define NPLUS1_CHOOSE_H
@@ -38,6 +47,9 @@ typedef struct chooser_class {
     unsigned since;      /* launches since the choice */
     unsigned seen;       /* launches of this class */
     double mixed;        /* the last probe's share of mixed chunks, -1 unknown */
+    unsigned first_timed; /* bit c: candidate c's first launch was timed (time_first) */
+    unsigned first_pending; /* bit c: ... and waits for the device's verdict in first_ms */
+    double first_ms[CHOOSER_MAX_CANDIDATES];
 } chooser_class;
 
 typedef struct chooser {
@@ -53,6 +65,9 @@ typedef struct chooser {
     double probe_threshold;              /* mixed share under which the input is coherent */
     double probe_change;                 /* a mixed share that moved this much rechecks */
     int trust_divergence;                /* a profile predicts a gain: rounds start unprobed */
+    int time_first;                      /* time first launches too (see above) */
+    double first_ratio;                  /* first launch within this of the second: no cost */
+    int first_free;                      /* verdict: 1 no first-launch cost, 0 some, -1 unknown */
     chooser_class cls[CHOOSER_CLASSES];
 } chooser;
 
@@ -69,7 +84,7 @@ typedef struct chooser_pick {
  * those that need divergence; reference is the original's id (-1: none).
  * Defaults: drop 1.25, win 0.95 (a candidate must beat the original by 5%: profiling
  * events see no launch overhead, which decides ties on short launches), recheck 64,
- * probe threshold and change 0.25.
+ * probe threshold and change 0.25, first launches untimed (time_first 0; first_ratio 1.5).
  */
 void chooser_init(chooser *c, unsigned ncand, const int *order, const int *needs_div,
                   int reference);

@@ -90,6 +90,8 @@ cl_int set_fail(nplus1rt_set *s, cl_int err, const char *what)
  *                           "<strategy>/<dispatch>") that every launch runs
  *   NPLUS1_CHOICE_DELAY     launches before the measured choice's first trial
  *   NPLUS1_RECHECK_PERIOD   launches between the measured choice's re-checks (64)
+ *   NPLUS1_CHOICE_START     lean (default): first launches timed, the split probed on a
+ *                           sample beside the original; classic: the start before
  */
 void set_config_from_env(set_config *c)
 {
@@ -120,6 +122,8 @@ void set_config_from_env(set_config *c)
     c->has_choice_delay = v != NULL;
     c->choice_delay = v ? (unsigned)atoi(v) : 0;
     c->choice = getenv("NPLUS1_CHOICE");
+    v = getenv("NPLUS1_CHOICE_START");
+    c->choice_classic = v && !strcmp(v, "classic");
 }
 
 /* ---- create ---------------------------------------------------------------- */

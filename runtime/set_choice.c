@@ -150,6 +150,7 @@ void set_init_choice(nplus1rt_set *s)
     chooser_init(&s->chooser, n, order, needs, has_original(s) ? CAND_ORIGINAL : -1);
     s->chooser.probe_threshold = s->probe_threshold;
     s->chooser.trust_divergence = gain;
+    s->chooser.time_first = !s->config.choice_classic;
     const set_config *cfg = &s->config;
     const char *force = cfg->choice;
     if (cfg->has_recheck_period)

@@ -37,6 +37,7 @@ typedef struct set_config {
     int has_choice_delay;       /* NPLUS1_CHOICE_DELAY is set */
     unsigned choice_delay;
     const char *choice;         /* NPLUS1_CHOICE: a candidate's name, NULL: unset */
+    int choice_classic;         /* NPLUS1_CHOICE_START=classic: the start before lean */
 } set_config;
 
 struct nplus1rt_set {

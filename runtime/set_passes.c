@@ -11,7 +11,7 @@
 
 #include "set_internal.h"
 
-static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *low);
+static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, cl_uint items, int *low);
 
 cl_int set_check_launch(nplus1rt_set *s, cl_uint dim, const size_t *off, const size_t *gsz,
                         const size_t *lsz, launch *L)
@@ -275,7 +275,7 @@ static cl_int launch_chunked(nplus1rt_set *s, cl_command_queue q, const launch *
     s->last_chunked = 1;
     s->last_positions = positions;
     if (probing) {
-        if ((err = probe(s, q, L, &s->use_original)) != CL_SUCCESS)
+        if ((err = probe(s, q, L, L->n, &s->use_original)) != CL_SUCCESS)
             return err;
         s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
         if (s->use_original)
@@ -384,7 +384,7 @@ static cl_int enqueue_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
     if (err != CL_SUCCESS || !probing)
         return err;
     s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
-    return probe(s, q, L, &s->use_original);
+    return probe(s, q, L, L->n, &s->use_original);
 }
 
 cl_int set_run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
@@ -402,8 +402,11 @@ cl_int set_run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const 
     return err == CL_SUCCESS ? err : set_fail(s, err, "the original kernel");
 }
 
-/* Reads the counters after the counting pass: is divergence below the threshold? */
-static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *low)
+/*
+ * Reads the counters after the counting pass over the first `items` items: is
+ * divergence below the threshold?
+ */
+static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, cl_uint items, int *low)
 {
     cl_uint nl = s->desc->nleaves;
     cl_int err = clEnqueueReadBuffer(q, s->ctr, CL_TRUE, 0, (2 * nl + 1) * sizeof(cl_uint),
@@ -411,10 +414,11 @@ static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, int *l
     if (err != CL_SUCCESS)
         return set_fail(s, err, "reading the divergence probe");
     s->counts_valid = 1;
-    double chunks = (double)((L->n + 31) / 32);
+    double chunks = (double)((items + 31) / 32);
     *low = s->last_counts[2 * nl] < s->probe_threshold * chunks;
     if (s->split == NPLUS1RT_SPLIT_MEASURED)
-        *low = !chooser_probe(&s->chooser, chooser_class_of(L->n), s->last_counts[2 * nl] / chunks);
+        *low = !chooser_probe(&s->chooser, chooser_class_of(L->n),
+                              s->last_counts[2 * nl] / chunks);
     return CL_SUCCESS;
 }
 
@@ -426,6 +430,53 @@ cl_int set_run_tile(nplus1rt_set *s, const request *r, int probing)
     return err;
 }
 
+/*
+ * The measured choice's lean start: the split's probe classifies a sample (the
+ * first PROBE_SAMPLE_GROUPS classifier groups, at least 1/PROBE_SAMPLE_DIV of
+ * them) and this launch runs the original, so a probe costs a fraction of the
+ * counting pass, not a whole split launch; the split's first launch follows
+ * when the probe finds the input divergent. The sample is a prefix of the
+ * items (the count kernel's groups cover consecutive items).
+ */
+#define PROBE_SAMPLE_GROUPS 64
+#define PROBE_SAMPLE_DIV 8
+static int probes_a_sample(const nplus1rt_set *s)
+{
+    return s->split == NPLUS1RT_SPLIT_MEASURED && !s->config.choice_classic && s->count &&
+           s->desc->strategy != NPLUS1RT_TILE;
+}
+
+static cl_int probe_beside_original(nplus1rt_set *s, const request *r)
+{
+    const launch *L = &r->L;
+    size_t groups = L->groups / PROBE_SAMPLE_DIV;
+    groups = groups < PROBE_SAMPLE_GROUPS ? PROBE_SAMPLE_GROUPS : groups;
+    groups = groups < L->groups ? groups : L->groups;
+    size_t span = groups * s->wg * s->ipt;
+    cl_uint items = span < L->n ? (cl_uint)span : L->n, a;
+    cl_int err = ensure(s, &s->leafid, &s->leafid_cap, (L->n + 3) / 4);
+    if (err == CL_SUCCESS && s->desc->strategy == NPLUS1RT_ORDERED)
+        err = ensure(s, &s->counts, &s->counts_cap, (size_t)s->desc->nleaves * L->groups);
+    if (err == CL_SUCCESS)
+        err = take_counters(s, r->q);
+    if (err == CL_SUCCESS)
+        err = launch_args(s, s->count, r->args, L, 1, &a);
+    if (err != CL_SUCCESS)
+        return err;
+    cl_mem counts = s->desc->strategy == NPLUS1RT_ORDERED ? s->counts : s->ctr;
+    cl_uint on = 1;
+    SETARG(s->count, a + NPLUS1RT_COUNT_CTR, s->ctr);
+    SETARG(s->count, a + NPLUS1RT_COUNT_COUNTS, counts);
+    SETARG(s->count, a + NPLUS1RT_COUNT_LEAFID, s->leafid);
+    SETARG(s->count, a + NPLUS1RT_COUNT_PROBE, on);
+    if ((err = run(s, r->q, s->count, groups * s->wg, "classifier (probe)")) != CL_SUCCESS ||
+        (err = probe(s, r->q, L, items, &s->use_original)) != CL_SUCCESS)
+        return err;
+    s->counts_valid = 0; /* the sample's counts: no launch's buckets */
+    s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
+    return set_run_original(s, r->q, r->dim, r->off, r->gsz, r->lsz, r->args);
+}
+
 cl_int set_launch_split(nplus1rt_set *s, const request *r, int probing)
 {
     cl_command_queue q = r->q;
@@ -434,6 +485,8 @@ cl_int set_launch_split(nplus1rt_set *s, const request *r, int probing)
     cl_int err;
     if (s->desc->strategy == NPLUS1RT_TILE)
         return set_run_tile(s, r, probing);
+    if (probing && probes_a_sample(s))
+        return probe_beside_original(s, r);
     if (chunk_layout_fits(s, L))
         return launch_chunked(s, q, L, args, probing, r->dim, r->off, r->gsz, r->lsz);
     /* a probe needs no buckets yet: one that finds the input coherent allocates none */
@@ -443,7 +496,7 @@ cl_int set_launch_split(nplus1rt_set *s, const request *r, int probing)
     if ((err = classify(s, q, L, args, (cl_uint)probing)) != CL_SUCCESS)
         return err;
     if (probing) {
-        if ((err = probe(s, q, L, &s->use_original)) != CL_SUCCESS)
+        if ((err = probe(s, q, L, L->n, &s->use_original)) != CL_SUCCESS)
             return err;
         s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
         if (s->use_original)

@@ -265,6 +265,97 @@ static void test_ignores_launches_without_a_time(void)
     checkf(q.cand == p.cand && q.timed, "an untimed trial is tried again (got %d)", q.cand);
 }
 
+/*
+ * NPLUS1_CHOICE_START=lean (time_first) on a device without first-launch costs (the
+ * H100's trace: a first launch as fast as the next): a candidate 2.4x slower than the
+ * original (bounce_materials coherent) runs once instead of twice, and the first 16
+ * launches lose one launch's worth less than the classic start.
+ */
+static void test_lean_start_runs_a_losing_candidate_once(void)
+{
+    chooser classic, lean;
+    init3(&classic, 1, 0);
+    init3(&lean, 1, 0);
+    lean.time_first = 1;
+    world wc = {{1.0, 2.4}, 0.9, 1.2, {0}, 0}, wl = wc;
+    double tc = run_launches(&classic, &wc, 16, 20), tl = run_launches(&lean, &wl, 16, 20);
+    checkf(wc.ran[SPLIT] == 2 && wl.ran[SPLIT] == 1, "the split ran %u times classic, %u lean",
+           wc.ran[SPLIT], wl.ran[SPLIT]);
+    checkf(chooser_chosen(&lean, 20) == ORIG, "lean chose %d", chooser_chosen(&lean, 20));
+    checkf(lean.first_free == 1, "verdict %d, want no first-launch cost", lean.first_free);
+    checkf(tc - tl > 1.3, "first 16: classic %.2f, lean %.2f original launches", tc, tl);
+}
+
+/* A winner (bounce_materials random: the tile 1.8x faster) is kept as soon as classic keeps it. */
+static void test_lean_start_keeps_a_winner_sooner(void)
+{
+    chooser classic, lean;
+    init3(&classic, 1, 0);
+    init3(&lean, 1, 0);
+    lean.time_first = 1;
+    world wc = {{1.0, 0.55}, 0.9, 1.2, {0}, 0}, wl = wc;
+    double tc = run_launches(&classic, &wc, 16, 20), tl = run_launches(&lean, &wl, 16, 20);
+    checkf(chooser_chosen(&lean, 20) == SPLIT, "lean chose %d", chooser_chosen(&lean, 20));
+    checkf(wl.ran[ORIG] == 2 && wc.ran[ORIG] == 2, "the original ran %u times lean, %u classic",
+           wl.ran[ORIG], wc.ran[ORIG]);
+    checkf(tl <= tc, "first 16: lean %.2f, classic %.2f", tl, tc);
+}
+
+/*
+ * lean where a first launch compiles (POCL): the first times do not count, the
+ * verdict says so, and the round is the classic one (the same launches, the same choice).
+ */
+/* 16 launches where every candidate's first launch costs a compile of 100. */
+static void run_compiling(chooser *c, world *w)
+{
+    for (int i = 0; i < 16; i++) {
+        chooser_pick p = chooser_next(c, 20);
+        if (p.probe && !chooser_probe(c, 20, w->mixed))
+            continue;
+        double ms = w->ms[p.cand] + (w->ran[p.cand]++ ? 0 : 100.0);
+        if (p.timed)
+            chooser_record(c, 20, p.cand, ms);
+    }
+}
+
+static void test_lean_start_ignores_first_launches_that_compile(void)
+{
+    for (int win = 0; win < 2; win++) {
+        chooser c, classic;
+        init3(&c, 1, 0);
+        init3(&classic, 1, 0);
+        c.time_first = 1;
+        world w = {{1.0, win ? 0.8 : 1.6}, 0.9, 1.2, {0}, 0}, wc = w;
+        run_compiling(&c, &w);
+        run_compiling(&classic, &wc);
+        checkf(c.first_free == 0, "verdict %d, want a first-launch cost", c.first_free);
+        checkf(chooser_chosen(&c, 20) == (win ? SPLIT : ORIG), "chose %d (win %d)",
+               chooser_chosen(&c, 20), win);
+        checkf(w.ran[SPLIT] == wc.ran[SPLIT] && w.ran[ORIG] == wc.ran[ORIG],
+               "lean ran the split %u, the original %u times; classic %u, %u (win %d)",
+               w.ran[SPLIT], w.ran[ORIG], wc.ran[SPLIT], wc.ran[ORIG], win);
+    }
+}
+
+/* lean: every trial pick is timed, the first one included; a new class keeps the verdict. */
+static void test_lean_start_times_first_launches(void)
+{
+    chooser c;
+    init3(&c, 1, 0);
+    c.time_first = 1;
+    chooser_pick p = chooser_next(&c, 5);
+    checkf(p.cand == ORIG && p.timed, "first launch: %d timed %d", p.cand, p.timed);
+    chooser_record(&c, 5, p.cand, 1.1);
+    chooser_pick q = chooser_next(&c, 5);
+    checkf(q.cand == ORIG && q.timed, "the verdict needs a second time: %d", q.cand);
+    chooser_record(&c, 5, q.cand, 1.0);
+    chooser_pick r = chooser_next(&c, 5);
+    checkf(r.cand == SPLIT && r.timed && r.probe, "the split's first launch: timed probe");
+    chooser_record(&c, 6, ORIG, 2.0);
+    chooser_pick t = chooser_next(&c, 6);
+    checkf(t.cand == SPLIT, "class 6 after one counted time of the original: %d", t.cand);
+}
+
 int main(void)
 {
     test_keeps_the_split_when_it_wins();
@@ -282,5 +373,9 @@ int main(void)
     test_a_delay_keeps_the_first_launches_on_the_prior();
     test_ignores_launches_without_a_time();
     test_a_trusted_profile_tries_the_split_unprobed();
+    test_lean_start_runs_a_losing_candidate_once();
+    test_lean_start_keeps_a_winner_sooner();
+    test_lean_start_ignores_first_launches_that_compile();
+    test_lean_start_times_first_launches();
     return check_summary("chooser");
 }
