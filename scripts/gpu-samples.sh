@@ -4,6 +4,10 @@
 # prepared, each validating and timing one sample under one strategy.
 # Leaves samples.csv (case,strategy,original_ms,generated_ms,speedup,result)
 # and samples.log in $OUT (or ./bench-out).
+# SAMPLE_JOBS: a bash regex on the job names CASE_STRATEGY (default: every job).
+# TILE_POLICIES: e.g. "0 2": each tile job runs once per NPLUS1_TILE_REGROUP value
+# (the tile kernel with contexts in place, or regrouped every round; the CSV's strategy
+# reads tile:R0, tile:R2), each run timing the original beside it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/bench-out}
@@ -15,11 +19,22 @@ gpu_register_nvidia
 gpu_build nplus1gen-validate || exit 1
 export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
 echo "case,strategy,original_ms,generated_ms,speedup,result" >"$OUT/samples.csv"
-for d in .carry/sample-jobs/*/; do
-  job=$(basename "$d"); strat=${job##*_}; name=${job%_*}
-  log=$(timeout 120 "$runner" "$d" 2>&1)
-  echo "== $job"$'\n'"$log" >>"$OUT/samples.log"
+one() { # job dir, name, strategy label; the environment as the caller set it
+  local log t res
+  log=$(timeout 120 "$runner" "$1" 2>&1)
+  echo "== $2 $3"$'\n'"$log" >>"$OUT/samples.log"
   t=$(echo "$log" | sed -n 's/.*original \([0-9.]*\) ms, generated \([0-9.]*\) ms, speedup \([0-9.]*\)x.*/\1,\2,\3/p' | head -1)
   res=$(echo "$log" | grep -q "validation passed" && echo ok || echo FAILED)
-  echo "$name,$strat,${t:-,,},$res" | tee -a "$OUT/samples.csv"
+  echo "$2,$3,${t:-,,},$res" | tee -a "$OUT/samples.csv"
+}
+for d in .carry/sample-jobs/*/; do
+  job=$(basename "$d"); strat=${job##*_}; name=${job%_*}
+  [[ $job =~ ${SAMPLE_JOBS:-.} ]] || continue
+  if [ "$strat" = tile ] && [ -n "${TILE_POLICIES:-}" ]; then
+    for r in $TILE_POLICIES; do
+      NPLUS1_TILE_REGROUP=$r one "$d" "$name" "tile:R$r"
+    done
+  else
+    one "$d" "$name" "$strat"
+  fi
 done
