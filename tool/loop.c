@@ -21,15 +21,13 @@
  * every OpenCL device has, the rest left to the tile's counters. */
 #define LOOP_LOCAL_BUDGET 24576u
 
-/* Operations a context word's two trips through local memory cost, against the
- * branches' operation counts (effects.c's rough costs). */
-#define LOOP_MOVE_COST 2.0
-/* Operations a regrouping round's four barriers and its counting cost besides
- * the moves. Calibrated on an H100 against bench/real's loop kernels (1M items):
- * regrouping paid where the costliest branch took 201 (bounce, 1.88x against
- * 1.43x without) and 377 operations (password verify, 0.98x against 0.69x), and
- * lost where it took 116 (photon steps, 0.83x against 1.47x without). */
-#define LOOP_ROUND_COST 120.0
+/* What a regrouping round costs against the branches' operation counts (effects.c's
+ * rough costs): REGROUP_MOVE_COST a context word's two trips through local memory, and
+ * REGROUP_ROUND_COST (context.h) the four barriers and the counting besides the moves.
+ * Calibrated on an H100 against bench/real's loop kernels (1M items): regrouping paid
+ * where the costliest branch took 201 (bounce, 1.88x against 1.43x without) and 377
+ * operations (password verify, 0.98x against 0.69x), and lost where it took 116 (photon
+ * steps, 0.83x against 1.47x without). The context tile uses the same rule. */
 
 static int is_loop(CXCursor c)
 {
@@ -422,7 +420,7 @@ static int is_data(const decision *d)
  * The regroup point among the data decisions at the body's top level: the one whose
  * costliest group costs most (the first on a tie). A round regroups at one point: a second
  * would move every context through local memory twice more and wait at four more barriers
- * (LOOP_ROUND_COST) for a branch that costs less; the other decisions run as written, in the
+ * (REGROUP_ROUND_COST) for a branch that costs less; the other decisions run as written, in the
  * head or the rest of the iteration (lp->others). 0, or 1 with lp->why.
  */
 static int body_decision(loop_plan *lp)
@@ -627,7 +625,7 @@ static void loop_policy(loop_plan *lp)
     }
     lp->arm_cost[0] = max;
     lp->arm_cost[1] = sum;
-    lp->round_cost = LOOP_MOVE_COST * (double)lp->bytes / 4.0 + LOOP_ROUND_COST;
+    lp->round_cost = REGROUP_MOVE_COST * (double)lp->bytes / 4.0 + REGROUP_ROUND_COST;
     lp->regroup = max >= lp->round_cost ? 1 : 0;
 }
 
