@@ -44,6 +44,12 @@ void put_line_back(strbuf *sb, const emitter *e)
         sb_puts(sb, LINE_BACK "\n");
 }
 
+void put_line_back_after_body(strbuf *sb, const emitter *e)
+{
+    if (!e->opt->no_line)
+        sb_puts(sb, "\n" LINE_BACK);
+}
+
 /* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
 int tile_only(const kernel_plan *kp)
 {
@@ -178,10 +184,7 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     sb_puts(&sb, "    ");
     put_edited_in(&sb, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
     edits_free(&es);
-    if (es.line_path) {
-        sb_putc(&sb, '\n');
-        sb_puts(&sb, LINE_BACK);
-    }
+    put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
 }
 

@@ -47,6 +47,8 @@ void ctx_stores(strbuf *sb, const kernel_context *cx);
 void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line);
 /* LINE_BACK after a piece of the user's text: the generated file's numbering again. */
 void put_line_back(strbuf *sb, const emitter *e);
+/* The same at the end of a leaf body (its closing brace last): a newline, then LINE_BACK. */
+void put_line_back_after_body(strbuf *sb, const emitter *e);
 /* The path #line names for file (NULL under --no-line). */
 const char *line_path(const emitter *e, unsigned file);
 

@@ -410,10 +410,7 @@ char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     put_line(&sb, e, k->body.file, k->body.line);
     put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
     edits_free(&es);
-    if (es.line_path) {
-        sb_putc(&sb, '\n');
-        sb_puts(&sb, LINE_BACK);
-    }
+    put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
 }
 
@@ -449,10 +446,7 @@ char *leaf_body_merged(emitter *e, const kernel_plan *kp)
     sb_init(&sb);
     put_line(&sb, e, kp->k->body.file, kp->k->body.line);
     put_active_range(e->an, &sb, kp->k->body);
-    if (line_path(e, kp->k->body.file)) {
-        sb_putc(&sb, '\n');
-        sb_puts(&sb, LINE_BACK);
-    }
+    put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
 }
 
