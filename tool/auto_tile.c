@@ -54,11 +54,18 @@ split_mode auto_tile_verdict(const plan_options *opt, const kernel_plan *kp)
         return SPLIT_MODE_NEVER;
     double prologue, classifier;
     auto_tile_costs(kp, &prologue, &classifier);
-    const double cheap_below = plan_cheap_below(classifier);
+    return auto_tile_costliest_leaf(kp) >= plan_cheap_below(classifier) ? SPLIT_MODE_ADAPTIVE
+                                                                        : SPLIT_MODE_NEVER;
+}
+
+double auto_tile_costliest_leaf(const kernel_plan *kp)
+{
+    double prologue, classifier, max = 0;
+    auto_tile_costs(kp, &prologue, &classifier);
     for (unsigned l = 0; l < kp->nleaves; l++)
-        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue >= cheap_below)
-            return SPLIT_MODE_ADAPTIVE;
-    return SPLIT_MODE_NEVER;
+        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue > max)
+            max = kp->leaves[l].cost - prologue;
+    return max;
 }
 
 const char *auto_tile_name(int kind)

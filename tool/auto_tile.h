@@ -39,6 +39,9 @@ void auto_tile_choose(const plan_options *opt, kernel_plan *kp);
  * without them. Without an active context: 0 and kp->classifier_cost.
  */
 void auto_tile_costs(const kernel_plan *kp, double *prologue, double *classifier);
+/* The costliest leaf kernel's cost from the context's decision on (the prologue, run
+ * once, left out); 0 when no leaf costs more. */
+double auto_tile_costliest_leaf(const kernel_plan *kp);
 
 /*
  * The context tile's verdict under --split auto: never when no decision

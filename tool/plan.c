@@ -181,17 +181,6 @@ static void on_path_end(void *ud, const choice *path, unsigned npath, int return
  * is cheap the driver runs the original kernel; otherwise the driver probes
  * divergence at run time (NPLUS1RT_SPLIT_ADAPTIVE).
  */
-/* The costliest leaf from the context's decision on (its prologue run once). */
-static double costliest_leaf(const kernel_plan *kp)
-{
-    double prologue, classifier, max = 0;
-    auto_tile_costs(kp, &prologue, &classifier);
-    for (unsigned l = 0; l < kp->nleaves; l++)
-        if (kp->leaves[l].kernel >= 0 && kp->leaves[l].cost - prologue > max)
-            max = kp->leaves[l].cost - prologue;
-    return max;
-}
-
 static void apply_cost_model(const plan *pl, kernel_plan *kp, double prologue, double ccost)
 {
     kp->merged_kernel = -1;
@@ -423,7 +412,7 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
         auto_tile_costs(&kp, &prologue, &ccost);
     apply_cost_model(pl, &kp, prologue, ccost);
     if (kp.ctx.active)
-        context_policy(&kp.ctx, costliest_leaf(&kp));
+        context_policy(&kp.ctx, auto_tile_costliest_leaf(&kp));
     kp.tile_split = auto_tile_verdict(&pl->opt, &kp);
     if (kp.tile_candidate == AUTO_TILE_CONTEXT && kp.split == SPLIT_MODE_NEVER && kp.ndata)
         kp.split = kp.tile_split; /* the context tile may pay where the strategy does not */
