@@ -1,5 +1,5 @@
 # Writes OUTPUT: a C file defining `const char NAME[]`, the bytes of INPUT
-# NUL-terminated (how `nplus1gen --help` prints tool/help.txt with no file
+# NUL-terminated (how `nplus1gen --help` prints tool/cli/help.txt with no file
 # at run time).
 # Usage: cmake -DINPUT=help.txt -DOUTPUT=help_text.c -DNAME=nplus1_help_text -P embed_text.cmake
 file(READ "${INPUT}" hex HEX)

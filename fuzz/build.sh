@@ -17,20 +17,19 @@ cmake -DOUTPUT="$OUT/templates_embedded.c" "-DINPUTS=${inputs%|}" -P cmake/embed
 
 version=$(sed -n 's/^project(nplus1gen VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 format=$(sed -n 's/^#define NPLUS1RT_FORMAT_VERSION \([0-9]*\).*/\1/p' runtime/nplus1rt.h)
-# nplus1front's sources (tool/CMakeLists.txt) and those of nplus1prof it links
-srcs="diag.c parse.c analyze.c params.c plan.c auto_tile.c walk.c slice.c rules_slice.c context.c loop.c
-      keep_in_leaf.c front_end.c emit.c loop_emit.c emit_kernel.c emit_driver.c emit_manifest.c
-      text_edits.c safety_net.c syntax.c effects.c access.c opencl_builtins.c cursor_map.c
-      big_stack.c cond_tree.c macro_deps.c legality.c rules.c divergence.c divergence_eval.c
-      paths.c template.c report.c version.c tree.c reaching_defs.c cond_inputs.c
-      profile_tree.c profile_emit.c profile_in.c
-      util.c profile_replay.c profile_job.c profile_report.c"
+# the stage libraries' sources (tool/CMakeLists.txt) and common/'s, less main.c and the
+# commands (the fuzzer runs the front end through front_end_run)
+srcs=$(ls tool/base/*.c tool/parse/*.c tool/analyze/*.c tool/plan/*.c tool/emit/*.c \
+          tool/profile/profile_tree.c tool/profile/profile_emit.c tool/cli/report.c \
+          common/util.c common/profile_replay.c common/profile_job.c common/profile_report.c \
+          common/profile_loop.c)
+incs=$(printf -- '-I%s ' tool/base tool/parse tool/analyze tool/plan tool/emit tool/profile tool/cli common)
 "$CC" -std=c11 -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -Wall -Wextra -Werror \
     -DNPLUS1_VERSION="\"$version\"" -D_POSIX_C_SOURCE=200809L \
-    -DNPLUS1_FORMAT_VERSION="$format" -Itool -Iruntime -I"$LLVM/include" \
-    fuzz/fuzz_frontend.c $(printf 'tool/%s ' $srcs) "$OUT/templates_embedded.c" \
+    -DNPLUS1_FORMAT_VERSION="$format" $incs -Iruntime -I"$LLVM/include" \
+    fuzz/fuzz_frontend.c $srcs "$OUT/templates_embedded.c" \
     -L"$LLVM/lib" -Wl,-rpath,"$LLVM/lib" -lclang \
     -o "$OUT/fuzz_frontend"
 

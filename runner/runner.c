@@ -1,7 +1,7 @@
 /*
  * runner.c - nplus1gen-validate, the device side of --validate.
  *
- * Reads the job nplus1gen wrote (runner/job.h, the format), builds the
+ * Reads the job nplus1gen wrote (common/job.h, the format), builds the
  * original kernel and the generated set with libnplus1rt, runs both on
  * identical seeded inputs, and prints the diff per leaf. Links no libclang:
  * POCL brings its own LLVM. Exit: 0 all equal, 1 a mismatch or an

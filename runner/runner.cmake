@@ -1,34 +1,12 @@
 # runner/: nplus1gen-validate, the device side of --validate: no libclang (POCL loads
 # its own LLVM), so the runtime-only build (-DNPLUS1_BUILD_TOOL=OFF) builds it
 # too and runs jobs emitted elsewhere (nplus1gen --emit-job). Installed and
-# exported as nplus1gen::nplus1gen-validate.
-#
-# nplus1prof: the divergence profile's replay, job format and report
-# (tool/profile.h), plain C with util.c; nplus1gen links it through
-# nplus1front, and the runner prints a profile job's report with it.
-if(NOT TARGET nplus1prof)
-  add_library(nplus1prof STATIC ${PROJECT_SOURCE_DIR}/tool/util.c
-              ${PROJECT_SOURCE_DIR}/tool/profile_replay.c ${PROJECT_SOURCE_DIR}/tool/profile_job.c
-              ${PROJECT_SOURCE_DIR}/tool/profile_report.c
-              ${PROJECT_SOURCE_DIR}/tool/profile_loop.c)
-  target_include_directories(nplus1prof PUBLIC ${PROJECT_SOURCE_DIR}/tool)
-  target_compile_definitions(nplus1prof PRIVATE _POSIX_C_SOURCE=200809L)
-  target_link_libraries(nplus1prof PUBLIC m)
-endif()
-# nplus1job: runner/job.c, the one reader and writer of job.desc; nplus1gen
-# links it to write jobs (plain data in: no libclang, no OpenCL library, only
-# nplus1rt.h's types), the runner to read them.
-if(NOT TARGET nplus1job)
-  add_library(nplus1job STATIC ${PROJECT_SOURCE_DIR}/runner/job.c)
-  target_include_directories(nplus1job PUBLIC ${PROJECT_SOURCE_DIR}/runner
-                             ${PROJECT_SOURCE_DIR}/runtime ${OpenCL_INCLUDE_DIRS})
-  target_compile_definitions(nplus1job PRIVATE _POSIX_C_SOURCE=200809L)
-  target_link_libraries(nplus1job PUBLIC nplus1prof)
-endif()
+# exported as nplus1gen::nplus1gen-validate. It links the runtime and common/
+# (the job format, util, the profile's replay and report), never tool/.
 add_executable(nplus1gen-validate ${PROJECT_SOURCE_DIR}/runner/runner.c
                ${PROJECT_SOURCE_DIR}/runner/inputs.c ${PROJECT_SOURCE_DIR}/runner/verdict.c
                ${PROJECT_SOURCE_DIR}/runner/oclgrind.c)
-target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static nplus1job)
+target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static nplus1common)
 target_compile_definitions(nplus1gen-validate PRIVATE _POSIX_C_SOURCE=200809L)
 install(TARGETS nplus1gen-validate EXPORT nplus1genTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -219,7 +219,7 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
     free(opts);
     if (!s->prog) {
-        if (log && strstr(log, "nplus1-macro: ")) { /* a generated #error (tool/macro_deps.h) */
+        if (log && strstr(log, "nplus1-macro: ")) { /* a generated #error (tool/emit/macro_deps.h) */
             err = NPLUS1_ERR_MACRO;
             macro_msg(s, log, user_options);
         } else {

@@ -14,7 +14,7 @@ nplus1gen options to run it with, and the verdict the tool must reach:
            the expected [nplus1-...] rule, and never transform.
 
 Legal kernels are legal by construction, following the rules in
-tool/analyze.c and tool/plan.c (docs/legality.md):
+tool/analyze/analyze.c and tool/plan/plan.c (docs/legality.md):
   - conditions and the statements they depend on (the slice) have no side
     effects: locals that a condition may use are only ever assigned by
     side-effect-free statements;
@@ -41,7 +41,7 @@ import random
 # ---- small helpers -----------------------------------------------------------
 
 INT_LIMIT = 1 << 22          # |int values| stay below this: no overflow anywhere
-# every --strategy (tool/plan.h, runtime/nplus1rt_format.h), in the order the draws use
+# every --strategy (tool/plan/plan.h, runtime/nplus1rt_format.h), in the order the draws use
 STRATEGIES = ["ordered", "aggregated", "atomic", "chunked", "tile"]
 
 
@@ -1252,7 +1252,7 @@ def generate(seed, illegal_rate=0.25):
         case.options = opts + ["--check"]
         if case.rule in ("nplus1-side-effect", "nplus1-memory-order"):
             # --split auto splits a kernel whose prologue alone breaks them with the
-            # context tile (tool/auto_tile.h): the rules are the other strategies'
+            # context tile (tool/plan/auto_tile.h): the rules are the other strategies'
             case.options += ["--split", "always"]
         return case
     args = {}

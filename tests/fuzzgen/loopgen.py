@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """
 loopgen.py - random loop kernels for differential testing of the loop kernel
-(--strategy tile regroups a loop's contexts round by round: tool/loop.c).
+(--strategy tile regroups a loop's contexts round by round: tool/plan/loop.c).
 
 One call of generate(seed) gives one legal test case in the shape loop.c
 regroups today: a prologue (declarations, an optional early-return guard),

@@ -101,7 +101,7 @@ static void replay_all(const profile_report *rep, const profile_kernel_tree *pk,
 
 /* ---- text ---------------------------------------------------------------------- */
 
-/* div_class_name (tool/divergence.h), here without the analysis: DIV_UNIFORM, _AFFINE, _DATA. */
+/* div_class_name (tool/analyze/divergence.h), here without the analysis: DIV_UNIFORM, _AFFINE, _DATA. */
 static const char *class_name(int d)
 {
     static const char *names[] = {"uniform", "affine", "data"};

@@ -546,7 +546,6 @@ static int describe_param(const analysis *an, const char *kernel, CXCursor c, in
     return 0;
 }
 
-int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag);
 
 /* Do a and b start at one place of the file (one macro expansion writes both)? */
 static int same_extent(const analysis *an, CXCursor a, CXCursor b)

@@ -5,7 +5,7 @@
  * each item's path (applied by profile_emit.c). Part of the analyze stage:
  * it reads the cursors and the analysis, and reports nothing itself.
  */
-#include "analyze_int.h"
+#include "syntax.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -67,7 +67,7 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
 char *validate_job_value(const char *dir, const char *spec);
 char *validate_job_options(const validate_options *o, const char *dir);
 
-/* A parameter's `arg` line and its struct's `field` lines (runner/job.h writes them). */
+/* A parameter's `arg` line and its struct's `field` lines (common/job.h writes them). */
 void validate_job_param(strbuf *sb, const kernel_param *a);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * job.h - the job: THE one reader and writer of job.desc, the plain-text
  * description nplus1gen writes (--validate, --profile, --emit-job:
- * tool/validate_cmd.c, tool/profile_cmd.c) and nplus1gen-validate reads
+ * tool/cli/validate_cmd.c, tool/cli/profile_cmd.c) and nplus1gen-validate reads
  * (runner/runner.c). The writer takes plain data and needs no libclang;
  * the reader fills the runtime's set description (nplus1rt.h).
  *

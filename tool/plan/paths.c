@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_int.h"
+#include "syntax.h"
 #include "util.h"
 
 typedef struct fact {

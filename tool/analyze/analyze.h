@@ -273,6 +273,11 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
                      int loops, diag_sink *diag);
 void analyze_free(analysis *an);
 
+/* Describes k's parameters (k->params) for the driver and the manifest; the number
+ * of errors reported (a parameter the driver cannot pass). The profile command asks it
+ * of kernels the analysis did not select. */
+int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag);
+
 /* The tree of the loop statement k->top.items[item], or NULL when analyze built none. */
 const loop_tree *kernel_loop_tree(const kernel_info *k, unsigned item);
 /* The tree of the loop statement stmt (top level, or a top-level decision's branch). */

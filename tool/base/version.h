@@ -22,7 +22,7 @@
  * was built against, and the generated-code format version. */
 char *version_text(void);
 
-/* The --help text: tool/help.txt, embedded by the build (cmake/embed_text.cmake). */
+/* The --help text: tool/cli/help.txt, embedded by the build (cmake/embed_text.cmake). */
 extern const char nplus1_help_text[];
 
 #endif

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze_int.h"
+#include "analyze.h"
 #include "divergence.h"
 #include "job.h"
 #include "profile_build.h"
@@ -153,7 +153,7 @@ static void put_kernel(strbuf *sb, const kernel_info *k, unsigned wg)
     job_put_end(sb);
 }
 
-/* job.desc (runner/job.h); NULL after a message about an input. */
+/* job.desc (common/job.h); NULL after a message about an input. */
 static char *describe(const pctx *x)
 {
     const validate_options *vo = x->vo;

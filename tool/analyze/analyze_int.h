@@ -1,52 +1,15 @@
 /*
- * analyze_int.h - shared inside the analyze stage (analyze.c, cond_tree.c,
- * effects.c, access.c, opencl_builtins.c, legality.c, syntax.c, loop_tree.c,
- * divergence_eval.c, reaching_defs.c, cond_inputs.c). Outside it, loop.c,
- * paths.c and profile_*.c include it for the syntax layer (children_of,
- * cursor_range, ...) and the const effects scan; they write no analysis.
+ * analyze_int.h - shared inside the analyze stage (tool/analyze/) only:
+ * analyze.c, cond_tree.c, effects.c, access.c, opencl_builtins.c,
+ * legality.c, syntax.c, loop_tree.c, divergence_eval.c, reaching_defs.c,
+ * cond_inputs.c. Later stages read the syntax layer through syntax.h.
  */
 #ifndef NPLUS1_ANALYZE_INT_H
 #define NPLUS1_ANALYZE_INT_H
 
 #include "analyze.h"
 #include "cursor_set.h"
-
-/* ---- syntax.c: cursors, ranges, operators ---- */
-
-typedef struct cursor_list {
-    CXCursor *v;
-    unsigned n, cap;
-} cursor_list;
-
-cursor_list children_of(CXCursor c);
-/* Skips whitespace and comments from offset; returns the new offset. */
-unsigned skip_space(const char *t, size_t len, unsigned off);
-/* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
-unsigned skip_inactive(const analysis *an, unsigned file, unsigned off);
-/* The extent of c in expansion coordinates; 0 on success. */
-int cursor_range(const analysis *an, CXCursor c, src_range *r);
-/* Like cursor_range, for a statement: includes its ';'. */
-int stmt_range(const analysis *an, CXCursor c, src_range *r);
-char *cursor_spelling(CXCursor c);
-/* The body of a while, for or do statement (a do's first child, else the last), or null. */
-CXCursor loop_body_of(CXCursor loop);
-/* Strips implicit casts and parentheses. */
-CXCursor strip(CXCursor c);
-/* Strips implicit casts, parentheses and C-style casts too. */
-CXCursor strip_casts(CXCursor c);
-/* The source text of e on one line (at most n-1 bytes, "..." when cut; printed in a macro). */
-void expr_text(const analysis *an, CXCursor e, char *out, size_t n);
-/* The spelling of c into out (cut to n-1 bytes). */
-void spelling_into(CXCursor c, char *out, size_t n);
-/* The declaration a name refers to (through casts and parentheses), or null. */
-CXCursor referenced_decl(CXCursor e);
-/* The operator text of a binary / unary operator (libclang 14 does not expose the kind). */
-void binary_operator(const analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
-                     size_t outlen);
-void unary_operator(const analysis *an, CXCursor c, CXCursor operand, char *out,
-                    size_t outlen);
-int is_assignment_op(const char *op);
-int is_logical_op(const char *op); /* && or || */
+#include "syntax.h"
 
 /* ---- opencl_builtins.c: what a builtin call does ---- */
 
@@ -71,11 +34,8 @@ void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
  * x[i] of a local array), or the null cursor when e is in memory.
  */
 CXCursor local_root(CXCursor e);
-int is_local_decl(CXCursor decl);
 int type_is_pointer(CXType t);
 int spelling_has(CXType t, const char *word);
-/* The effects of c, part of function func (whose locals are tracked). */
-void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx);
 /* The memoised effects of a helper's definition (the memo: an->summaries, made by
  * summaries_init when analyze_tu starts, freed by summaries_free). */
 void summaries_init(analysis *an);
@@ -127,7 +87,5 @@ void report_no_decision(build_ctx *bc);
 void analyze_loop_trees(analysis *an, kernel_info *k);
 void loop_trees_free(kernel_info *k);
 
-/* params.c */
-int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag);
 
 #endif

@@ -16,7 +16,7 @@
 #include "util.h"
 #include "version.h"
 
-/* The --help text is tool/help.txt, embedded at build time; the man page
+/* The --help text is tool/cli/help.txt, embedded at build time; the man page
  * nplus1gen.1 and the option list in docs/cli.md are made from the same file. */
 static void usage(FILE *f)
 {

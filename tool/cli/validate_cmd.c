@@ -347,7 +347,7 @@ static char *set_file(const validate_set *sets, unsigned n, unsigned i)
     return sb_steal(&sb);
 }
 
-/* The description nplus1gen-validate reads: see runner/job.h. */
+/* The description nplus1gen-validate reads: see common/job.h. */
 static char *describe(const validate_set *sets, unsigned n, const validate_options *o,
                       const char *dir)
 {

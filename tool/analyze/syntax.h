@@ -1,0 +1,55 @@
+/*
+ * syntax.h - the analyze stage's read-only view of the source, public to the
+ * later stages (plan, profile): cursors, ranges and operators (syntax.c), and
+ * the const effects scan of a statement (effects.c). Nothing here writes the
+ * analysis.
+ */
+#ifndef NPLUS1_SYNTAX_H
+#define NPLUS1_SYNTAX_H
+
+#include "analyze.h"
+
+/* ---- syntax.c: cursors, ranges, operators ---- */
+
+typedef struct cursor_list {
+    CXCursor *v;
+    unsigned n, cap;
+} cursor_list;
+
+cursor_list children_of(CXCursor c);
+/* Skips whitespace and comments from offset; returns the new offset. */
+unsigned skip_space(const char *t, size_t len, unsigned off);
+/* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */
+unsigned skip_inactive(const analysis *an, unsigned file, unsigned off);
+/* The extent of c in expansion coordinates; 0 on success. */
+int cursor_range(const analysis *an, CXCursor c, src_range *r);
+/* Like cursor_range, for a statement: includes its ';'. */
+int stmt_range(const analysis *an, CXCursor c, src_range *r);
+char *cursor_spelling(CXCursor c);
+/* The body of a while, for or do statement (a do's first child, else the last), or null. */
+CXCursor loop_body_of(CXCursor loop);
+/* Strips implicit casts and parentheses. */
+CXCursor strip(CXCursor c);
+/* Strips implicit casts, parentheses and C-style casts too. */
+CXCursor strip_casts(CXCursor c);
+/* The source text of e on one line (at most n-1 bytes, "..." when cut; printed in a macro). */
+void expr_text(const analysis *an, CXCursor e, char *out, size_t n);
+/* The spelling of c into out (cut to n-1 bytes). */
+void spelling_into(CXCursor c, char *out, size_t n);
+/* The declaration a name refers to (through casts and parentheses), or null. */
+CXCursor referenced_decl(CXCursor e);
+/* The operator text of a binary / unary operator (libclang 14 does not expose the kind). */
+void binary_operator(const analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
+                     size_t outlen);
+void unary_operator(const analysis *an, CXCursor c, CXCursor operand, char *out,
+                    size_t outlen);
+int is_assignment_op(const char *op);
+int is_logical_op(const char *op); /* && or || */
+
+/* ---- effects.c: the const effects scan ---- */
+
+int is_local_decl(CXCursor decl);
+/* The effects of c, part of function func (whose locals are tracked). */
+void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx);
+
+#endif
