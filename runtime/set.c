@@ -9,61 +9,11 @@
  * set_inspect.c reads back what validation and the benchmark look at.
  */
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "set_internal.h"
-
-/* ---- messages ------------------------------------------------------------ */
-
-/* fmt formatted into a malloc'd string, or NULL. */
-static char *format_msg(const char *fmt, va_list ap)
-{
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (m)
-        vsnprintf(m, (size_t)n + 1, fmt, again);
-    va_end(again);
-    return m;
-}
-
-static char *new_msg(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *m = format_msg(fmt, ap);
-    va_end(ap);
-    return m;
-}
-
-void set_msg(nplus1rt_set *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *m = format_msg(fmt, ap);
-    va_end(ap);
-    if (!m)
-        return;
-    free(s->errmsg);
-    s->errmsg = m;
-}
-
-const char *nplus1rt_set_errmsg(const nplus1rt_set *s)
-{
-    return s && s->errmsg ? s->errmsg : "no error";
-}
-
-cl_int set_fail(nplus1rt_set *s, cl_int err, const char *what)
-{
-    set_msg(s, "%s: %s (%d)", what, nplus1_strerror(err), (int)err);
-    return err;
-}
-
-/* ---- create ---------------------------------------------------------------- */
 
 /* ---- configuration ------------------------------------------------------------ */
 
@@ -350,7 +300,7 @@ static cl_int check_format(const nplus1rt_set_desc *desc, char **errmsg)
                           "this libnplus1rt %s runs format versions %d to %d: regenerate the "
                           "driver with the nplus1gen that matches this runtime "
                           "(nplus1gen --version prints its format version)";
-        *errmsg = new_msg(fmt, desc->kernel ? desc->kernel : "?", v, NPLUS1RT_VERSION,
+        *errmsg = set_new_msg(fmt, desc->kernel ? desc->kernel : "?", v, NPLUS1RT_VERSION,
                           NPLUS1RT_FORMAT_OLDEST, NPLUS1RT_FORMAT_VERSION);
     }
     return NPLUS1_ERR_FORMAT;

@@ -109,10 +109,14 @@ typedef struct request {
     launch L;
 } request;
 
-/* ---- set.c ---- */
+/* ---- set_msg.c ---- */
+/* A malloc'd formatted message, or NULL. */
+char *set_new_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void set_msg(nplus1rt_set *s, const char *fmt, ...);
 /* Sets the message "what: <err's name> (err)" and returns err. */
 cl_int set_fail(nplus1rt_set *s, cl_int err, const char *what);
+
+/* ---- set.c ---- */
 void set_config_from_env(set_config *c);
 
 /* ---- set_passes.c ---- */

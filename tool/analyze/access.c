@@ -247,16 +247,6 @@ CXCursor private_target(const scan_ctx *sc, CXCursor base, int *param)
     return o.root;
 }
 
-void record_store(effects *fx, CXCursor access)
-{
-    VEC_PUSH(fx->stores, fx->nstores, fx->capstores, access);
-}
-
-void record_load(effects *fx, CXCursor access)
-{
-    VEC_PUSH(fx->loads, fx->nloads, fx->caploads, access);
-}
-
 /*
  * A store to the lvalue lv through the pointer base: to memory, through a
  * helper's parameter, or to a private object the pointer is derived from.

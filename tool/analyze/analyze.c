@@ -225,15 +225,6 @@ static void note_kernel_names(const analysis *an, diag_sink *diag)
     sb_free(&sb);
 }
 
-void effects_init(effects *fx)
-{
-    memset(fx, 0, sizeof *fx);
-    fx->hidden_exit = clang_getNullCursor();
-    fx->param_store = clang_getNullCursor();
-    for (unsigned i = 0; i < EFF_COUNT; i++)
-        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
-}
-
 /* ---- the tree as the later stages read it ------------------------------- */
 
 static void set_exit(effects *fx, CXCursor at)
@@ -391,47 +382,6 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
     return bad;
 }
 
-static void seq_free(seq *s, int owns_items);
-
-static void decision_free(decision *d)
-{
-    if (!d)
-        return;
-    for (unsigned b = 0; b < d->nbranches; b++) {
-        if (d->kind == DEC_IF)
-            seq_free(&d->branches[b].seq, 1);
-        free(d->branches[b].values);
-        for (unsigned i = 0; i < d->branches[b].nlabels; i++)
-            free(d->branches[b].labels[i]);
-        free(d->branches[b].labels);
-    }
-    free(d->branches);
-    if (d->kind == DEC_SWITCH)
-        seq_free(&d->body, 1);
-    effects_free(&d->cond_fx);
-    cond_inputs_free(d->inputs, d->ninputs);
-    free(d->inputs_upto);
-    free(d);
-}
-
-static void seq_free(seq *s, int owns_items)
-{
-    if (!owns_items)
-        return;
-    for (unsigned i = 0; i < s->n; i++) {
-        effects_free(&s->items[i].fx);
-        decision_free(s->items[i].decision);
-    }
-    free(s->items);
-    s->items = NULL;
-    s->n = 0;
-}
-
-void analyze_seq_free(seq *s)
-{
-    seq_free(s, 1);
-}
-
 char *kernel_param_list(const kernel_info *k, int names)
 {
     strbuf sb;
@@ -463,7 +413,7 @@ void analyze_free(analysis *an)
         }
         free(ki->params);
         free(ki->attr_text);
-        seq_free(&ki->top, 1);
+        analyze_seq_free(&ki->top);
         loop_trees_free(ki);
     }
     free(an->kernels);

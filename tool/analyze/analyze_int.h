@@ -28,26 +28,22 @@ typedef struct scan_ctx {
     CXCursor outer;     /* the member access (s[i].f) around the access being scanned, or null */
 } scan_ctx;
 
-void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
-/*
- * The local variable whose own storage the lvalue e is part of (x, x.f,
- * x[i] of a local array), or the null cursor when e is in memory.
- */
-CXCursor local_root(CXCursor e);
-int type_is_pointer(CXType t);
-int spelling_has(CXType t, const char *word);
 /* The memoised effects of a helper's definition (the memo: an->summaries, made by
  * summaries_init when analyze_tu starts, freed by summaries_free). */
 void summaries_init(analysis *an);
 const effects *function_summary(const analysis *an, CXCursor def);
 void summaries_free(analysis *an);
 
+/* ---- fx.c: the effect set (effects_init, merge_effects, effects_free are in analyze.h) ---- */
+
+void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
+void record_store(effects *fx, CXCursor access);
+void record_load(effects *fx, CXCursor access);
+
 /* ---- access.c: where an access lands (accesses_may_alias is in analyze.h) ---- */
 
 /* A private object of the function that the pointer expression base points into, or null. */
 CXCursor private_target(const scan_ctx *sc, CXCursor base, int *param);
-void record_store(effects *fx, CXCursor access);
-void record_load(effects *fx, CXCursor access);
 /* A store to the lvalue lv through the pointer base (memory, a parameter, a private object). */
 void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site);
 /* A load of the expression site through the pointer base. */

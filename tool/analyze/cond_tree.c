@@ -448,3 +448,35 @@ static decision *build_switch(build_ctx *bc, CXCursor c)
     pick_default_value(d);
     return d;
 }
+
+static void decision_free(decision *d)
+{
+    if (!d)
+        return;
+    for (unsigned b = 0; b < d->nbranches; b++) {
+        if (d->kind == DEC_IF)
+            analyze_seq_free(&d->branches[b].seq);
+        free(d->branches[b].values);
+        for (unsigned i = 0; i < d->branches[b].nlabels; i++)
+            free(d->branches[b].labels[i]);
+        free(d->branches[b].labels);
+    }
+    free(d->branches);
+    if (d->kind == DEC_SWITCH)
+        analyze_seq_free(&d->body);
+    effects_free(&d->cond_fx);
+    cond_inputs_free(d->inputs, d->ninputs);
+    free(d->inputs_upto);
+    free(d);
+}
+
+void analyze_seq_free(seq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        effects_free(&s->items[i].fx);
+        decision_free(s->items[i].decision);
+    }
+    free(s->items);
+    s->items = NULL;
+    s->n = 0;
+}

@@ -32,43 +32,6 @@ typedef struct summary_table {
 } summary_table;
 
 static void scan(scan_ctx *sc, CXCursor c);
-CXCursor local_root(CXCursor e);
-
-void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via)
-{
-    for (unsigned i = 0; i < EFF_COUNT; i++) {
-        if (!(bit & (1u << i)) || (fx->bits & (1u << i)))
-            continue;
-        fx->site[i].at = at;
-        fx->site[i].via = via;
-    }
-    fx->bits |= bit;
-}
-
-int is_local_decl(CXCursor decl)
-{
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    if (k == CXCursor_ParmDecl)
-        return 1;
-    if (k != CXCursor_VarDecl)
-        return 0;
-    return clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
-           clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
-}
-
-int type_is_pointer(CXType t)
-{
-    t = clang_getCanonicalType(t);
-    return t.kind == CXType_Pointer;
-}
-
-int spelling_has(CXType t, const char *word)
-{
-    CXString s = clang_getTypeSpelling(t);
-    int has = strstr(clang_getCString(s), word) != NULL;
-    clang_disposeString(s);
-    return has;
-}
 
 
 /* Records a write to the lvalue c: a local variable, or memory. */
@@ -260,28 +223,6 @@ static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
     }
     scan(sc, ch.v[1]);
     free(ch.v);
-}
-
-/*
- * The local variable whose own storage the lvalue e is part of (x, x.f,
- * x[i] of a local array), or the null cursor when e is in memory.
- */
-CXCursor local_root(CXCursor e)
-{
-    CXCursor s = strip(e);
-    enum CXCursorKind k = clang_getCursorKind(s);
-    if (k == CXCursor_DeclRefExpr) {
-        CXCursor d = clang_getCursorReferenced(s);
-        return is_local_decl(d) ? d : clang_getNullCursor();
-    }
-    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
-        return clang_getNullCursor();
-    cursor_list ch = children_of(s);
-    CXCursor r = clang_getNullCursor();
-    if (ch.n >= 1 && !type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
-        r = local_root(ch.v[0]);
-    free(ch.v);
-    return r;
 }
 
 /*
@@ -505,22 +446,9 @@ static void scan(scan_ctx *sc, CXCursor c)
     clang_visitChildren(c, scan_cb, sc);
 }
 
-void effects_free(effects *fx)
-{
-    free(fx->reads);
-    free(fx->writes);
-    free(fx->stores);
-    free(fx->loads);
-    memset(fx, 0, sizeof *fx);
-}
-
 void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx)
 {
-    memset(fx, 0, sizeof *fx);
-    fx->hidden_exit = clang_getNullCursor();
-    fx->param_store = clang_getNullCursor();
-    for (unsigned i = 0; i < EFF_COUNT; i++)
-        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+    effects_init(fx);
     scan_ctx sc = {an, fx, func, 0, 0, clang_getNullCursor()};
     scan(&sc, c);
 }
@@ -528,11 +456,7 @@ void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx)
 /* Like effects_of for a helper's definition: stores through its pointer parameters apart. */
 static void helper_effects(const analysis *an, CXCursor def, effects *fx)
 {
-    memset(fx, 0, sizeof *fx);
-    fx->hidden_exit = clang_getNullCursor();
-    fx->param_store = clang_getNullCursor();
-    for (unsigned i = 0; i < EFF_COUNT; i++)
-        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+    effects_init(fx);
     scan_ctx sc = {an, fx, def, 0, 1, clang_getNullCursor()};
     scan(&sc, def);
 }
@@ -586,23 +510,6 @@ const effects *function_summary(const analysis *an, CXCursor def)
     effects_free(&fx);
     s->busy = 0;
     return &s->fx;
-}
-
-void merge_effects(effects *into, const effects *from)
-{
-    for (unsigned i = 0; i < EFF_COUNT; i++)
-        if ((from->bits & (1u << i)) && !(into->bits & (1u << i)))
-            into->site[i] = from->site[i];
-    into->bits |= from->bits;
-    for (unsigned i = 0; i < from->nreads; i++)
-        add_var(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
-    for (unsigned i = 0; i < from->nwrites; i++)
-        add_var(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
-    for (unsigned i = 0; i < from->nstores; i++)
-        record_store(into, from->stores[i]);
-    for (unsigned i = 0; i < from->nloads; i++)
-        record_load(into, from->loads[i]);
-    into->cost += from->cost;
 }
 
 void summaries_free(analysis *an)

@@ -418,3 +418,50 @@ int is_logical_op(const char *op)
 {
     return !strcmp(op, "&&") || !strcmp(op, "||");
 }
+
+int is_local_decl(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k == CXCursor_ParmDecl)
+        return 1;
+    if (k != CXCursor_VarDecl)
+        return 0;
+    return clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
+           clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_FunctionDecl;
+}
+
+int type_is_pointer(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    return t.kind == CXType_Pointer;
+}
+
+int spelling_has(CXType t, const char *word)
+{
+    CXString s = clang_getTypeSpelling(t);
+    int has = strstr(clang_getCString(s), word) != NULL;
+    clang_disposeString(s);
+    return has;
+}
+
+/*
+ * The local variable whose own storage the lvalue e is part of (x, x.f,
+ * x[i] of a local array), or the null cursor when e is in memory.
+ */
+CXCursor local_root(CXCursor e)
+{
+    CXCursor s = strip(e);
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(s);
+        return is_local_decl(d) ? d : clang_getNullCursor();
+    }
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    cursor_list ch = children_of(s);
+    CXCursor r = clang_getNullCursor();
+    if (ch.n >= 1 && !type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+        r = local_root(ch.v[0]);
+    free(ch.v);
+    return r;
+}

@@ -46,9 +46,19 @@ void unary_operator(const analysis *an, CXCursor c, CXCursor operand, char *out,
 int is_assignment_op(const char *op);
 int is_logical_op(const char *op); /* && or || */
 
+/* Is decl a parameter or a non-static local of a function? */
+int is_local_decl(CXCursor decl);
+/*
+ * The local variable whose own storage the lvalue e is part of (x, x.f,
+ * x[i] of a local array), or the null cursor when e is in memory.
+ */
+CXCursor local_root(CXCursor e);
+int type_is_pointer(CXType t);
+/* Does t's spelling hold word (an address space, a qualifier)? */
+int spelling_has(CXType t, const char *word);
+
 /* ---- effects.c: the const effects scan ---- */
 
-int is_local_decl(CXCursor decl);
 /* The effects of c, part of function func (whose locals are tracked). */
 void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx);
 

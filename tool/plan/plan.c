@@ -462,8 +462,3 @@ void plan_free(plan *pl)
     free(pl->skipped);
     memset(pl, 0, sizeof *pl);
 }
-
-int plan_in_slice(const kernel_plan *kp, const seq_item *it)
-{
-    return kp->in_slice[it->id];
-}

@@ -163,3 +163,8 @@ unsigned compute_slice(const analysis *an, const tree_lists *t, unsigned horizon
     free(nv.last);
     return count;
 }
+
+int plan_in_slice(const kernel_plan *kp, const seq_item *it)
+{
+    return kp->in_slice[it->id];
+}

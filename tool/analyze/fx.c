@@ -1,0 +1,69 @@
+/*
+ * fx.c - the effect set: one statement's (or helper's) effects as the scan
+ * records them and the later stages read them. Its bits with their first
+ * sites, the variables read and written, the stores and loads for the
+ * memory-order rule, and the rough cost; made empty, merged, freed. The scan
+ * that fills it is effects.c's and access.c's.
+ */
+#include "analyze_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void effects_init(effects *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->hidden_exit = clang_getNullCursor();
+    fx->param_store = clang_getNullCursor();
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        fx->site[i].at = fx->site[i].via = clang_getNullCursor();
+}
+
+void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via)
+{
+    for (unsigned i = 0; i < EFF_COUNT; i++) {
+        if (!(bit & (1u << i)) || (fx->bits & (1u << i)))
+            continue;
+        fx->site[i].at = at;
+        fx->site[i].via = via;
+    }
+    fx->bits |= bit;
+}
+
+void merge_effects(effects *into, const effects *from)
+{
+    for (unsigned i = 0; i < EFF_COUNT; i++)
+        if ((from->bits & (1u << i)) && !(into->bits & (1u << i)))
+            into->site[i] = from->site[i];
+    into->bits |= from->bits;
+    for (unsigned i = 0; i < from->nreads; i++)
+        add_var(&into->reads, &into->nreads, &into->capreads, from->reads[i]);
+    for (unsigned i = 0; i < from->nwrites; i++)
+        add_var(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
+    for (unsigned i = 0; i < from->nstores; i++)
+        record_store(into, from->stores[i]);
+    for (unsigned i = 0; i < from->nloads; i++)
+        record_load(into, from->loads[i]);
+    into->cost += from->cost;
+}
+
+void effects_free(effects *fx)
+{
+    free(fx->reads);
+    free(fx->writes);
+    free(fx->stores);
+    free(fx->loads);
+    memset(fx, 0, sizeof *fx);
+}
+
+void record_store(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->stores, fx->nstores, fx->capstores, access);
+}
+
+void record_load(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->loads, fx->nloads, fx->caploads, access);
+}
