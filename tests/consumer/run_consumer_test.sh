@@ -158,6 +158,15 @@ run_full() {
   logged run1 "$app"
   cat "$work/logs/run1.log"
 
+  step "SKIP_REFUSED: mixed.cl's refused kernel is left out, named in the manifest"
+  grep -q '"name": "with_barrier", "refused": true, "rule": "nplus1-barrier"' "$gen/mixed.nplus1.json" ||
+    fail "mixed.nplus1.json does not list with_barrier as skipped (nplus1-barrier)"
+  grep -q 'nplus1_heavy_create' "$gen/mixed_nplus1.h" ||
+    fail "mixed_nplus1.h lacks heavy's driver"
+  grep -q 'nplus1_with_barrier' "$gen/mixed_nplus1.h" &&
+    fail "mixed_nplus1.h has a driver for the refused with_barrier"
+  grep -q '^mixed: heavy' "$work/logs/run1.log" || fail "the app did not run mixed's heavy"
+
   step "rebuild with nothing changed: the generator must not rerun"
   sleep 1 # a new mtime for what follows, even on coarse file systems
   touch "$work/stamp"
