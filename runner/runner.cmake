@@ -39,4 +39,5 @@ add_custom_command(OUTPUT ${NPLUS1_VALIDATE_MAN}.gz
   COMMAND sh -c "gzip -9n -c \"$0\" >\"$1\"" ${NPLUS1_VALIDATE_MAN} ${NPLUS1_VALIDATE_MAN}.gz
   DEPENDS ${NPLUS1_VALIDATE_MAN} COMMENT "Compressing the man page nplus1gen-validate.1" VERBATIM)
 add_custom_target(nplus1gen-validate-man ALL DEPENDS ${NPLUS1_VALIDATE_MAN}.gz)
+add_dependencies(nplus1gen-validate nplus1gen-validate-man) # built with it, installed with it
 install(FILES ${NPLUS1_VALIDATE_MAN}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tool)
