@@ -1,7 +1,7 @@
 # nplus1_generate(<target> <file.cl>...
 #                 [OUTPUT_DIR dir] [KERNELS k...] [OPTIONS opt...]
 #                 [STRATEGY s] [DISPATCH d] [TEMPLATE_DIR dir] [PROFILE p.json]
-#                 [STATIC_RUNTIME])
+#                 [STATIC_RUNTIME] [SKIP_REFUSED])
 #
 # Runs nplus1gen on each .cl file at build time and adds the generated host
 # driver to <target>: the driver sources are compiled into it, the output
@@ -20,6 +20,10 @@
 # built-in ones (-T). PROFILE (one .cl file only) gives the tool a divergence
 # profile written by `nplus1gen FILE --profile --profile-json p.json`
 # (--profile-in): its predicted gains become the measured choice's prior.
+# SKIP_REFUSED (--skip-refused): a kernel the tool refuses does not fail the
+# build; the driver has the kernels that split, a note names each kernel left
+# out with its rule, and the manifest lists them under "skipped" (a kernel
+# whose every candidate is `never` is left out too unless KERNELS names it).
 #
 # Reruns when the .cl file, any header it includes (through the tool's
 # depfile; Ninja, or Makefiles with CMake >= 3.20), the tool, the PROFILE, or
@@ -84,7 +88,7 @@ function(_nplus1_generate_options var)
 endfunction()
 
 function(nplus1_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 N "STATIC_RUNTIME"
+  cmake_parse_arguments(PARSE_ARGV 1 N "STATIC_RUNTIME;SKIP_REFUSED"
                         "OUTPUT_DIR;STRATEGY;DISPATCH;TEMPLATE_DIR;PROFILE" "KERNELS;OPTIONS")
   if(NOT TARGET ${target})
     message(FATAL_ERROR "nplus1_generate: '${target}' is not a target (add_executable() or "
@@ -120,6 +124,9 @@ function(nplus1_generate target)
   endif()
   if(N_DISPATCH)
     list(APPEND extra --dispatch ${N_DISPATCH})
+  endif()
+  if(N_SKIP_REFUSED)
+    list(APPEND extra --skip-refused)
   endif()
   set(templates ${NPLUS1GEN_TEMPLATE_FILES})
   if(N_TEMPLATE_DIR)

@@ -281,9 +281,33 @@ static int field_under(const char *f, const char *path, size_t len)
     return !strncmp(f, path, len) && (f[len] == '\0' || f[len] == '.' || f[len] == '[');
 }
 
-/* NAME.PATH=VALUE: every field under PATH of each of count structs takes VALUE. */
+/* NAME.PATH=RECIPE: field fd of each of count structs from a recipe (range:LO:HI, choice:,
+ * iota, fill:), one value per element (and lane), seeded per field. */
+static int set_field_recipe(const kdesc *k, unsigned p, unsigned f, const char *value,
+                            unsigned char *base, size_t count, uint64_t seed, const char *spec)
+{
+    const nplus1rt_field *fd = &k->fields[p][f];
+    size_t ss = nplus1rt_elem_size(fd->elem), one = ss * fd->count;
+    unsigned char *vals = malloc(count * one > 0 ? count * one : 1);
+    if (!vals)
+        return -1;
+    char err[256];
+    uint64_t state = seed ^ (0xbf58476d1ce4e5b9ULL * (f + 1));
+    if (nplus1rt_fill_recipe(vals, count * fd->count, fd->elem, value, &state, err,
+                             sizeof err)) {
+        free(vals);
+        return arg_error(spec, err, &k->args[p]);
+    }
+    for (size_t e = 0; e < count; e++)
+        memcpy(base + e * k->args[p].size + fd->offset, vals + e * one, one);
+    free(vals);
+    return 0;
+}
+
+/* NAME.PATH=VALUE: every field under PATH of each of count structs takes VALUE, or, for a
+ * recipe, values drawn per element. */
 static int set_fields(const kdesc *k, unsigned p, const char *path, const char *value,
-                      unsigned char *base, size_t count)
+                      unsigned char *base, size_t count, uint64_t seed)
 {
     char spec[512];
     snprintf(spec, sizeof spec, "%s.%s=%s", k->args[p].name, path, value);
@@ -292,6 +316,12 @@ static int set_fields(const kdesc *k, unsigned p, const char *path, const char *
         const nplus1rt_field *fd = &k->fields[p][f];
         if (!field_under(k->field_names[p][f], path, strlen(path)))
             continue;
+        if (nplus1rt_is_recipe(value)) {
+            if (set_field_recipe(k, p, f, value, base, count, seed, spec))
+                return -1;
+            hits++;
+            continue;
+        }
         size_t ss = nplus1rt_elem_size(fd->elem);
         nplus1rt_arg one = {k->args[p].name, "", NPLUS1RT_ARG_VALUE, 0, 0, fd->elem, fd->count,
                             ss * fd->count};
@@ -326,7 +356,7 @@ static int build_struct_value(const job *j, const kdesc *k, unsigned p, values *
                              inputs_default_elems(&j->o), &seed);
     for (unsigned i = 0; i < v->nsets; i++)
         if (v->sets[i].arg == p &&
-            set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], 1))
+            set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], 1, seed + i))
             return -1;
     v->ptr[p] = v->init[p];
     return 0;
@@ -397,7 +427,8 @@ int inputs_build(const job *j, const kdesc *k, values *v)
         }
         for (unsigned i = 0; i < v->nsets && (!c || strncmp(c, "file:", 5)); i++)
             if (v->sets[i].arg == p &&
-                set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], elems))
+                set_fields(k, p, v->sets[i].path, v->sets[i].value, v->init[p], elems,
+                           seed + i))
                 return -1;
     }
     return 0;

@@ -144,14 +144,16 @@ static void put_suggestion(const kdesc *k, const char *name, size_t n)
           : p >= 0 && !fields && kdesc_is_struct(k, (unsigned)p) ? ".FIELD=V" : "=V", stdout);
 }
 
-/* "    its conditions read: a, s[...].t (indexed by p[...]); give inputs ..., e.g. --arg s.t=V". */
-static void print_inputs(const kdesc *k, const char *list)
+/* "    its conditions read: a, s[...].t (indexed by p[...]); give inputs ..., e.g. --arg s.t=V"
+ * ("their" and "them" for a group of leaves). */
+static void print_inputs_of(const kdesc *k, const char *list, int group)
 {
     int any = 0;
     for (const char *t = list; *t; t += strspn(t, " ")) {
         size_t n = strcspn(t, " "), name = strcspn(t, "< ");
         if (!is_index(list, t, name)) {
-            fputs(any++ ? ", " : "    its conditions read: ", stdout);
+            fputs(any++ ? ", " : group ? "    their conditions read: " : "    its conditions read: ",
+                  stdout);
             put_input(t, name);
             if (name < n) {
                 fputs(" (indexed by ", stdout);
@@ -163,7 +165,8 @@ static void print_inputs(const kdesc *k, const char *list)
     }
     if (!any)
         return;
-    fputs("; give inputs that reach it, e.g.", stdout);
+    fputs(group ? "; give inputs that reach them, e.g." : "; give inputs that reach it, e.g.",
+          stdout);
     for (const char *t = list; *t; t += strspn(t, " ")) {
         size_t n = strcspn(t, " "), name = strcspn(t, "< ");
         if (!is_index(list, t, name))
@@ -173,12 +176,74 @@ static void print_inputs(const kdesc *k, const char *list)
     putchar('\n');
 }
 
+static void print_inputs(const kdesc *k, const char *list)
+{
+    print_inputs_of(k, list, 0);
+}
+
+static int unreached(const kdesc *k, const nplus1rt_validation *r, unsigned l)
+{
+    int kern = k->path_kernel[l];
+    return kern >= 0 && kern < 64 && !r->leaf_items[kern];
+}
+
+static int same_inputs(const char *a, const char *b)
+{
+    return a && b && !strcmp(a, b);
+}
+
+/* More unreached leaves than this are summarised: one line per set of inputs. */
+#define UNREACHED_ONE_BY_ONE 4
+
+/*
+ * Many unreached leaves (a kernel of 32 leaves gave 21 KB of near-identical
+ * lines): one line per set of inputs their conditions read, listing the leaves
+ * (their conditions are in the table above), then that inputs line once.
+ */
+static void print_unreached_summary(const kdesc *k, const nplus1rt_validation *r)
+{
+    unsigned char done[1024] = {0};
+    for (unsigned l = 0; l < k->npaths && l < sizeof done; l++) {
+        if (done[l] || !unreached(k, r, l))
+            continue;
+        const char *in = k->path_inputs[l];
+        unsigned n = 0;
+        fputs("  leaves", stdout);
+        for (unsigned m = l; m < k->npaths && m < sizeof done; m++) {
+            if (done[m] || !unreached(k, r, m) || (m != l && !same_inputs(in, k->path_inputs[m])))
+                continue;
+            unsigned e = m; /* a run m..e of leaves of this group */
+            while (e + 1 < k->npaths && e + 1 < sizeof done && !done[e + 1] &&
+                   unreached(k, r, e + 1) && same_inputs(in, k->path_inputs[e + 1]))
+                e++;
+            printf(n++ ? ", %u" : " %u", m);
+            if (e > m)
+                printf("%s%u", e == m + 1 ? ", " : "-", e);
+            for (unsigned x = m; x <= e; x++)
+                done[x] = 1;
+            m = e;
+        }
+        puts(" (conditions: the table above)");
+        if (in)
+            print_inputs_of(k, in, 1);
+        else
+            print_mentioned(k, l);
+    }
+}
+
 /* The leaves (paths) whose kernel got no items, with the inputs their conditions read. */
 static void print_unreached(const kdesc *k, const nplus1rt_validation *r)
 {
+    unsigned n = 0;
+    for (unsigned l = 0; l < k->npaths; l++)
+        n += unreached(k, r, l);
+    if (n > UNREACHED_ONE_BY_ONE && k->npaths <= 1024) {
+        print_unreached_summary(k, r);
+        return;
+    }
     for (unsigned l = 0; l < k->npaths; l++) {
         int kern = k->path_kernel[l];
-        if (kern < 0 || kern >= 64 || r->leaf_items[kern])
+        if (!unreached(k, r, l))
             continue;
         printf("  leaf %u (kernel %d) when %s\n", l, kern, k->path_cond[l]);
         if (k->path_inputs[l])

@@ -33,6 +33,7 @@ PKGS=(
   oclgrind                                    # --device oclgrind; names out-of-bounds accesses
   uthash-dev
   libpng-dev                                  # --profile-map writes PNG
+  lintian                                     # the .deb test checks the packages with it
 )
 
 missing=()

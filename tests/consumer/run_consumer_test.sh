@@ -21,9 +21,11 @@
 #                      cxx-project/ (project(... CXX), no C) against it: the generated
 #                      C driver must be compiled and linked; without a C compiler,
 #                      nplus1_generate() must stop at configure time saying so
-#   MODE deb           cpack -G DEB in the build; check the package's name, files and
-#                      Depends; extract it into a fresh prefix and build and run the
-#                      CMake and the Makefile consumers against it
+#   MODE deb           cpack -G DEB in the build; check the three packages (libnplus1rt0,
+#                      libnplus1rt-dev, nplus1gen): names, files, Depends, copyright, and
+#                      lintian (when installed) finds no error or warning; extract them
+#                      into a fresh prefix and build and run the CMake and the Makefile
+#                      consumers against it
 # --flags go to the consumer's compile and link lines (the -Werror set; the
 # sanitizers when the build under test has them). Everything happens under
 # --work-dir, which is emptied first and left for inspection.
@@ -157,6 +159,15 @@ run_full() {
   app=$(app_of "$bld")
   logged run1 "$app"
   cat "$work/logs/run1.log"
+
+  step "SKIP_REFUSED: mixed.cl's refused kernel is left out, named in the manifest"
+  grep -q '"name": "with_barrier", "refused": true, "rule": "nplus1-barrier"' "$gen/mixed.nplus1.json" ||
+    fail "mixed.nplus1.json does not list with_barrier as skipped (nplus1-barrier)"
+  grep -q 'nplus1_heavy_create' "$gen/mixed_nplus1.h" ||
+    fail "mixed_nplus1.h lacks heavy's driver"
+  grep -q 'nplus1_with_barrier' "$gen/mixed_nplus1.h" &&
+    fail "mixed_nplus1.h has a driver for the refused with_barrier"
+  grep -q '^mixed: heavy' "$work/logs/run1.log" || fail "the app did not run mixed's heavy"
 
   step "rebuild with nothing changed: the generator must not rerun"
   sleep 1 # a new mtime for what follows, even on coarse file systems
@@ -410,37 +421,69 @@ run_build_tree() {
 
 # The .deb's control fields and documents, and the multiarch library folder
 # docs/cmake.md names (Debian policy: /usr/lib/<triplet>).
-deb_contents() { # DEB PREFIX (the package extracted, /usr)
-  local deb=$1 prefix=$2 arch f m
-  m=$(dpkg-deb -f "$deb" Maintainer)
-  echo "Maintainer: $m"
-  [ "$m" = "nplus1gen developers <nplus1gen@users.noreply.github.com>" ] ||
-    fail "the Maintainer field is '$m'"
-  grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
-    "$prefix/share/doc/nplus1gen/copyright" || fail "copyright is not in the machine-readable format"
-  zcat "$prefix/share/doc/nplus1gen/changelog.gz" >"$work/logs/changelog.txt"
-  grep -q "^nplus1gen ($(project_version)) " "$work/logs/changelog.txt" ||
-    fail "changelog.gz does not start with nplus1gen ($(project_version))"
-  gzip -lv "$prefix/share/doc/nplus1gen/changelog.gz" >/dev/null ||
-    fail "changelog.gz is not gzip"
-  [ "$(od -An -tu4 -j4 -N4 "$prefix/share/doc/nplus1gen/changelog.gz" | tr -d ' ')" = 0 ] ||
-    fail "changelog.gz has a time stamp (not gzip -n)"
+deb_contents() { # PKGDIR PREFIX (the three packages, extracted into PREFIX, /usr)
+  local pkg=$1 prefix=$2 arch f m p deb rt
+  for p in nplus1gen libnplus1rt0 libnplus1rt-dev; do
+    deb=$(ls "$pkg/${p}_"*.deb)
+    m=$(dpkg-deb -f "$deb" Maintainer)
+    [ "$m" = "nplus1gen developers <nplus1gen@users.noreply.github.com>" ] ||
+      fail "$p: the Maintainer field is '$m'"
+    grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
+      "$prefix/share/doc/$p/copyright" || fail "$p: copyright is not in the machine-readable format"
+    grep -q '^License: Apache-2.0$' "$prefix/share/doc/$p/copyright" &&
+      grep -q '/usr/share/common-licenses/Apache-2.0' "$prefix/share/doc/$p/copyright" ||
+      fail "$p: copyright does not name the Apache-2.0 licence"
+    zcat "$prefix/share/doc/$p/changelog.gz" >"$work/logs/changelog-$p.txt"
+    grep -q "^nplus1gen ($(project_version)) " "$work/logs/changelog-$p.txt" ||
+      fail "$p: changelog.gz does not start with nplus1gen ($(project_version))"
+    [ "$(od -An -tu4 -j4 -N4 "$prefix/share/doc/$p/changelog.gz" | tr -d ' ')" = 0 ] ||
+      fail "$p: changelog.gz has a time stamp (not gzip -n)"
+  done
   arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
   for f in libnplus1rt.so libnplus1rt.so.0 libnplus1rt.a cmake/nplus1gen/nplus1genConfig.cmake \
            cmake/nplus1gen/nplus1genConfigVersion.cmake pkgconfig/nplus1rt.pc; do
-    [ -e "$prefix/lib/$arch/$f" ] || fail "the package lacks /usr/lib/$arch/$f"
+    [ -e "$prefix/lib/$arch/$f" ] || fail "the packages lack /usr/lib/$arch/$f"
   done
-  [ -z "$(ls "$prefix"/lib/libnplus1rt* 2>/dev/null)" ] || fail "the package has libs in /usr/lib"
-  dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./triggers | grep -q 'activate-noawait ldconfig' ||
-    fail "the package has no ldconfig trigger"
-  dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./shlibs | grep -q '^libnplus1rt 0 nplus1gen' ||
-    fail "the package has no shlibs for libnplus1rt.so.0"
+  [ -z "$(ls "$prefix"/lib/libnplus1rt* 2>/dev/null)" ] || fail "the packages have libs in /usr/lib"
+  # Debian's split: the shared library alone in libnplus1rt0, its link in -dev
+  rt=$(ls "$pkg"/libnplus1rt0_*.deb)
+  dpkg-deb -c "$rt" | awk '{print $6}' | grep -E '\.so|\.a$|include' >"$work/logs/rt-files.txt" || true
+  [ "$(grep -c 'libnplus1rt\.so\.0' "$work/logs/rt-files.txt")" = 2 ] &&
+    ! grep -Eq 'libnplus1rt\.so$|\.a$|include' "$work/logs/rt-files.txt" ||
+    fail "libnplus1rt0 holds more than libnplus1rt.so.0*: $(cat "$work/logs/rt-files.txt")"
+  dpkg-deb -c "$(ls "$pkg"/libnplus1rt-dev_*.deb)" | grep -q 'libnplus1rt\.so -> ' ||
+    fail "libnplus1rt-dev lacks the libnplus1rt.so link"
+  dpkg-deb -f "$(ls "$pkg"/libnplus1rt-dev_*.deb)" Depends | grep -q "libnplus1rt0 (= $(project_version))" ||
+    fail "libnplus1rt-dev does not depend on libnplus1rt0 (= $(project_version))"
+  dpkg-deb --ctrl-tarfile "$rt" | tar -xO ./triggers | grep -q 'activate-noawait ldconfig' ||
+    fail "libnplus1rt0 has no ldconfig trigger"
+  dpkg-deb --ctrl-tarfile "$rt" | tar -xO ./shlibs | grep -q '^libnplus1rt 0 libnplus1rt0' ||
+    fail "libnplus1rt0 has no shlibs for libnplus1rt.so.0"
   grep -q '^prefix=/usr$' "$prefix/lib/$arch/pkgconfig/nplus1rt.pc" ||
     fail "the packaged nplus1rt.pc does not say prefix=/usr"
+  # no run path in the tool when libclang is on the default path (Debian's libclang1-N)
+  if readelf -d "$prefix/bin/nplus1gen" | grep -Eq 'RUNPATH|RPATH'; then
+    readelf -d "$prefix/bin/nplus1gen" | grep -E 'RUNPATH|RPATH' >&2
+    local so
+    so=$(readelf -d "$prefix/bin/nplus1gen" | sed -n 's/.*Shared library: \[\(libclang[^]]*\)\].*/\1/p')
+    [ -e "/usr/lib/$arch/$so" ] && fail "nplus1gen has a run path, but $so is on the default path"
+  fi
+}
+
+# lintian on the packages: no error, no warning (info and pedantic tags are not asked for).
+deb_lintian() { # PKGDIR
+  if ! command -v lintian >/dev/null 2>&1; then
+    echo "note: lintian is not installed (scripts/install-deps.sh installs it): not run"
+    return
+  fi
+  step "lintian: no error and no warning"
+  lintian --tag-display-limit 0 "$1"/*.deb >"$work/logs/lintian.txt" 2>&1 || true
+  cat "$work/logs/lintian.txt"
+  ! grep -Eq '^[EW]: ' "$work/logs/lintian.txt" || fail "lintian reports errors or warnings (above)"
 }
 
 run_deb() {
-  local pkg=$work/pkg root=$work/root v deb
+  local pkg=$work/pkg root=$work/root v deb p
   v=$(project_version)
   step "cpack -G DEB"
   mkdir -p "$pkg"
@@ -448,27 +491,36 @@ run_deb() {
   cpack=$(dirname "$cmake")/cpack
   [ -x "$cpack" ] || cpack=cpack
   logged cpack "$cpack" -G DEB -B "$pkg" --config "$build_dir/CPackConfig.cmake"
-  deb=$(ls "$pkg"/nplus1gen_"$v"_*.deb 2>/dev/null | head -n1)
-  [ -n "$deb" ] || fail "cpack made no nplus1gen_${v}_<arch>.deb in $pkg: $(ls "$pkg")"
-  echo "package: $(basename "$deb")"
+  for p in nplus1gen libnplus1rt0 libnplus1rt-dev; do
+    deb=$(ls "$pkg"/"$p"_"$v"_*.deb 2>/dev/null | head -n1)
+    [ -n "$deb" ] || fail "cpack made no ${p}_${v}_<arch>.deb in $pkg: $(ls "$pkg")"
+    echo "package: $(basename "$deb"): $(dpkg-deb -f "$deb" Depends)"
+  done
+  deb=$(ls "$pkg"/nplus1gen_"$v"_*.deb)
   dpkg-deb -f "$deb" Depends | tee "$work/logs/depends.txt"
-  grep -q 'libclang' "$work/logs/depends.txt" || fail "Depends names no libclang package"
-  grep -qi 'opencl' "$work/logs/depends.txt" || fail "Depends names no OpenCL package"
-  step "extract into a fresh prefix $root"
-  dpkg-deb -x "$deb" "$root"
+  grep -q 'libclang' "$work/logs/depends.txt" || fail "nplus1gen's Depends names no libclang package"
+  grep -q "libnplus1rt-dev (= $v)" "$work/logs/depends.txt" ||
+    fail "nplus1gen's Depends lacks libnplus1rt-dev (= $v)"
+  dpkg-deb -f "$(ls "$pkg"/libnplus1rt0_*.deb)" Depends | grep -qi 'opencl' ||
+    fail "libnplus1rt0's Depends names no OpenCL package"
+  deb_lintian "$pkg"
+  step "extract the three packages into a fresh prefix $root"
+  for deb in "$pkg"/*.deb; do
+    dpkg-deb -x "$deb" "$root"
+  done
   local prefix=$root/usr f
   for f in bin/nplus1gen bin/nplus1gen-validate include/nplus1rt.h include/nplus1rt_format.h \
-           share/man/man1/nplus1gen.1.gz \
+           share/man/man1/nplus1gen.1.gz share/man/man1/nplus1gen-validate.1.gz \
            share/nplus1gen/templates/driver.c.tmpl share/doc/nplus1gen/copyright \
            share/doc/nplus1gen/changelog.gz; do
-    [ -e "$prefix/$f" ] || fail "the package lacks /usr/$f"
+    [ -e "$prefix/$f" ] || fail "the packages lack /usr/$f"
   done
-  deb_contents "$deb" "$prefix"
+  deb_contents "$pkg" "$prefix"
   [ -n "$(lib_file "$prefix" pkgconfig/nplus1rt.pc)" ] || fail "the package lacks nplus1rt.pc"
   "$prefix/bin/nplus1gen" --version | tee "$work/logs/version.txt"
   grep -q "^nplus1gen $v\$" "$work/logs/version.txt" || fail "the packaged tool is not version $v"
 
-  step "the CMake consumer against the extracted package"
+  step "the CMake consumer against the extracted packages"
   cp -R "$here/project" "$work/src"
   logged configure configure_consumer "$work/src" "$work/build" "$prefix"
   check_found_in "$work/build" "$root"

@@ -301,6 +301,12 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
 int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                      int loops, diag_sink *diag)
 {
+    return analyze_tu_skip(an, pr, want, nwant, NULL, 0, loops, diag);
+}
+
+int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned nwant,
+                    const char **skip, unsigned nskip, int loops, diag_sink *diag)
+{
     memset(an, 0, sizeof *an);
     an->pr = pr;
     an->loops = loops;
@@ -325,7 +331,7 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
         return 1;
     }
     /* keep the selected kernels; by default, those with a decision */
-    unsigned kept = 0;
+    unsigned kept = 0, nleft_out = 0;
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
         int keep = nwant ? wanted(ki->name, want, nwant) : body_has_decision(ki->cursor);
@@ -333,7 +339,10 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
             keep = decision_in_loop(an, ki->cursor) != 0;
             ki->loop_lenient = keep && loops == ANALYZE_LOOPS_LENIENT;
         }
-        if (keep) {
+        if (keep && nskip && wanted(ki->name, skip, nskip)) {
+            free(ki->name); /* --skip-refused: the caller names it in a note */
+            nleft_out++;
+        } else if (keep) {
             an->kernels[kept++] = *ki;
         } else {
             if (!nwant) {
@@ -349,6 +358,8 @@ int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned
         }
     }
     an->nkernels = kept;
+    if (kept == 0 && nleft_out && !bad)
+        return 0;
     if (kept == 0 && !bad) {
         diag_report(diag, DIAG_ERROR, NULL, rule_name(RULE_NO_DECISION),
                     "no kernel in %s has a decision (an if or switch in its body) to split",

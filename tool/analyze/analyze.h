@@ -271,6 +271,11 @@ int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant
 #define ANALYZE_LOOPS_LENIENT 2
 int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                      int loops, diag_sink *diag);
+/* analyze_tu_loops, leaving out the kernels named in skip[0..nskip) as if not selected
+ * (--skip-refused: main.c found them refused). When every selected kernel is left out,
+ * an->nkernels is 0 and it returns 0: nothing to transform, nothing wrong. */
+int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned nwant,
+                    const char **skip, unsigned nskip, int loops, diag_sink *diag);
 void analyze_free(analysis *an);
 
 /* Describes k's parameters (k->params) for the driver and the manifest; the number

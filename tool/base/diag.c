@@ -106,11 +106,24 @@ static void print_source_line(const diag_loc *loc)
     fputs("^\n", stderr);
 }
 
+/* Keeps the first error of d in d->first, when d asks for it. */
+static void keep_first(diag_sink *d, diag_level level, const diag_loc *loc, const char *rule,
+                       const char *msg)
+{
+    if (!d->first || d->first->set || level != DIAG_ERROR)
+        return;
+    d->first->set = 1;
+    snprintf(d->first->rule, sizeof d->first->rule, "%s", rule ? rule : "");
+    snprintf(d->first->message, sizeof d->first->message, "%s", msg ? msg : "");
+    d->first->line = loc && loc->path ? loc->line : 0;
+    d->first->col = loc && loc->path ? loc->col : 0;
+}
+
 void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
                  const char *rule, const char *fmt, ...)
 {
     count(d, level);
-    if (d->quiet)
+    if (d->quiet && !d->first)
         return;
     strbuf msg;
     sb_init(&msg);
@@ -118,6 +131,11 @@ void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
     va_start(ap, fmt);
     sb_vprintf(&msg, fmt, ap);
     va_end(ap);
+    keep_first(d, level, loc, rule, msg.data);
+    if (d->quiet) {
+        sb_free(&msg);
+        return;
+    }
     if (loc && loc->path) {
         put_clean(loc->path, strlen(loc->path));
         fprintf(stderr, ":%u:%u: ", loc->line, loc->col);
@@ -137,6 +155,7 @@ void diag_report_raw(diag_sink *d, diag_level level, const char *formatted,
                      const diag_loc *loc)
 {
     count(d, level);
+    keep_first(d, level, loc, NULL, formatted);
     if (d->quiet)
         return;
     put_clean(formatted, strlen(formatted));

@@ -23,10 +23,19 @@ typedef struct diag_loc {
     size_t text_len;
 } diag_loc;
 
+/* The first error a sink saw (diag_sink.first): --skip-refused names it in a note. */
+typedef struct diag_first {
+    int set;
+    char rule[64];            /* "" without a rule */
+    char message[512];
+    unsigned line, col;       /* 0: no location */
+} diag_first;
+
 typedef struct diag_sink {
     unsigned errors, warnings;
     int color;                /* reserved: plain text for now */
     int quiet;                /* count but do not print (fuzzing) */
+    diag_first *first;        /* not NULL: keep the first error there (printed or not) */
 } diag_sink;
 
 void diag_init(diag_sink *d);

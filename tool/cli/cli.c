@@ -119,6 +119,9 @@ static int refuse_unapplied(const cli *c)
     for (int i = 0; i < 2; i++)
         if (given(c, i ? "--stem" : "-T") && !c->outdir && !c->validate)
             return not_applied("%s applies only with -o or --validate", i ? "--stem" : "-T");
+    if (given(c, "--skip-refused") && c->profile)
+        return not_applied("%s applies to -o, --check, --report and --validate; --profile "
+                           "profiles the kernels it names (-k)", "--skip-refused");
     if (given(c, "--profile-in") && c->profile)
         return not_applied("%s feeds a profile to the generated set (-o); --profile makes one: "
                            "run them one after the other", "--profile-in");
@@ -254,7 +257,8 @@ static int apply_list_rules(cli *c, const option *o, const char *a, const char *
     exit(EXIT_OK);
 }
 
-/* --report, --check, -q, --validate, --require-all-leaves, --profile, --no-line. */
+/* --report, --check, -q, --validate, --require-all-leaves, --profile, --no-line,
+ * --skip-refused. */
 static int apply_flag(cli *c, const option *o, const char *a, const char *v)
 {
     (void)a, (void)v;
@@ -271,9 +275,12 @@ static int apply_flag(cli *c, const option *o, const char *a, const char *v)
         c->validate = 1;
     else if (!strcmp(n, "--no-line"))
         c->no_line = 1;
+    else if (!strcmp(n, "--skip-refused"))
+        c->skip_refused = 1;
     else
         c->vopt.require_all_leaves = 1;
-    if (!strcmp(n, "--validate") || !strcmp(n, "--require-all-leaves"))
+    if (!strcmp(n, "--validate") || !strcmp(n, "--require-all-leaves") ||
+        !strcmp(n, "--skip-refused"))
         note_option(c, n, NULL, 0);
     return EXIT_OK;
 }
@@ -580,6 +587,7 @@ static const option options[] = {
     {NULL, "--wg", 1, apply_plan_number},
     {NULL, "--max-leaves", 1, apply_plan_number},
     {NULL, "--no-line", 0, apply_flag},
+    {NULL, "--skip-refused", 0, apply_flag},
     {NULL, "--stem", 1, apply_stem},
     {NULL, "--depfile", 1, apply_path},
     {"-T", "--template-dir", 1, apply_path},

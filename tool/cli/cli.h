@@ -37,6 +37,9 @@ typedef struct cli {
     unsigned ndispatches;
     int report, check, quiet;
     int no_line;              /* --no-line: no #line directives in the kernel file */
+    int skip_refused;         /* --skip-refused: leave refused (and never) kernels out */
+    const struct emit_skip *skipped; /* the kernels it left out (main.c), for the manifest */
+    unsigned nskipped;
     int validate;
     validate_options vopt;
     given_option given[64]; /* the options seen: see note_option */

@@ -56,7 +56,7 @@ static int emit_failed(const cli *c, const char *err)
 static int emit_checked(const cli *c, const plan *pl, const char *stem, emit_output *out)
 {
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line};
+                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped};
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
     if (emit_all(pl, &eo, out, err, sizeof err) != 0)
@@ -177,7 +177,7 @@ static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line};
+                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped};
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
@@ -261,6 +261,122 @@ static int load_profile(cli *c, const plan *pl)
     return EXIT_OK;
 }
 
+/* ---- --skip-refused: the kernels left out, each named in a note ---------- */
+
+typedef struct skip_list {
+    emit_skip *v;
+    const char **names;       /* v[i].kernel, for front_end_run_skip */
+    unsigned n, cap;
+} skip_list;
+
+static int named_by_k(const cli *c, const char *k)
+{
+    for (unsigned i = 0; i < c->nkernels; i++)
+        if (!strcmp(c->kernels[i], k))
+            return 1;
+    return 0;
+}
+
+static void skip_add(skip_list *sl, const char *k, const char *rule, const char *why,
+                     unsigned line, unsigned col)
+{
+    if (sl->n == sl->cap) {
+        sl->cap = sl->cap ? 2 * sl->cap : 8;
+        sl->v = xrealloc(sl->v, sl->cap * sizeof *sl->v);
+        sl->names = xrealloc((void *)sl->names, sl->cap * sizeof *sl->names);
+    }
+    sl->v[sl->n] = (emit_skip){xstrdup(k), rule && *rule ? xstrdup(rule) : NULL, xstrdup(why),
+                               line, col};
+    sl->names[sl->n] = sl->v[sl->n].kernel;
+    sl->n++;
+}
+
+static void skip_free(skip_list *sl)
+{
+    for (unsigned i = 0; i < sl->n; i++) {
+        free(sl->v[i].kernel);
+        free(sl->v[i].rule);
+        free(sl->v[i].why);
+    }
+    free(sl->v);
+    free((void *)sl->names);
+}
+
+/* A refused kernel's first error: the kernel analysed and planned alone, quietly. */
+static void first_error(const cli *c, const parse_options *po, const char *k, diag_first *first)
+{
+    diag_sink q;
+    diag_init(&q);
+    q.quiet = 1;
+    q.first = first;
+    const char *one[1] = {k};
+    front_end fe;
+    front_end_run(&fe, c->input, po, one, 1, &c->plan, &q);
+    front_end_free(&fe);
+}
+
+/*
+ * Which selected kernels --skip-refused leaves out, found by a quiet run: each
+ * refused kernel (with its first error's rule and message), and, unless -k names
+ * it, each whose every candidate is never (split: never under --split auto: the
+ * driver would run the original kernel, so the set is dead weight). A file that
+ * does not parse leaves none out: the loud run says what is wrong.
+ */
+static void find_skipped(const cli *c, const parse_options *po, skip_list *sl)
+{
+    diag_sink quiet;
+    diag_init(&quiet);
+    quiet.quiet = 1;
+    front_end fe;
+    if (front_end_run(&fe, c->input, po, c->kernels, c->nkernels, &c->plan, &quiet) != 0) {
+        front_end_free(&fe);
+        return;
+    }
+    for (unsigned i = 0; i < fe.an.nkernels; i++) {
+        const kernel_info *k = &fe.an.kernels[i];
+        const kernel_plan *kp = NULL;
+        for (unsigned p = 0; p < fe.pl.nkernels; p++)
+            kp = fe.pl.kernels[p].k == k ? &fe.pl.kernels[p] : kp;
+        if (k->loop_lenient || plan_skipped_why(&fe.pl, k))
+            continue; /* left alone for its loop, as before: no set, no error */
+        diag_loc at = parse_diag_loc(&fe.pr, clang_getCursorLocation(k->cursor));
+        if (!k->legal || !kp || kp->errors) {
+            diag_first first = {0};
+            first_error(c, po, k->name, &first);
+            skip_add(sl, k->name, first.set ? first.rule : NULL,
+                     first.set ? first.message : "refused", first.line ? first.line : at.line,
+                     first.line ? first.col : at.col);
+            if (!first.set || !first.rule[0]) /* a refusal has a rule; keep the entry's kind */
+                sl->v[sl->n - 1].rule = xstrdup("nplus1-refused");
+        } else if (kp->split == SPLIT_MODE_NEVER && !named_by_k(c, k->name)) {
+            skip_add(sl, k->name, NULL,
+                     kp->ndata ? "split: never: every leaf is too cheap to pay for the "
+                                 "classifier, so the driver would run the original kernel"
+                               : "split: never: no decision depends on data, so the driver "
+                                 "would run the original kernel",
+                     at.line, at.col);
+        }
+    }
+    front_end_free(&fe);
+}
+
+/* One note per kernel left out, at the refusal (or the kernel). */
+static void note_skipped(const cli *c, const skip_list *sl)
+{
+    diag_sink d;
+    diag_init(&d);
+    for (unsigned i = 0; i < sl->n; i++) {
+        const emit_skip *s = &sl->v[i];
+        diag_loc loc = {c->input, s->line, s->col, NULL, 0};
+        if (s->rule)
+            diag_report(&d, DIAG_NOTE, &loc, s->rule, "kernel '%s' refused, left out "
+                        "(--skip-refused): %s", s->kernel, s->why);
+        else
+            diag_report(&d, DIAG_NOTE, &loc, NULL, "kernel '%s' left out (--skip-refused): "
+                        "%s; -k %s writes its set", s->kernel, s->why, s->kernel);
+    }
+}
+
 static int run(int argc, char **argv)
 {
     cli c;
@@ -281,11 +397,26 @@ static int run(int argc, char **argv)
     diag_sink diag;
     diag_init(&diag);
     parse_options po = {c.cl_std, c.defines, c.ndefines, c.includes, c.nincludes};
+    skip_list sl = {0};
+    if (c.skip_refused) {
+        find_skipped(&c, &po, &sl);
+        note_skipped(&c, &sl);
+        c.skipped = sl.v;
+        c.nskipped = sl.n;
+    }
     front_end fe;
-    rc = front_end_run(&fe, c.input, &po, c.kernels, c.nkernels, &c.plan, &diag);
+    rc = front_end_run_skip(&fe, c.input, &po, c.kernels, c.nkernels, sl.names, sl.n, &c.plan,
+                            &diag);
     if (rc == EXIT_OK) {
         if (c.report || c.check)
             report_print(stdout, &fe.an, &fe.pl, c.report);
+        for (unsigned i = 0; (c.report || c.check) && i < sl.n; i++)
+            if (sl.v[i].rule)
+                printf("kernel %s: left out (--skip-refused): refused: %s [%s]\n",
+                       sl.v[i].kernel, sl.v[i].why, sl.v[i].rule);
+            else
+                printf("kernel %s: left out (--skip-refused): %s\n", sl.v[i].kernel,
+                       sl.v[i].why);
         rc = fe.bad ? EXIT_INPUT : EXIT_OK;
         if (rc == EXIT_OK && c.profile_in && c.outdir && !c.check)
             rc = load_profile(&c, &fe.pl);
@@ -299,6 +430,7 @@ static int run(int argc, char **argv)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
                 diag.errors == 1 ? "" : "s");
     front_end_free(&fe);
+    skip_free(&sl);
     cli_free(&c);
     return rc;
 }

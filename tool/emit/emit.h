@@ -8,6 +8,14 @@
 
 #include "plan.h"
 
+/* --skip-refused: a kernel left out of the set, and why (the manifest's "skipped"). */
+typedef struct emit_skip {
+    char *kernel;
+    char *rule;               /* the refusal's rule ("nplus1-..."), or NULL (split never) */
+    char *why;                /* the refusal's message, or the never verdict */
+    unsigned line, col;       /* where: the refusal's, else the kernel's */
+} emit_skip;
+
 typedef struct emit_options {
     const char *input;        /* the path as given on the command line */
     const char *stem;         /* output file stem */
@@ -16,6 +24,8 @@ typedef struct emit_options {
     unsigned ndefines;
     const struct profile_in *profile; /* --profile-in, or NULL */
     int no_line;              /* --no-line: no #line directives back to the user's text */
+    const emit_skip *skipped; /* --skip-refused: the kernels left out (manifest "skipped") */
+    unsigned nskipped;
 } emit_options;
 
 typedef struct emit_output {

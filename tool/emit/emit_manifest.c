@@ -318,19 +318,46 @@ static char *macro_dependencies(const emitter *e)
     return sb_steal(&sb);
 }
 
+/* --skip-refused: each kernel left out, with its rule (null: split never) and why. */
+static char *skipped_json(const emitter *e)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < e->opt->nskipped; i++) {
+        const emit_skip *s = &e->opt->skipped[i];
+        sb_printf(&sb, "%s\n    {\"name\": \"", i ? "," : "");
+        sb_put_json_string(&sb, s->kernel, strlen(s->kernel));
+        sb_printf(&sb, "\", \"refused\": %s, \"rule\": ", s->rule ? "true" : "false");
+        if (s->rule) {
+            sb_puts(&sb, "\"");
+            sb_put_json_string(&sb, s->rule, strlen(s->rule));
+            sb_puts(&sb, "\"");
+        } else {
+            sb_puts(&sb, "null");
+        }
+        sb_printf(&sb, ", \"line\": %u, \"why\": \"", s->line);
+        sb_put_json_string(&sb, s->why, strlen(s->why));
+        sb_puts(&sb, "\"}");
+    }
+    sb_puts(&sb, e->opt->nskipped ? "\n  " : "");
+    return sb_steal(&sb);
+}
+
 char *manifest(emitter *e)
 {
     strbuf sb;
     sb_init(&sb);
     char *input = json_escape(e->opt->input), *macros = macro_dependencies(e);
+    char *skipped = skipped_json(e);
     tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
                      {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
-                     {"MACROS", macros}};
+                     {"MACROS", macros}, {"SKIPPED", skipped}};
     expand(e, &sb, &e->mf, "begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);
     expand(e, &sb, &e->mf, "end", hv, NV(hv));
     free(input);
     free(macros);
+    free(skipped);
     return sb_steal(&sb);
 }

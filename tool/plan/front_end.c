@@ -9,6 +9,13 @@ int front_end_run(front_end *fe, const char *path, const parse_options *po,
                   const char **kernels, unsigned nkernels, const plan_options *popt,
                   diag_sink *diag)
 {
+    return front_end_run_skip(fe, path, po, kernels, nkernels, NULL, 0, popt, diag);
+}
+
+int front_end_run_skip(front_end *fe, const char *path, const parse_options *po,
+                       const char **kernels, unsigned nkernels, const char **skip,
+                       unsigned nskip, const plan_options *popt, diag_sink *diag)
+{
     memset(fe, 0, sizeof *fe);
     int rc = parse_input(&fe->pr, path, po, diag);
     if (rc != 0)
@@ -18,7 +25,8 @@ int front_end_run(front_end *fe, const char *path, const parse_options *po,
      * original (skipped as before if it cannot be) */
     int loops = !popt ? 0 : popt->strategy == STRATEGY_TILE ? ANALYZE_LOOPS_STRICT
                                                              : ANALYZE_LOOPS_LENIENT;
-    fe->bad = analyze_tu_loops(&fe->an, &fe->pr, kernels, nkernels, loops, diag) != 0;
+    fe->bad = analyze_tu_skip(&fe->an, &fe->pr, kernels, nkernels, skip, nskip, loops,
+                              diag) != 0;
     if (popt)
         fe->bad |= plan_build(&fe->pl, &fe->an, popt, diag) != 0;
     return 0;

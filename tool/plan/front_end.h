@@ -27,6 +27,10 @@ typedef struct front_end {
 int front_end_run(front_end *fe, const char *path, const parse_options *po,
                   const char **kernels, unsigned nkernels, const plan_options *popt,
                   diag_sink *diag);
+/* front_end_run, leaving out the kernels named in skip[0..nskip) (analyze_tu_skip). */
+int front_end_run_skip(front_end *fe, const char *path, const parse_options *po,
+                       const char **kernels, unsigned nkernels, const char **skip,
+                       unsigned nskip, const plan_options *popt, diag_sink *diag);
 void front_end_free(front_end *fe);
 
 #endif

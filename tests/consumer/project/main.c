@@ -22,6 +22,9 @@
 #include "nplus1rt.h"
 #include "physics_nplus1.h"
 #include "shade_nplus1.h"
+#ifdef CONSUMER_HAS_MIXED
+#include "mixed_nplus1.h" /* SKIP_REFUSED: heavy's set; with_barrier was refused */
+#endif
 
 #ifndef KERNEL_DIR
 #error "define KERNEL_DIR, the folder of the original .cl files"
@@ -208,6 +211,11 @@ int main(void)
     printf("device: %s (%s)\n", dev.device_name, dev.platform_name);
     int rc = run_shade(ctx, &dev, q);
     rc |= run_physics(ctx, &dev, q);
+#ifdef CONSUMER_HAS_MIXED
+    printf("mixed: heavy's set has %u leaf kernels (with_barrier left out)\n",
+           nplus1_heavy_leaf_count());
+    rc |= nplus1_heavy_leaf_count() == 0;
+#endif
 #ifdef CONSUMER_HAS_CXX
     unsigned from_cpp = consumer_cpp_leaf_kernels();
     unsigned from_c = nplus1_shade_leaf_count() + nplus1_physics_leaf_count();
