@@ -8,6 +8,11 @@ add_executable(nplus1gen-validate ${PROJECT_SOURCE_DIR}/runner/runner.c
                ${PROJECT_SOURCE_DIR}/runner/oclgrind.c)
 target_link_libraries(nplus1gen-validate PRIVATE nplus1rt_static nplus1common)
 target_compile_definitions(nplus1gen-validate PRIVATE _POSIX_C_SOURCE=200809L)
+# beside nplus1gen in the build tree (tool/), where the tool looks for its runner first
+if(NPLUS1_BUILD_TOOL)
+  set_target_properties(nplus1gen-validate PROPERTIES
+                        RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tool)
+endif()
 install(TARGETS nplus1gen-validate EXPORT nplus1genTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tool)
 # its man page, gzip -9n as Debian policy wants (the same bytes each build)

@@ -249,3 +249,12 @@ int chooser_chosen(const chooser *c, unsigned cls)
         return c->forced;
     return c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1].chosen;
 }
+
+void chooser_seed(chooser *c, unsigned cls, int cand)
+{
+    chooser_class *k = &c->cls[cls < CHOOSER_CLASSES ? cls : CHOOSER_CLASSES - 1];
+    k->seen = c->delay; /* past the delay: the stored choice runs from the first launch */
+    k->chosen = cand;
+    k->since = 0;
+    k->want = 1;        /* its rechecks time each candidate once */
+}

@@ -107,6 +107,14 @@ int chooser_probe(chooser *c, unsigned cls, double mixed);
 /* The candidate a class runs now, -1 while it is still measuring. */
 int chooser_chosen(const chooser *c, unsigned cls);
 
+/*
+ * A class starts on cand, chosen in an earlier process (the choice cache,
+ * set_cache.c): no delay, no first round; it is rechecked every
+ * recheck_period launches, or when a probe finds the divergence changed, like
+ * any choice.
+ */
+void chooser_seed(chooser *c, unsigned cls, int cand);
+
 /* 1 once the class is past its delay and has chosen (or a candidate is forced). */
 int chooser_settled(const chooser *c, unsigned cls);
 

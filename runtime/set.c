@@ -42,6 +42,8 @@
  *   NPLUS1_RECHECK_PERIOD   launches between the measured choice's re-checks (64)
  *   NPLUS1_CHOICE_START     lean (default): first launches timed, the split probed on a
  *                           sample beside the original; classic: the start before
+ *   NPLUS1_CACHE            0: no choice cache (set_cache.c reads it, and the next one)
+ *   NPLUS1_CACHE_DIR        the choice cache's folder ($XDG_CACHE_HOME/nplus1, ~/.cache/nplus1)
  */
 void set_config_from_env(set_config *c)
 {
@@ -167,6 +169,8 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     char *log = NULL;
     cl_int err;
     s->prog = nplus1rt_build(s->ctx, s->dev, s->desc->source, opts, &log, &err);
+    if (s->prog)
+        set_cache_key(s, opts);
     free(opts);
     if (!s->prog) {
         if (log && strstr(log, "nplus1-macro: ")) { /* a generated #error (tool/emit/macro_deps.h) */

@@ -95,7 +95,7 @@ static const char *split_name(const nplus1rt_set *s)
 }
 
 /* A candidate by name (or the split by "<strategy>/<dispatch>"); -1 when not carried. */
-static int candidate_named(const nplus1rt_set *s, const char *name)
+int set_candidate_named(const nplus1rt_set *s, const char *name)
 {
     for (unsigned c = 0; c < NCANDIDATES; c++) {
         const char *full = c == CAND_SPLIT        ? pass_name(s->desc->strategy, s->dispatch)
@@ -161,7 +161,13 @@ void set_init_choice(nplus1rt_set *s)
                        : no_gain                 ? PRIOR_NO_GAIN_DELAY
                        : first == CAND_ORIGINAL  ? 16
                                                  : 0;
-    s->forced = force && strcmp(force, "auto") ? candidate_named(s, force) : -1;
+    s->forced = force && strcmp(force, "auto") ? set_candidate_named(s, force) : -1;
+    set_cache_load(s);
+}
+
+const char *set_candidate_name(int c)
+{
+    return c >= 0 && (unsigned)c < NCANDIDATES ? candidates[c].name : "?";
 }
 
 static int queue_profiles(cl_command_queue q)
@@ -224,16 +230,18 @@ cl_int set_enqueue_measured(nplus1rt_set *s, const request *r)
 {
     unsigned cls = chooser_class_of(r->L.n);
     chooser_pick p = chooser_next(&s->chooser, cls);
-    if (p.timed)
-        return timed_trial(s, r, p, cls);
-    return candidates[p.cand].run(s, r, p.probe);
+    cl_int err = p.timed ? timed_trial(s, r, p, cls) : candidates[p.cand].run(s, r, p.probe);
+    int chosen = chooser_chosen(&s->chooser, cls);
+    if (err == CL_SUCCESS && chosen >= 0)
+        set_cache_store(s, cls, chosen);
+    return err;
 }
 
 cl_int nplus1rt_set_force_choice(nplus1rt_set *s, const char *name)
 {
     if (!s)
         return CL_INVALID_VALUE;
-    int c = !name || !strcmp(name, "auto") ? -1 : candidate_named(s, name);
+    int c = !name || !strcmp(name, "auto") ? -1 : set_candidate_named(s, name);
     if (name && strcmp(name, "auto") && c < 0)
         return set_fail(s, CL_INVALID_VALUE, "no such candidate in this set");
     s->forced = c;

@@ -91,6 +91,12 @@ struct nplus1rt_set {
     int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
     int last_uncounted;         /* ... and did not count its items (the fast path) */
     unsigned launches;          /* TILE launches so far (the first records the leaves) */
+    /* the choice cache (set_cache.c): on for a measured set with a cache folder */
+    int cache_on;
+    char cache_device[512];     /* the device, one line */
+    unsigned long long cache_program; /* hash of the program, options, kernel, strategy */
+    char cache_path[1024];
+    unsigned char cache_class[CHOOSER_CLASSES]; /* stored candidate + 1 per class, 0: none */
 };
 
 /* One launch of the original's shape, as check_launch read it. */
@@ -116,6 +122,14 @@ void set_msg(nplus1rt_set *s, const char *fmt, ...);
 /* Sets the message "what: <err's name> (err)" and returns err. */
 cl_int set_fail(nplus1rt_set *s, cl_int err, const char *what);
 
+/* ---- set_cache.c: the measured choice across processes ---- */
+/* The set's cache key and file, from the built program's options (after build). */
+void set_cache_key(nplus1rt_set *s, const char *build_options);
+/* Seeds the chooser with the stored choices (after set_init_choice's chooser_init). */
+void set_cache_load(nplus1rt_set *s);
+/* Class cls chose cand: stored when it is not what the file holds. */
+void set_cache_store(nplus1rt_set *s, unsigned cls, int cand);
+
 /* ---- set.c ---- */
 void set_config_from_env(set_config *c);
 
@@ -135,5 +149,10 @@ void set_init_choice(nplus1rt_set *s);
 /* Runs candidate c (NPLUS1RT_CAND_*) of the set. */
 cl_int set_run_candidate(nplus1rt_set *s, const request *r, int c, int probing);
 cl_int set_enqueue_measured(nplus1rt_set *s, const request *r);
+/* A candidate by name ("original", "split", "tile", "<strategy>/<dispatch>"); -1 when
+ * the set does not carry it. */
+int set_candidate_named(const nplus1rt_set *s, const char *name);
+/* Candidate c's name, as the choice cache stores it. */
+const char *set_candidate_name(int c);
 
 #endif

@@ -16,6 +16,8 @@ typedef struct host_arg {
     size_t bytes;
     size_t scalars;      /* number of scalar elements in the buffer */
     void *result;        /* read back after a run (writable buffers and images) */
+    void *input;         /* a writable buffer's or image's initial contents, kept at the first
+                            upload: init receives the original's results (download) */
     cl_mem mem;
     cl_mem buf;          /* an image1d_buffer's buffer */
     cl_sampler sampler;
@@ -168,6 +170,22 @@ static cl_int prepare_args(vctx *v)
     return CL_SUCCESS;
 }
 
+/* An output: a writable buffer or image, read back and diffed. */
+static int compared(const nplus1rt_arg *a)
+{
+    return a->writable && (a->kind == NPLUS1RT_ARG_BUFFER || a->kind == NPLUS1RT_ARG_IMAGE);
+}
+
+/* The initial contents of a buffer or image: init, or the copy kept before init took results. */
+static const void *input_of(vctx *v, unsigned i)
+{
+    host_arg *h = &v->args[i];
+    if (!h->input && compared(&v->desc->args[i]) && (h->input = malloc(h->bytes ? h->bytes : 1)))
+        memcpy(h->input, h->init, h->bytes);
+    return h->input ? h->input : h->init;
+}
+
+/* Every buffer and image made anew from the initial inputs (each run starts from the same data). */
 static cl_int upload(vctx *v)
 {
     for (unsigned i = 0; i < v->desc->nargs; i++) {
@@ -175,6 +193,7 @@ static cl_int upload(vctx *v)
         const nplus1rt_arg *a = &v->desc->args[i];
         if (a->kind != NPLUS1RT_ARG_BUFFER && a->kind != NPLUS1RT_ARG_IMAGE)
             continue;
+        const void *in = input_of(v, i);
         if (h->mem)
             clReleaseMemObject(h->mem);
         if (h->buf)
@@ -182,25 +201,19 @@ static cl_int upload(vctx *v)
         h->buf = NULL;
         cl_int err;
         if (a->kind == NPLUS1RT_ARG_IMAGE) {
-            err = nplus1rt_image_create(v->ctx, a, &h->image, h->init, &h->mem, &h->buf);
+            err = nplus1rt_image_create(v->ctx, a, &h->image, in, &h->mem, &h->buf);
             if (err != CL_SUCCESS)
                 return vfail(v, err, "creating a device image");
             continue;
         }
         h->mem = clCreateBuffer(v->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                h->bytes ? h->bytes : 4, h->init, &err);
+                                h->bytes ? h->bytes : 4, (void *)in, &err);
         if (err != CL_SUCCESS) {
             h->mem = NULL;
             return vfail(v, err, "creating a device buffer");
         }
     }
     return CL_SUCCESS;
-}
-
-/* An output: a writable buffer or image, read back and diffed. */
-static int compared(const nplus1rt_arg *a)
-{
-    return a->writable && (a->kind == NPLUS1RT_ARG_BUFFER || a->kind == NPLUS1RT_ARG_IMAGE);
 }
 
 static cl_int download(vctx *v, int into_result)
@@ -354,12 +367,36 @@ static void diff_all(vctx *v, const cl_int *leaf_of)
     }
 }
 
+/*
+ * Before a timed run: the writable buffers written back to the initial inputs (images made
+ * anew), finished before the clock starts, so that a kernel that updates its inputs in place
+ * is timed on the same data each run.
+ */
+static cl_int refresh_inputs(vctx *v)
+{
+    for (unsigned i = 0; i < v->desc->nargs; i++) {
+        const nplus1rt_arg *a = &v->desc->args[i];
+        host_arg *h = &v->args[i];
+        if (a->kind == NPLUS1RT_ARG_IMAGE && a->writable)
+            return upload(v);
+        if (!compared(a) || !h->mem || !h->bytes)
+            continue;
+        cl_int err = clEnqueueWriteBuffer(v->q, h->mem, CL_FALSE, 0, h->bytes, input_of(v, i), 0,
+                                          NULL, NULL);
+        if (err != CL_SUCCESS)
+            return vfail(v, err, "writing the inputs back before a timed run");
+    }
+    return clFinish(v->q);
+}
+
 static double time_runs(vctx *v, cl_kernel orig, nplus1rt_set *set, nplus1rt_enqueue_fn gen,
                         void *ud, int generated)
 {
     double t[64];
     int reps = v->o->reps > 64 ? 64 : v->o->reps;
     for (int i = 0; i < reps; i++) {
+        if (refresh_inputs(v) != CL_SUCCESS)
+            return -1;
         double t0 = nplus1rt_now_ms();
         cl_int err = generated ? run_generated(v, set, gen, ud) : run_original(v, orig);
         if (err != CL_SUCCESS)
@@ -427,6 +464,10 @@ static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *o
     double total = 0;
     const int trace = getenv("NPLUS1_TRACE_FIRST") != NULL; /* each launch, to stderr */
     for (int i = 0; set && i < NPLUS1RT_FIRST_LAUNCHES; i++) {
+        if (refresh_inputs(v) != CL_SUCCESS) {
+            total = -NPLUS1RT_FIRST_LAUNCHES;
+            break;
+        }
         double t0 = nplus1rt_now_ms();
         if (run_generated(v, set, NULL, NULL) != CL_SUCCESS) {
             total = -NPLUS1RT_FIRST_LAUNCHES;
@@ -467,7 +508,8 @@ static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *op
     }
     nplus1rt_set *set = variant_set(v, desc, opts, NULL);
     for (int i = 0; set && i < 64 && nplus1rt_set_measuring(set, v->items); i++)
-        run_generated(v, set, NULL, NULL);
+        if (refresh_inputs(v) != CL_SUCCESS || run_generated(v, set, NULL, NULL) != CL_SUCCESS)
+            break; /* its trials on the same data as every timed run */
     double ms = set ? time_runs(v, NULL, set, NULL, NULL, 1) : -1;
     if (set) /* what the last timed launch ran */
         add_variant(v->res, "auto", ms, nplus1rt_set_last_choice(set));
@@ -480,6 +522,7 @@ static void free_args(vctx *v)
     for (unsigned i = 0; v->args && i < v->desc->nargs; i++) {
         free(v->args[i].init);
         free(v->args[i].result);
+        free(v->args[i].input);
         if (v->args[i].mem)
             clReleaseMemObject(v->args[i].mem);
         if (v->args[i].buf)

@@ -12,8 +12,13 @@
  * every launch runs the original, no trial), "split-first" (a clear gain:
  * each class's first launch is a split, not a probe that may fall back).
  *
+ * With "cached" (a second process over a warm choice cache, NPLUS1_CACHE_DIR:
+ * tests/diff/choice_cache.sh), each class runs one candidate through its first
+ * 15 launches (the 16th is the chosen split's periodic probe): the stored
+ * choice from the first launch, no trial.
+ *
  * usage: auto_first_launches samples/oneKernel.cl [N] [profiling 0|1]
- *                            [both|original|split-first]
+ *                            [both|original|split-first|cached]
  */
 #include "oneKernel_nplus1.h"
 
@@ -98,7 +103,7 @@ static cl_int reference(fixture *f, const char *path, cl_device_id dev)
 
 /* LAUNCHES launches of `items` items; counts what ran. Returns the mismatching launches. */
 static int launches(fixture *f, nplus1_oneKernel *set, size_t items, unsigned *originals,
-                    unsigned *splits, const char **first)
+                    unsigned *splits, const char **first, unsigned *switched)
 {
     int bad = 0;
     for (int i = 0; i < LAUNCHES; i++) {
@@ -117,6 +122,9 @@ static int launches(fixture *f, nplus1_oneKernel *set, size_t items, unsigned *o
         printf("launch %2d of %zu items: ran %-18s %zu mismatches\n", i, items, choice, mm);
         if (i == 0)
             *first = choice;
+        /* before launch 15: the periodic probe of a chosen split (choose.c's PROBE_PERIOD)
+         * runs the original beside a classified sample */
+        *switched += i < 15 && strcmp(choice, *first) != 0;
         bad += mm != 0;
         *originals += !strcmp(choice, "original");
         *splits += strcmp(choice, "original") != 0 && strcmp(choice, "none") != 0;
@@ -148,10 +156,11 @@ int main(int argc, char **argv)
     if (!set)
         return fail("creating the set", err);
     printf("before any launch: last_choice %s\n", nplus1_oneKernel_last_choice(set));
-    unsigned originals = 0, splits = 0;
+    unsigned originals = 0, splits = 0, switched = 0;
     const char *first[2] = {"none", "none"};
-    int bad = launches(&f, set, f.n, &originals, &splits, &first[0]);
-    bad += launches(&f, set, f.n / 3, &originals, &splits, &first[1]); /* another size class */
+    int bad = launches(&f, set, f.n, &originals, &splits, &first[0], &switched);
+    /* another size class */
+    bad += launches(&f, set, f.n / 3, &originals, &splits, &first[1], &switched);
     printf("auto (%s queue): %d launches, %d with mismatches; ran the original %u times, the "
            "split %u times\n", profiling ? "profiling" : "plain", 2 * LAUNCHES, bad, originals,
            splits);
@@ -171,6 +180,11 @@ int main(int argc, char **argv)
                    "original\n", c);
             rc = 1;
         }
+    if (!strcmp(expect, "cached") && switched) {
+        printf("FAIL: a warm choice cache, and %u of the first 15 launches of a class ran "
+               "another candidate than its first\n", switched);
+        rc = 1;
+    }
     printf("first launch of each size class: %s, %s\n", first[0], first[1]);
     nplus1_oneKernel_release(set);
     clReleaseMemObject(f.ia);

@@ -254,6 +254,28 @@ static void test_a_delay_keeps_the_first_launches_on_the_prior(void)
     checkf(chooser_settled(&c, 20), "not settled after the trials");
 }
 
+/* The choice cache: a class seeded with a stored choice runs it from the first launch, past
+ * any delay, untimed; it is rechecked after recheck_period launches like any choice. */
+static void test_a_seeded_class_runs_its_stored_choice_at_once(void)
+{
+    chooser c;
+    init3(&c, 1, 1);
+    c.delay = 16;
+    c.time_first = 1;
+    chooser_seed(&c, 20, SPLIT);
+    world w = {{1.0, 0.5, 0.8}, 0.9, 1.2, {0}, 0};
+    double t = run_launches(&c, &w, 15, 20);
+    checkf(w.ran[SPLIT] == 15 && w.ran[ORIG] == 0 && w.ran[TILE] == 0,
+           "a seeded class ran the split %u, the original %u, the tile %u times in its first 15 "
+           "launches, want 15, 0, 0", w.ran[SPLIT], w.ran[ORIG], w.ran[TILE]);
+    checkf(t == 7.5, "the first 15 launches took %.2f, want 7.5 (the split's)", t);
+    checkf(chooser_settled(&c, 20), "a seeded class is not settled");
+    checkf(chooser_chosen(&c, 21) == -1, "seeding class 20 chose for class 21 too");
+    w.ms[SPLIT] = 2.0; /* the stored choice no longer pays: the recheck finds it */
+    run_launches(&c, &w, 80, 20);
+    checkf(chooser_chosen(&c, 20) != SPLIT, "after the recheck the class still runs the split");
+}
+
 static void test_ignores_launches_without_a_time(void)
 {
     chooser c;
@@ -377,5 +399,6 @@ int main(void)
     test_lean_start_keeps_a_winner_sooner();
     test_lean_start_ignores_first_launches_that_compile();
     test_lean_start_times_first_launches();
+    test_a_seeded_class_runs_its_stored_choice_at_once();
     return check_summary("chooser");
 }
