@@ -24,6 +24,20 @@ echo "venv and pip install ./python: $((t1 - t0)) s"
 NPLUS1_TOOL=$tool NPLUS1_LIBRARY_PATH=$lib "$work/venv/bin/python" "$src/tests/python/run_sets.py" \
     "$src/samples" "$work/sets"
 echo "sets run: $(( $(date +%s) - t1 )) s"
+# docs/python.md's complete example, as a user runs it
+mkdir -p "$work/example"
+cp "$src/samples/oneKernel.cl" "$work/example/"
+"$work/venv/bin/python" - "$src/docs/python.md" "$work/example/example.py" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+block = re.search(r"<!-- tested:[^\n]*-->\n```python\n(.*?)```", text, re.S)
+open(sys.argv[2], "w").write(block.group(1))
+PY
+(cd "$work/example" && env -u NPLUS1_SPLIT PYOPENCL_CTX=Portable NPLUS1_TOOL=$tool NPLUS1_LIBRARY_PATH=$lib \
+    "$work/venv/bin/python" example.py) | tee "$work/example/output.txt"
+equal=$(grep -c -- "- equal: True$" "$work/example/output.txt" || true)
+echo "docs/python.md example: $equal of 6 launches equal to the original"
+[ "$equal" -eq 6 ]
 # installed next to the package, the library is found without NPLUS1_LIBRARY_PATH
 pkg=$("$work/venv/bin/python" -c 'import nplus1, os; print(os.path.dirname(nplus1.__file__))')
 cp "$lib" "$pkg/libnplus1rt.so.0"
