@@ -93,6 +93,18 @@ def compare(name, results):
         check(ulp_equal(o, g), "%s: output %d equals the original's (%d elements)" % (name, i, o.size))
 
 
+def _pair_struct(s, kernel, params, vals):
+    """tone(params, in, out) by the original and the set; params a NumPy record."""
+    results = []
+    for runner in (kernel, s):
+        out = buf(poisoned(vals))
+        runner(queue, (vals.size,), None, params, buf(vals), out).wait()
+        got = np.empty_like(vals)
+        cl.enqueue_copy(queue, got, out)
+        results.append([got])
+    return results
+
+
 def program(path, options=""):
     with open(path) as f:
         return cl.Program(ctx, f.read()).build(options=options)
@@ -216,6 +228,58 @@ for runner in (orig, s):
     res.append([rp, rv])
 compare("collide float4 by value", res)
 print("collide: %.1f s" % (time.time() - t0))
+
+# ---- a struct by value (a NumPy record), images and a sampler ----------------------
+t0 = time.time()
+kfile = os.path.join(WORK, "struct_image.cl")
+with open(kfile, "w") as f:
+    f.write("""typedef struct { float gain; int mode; float bias; } Params;
+__kernel void tone(Params p, __global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    const float v = in[i];
+    if (v > 0.5f)
+        out[i] = v * p.gain + p.bias;
+    else if (p.mode == 1)
+        out[i] = sqrt(v) - p.bias;
+    else
+        out[i] = v * v;
+}
+__kernel void filter(read_only image2d_t src, sampler_t smp, write_only image2d_t dst)
+{
+    const int2 q = (int2)(get_global_id(0), get_global_id(1));
+    const float4 c = read_imagef(src, smp, q);
+    if (c.x < 0.5f)
+        write_imagef(dst, q, c * 2.0f);
+    else
+        write_imagef(dst, q, sqrt(c));
+}
+""")
+manifest = nplus1.generate(kfile, os.path.join(WORK, "struct_image"))
+prg = program(kfile)
+params = np.zeros((), np.dtype([("gain", np.float32), ("mode", np.int32), ("bias", np.float32)]))
+params["gain"], params["mode"], params["bias"] = 1.5, 1, 0.25
+n = 4096
+vals = rng.random(n, dtype=np.float32)
+s = nplus1.load(ctx, manifest, kernel="tone")
+compare("tone struct by value (NumPy record)", _pair_struct(s, prg.tone, params, vals))
+s = nplus1.load(ctx, manifest, kernel="filter")
+W, H = 64, 32
+img = rng.random((H, W, 4), dtype=np.float32)
+make_image = getattr(cl, "create_image", cl.Image)  # PyOpenCL 2025 on: create_image
+fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+smp = cl.Sampler(ctx, False, cl.addressing_mode.CLAMP_TO_EDGE, cl.filter_mode.NEAREST)
+res = []
+for runner in (prg.filter, s):
+    src_img = make_image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, shape=(W, H), hostbuf=img)
+    dst_img = make_image(ctx, mf.WRITE_ONLY, fmt, shape=(W, H))
+    got = np.full((H, W, 4), np.nan, np.float32)
+    cl.enqueue_copy(queue, dst_img, got, origin=(0, 0), region=(W, H))
+    runner(queue, (W, H), None, src_img, smp, dst_img).wait()
+    cl.enqueue_copy(queue, got, dst_img, origin=(0, 0), region=(W, H))
+    res.append([got])
+compare("filter images and a sampler", res)
+print("struct and images: %.1f s" % (time.time() - t0))
 
 # ---- a file of several kernels: kernel= picks one ---------------------------------
 manifest = nplus1.generate(os.path.join(SAMPLES, "multi_kernel.cl"), os.path.join(WORK, "multi"))
