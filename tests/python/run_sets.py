@@ -302,6 +302,36 @@ try:
 except nplus1.ToolError as e:
     check(e.returncode == 1 and "barrier.cl:4:" in e.stderr and "[nplus1-" in e.stderr,
           "refused kernel: ToolError exit %d: %s" % (e.returncode, e))
+import warnings  # noqa: E402
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    nplus1.generate(os.path.join(SAMPLES, "oneKernel.cl"), os.path.join(WORK, "tile_host"),
+                    options=["--strategy", "tile", "--dispatch", "host"])
+check(any(issubclass(w.category, nplus1.ToolWarning) and "--dispatch host does not apply"
+          in str(w.message) for w in caught), "the tool's warning comes as a ToolWarning")
+# manifests the package cannot read, a library it cannot find: errors that say what to do
+import json  # noqa: E402
+import subprocess  # noqa: E402
+one = os.path.join(WORK, "oneKernel", "oneKernel.nplus1.json")
+for what, edit, expect in (("no set_desc", lambda m: m["kernels"][0].pop("set_desc"),
+                            "older than this package; regenerate it"),
+                           ("format 99", lambda m: m.update(format_version=99),
+                            "generated for format version 99, but this nplus1 package reads")):
+    m = json.load(open(one))
+    edit(m)
+    bad_manifest = os.path.join(WORK, "oneKernel", "edited.nplus1.json")
+    json.dump(m, open(bad_manifest, "w"))
+    try:
+        nplus1.load(ctx, bad_manifest)
+        check(False, "a manifest with %s raises" % what)
+    except ValueError as e:
+        check(expect in str(e), "manifest with %s: %s" % (what, e))
+p = subprocess.run([sys.executable, "-c", "import nplus1; nplus1.library_path()"],
+                   env=dict(os.environ, NPLUS1_LIBRARY_PATH="/nonexistent/libnplus1rt.so.0"),
+                   stderr=subprocess.PIPE, text=True)
+check(p.returncode != 0 and "LibraryNotFoundError: libnplus1rt not found; set NPLUS1_LIBRARY_PATH"
+      in p.stderr and "/nonexistent/libnplus1rt.so.0 (absent)" in p.stderr,
+      "no library: LibraryNotFoundError naming where it looked")
 prof = nplus1.profile(os.path.join(SAMPLES, "oneKernel.cl"), global_size=4096)
 k = prof["kernels"][0]
 check(prof["format"] == "nplus1-profile" and k["name"] == "oneKernel"

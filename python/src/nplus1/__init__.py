@@ -10,11 +10,12 @@ docs/python.md in the nplus1gen repository is the guide.
 """
 from ._errors import Error, LibraryNotFoundError, ToolError
 from ._runtime import FORMAT_OLDEST, FORMAT_VERSION, library_path
-from ._tool import generate, profile, tool_path
+from ._tool import ToolWarning, generate, profile, tool_path
 
 __version__ = "0.1.0"
 __all__ = ["load", "KernelSet", "generate", "profile", "tool_path", "library_path",
-           "Error", "LibraryNotFoundError", "ToolError", "FORMAT_OLDEST", "FORMAT_VERSION"]
+           "Error", "LibraryNotFoundError", "ToolError", "ToolWarning",
+           "FORMAT_OLDEST", "FORMAT_VERSION"]
 
 
 def load(ctx, manifest, kernel=None, build_options="", device=None):

@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 
 from ._errors import ToolError
 
@@ -28,10 +29,17 @@ def _common(source, kernels, defines, options):
     return args + [str(o) for o in options]
 
 
+class ToolWarning(UserWarning):
+    """A warning nplus1gen printed on a run that succeeded."""
+
+
 def _run(cmd):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         raise ToolError(cmd, p.returncode, p.stderr)
+    for line in p.stderr.splitlines():
+        if ": warning: " in line:
+            warnings.warn(line, ToolWarning, stacklevel=3)
     return p
 
 
