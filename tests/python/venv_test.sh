@@ -38,8 +38,12 @@ PY
 equal=$(grep -c -- "- equal: True$" "$work/example/output.txt" || true)
 echo "docs/python.md example: $equal of 6 launches equal to the original"
 [ "$equal" -eq 6 ]
-# installed next to the package, the library is found without NPLUS1_LIBRARY_PATH
+# without NPLUS1_LIBRARY_PATH: beside the tool (here the build tree's runtime/) ...
 pkg=$("$work/venv/bin/python" -c 'import nplus1, os; print(os.path.dirname(nplus1.__file__))')
+found=$(env -u NPLUS1_LIBRARY_PATH NPLUS1_TOOL="$tool" "$work/venv/bin/python" -c 'import nplus1; print(nplus1.library_path())')
+echo "beside the tool: $found"
+[ "$found" = "$(dirname "$(dirname "$tool")")/runtime/libnplus1rt.so.0" ]
+# ... and, first, next to the package
 cp "$lib" "$pkg/libnplus1rt.so.0"
 found=$(env -u NPLUS1_LIBRARY_PATH NPLUS1_TOOL=/nonexistent "$work/venv/bin/python" -c 'import nplus1; print(nplus1.library_path())')
 echo "without NPLUS1_LIBRARY_PATH: $found"
