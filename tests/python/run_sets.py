@@ -78,7 +78,8 @@ def run_pair(name, s, prg_kernel, gsz, lsz, inputs, outputs, scalars, offset=Non
             evt = prg_kernel(queue, gsz, lsz, *args, global_offset=offset)
         else:
             evt = s(queue, gsz, lsz, *args, global_offset=offset)
-        check(isinstance(evt, cl.Event), "%s: the %s returns a pyopencl.Event" % (name, runner))
+        if runner == "set" and not isinstance(evt, cl.Event):
+            check(False, "%s: the set returns a pyopencl.Event, not %r" % (name, evt))
         evt.wait()
         got = [np.empty_like(o) for o in outputs]
         for b, g in zip(bufs_out, got):
@@ -124,6 +125,11 @@ out0 = np.zeros(n, np.float32)
 os.environ["NPLUS1_SPLIT"] = "always"  # read when a set is created
 s = nplus1.load(ctx, manifest)
 check(s.last_choice == "none", "last_choice is 'none' before the first launch")
+evt = s(queue, (n,), None, buf(ints), buf(floats), buf(np.zeros(n, np.float32)))
+check(isinstance(evt, cl.Event), "the set returns a pyopencl.Event (%r)" % evt)
+evt.wait()
+check(evt.command_execution_status == cl.command_execution_status.COMPLETE,
+      "the event completes")
 compare("oneKernel split always", run_pair("oneKernel", s, orig, (n,), None, [ints, floats], [out0], []))
 check(s.last_choice in ("aggregated/host", "aggregated/fused"),
       "NPLUS1_SPLIT=always: last_choice is the split (%s)" % s.last_choice)
