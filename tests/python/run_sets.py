@@ -315,6 +315,21 @@ with warnings.catch_warnings(record=True) as caught:
                     options=["--strategy", "tile", "--dispatch", "host"])
 check(any(issubclass(w.category, nplus1.ToolWarning) and "--dispatch host does not apply"
           in str(w.message) for w in caught), "the tool's warning comes as a ToolWarning")
+# --skip-refused: the splittable kernel loads, the refused one says why
+with open(bad, "a") as f:
+    f.write("__kernel void ok(__global const int *a, __global int *b)\n{\n    const int i = "
+            "get_global_id(0);\n    if (a[i] > 3)\n        b[i] = a[i] * a[i] + 7;\n    else\n"
+            "        b[i] = a[i] - 1;\n}\n")
+manifest = nplus1.generate(bad, os.path.join(WORK, "skip"), options=["--skip-refused", "--split",
+                                                                      "always"])
+check(nplus1.load(ctx, manifest).name == "ok", "--skip-refused: the splittable kernel loads alone")
+try:
+    nplus1.load(ctx, manifest, kernel="k")
+    check(False, "loading a kernel --skip-refused left out raises")
+except ValueError as e:
+    check("--skip-refused left it out" in str(e) and "nplus1-barrier" in str(e),
+          "a skipped kernel: %s" % e)
+
 # manifests the package cannot read, a library it cannot find: errors that say what to do
 import json  # noqa: E402
 import subprocess  # noqa: E402

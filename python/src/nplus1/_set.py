@@ -37,6 +37,12 @@ def _pick_kernel(manifest, path, kernel):
     for k in kernels:
         if k["name"] == kernel:
             return k
+    for sk in manifest.get("skipped", []):
+        if sk.get("name") == kernel:
+            raise ValueError("%s has no set of kernel '%s': nplus1gen --skip-refused left it out "
+                             "(%s%s); run the original kernel" % (
+                                 path, kernel, sk.get("why", ""),
+                                 " [%s]" % sk["rule"] if sk.get("rule") else ""))
     raise ValueError("%s has no kernel '%s' (it has: %s)" % (path, kernel, ", ".join(names) or "none"))
 
 
