@@ -157,6 +157,21 @@ try:
     check(False, "forcing a candidate the set lacks raises")
 except nplus1.Error as e:
     check(e.status == "CL_INVALID_VALUE" and "oneKernel" in str(e), "force_choice('aggregated'): %s" % e)
+first = s(queue, (n,), None, buf(ints), buf(floats), buf(out0))
+second = s(queue, (n,), None, buf(ints), buf(floats), buf(out0), wait_for=[first])
+second.wait()
+check(first.command_execution_status == cl.command_execution_status.COMPLETE,
+      "wait_for: the event waited for has completed")
+try:
+    s(queue, (n,), (96,), buf(ints), buf(floats), buf(out0))
+    check(False, "a local size that does not divide the global size raises")
+except nplus1.Error as e:
+    check(e.status == "CL_INVALID_WORK_GROUP_SIZE", "bad local size: %s" % e)
+try:
+    nplus1.load(ctx, manifest, build_options="-DexpensiveCalc0=(")
+    check(False, "build options that break the build raise")
+except nplus1.Error as e:
+    check(e.status == "NPLUS1_ERR_BUILD" and "error" in e.what, "a failed build: %s ..." % str(e)[:90])
 print("oneKernel: %.1f s" % (time.time() - t0))
 
 # ---- option_payoffs: NumPy scalars of eight kinds, Python numbers ------------

@@ -11,7 +11,13 @@ class Error(RuntimeError):
 
     def __init__(self, code, status, what):
         self.code, self.status, self.what = code, status, what
-        super().__init__("%s (%d): %s" % (status, code, what) if what else "%s (%d)" % (status, code))
+        if not what:
+            text = "%s (%d)" % (status, code)
+        elif status in what:  # the runtime's message names the status already
+            text = what if "(%d)" % code in what else "%s (%d)" % (what, code)
+        else:
+            text = "%s (%d): %s" % (status, code, what)
+        super().__init__(text)
 
 
 class LibraryNotFoundError(OSError):
