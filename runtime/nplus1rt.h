@@ -461,6 +461,19 @@ int nplus1rt_is_recipe(const char *text);
 size_t nplus1rt_diff_unordered(const void *expected, const void *got, size_t count,
                                size_t elem_size);
 
+/* ---- bindings from other languages (python/nplus1) ---------------------- */
+
+/*
+ * sizeof the named public struct ("nplus1rt_set_desc", "nplus1rt_arg",
+ * "nplus1rt_argval"), 0 for any other name: a binding that mirrors these
+ * structs checks its layout against the library it loaded.
+ */
+size_t nplus1rt_struct_size(const char *name);
+/* NPLUS1RT_VERSION of the library loaded ("0.1.0"). */
+const char *nplus1rt_version(void);
+/* free() for what the runtime malloc'd (nplus1rt_set_create's *errmsg). */
+void nplus1rt_free(void *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,8 @@ PKGS=(
   uthash-dev
   libpng-dev                                  # --profile-map writes PNG
   lintian                                     # the .deb test checks the packages with it
+  python3-venv                                # the Python package's test: a fresh venv, pip
+                                              # install ./python (pyopencl, numpy from PyPI)
 )
 
 missing=()

@@ -116,14 +116,14 @@ void quoted_kernel(char *out, size_t n, int present, const char *k, const char *
         snprintf(out, n, "%s", none);
 }
 
-/* The desc's kernel names as C expressions, each n bytes. */
+/* The desc's kernel names as C expressions (none: "NULL") or JSON ("null"), each n bytes. */
 static void set_kernel_names(const kernel_plan *kp, const char *k, char *count, char *scatter,
-                             char *fused, char *tile, size_t n)
+                             char *fused, char *tile, size_t n, const char *none)
 {
-    quoted_kernel(count, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_COUNT, "NULL");
-    quoted_kernel(scatter, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_SCATTER, "NULL");
-    quoted_kernel(fused, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_FUSED, "NULL");
-    quoted_kernel(tile, n, emits_tile(kp), k, NPLUS1RT_SUFFIX_TILE, "NULL");
+    quoted_kernel(count, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_COUNT, none);
+    quoted_kernel(scatter, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_SCATTER, none);
+    quoted_kernel(fused, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_FUSED, none);
+    quoted_kernel(tile, n, emits_tile(kp), k, NPLUS1RT_SUFFIX_TILE, none);
 }
 /* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
 
@@ -195,7 +195,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
                   NPLUS1RT_SUFFIX_SCAN, "NULL");
     char count[300], scatter[300], fused[300], tile[300];
-    set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count);
+    set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count, "NULL");
     char *params = c_params(k);
     char predicted_split[32], predicted_tile[32];
     profile_c(e, kp, predicted_split, predicted_tile, sizeof predicted_split);
@@ -227,6 +227,52 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_free(&leaves);
     sb_free(&conds);
     sb_free(&vals);
+}
+
+/* An argument's nplus1rt_arg_kind as the manifest's "set_desc" spells it. */
+static const char *arg_kind_json(const kernel_param *p)
+{
+    return p->is_pointer ? "buffer" : p->is_image ? "image" : p->is_sampler ? "sampler" : "value";
+}
+
+/*
+ * The kernel's nplus1rt_set_desc as JSON (the manifest's "set_desc"): the
+ * same values driver_kernel writes into the driver's table, for runtimes
+ * that read the manifest instead of compiling the driver (python/nplus1).
+ */
+char *set_desc_json(const emitter *e, const kernel_plan *kp)
+{
+    const kernel_info *k = kp->k;
+    strbuf sb;
+    sb_init(&sb);
+    char scan[300], count[300], scatter[300], fused[300], tile[300];
+    quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
+                  NPLUS1RT_SUFFIX_SCAN, "null");
+    set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count, "null");
+    char predicted_split[32], predicted_tile[32];
+    profile_c(e, kp, predicted_split, predicted_tile, sizeof predicted_split);
+    sb_printf(&sb, "{\"format_version\": %s, \"leaf_kernels\": [", NPLUS1_FORMAT_VERSION_STRING);
+    for (unsigned kn = 0; kn < kp->nkernels; kn++)
+        sb_printf(&sb, "%s\"%s" NPLUS1RT_SUFFIX_LEAF "%u\"", kn ? ", " : "", k->name, kn);
+    sb_printf(&sb, "], \"count_kernel\": %s, \"scan_kernel\": %s, \"scatter_kernel\": %s, "
+                   "\"fused_kernel\": %s, \"tile_kernel\": %s, ",
+              count, scan, scatter, fused, tile);
+    sb_printf(&sb, "\"strategy\": \"%s\", \"dispatch\": \"%s\", \"split\": \"%s\", \"wg\": %s, "
+                   "\"reqd_local\": [%u, %u, %u], \"predicted_split\": %s, \"predicted_tile\": %s, "
+                   "\"args\": [",
+              strategy_name(kp->strategy), dispatch_name(e->pl->opt.dispatch),
+              split_mode_name(kp->split), e->wg, k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2],
+              predicted_split, predicted_tile);
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const kernel_param *p = &k->params[i];
+        sb_printf(&sb, "%s{\"kind\": \"%s\", \"writable\": %s, \"constant\": %s, "
+                       "\"elem\": \"%s\", \"lanes\": %u, \"size\": %u}",
+                  i ? ", " : "", arg_kind_json(p), p->writable ? "true" : "false",
+                  p->is_constant_space ? "true" : "false", nplus1rt_elem_text(p->elem),
+                  p->lanes, p->size);
+    }
+    sb_puts(&sb, "]}");
+    return sb_steal(&sb);
 }
 
 /* "SEL=3 follows, FAST undefined refuses" as a C string's contents. */

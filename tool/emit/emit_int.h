@@ -125,6 +125,8 @@ char *driver_c(emitter *e, const char *source);
 /* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
 void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
                    const char *none);
+/* The kernel's nplus1rt_set_desc as a JSON object (the manifest's "set_desc"). */
+char *set_desc_json(const emitter *e, const kernel_plan *kp);
 
 /* ---- emit_manifest.c: <stem>.nplus1.json ---- */
 

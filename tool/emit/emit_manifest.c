@@ -228,6 +228,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
     char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp);
+    char *set_desc = set_desc_json(e, kp);
     const char *tkind = emits_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;
     char tcand[32];
     snprintf(tcand, sizeof tcand, tkind ? "\"%s\"" : "null", tkind);
@@ -238,6 +239,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof}, {"CONTEXT", ctx},
                      {"TILE_CANDIDATE", tcand}, {"LOOP_CONTEXT", loop_ctx},
+                     {"SET_DESC", set_desc},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
     expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
@@ -290,6 +292,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     free(cands);
     free(ctx);
     free(loop_ctx);
+    free(set_desc);
 }
 
 /*
