@@ -188,7 +188,12 @@ static char *error_line(const group_ctx *g, const pp_directive *d0, const char *
             for (i += 2; i + 1 < e && !(t[i] == '*' && t[i + 1] == '/');)
                 i++;
             i++;
-            sb_putc(&sb, ' ');
+            if (!isspace((unsigned char)sb.data[sb.len - 1]) && i + 1 < e &&
+                !isspace((unsigned char)t[i + 1]))
+                sb_putc(&sb, ' '); /* a comment is one space */
+            else if (isspace((unsigned char)sb.data[sb.len - 1]) && i + 1 < e &&
+                     isspace((unsigned char)t[i + 1]))
+                sb.data[--sb.len] = '\0';
             continue;
         }
         if (t[i] == '"' && t[i - 1] != '\\')
