@@ -130,6 +130,32 @@ static int group_skipped(const group_ctx *g, const pp_directive *d)
     return 0;
 }
 
+/*
+ * Where the text after directive d starts: past its line, or past the line where a
+ * block comment opened on its line ends (a banner after `#ifdef FAST` that goes on to
+ * the next line), so that an inserted line is not inside the comment.
+ */
+static unsigned after_directive(const src_file *f, const pp_directive *d)
+{
+    const char *t = f->text;
+    unsigned i = d->cond;
+    for (; i + 1 < d->end; i++) {
+        if (t[i] == '/' && t[i + 1] == '/')
+            return d->end + 1;
+        if (t[i] == '/' && t[i + 1] == '*') {
+            for (i += 2; i + 1 < f->len && !(t[i] == '*' && t[i + 1] == '/');)
+                i++;
+            i++;
+            if (i >= d->end) { /* it ends on a later line: after that line */
+                while (i < f->len && t[i] != '\n')
+                    i++;
+                return i < f->len ? i + 1 : (unsigned)f->len;
+            }
+        }
+    }
+    return d->end < f->len ? d->end + 1 : (unsigned)f->len;
+}
+
 static int blank(const src_file *f, unsigned b, unsigned e)
 {
     for (unsigned i = b; i < e && i < f->len; i++)
@@ -229,15 +255,17 @@ static void guard_group(group_ctx *g, const unsigned *arms, unsigned narms, unsi
     int active_text = 0, has_else = 0;
     for (unsigned a = 0; a < narms; a++) {
         unsigned next = a + 1 < narms ? arms[a + 1] : endif;
-        active_text |= !arm_skipped(g, &d[arms[a]]) && !blank(g->f, d[arms[a]].end, d[next].begin);
+        active_text |= !arm_skipped(g, &d[arms[a]]) &&
+                       !blank(g->f, after_directive(g->f, &d[arms[a]]), d[next].begin);
         has_else |= d[arms[a]].kind == PP_ELSE;
     }
     for (unsigned a = 0; a < narms; a++) {
         unsigned next = a + 1 < narms ? arms[a + 1] : endif;
         int skipped = arm_skipped(g, &d[arms[a]]);
-        int empty = blank(g->f, d[arms[a]].end, d[next].begin);
+        unsigned text = after_directive(g->f, &d[arms[a]]);
+        int empty = blank(g->f, text, d[next].begin);
         if (skipped && (active_text || !empty))
-            add_insert(g->md, g->file, d[arms[a]].end + 1,
+            add_insert(g->md, g->file, text,
                        error_line(g, &d[arms[0]], names.data ? names.data : "?"));
     }
     if (active_text && !has_else) {

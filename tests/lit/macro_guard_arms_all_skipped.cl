@@ -2,7 +2,8 @@
 // kernels): `#if A ///// banner` .. `#elif B` .. `#endif` with A and B false is one
 // block that libclang skips from the #if to the #endif. Each arm gets its #error, no
 // #else is added (taking no arm is what the set was cut with), a group nested in an arm
-// not taken gets none of its own, and the quoted condition leaves the banner out.
+// not taken gets none of its own, and the quoted condition leaves the banner out. A
+// banner comment that goes on past the directive's line gets the #error after it.
 // RUN: rm -rf %t && mkdir %t
 // RUN: %nplus1gen %s -o %t -q --no-line
 // RUN: %strip %t/macro_guard_arms_all_skipped.nplus1.cl | sed -n '/==== original source/,/==== end of original source/p' > %t/orig.cl
@@ -32,6 +33,12 @@
 // CHECK-NEXT: #else ///////// NEITHER /////////
 // CHECK-NEXT:         v = v + 1.0f;
 // CHECK-NEXT: #endif
+// a block comment that goes on past the directive's line: the #error comes after it
+// CHECK:      #ifdef SLOW /* a banner
+// CHECK-NEXT:                that goes on */
+// CHECK-NEXT: #error nplus1-macro: SLOW: line {{[0-9]+}} ('#ifdef SLOW') takes another
+// CHECK-NEXT:         out[i] = 0.0f;
+// CHECK-NEXT: #endif
 // CHECK-NOT:  #error
 
 // JSON:      "macro_dependencies": [
@@ -39,7 +46,8 @@
 // JSON-NEXT:     {"name": "ATNM", "defined": false, "line": {{[0-9]+}}, "on_change": "refuses"},
 // JSON-NEXT:     {"name": "CT", "defined": false, "line": {{[0-9]+}}, "on_change": "refuses"},
 // JSON-NEXT:     {"name": "EXACT", "defined": false, "line": {{[0-9]+}}, "on_change": "refuses"},
-// JSON-NEXT:     {"name": "FAST", "defined": false, "line": {{[0-9]+}}, "on_change": "refuses"}
+// JSON-NEXT:     {"name": "FAST", "defined": false, "line": {{[0-9]+}}, "on_change": "refuses"},
+// JSON-NEXT:     {"name": "SLOW", "defined": false, "line": {{[0-9]+}}, "on_change": "refuses"}
 // JSON-NEXT:   ],
 
 __kernel void project(__global const float *in,
@@ -67,5 +75,9 @@ __kernel void project(__global const float *in,
         out[i] = v;
     } else {
         out[i] = v * v;
+#ifdef SLOW /* a banner
+               that goes on */
+        out[i] = 0.0f;
+#endif
     }
 }

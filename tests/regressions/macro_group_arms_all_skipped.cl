@@ -6,7 +6,8 @@
  * around a parameter and inside a branch. libclang skips such a group as one
  * block, so the #elif arm looked taken: the guard added an #else with an
  * #error that the safety net then found firing under the very macros the set
- * was cut with (-o exit 3). */
+ * was cut with (-o exit 3). A block comment that went on past an #ifdef's line
+ * swallowed the #error inserted after that line (the guard was lost). */
 __kernel void project(__global const float *in,
 #if !defined(CT) && defined(ATN) && !defined(ATNM) ///////// PET ATTENUATION CORRECTION /////////
 #ifdef USEIMAGES
@@ -37,5 +38,9 @@ __kernel void project(__global const float *in,
         out[i] = v;
     } else {
         out[i] = v * v;
+#ifdef SLOW /* a banner comment
+               that goes on: the #error comes after it */
+        out[i] = 0.0f;
+#endif
     }
 }
