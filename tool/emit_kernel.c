@@ -39,21 +39,41 @@ void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len,
     VEC_PUSH(inc->v, inc->n, inc->cap, i);
 }
 
-static unsigned line_start(const src_file *f, unsigned off)
+/* The logical line around f->text[off] (lines joined by a backslash): [*ls, *le), *le at its '\n'. */
+static void logical_line(const src_file *f, unsigned off, unsigned *ls, unsigned *le)
 {
-    while (off > 0 && off <= f->len && f->text[off - 1] != '\n')
-        off--;
-    return off;
+    unsigned b = off > f->len ? (unsigned)f->len : off, e = b;
+    for (;;) {
+        while (b > 0 && f->text[b - 1] != '\n')
+            b--;
+        if (b < 2 || f->text[b - 2] != '\\')
+            break;
+        b--; /* the line before ends in a backslash: it goes on here */
+    }
+    for (;;) {
+        while (e < f->len && f->text[e] != '\n')
+            e++;
+        if (e == 0 || e >= f->len || f->text[e - 1] != '\\')
+            break;
+        e++;
+    }
+    *ls = b;
+    *le = e;
 }
 
-/* Is there an entered inclusion on the line of (file, off)? */
+/* Is there an entered inclusion on the (logical) line of (file, off)? */
 static int entered_at(const inclusions *inc, unsigned file, unsigned off)
 {
     const src_file *f = &inc->an->pr->files[file];
-    for (unsigned i = 0; i < inc->n; i++)
-        if (!inc->v[i].skipped && inc->v[i].includer == file &&
-            line_start(f, inc->v[i].offset) == line_start(f, off))
+    unsigned ls, le, ils, ile;
+    logical_line(f, off, &ls, &le);
+    for (unsigned i = 0; i < inc->n; i++) {
+        if (inc->v[i].skipped || inc->v[i].includer != file)
+            continue;
+        logical_line(f, inc->v[i].offset, &ils, &ile);
+        if (ils == ls)
             return 1;
+    }
     return 0;
 }
 
@@ -170,11 +190,10 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
         const inclusion *in = &inc->v[i];
         if (in->includer != file || in->offset < pos || in->offset > f->len || depth > 64)
             continue;
-        unsigned ls = in->offset, le = in->offset;
-        while (ls > 0 && f->text[ls - 1] != '\n')
-            ls--;
-        while (le < f->len && f->text[le] != '\n')
-            le++;
+        unsigned ls, le;
+        logical_line(f, in->offset, &ls, &le); /* `#include \` may go on to the next line */
+        if (ls < pos)
+            continue;
         size_t at = sb->len;
         put_guarded(sb, inc, file, pos, ls);
         if (depth)
@@ -194,7 +213,7 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
         sb_printf(sb, "/* nplus1gen: end of %s */", base);
         if (inc->lines) { /* the includer goes on after its #include line */
             sb_putc(sb, '\n');
-            put_line_directive(sb, text_line_at(f->text, ls) + 1, f->path);
+            put_line_directive(sb, text_line_at(f->text, le) + 1, f->path);
             sb->data[--sb->len] = '\0'; /* the include line's own newline ends it */
         }
         pos = le;
