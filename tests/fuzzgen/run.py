@@ -272,7 +272,7 @@ def run_random(args):
 def read_header(path):
     """The file's RUN lines (one or more), its EXPECT words and its XFAIL reason."""
     runs, expect, xfail = [], None, None
-    with open(path, errors="replace") as f:
+    with open(path, encoding="utf-8-sig", errors="replace") as f:  # -sig: a byte-order mark
         for line in f:
             line = line.strip()
             if not line.startswith("//"):

@@ -399,6 +399,7 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
         macro_deps_find(&e.md, pl, opt->defines, opt->ndefines);
         inclusions inc = {pl->an, &e.md, NULL, 0, 0, !opt->no_line};
         clang_getInclusions(pl->an->pr->tu, inclusion_cb, &inc);
+        inclusions_add_skipped(&inc);
         out->kernel_file = kernel_file(&e, &inc);
         out->driver_h = driver_h(&e);
         out->driver_c = driver_c(&e, out->kernel_file);
@@ -406,7 +407,8 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
         out->deps = xcalloc(inc.n + 1, sizeof *out->deps);
         out->deps[out->ndeps++] = xstrdup(pl->an->pr->files[0].path);
         for (unsigned i = 0; i < inc.n; i++)
-            out->deps[out->ndeps++] = xstrdup(pl->an->pr->files[inc.v[i].included].path);
+            if (!inc.v[i].skipped)
+                out->deps[out->ndeps++] = xstrdup(pl->an->pr->files[inc.v[i].included].path);
         free(inc.v);
         rc = e.failed ? -1 : 0;
     }

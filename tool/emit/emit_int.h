@@ -89,6 +89,7 @@ char *text_lines_resolved(char *text, const char *generated);
 
 typedef struct inclusion {
     unsigned includer, offset, included;
+    int skipped;        /* the preprocessor did not enter it here (a guard or #pragma once) */
 } inclusion;
 
 typedef struct inclusions {
@@ -101,6 +102,9 @@ typedef struct inclusions {
 
 /* clang_getInclusions' visitor: collects the user's #include lines into an inclusions. */
 void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len, CXClientData data);
+/* Adds the #include lines of user files that the preprocessor did not enter (a header's
+ * guard or #pragma once skipped it), and sorts the list by (includer, offset). */
+void inclusions_add_skipped(inclusions *inc);
 /* The text of file with its user headers inlined between nplus1gen markers. */
 void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth);
 /* Copies of the helpers that call work-item builtins, taking the original ids. */

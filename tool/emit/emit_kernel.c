@@ -12,6 +12,7 @@
  */
 #include "emit_int.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +35,83 @@ void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len,
     int a = parse_file_index(pr, from), b = parse_file_index(pr, included);
     if (a < 0 || b < 0)
         return;
-    inclusion i = {(unsigned)a, off, (unsigned)b};
+    inclusion i = {(unsigned)a, off, (unsigned)b, 0};
     VEC_PUSH(inc->v, inc->n, inc->cap, i);
+}
+
+/* The logical line around f->text[off] (lines joined by a backslash): [*ls, *le), *le at its '\n'. */
+static void logical_line(const src_file *f, unsigned off, unsigned *ls, unsigned *le)
+{
+    unsigned b = off > f->len ? (unsigned)f->len : off, e = b;
+    for (;;) {
+        while (b > 0 && f->text[b - 1] != '\n')
+            b--;
+        if (b < 2 || f->text[b - 2] != '\\')
+            break;
+        b--; /* the line before ends in a backslash: it goes on here */
+    }
+    for (;;) {
+        while (e < f->len && f->text[e] != '\n')
+            e++;
+        if (e == 0 || e >= f->len || f->text[e - 1] != '\\')
+            break;
+        e++;
+    }
+    *ls = b;
+    *le = e;
+}
+
+/* Is there an entered inclusion on the (logical) line of (file, off)? */
+static int entered_at(const inclusions *inc, unsigned file, unsigned off)
+{
+    const src_file *f = &inc->an->pr->files[file];
+    unsigned ls, le, ils, ile;
+    logical_line(f, off, &ls, &le);
+    for (unsigned i = 0; i < inc->n; i++) {
+        if (inc->v[i].skipped || inc->v[i].includer != file)
+            continue;
+        logical_line(f, inc->v[i].offset, &ils, &ile);
+        if (ils == ls)
+            return 1;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult directive_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    inclusions *inc = data;
+    if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
+        return CXChildVisit_Continue;
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    CXFile from, included = clang_getIncludedFile(c);
+    unsigned off;
+    clang_getExpansionLocation(loc, &from, NULL, NULL, &off);
+    if (!from || !included || clang_Location_isInSystemHeader(loc))
+        return CXChildVisit_Continue;
+    parse_result *pr = inc->an->pr;
+    int a = parse_file_index(pr, from), b = parse_file_index(pr, included);
+    if (a < 0 || b < 0 || off > pr->files[a].len || entered_at(inc, (unsigned)a, off))
+        return CXChildVisit_Continue;
+    inclusion i = {(unsigned)a, off, (unsigned)b, 1};
+    VEC_PUSH(inc->v, inc->n, inc->cap, i);
+    return CXChildVisit_Continue;
+}
+
+static int inclusion_cmp(const void *x, const void *y)
+{
+    const inclusion *a = x, *b = y;
+    if (a->includer != b->includer)
+        return (a->includer > b->includer) - (a->includer < b->includer);
+    return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+void inclusions_add_skipped(inclusions *inc)
+{
+    unsigned entered = inc->n;
+    clang_visitChildren(clang_getTranslationUnitCursor(inc->an->pr->tu), directive_cb, inc);
+    if (inc->n > entered) /* a skipped line goes between the entered lines of its file */
+        qsort(inc->v, inc->n, sizeof *inc->v, inclusion_cmp);
 }
 
 /* Appends file's text[from, to) with the #error lines of macro_deps.h inserted. */
@@ -59,6 +135,51 @@ static void put_guarded(strbuf *sb, const inclusions *inc, unsigned file, unsign
     sb_putn(sb, f->text + from, to - from);
 }
 
+/* Is text[b, e) a `#pragma once` line? */
+static int pragma_once_line(const char *t, size_t b, size_t e)
+{
+    static const char *const words[] = {"#", "pragma", "once"};
+    for (unsigned w = 0; w < 3; w++) {
+        while (b < e && (t[b] == ' ' || t[b] == '\t'))
+            b++;
+        size_t n = strlen(words[w]);
+        if (e - b < n || strncmp(t + b, words[w], n) != 0)
+            return 0;
+        b += n;
+    }
+    while (b < e && isspace((unsigned char)t[b]))
+        b++;
+    return b == e || (e - b >= 2 && t[b] == '/' && (t[b + 1] == '/' || t[b + 1] == '*'));
+}
+
+/*
+ * An inlined header's `#pragma once` becomes a comment: the header's text is in
+ * the generated file once, and clang warns of a #pragma once in a main file.
+ */
+static void comment_pragma_once(strbuf *sb, size_t from)
+{
+    char *t = sb->data;
+    for (size_t b = from; t && b < sb->len;) {
+        size_t e = b;
+        while (e < sb->len && t[e] != '\n')
+            e++;
+        if (!pragma_once_line(t, b, e)) {
+            b = e + 1;
+            continue;
+        }
+        strbuf tail;
+        sb_init(&tail);
+        sb_putn(&tail, t + e, sb->len - e);
+        sb->len = b;
+        sb->data[b] = '\0';
+        sb_puts(sb, "/* nplus1gen: #pragma once: the header is inlined once */");
+        b = sb->len + 1;
+        sb_putn(sb, tail.data, tail.len);
+        sb_free(&tail);
+        t = sb->data;
+    }
+}
+
 void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth)
 {
     const src_file *f = &inc->an->pr->files[file];
@@ -69,26 +190,38 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
         const inclusion *in = &inc->v[i];
         if (in->includer != file || in->offset < pos || in->offset > f->len || depth > 64)
             continue;
-        unsigned ls = in->offset, le = in->offset;
-        while (ls > 0 && f->text[ls - 1] != '\n')
-            ls--;
-        while (le < f->len && f->text[le] != '\n')
-            le++;
+        unsigned ls, le;
+        logical_line(f, in->offset, &ls, &le); /* `#include \` may go on to the next line */
+        if (ls < pos)
+            continue;
+        size_t at = sb->len;
         put_guarded(sb, inc, file, pos, ls);
+        if (depth)
+            comment_pragma_once(sb, at);
+        const char *path = inc->an->pr->files[in->included].path, *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        if (in->skipped) { /* as the preprocessor did: the header's text is above */
+            sb_printf(sb, "/* nplus1gen: %.*s: not entered again (%s is guarded) */", (int)(le - ls),
+                      f->text + ls, base);
+            pos = le;
+            continue;
+        }
         sb_printf(sb, "/* nplus1gen: %.*s */\n", (int)(le - ls), f->text + ls);
         emit_file_inlined(sb, inc, in->included, depth + 1);
         if (sb->len && sb->data[sb->len - 1] != '\n')
             sb_putc(sb, '\n');
-        const char *path = inc->an->pr->files[in->included].path, *base = strrchr(path, '/');
-        sb_printf(sb, "/* nplus1gen: end of %s */", base ? base + 1 : path);
+        sb_printf(sb, "/* nplus1gen: end of %s */", base);
         if (inc->lines) { /* the includer goes on after its #include line */
             sb_putc(sb, '\n');
-            put_line_directive(sb, text_line_at(f->text, ls) + 1, f->path);
+            put_line_directive(sb, text_line_at(f->text, le) + 1, f->path);
             sb->data[--sb->len] = '\0'; /* the include line's own newline ends it */
         }
         pos = le;
     }
+    size_t at = sb->len;
     put_guarded(sb, inc, file, pos, (unsigned)f->len);
+    if (depth)
+        comment_pragma_once(sb, at);
     if (sb->len && sb->data[sb->len - 1] != '\n')
         sb_putc(sb, '\n');
 }

@@ -43,8 +43,14 @@ static int is_ident(char c)
 static void add_idents(macro_deps *md, const char *text, size_t n, unsigned line, int followed)
 {
     for (size_t i = 0; i < n;) {
-        if (text[i] == '/' && i + 1 < n && (text[i + 1] == '/' || text[i + 1] == '*'))
+        if (text[i] == '/' && i + 1 < n && text[i + 1] == '/')
             break; /* a comment after the condition */
+        if (text[i] == '/' && i + 1 < n && text[i + 1] == '*') { /* one inside it */
+            for (i += 2; i + 1 < n && !(text[i] == '*' && text[i + 1] == '/');)
+                i++;
+            i += 2;
+            continue;
+        }
         if (!is_ident(text[i]) || isdigit((unsigned char)text[i])) {
             while (i < n && is_ident(text[i])) /* the rest of a number */
                 i++;
@@ -79,7 +85,7 @@ typedef struct group_ctx {
     const src_file *f;
     unsigned file, line_base;
     const pp_directive *d;
-    unsigned *skipped;    /* where libclang's skipped blocks begin */
+    unsigned *skipped;    /* libclang's skipped blocks: [2i] their start, [2i+1] their end */
     unsigned nskipped;
 } group_ctx;
 
@@ -101,13 +107,53 @@ static int overlaps_kernel(const group_ctx *g, unsigned begin, unsigned end)
     return 0;
 }
 
-/* Was the branch that directive d opens skipped? (libclang's block starts at its '#'.) */
+/*
+ * Was the branch that directive d opens skipped? libclang's skipped block
+ * starts at the '#' of the directive that began skipping and ends inside the
+ * directive that ended it: `#if 0 .. #elif 0 .. #endif` is one block, so the
+ * block holds every arm it skipped, and ends on the line of the arm taken.
+ */
 static int arm_skipped(const group_ctx *g, const pp_directive *d)
 {
     for (unsigned i = 0; i < g->nskipped; i++)
-        if (g->skipped[i] >= d->begin && g->skipped[i] <= d->hash)
+        if (g->skipped[2 * i] <= d->hash && g->skipped[2 * i + 1] > d->end)
             return 1;
     return 0;
+}
+
+/* Is the group that d opens inside a block skipped as a whole (an outer arm not taken)? */
+static int group_skipped(const group_ctx *g, const pp_directive *d)
+{
+    for (unsigned i = 0; i < g->nskipped; i++)
+        if (g->skipped[2 * i] < d->hash && g->skipped[2 * i + 1] > d->end)
+            return 1;
+    return 0;
+}
+
+/*
+ * Where the text after directive d starts: past its line, or past the line where a
+ * block comment opened on its line ends (a banner after `#ifdef FAST` that goes on to
+ * the next line), so that an inserted line is not inside the comment.
+ */
+static unsigned after_directive(const src_file *f, const pp_directive *d)
+{
+    const char *t = f->text;
+    unsigned i = d->cond;
+    for (; i + 1 < d->end; i++) {
+        if (t[i] == '/' && t[i + 1] == '/')
+            return d->end + 1;
+        if (t[i] == '/' && t[i + 1] == '*') {
+            for (i += 2; i + 1 < f->len && !(t[i] == '*' && t[i + 1] == '/');)
+                i++;
+            i++;
+            if (i >= d->end) { /* it ends on a later line: after that line */
+                while (i < f->len && t[i] != '\n')
+                    i++;
+                return i < f->len ? i + 1 : (unsigned)f->len;
+            }
+        }
+    }
+    return d->end < f->len ? d->end + 1 : (unsigned)f->len;
 }
 
 static int blank(const src_file *f, unsigned b, unsigned e)
@@ -159,8 +205,29 @@ static char *error_line(const group_ctx *g, const pp_directive *d0, const char *
     while (e > d0->hash && isspace((unsigned char)g->f->text[e - 1]))
         e--;
     sb_printf(&sb, "#error nplus1-macro: %s: line %u ('", names, line_of(g->f, d0->hash));
-    for (unsigned i = d0->hash; i < e; i++) /* one line, no quote to end the message */
-        sb_putc(&sb, g->f->text[i] == '\n' || g->f->text[i] == '\\' ? ' ' : g->f->text[i]);
+    const char *t = g->f->text;
+    int quote = 0;
+    for (unsigned i = d0->hash; i < e; i++) { /* one line, no quote to end the message */
+        if (!quote && t[i] == '/' && i + 1 < e && t[i + 1] == '/')
+            break; /* a banner comment after the condition is no part of it */
+        if (!quote && t[i] == '/' && i + 1 < e && t[i + 1] == '*') {
+            for (i += 2; i + 1 < e && !(t[i] == '*' && t[i + 1] == '/');)
+                i++;
+            i++;
+            if (!isspace((unsigned char)sb.data[sb.len - 1]) && i + 1 < e &&
+                !isspace((unsigned char)t[i + 1]))
+                sb_putc(&sb, ' '); /* a comment is one space */
+            else if (isspace((unsigned char)sb.data[sb.len - 1]) && i + 1 < e &&
+                     isspace((unsigned char)t[i + 1]))
+                sb.data[--sb.len] = '\0';
+            continue;
+        }
+        if (t[i] == '"' && t[i - 1] != '\\')
+            quote = !quote;
+        sb_putc(&sb, t[i] == '\n' || t[i] == '\\' ? ' ' : t[i]);
+    }
+    while (sb.len && isspace((unsigned char)sb.data[sb.len - 1]))
+        sb.data[--sb.len] = '\0';
     sb_puts(&sb, "') takes another branch than when the n+1 set was generated (" STATE ")\n");
     return sb_steal(&sb);
 }
@@ -172,8 +239,8 @@ static char *error_line(const group_ctx *g, const pp_directive *d0, const char *
 static void guard_group(group_ctx *g, const unsigned *arms, unsigned narms, unsigned endif)
 {
     const pp_directive *d = g->d;
-    if (include_guard(g, &d[arms[0]]))
-        return;
+    if (include_guard(g, &d[arms[0]]) || group_skipped(g, &d[arms[0]]))
+        return; /* a group in an arm not taken: that arm's own #error guards it */
     macro_deps tmp = {0};
     unsigned line = line_of(g->f, d[arms[0]].hash);
     for (unsigned a = 0; a < narms; a++)
@@ -188,15 +255,17 @@ static void guard_group(group_ctx *g, const unsigned *arms, unsigned narms, unsi
     int active_text = 0, has_else = 0;
     for (unsigned a = 0; a < narms; a++) {
         unsigned next = a + 1 < narms ? arms[a + 1] : endif;
-        active_text |= !arm_skipped(g, &d[arms[a]]) && !blank(g->f, d[arms[a]].end, d[next].begin);
+        active_text |= !arm_skipped(g, &d[arms[a]]) &&
+                       !blank(g->f, after_directive(g->f, &d[arms[a]]), d[next].begin);
         has_else |= d[arms[a]].kind == PP_ELSE;
     }
     for (unsigned a = 0; a < narms; a++) {
         unsigned next = a + 1 < narms ? arms[a + 1] : endif;
         int skipped = arm_skipped(g, &d[arms[a]]);
-        int empty = blank(g->f, d[arms[a]].end, d[next].begin);
+        unsigned text = after_directive(g->f, &d[arms[a]]);
+        int empty = blank(g->f, text, d[next].begin);
         if (skipped && (active_text || !empty))
-            add_insert(g->md, g->file, d[arms[a]].end + 1,
+            add_insert(g->md, g->file, text,
                        error_line(g, &d[arms[0]], names.data ? names.data : "?"));
     }
     if (active_text && !has_else) {
@@ -235,13 +304,16 @@ static void guard_file(group_ctx *g, unsigned n)
     }
 }
 
-static void skipped_starts(const plan *pl, const src_file *f, group_ctx *g)
+static void skipped_blocks(const plan *pl, const src_file *f, group_ctx *g)
 {
     CXSourceRangeList *l = clang_getSkippedRanges(pl->an->pr->tu, f->cxfile);
-    g->skipped = xcalloc(l && l->count ? l->count : 1, sizeof *g->skipped);
-    for (unsigned i = 0; l && i < l->count; i++)
+    g->skipped = xcalloc(l && l->count ? 2 * l->count : 1, sizeof *g->skipped);
+    for (unsigned i = 0; l && i < l->count; i++, g->nskipped++) {
         clang_getExpansionLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL,
-                                   &g->skipped[g->nskipped++]);
+                                   &g->skipped[2 * i]);
+        clang_getExpansionLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL,
+                                   &g->skipped[2 * i + 1]);
+    }
     if (l)
         clang_disposeSourceRangeList(l);
 }
@@ -257,7 +329,7 @@ static void guard_groups(macro_deps *md, const plan *pl)
             continue;
         group_ctx g = {md, pl, &pr->files[file], file, 0, NULL, NULL, 0};
         unsigned n = parse_directives(g.f, (pp_directive **)&g.d);
-        skipped_starts(pl, g.f, &g);
+        skipped_blocks(pl, g.f, &g);
         guard_file(&g, n);
         free((void *)g.d);
         free(g.skipped);

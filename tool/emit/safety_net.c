@@ -6,7 +6,7 @@
 
 #include "util.h"
 
-/* The generated file's name: beside the input, so that relative includes resolve. */
+/* The generated file's name: beside the input (where -T templates' includes resolve). */
 static char *generated_name(const char *input, const char *stem)
 {
     strbuf sb;
@@ -44,7 +44,17 @@ int safety_net_check(const plan *pl, const parse_options *po, const char *input,
 {
     char *name = generated_name(input, stem);
     parse_error first;
-    int errors = parse_check_text(name, text, po, &first);
+    /* The driver builds the file from a string, without -I: the user's headers are inlined,
+     * so it is parsed in a folder of its own, with no include path (templates given with
+     * -T may include headers of their own, found as for the input). */
+    parse_options alone = *po;
+    alone.nincludes = 0;
+    strbuf nowhere;
+    sb_init(&nowhere);
+    sb_printf(&nowhere, "/nplus1gen-no-such-folder/%s.nplus1.cl", stem);
+    int errors = user_templates ? parse_check_text(name, text, po, &first)
+                                : parse_check_text(nowhere.data, text, &alone, &first);
+    sb_free(&nowhere);
     if (errors == 0) {
         free(name);
         return 0;

@@ -11,9 +11,10 @@
 #include "plan.h"
 
 /*
- * Parses text, the generated kernel file of input (named stem.nplus1.cl
- * beside it), with po's -cl-std and -I. Returns 0 when it compiles, else
- * -1 (reported).
+ * Parses text, the generated kernel file of input, with po's -cl-std, as
+ * the driver builds it: from a folder of its own, without -I (with -T
+ * templates: named stem.nplus1.cl beside the input, with po's -I). Returns 0
+ * when it compiles, else -1 (reported).
  */
 int safety_net_check(const plan *pl, const parse_options *po, const char *input,
                      const char *stem, const char *text, int user_templates);

@@ -18,6 +18,9 @@ static int add_file(parse_result *pr, const char *path, CXFile cx)
     size_t len;
     if (read_file(path, &text, &len) != 0)
         return -1;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        memset(text, ' ', 3); /* a UTF-8 byte-order mark, which clang skips: offsets and
+                                 columns stay clang's, and no text cut from here carries it */
     src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0, NULL, 0};
     VEC_PUSH(pr->files, pr->nfiles, pr->capfiles, f);
     return (int)pr->nfiles - 1;
