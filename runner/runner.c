@@ -20,6 +20,7 @@
  * values), verdict.c (what is printed), oclgrind.c; this file runs them.
  */
 #define _DEFAULT_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -567,6 +568,43 @@ static int usage(FILE *to)
     return to == stdout ? 0 : 2;
 }
 
+/*
+ * A run measures with a choice cache of its own, a temporary folder
+ * (runtime/set_cache.c): the user's cache is neither read nor written, and
+ * --reps' auto-first16-warm starts on what this run's sets stored. With
+ * NPLUS1_CACHE=0 there is none.
+ */
+static char choice_cache[64];
+
+static void private_choice_cache(void)
+{
+    const char *off = getenv("NPLUS1_CACHE");
+    const char *tmp = getenv("TMPDIR");
+    if (off && !strcmp(off, "0"))
+        return;
+    snprintf(choice_cache, sizeof choice_cache, "%s/nplus1-choice-XXXXXX",
+             tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+    if (mkdtemp(choice_cache))
+        setenv("NPLUS1_CACHE_DIR", choice_cache, 1);
+    else
+        setenv("NPLUS1_CACHE", "0", 1); /* no folder: no cache rather than the user's */
+}
+
+static void remove_choice_cache(void)
+{
+    DIR *d = choice_cache[0] ? opendir(choice_cache) : NULL;
+    if (!d)
+        return;
+    char path[sizeof choice_cache + 300];
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.' && strlen(e->d_name) < 256) {
+            snprintf(path, sizeof path, "%s/%s", choice_cache, e->d_name);
+            remove(path);
+        }
+    closedir(d);
+    rmdir(choice_cache);
+}
+
 int main(int argc, char **argv)
 {
     const char *device = NULL, *path = NULL, *json = NULL;
@@ -589,8 +627,12 @@ int main(int argc, char **argv)
     }
     if (!path)
         return usage(stderr);
-    if (child || original_only)
-        return run_job(path, original_only, json);
+    if (child || original_only) {
+        private_choice_cache();
+        int rc = run_job(path, original_only, json);
+        remove_choice_cache();
+        return rc;
+    }
     if (device && strcmp(device, "oclgrind")) {
         fprintf(stderr, "nplus1gen-validate: --device takes 'oclgrind' (others: NPLUS1_DEVICE)\n");
         return 2;

@@ -380,12 +380,14 @@ typedef struct nplus1rt_validation {
     /* reps > 0, side by side: the split forced (generated_ms), each other
      * candidate the set carries forced ("tile"), then auto, the default,
      * once settled, and "auto-first16": a fresh auto set's first 16 launches
-     * (probes and trials included), ms = their mean per launch */
+     * (probes and trials included), ms = their mean per launch, as in a first
+     * process; with the choice cache on, "auto-first16-warm": the same in a
+     * later process, which starts on the stored choices */
     struct {
         char name[32];             /* "aggregated/fused", "tile", "auto" */
         double ms;                 /* median of reps wall times */
         char chose[32];            /* auto: what the last launch ran */
-    } variants[4];
+    } variants[6];
     unsigned nvariants;
 } nplus1rt_validation;
 

@@ -175,3 +175,18 @@ void set_cache_store(nplus1rt_set *s, unsigned cls, int cand)
     if (fclose(f) != 0 || rename(tmp, s->cache_path) != 0)
         remove(tmp);
 }
+
+void set_cache_forget(nplus1rt_set *s)
+{
+    int on = s->cache_on;
+    memset(s->cache_class, 0, sizeof s->cache_class);
+    s->cache_on = 0; /* set_init_choice loads nothing */
+    set_init_choice(s);
+    s->cache_on = on;
+}
+
+int set_cache_enabled(void)
+{
+    char dir[900];
+    return cache_dir(dir, sizeof dir);
+}

@@ -7,6 +7,8 @@
  *   set_passes.c  the launch protocol: classifier passes, leaves, chunked, tile, the original
  *   set_choice.c  the measured choice's candidates and timing (choose.c decides)
  *   set_inspect.c what validation and the benchmark read back: counts, times, item leaves
+ *   set_msg.c     the set's error message
+ *   set_cache.c   the measured choice across processes (validate.c uses set_cache_forget)
  */
 #ifndef NPLUS1RT_SET_INTERNAL_H
 #define NPLUS1RT_SET_INTERNAL_H
@@ -129,6 +131,11 @@ void set_cache_key(nplus1rt_set *s, const char *build_options);
 void set_cache_load(nplus1rt_set *s);
 /* Class cls chose cand: stored when it is not what the file holds. */
 void set_cache_store(nplus1rt_set *s, unsigned cls, int cand);
+/* The set starts as in a first process: its chooser re-made without the stored choices
+ * (validate.c's cold first launches); what it chooses is still stored. */
+void set_cache_forget(nplus1rt_set *s);
+/* The cache is on and has a folder (NPLUS1_CACHE, NPLUS1_CACHE_DIR, XDG_CACHE_HOME, HOME). */
+int set_cache_enabled(void);
 
 /* ---- set.c ---- */
 void set_config_from_env(set_config *c);

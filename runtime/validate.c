@@ -10,6 +10,7 @@
 
 #include "image.h"
 #include "nplus1rt.h"
+#include "set_internal.h"
 
 typedef struct host_arg {
     void *init;          /* initial contents (buffers) or value (scalars) */
@@ -455,12 +456,16 @@ static void add_variant(nplus1rt_validation *r, const char *name, double ms, con
 /*
  * What a user pays before auto has settled: a fresh auto set's first
  * NPLUS1RT_FIRST_LAUNCHES launches (its probes and trials included), as the
- * mean time per launch, beside the original's median.
+ * mean time per launch, beside the original's median. Cold: as in a first
+ * process (no stored choice); warm: as in a later process, which starts on
+ * what the choice cache holds from the sets before it (set_cache.c).
  */
 #define NPLUS1RT_FIRST_LAUNCHES 16
-static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *opts)
+static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *opts, int warm)
 {
     nplus1rt_set *set = variant_set(v, desc, opts, NULL);
+    if (set && !warm)
+        set_cache_forget(set);
     double total = 0;
     const int trace = getenv("NPLUS1_TRACE_FIRST") != NULL; /* each launch, to stderr */
     for (int i = 0; set && i < NPLUS1RT_FIRST_LAUNCHES; i++) {
@@ -481,8 +486,8 @@ static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *o
                     nplus1rt_set_last_choice(set));
     }
     if (set)
-        add_variant(v->res, "auto-first16", total / NPLUS1RT_FIRST_LAUNCHES,
-                    nplus1rt_set_last_choice(set));
+        add_variant(v->res, warm ? "auto-first16-warm" : "auto-first16",
+                    total / NPLUS1RT_FIRST_LAUNCHES, nplus1rt_set_last_choice(set));
     nplus1rt_set_release(set);
 }
 
@@ -514,7 +519,9 @@ static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *op
     if (set) /* what the last timed launch ran */
         add_variant(v->res, "auto", ms, nplus1rt_set_last_choice(set));
     nplus1rt_set_release(set);
-    first_launches(v, desc, opts);
+    first_launches(v, desc, opts, 0);
+    if (set_cache_enabled()) /* a later process: the sets above stored their choices */
+        first_launches(v, desc, opts, 1);
 }
 
 static void free_args(vctx *v)

@@ -30,6 +30,8 @@ llvm_bin = os.path.dirname(filecheck)
 if llvm_bin:
     config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")
 config.environment["POCL_CACHE_DIR"] = os.environ.get("POCL_CACHE_DIR", "/tmp/nplus1-pocl-cache")
+# as in every test (tests/CMakeLists.txt): no choice cache unless a RUN line turns it on
+config.environment["NPLUS1_CACHE"] = "0"
 
 # Tests that run a device (--validate, --profile on POCL) say `REQUIRES: opencl-device`.
 # --param device=0 (ctest's fast golden entry) leaves them out; device=only runs them alone.
