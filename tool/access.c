@@ -148,7 +148,7 @@ static int decl_origin(const scan_ctx *sc, CXCursor d, int depth, ptr_origin *o)
         o->root = d; /* a private array, decayed */
         return 1;
     }
-    if (t.kind != CXType_Pointer)
+    if (t.kind != CXType_Pointer && !is_array_param(d))
         return 0;
     if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
         int n = sc->track_params ? clang_Cursor_getNumArguments(sc->func) : 0;
@@ -180,7 +180,7 @@ static int address_origin(const scan_ctx *sc, CXCursor operand, int depth, ptr_o
     int known = 0;
     if (ch.n >= 1) {
         CXCursor base = strip(ch.v[0]);
-        if (type_is_pointer(clang_getCursorType(base)))
+        if (expr_is_pointer(base))
             known = pointer_origin(sc, base, depth + 1, o);
         else
             known = address_origin(sc, base, depth + 1, o); /* &p[i].a[j] */
@@ -223,12 +223,15 @@ static int pointer_origin(const scan_ctx *sc, CXCursor e, int depth, ptr_origin 
             known = pointer_origin(sc, ch.v[left ? 0 : 1], depth + 1, o);
         else if (!strcmp(op, "=") || !strcmp(op, ","))
             known = pointer_origin(sc, ch.v[1], depth + 1, o);
-        else if (!op[0] && type_is_pointer(clang_getCursorType(s))) /* p + k in a macro */
+        else if (!op[0] && expr_is_pointer(s)) /* p + k in a macro */
             known = pointer_origin(sc, ch.v[left ? 0 : 1], depth + 1, o);
     } else if (k == CXCursor_ConditionalOperator && ch.n == 3) {
         ptr_origin b;
         known = pointer_origin(sc, ch.v[1], depth + 1, o) &&
                 pointer_origin(sc, ch.v[2], depth + 1, &b) && same_origin(o, &b);
+    } else if ((k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) &&
+               clang_getCanonicalType(clang_getCursorType(s)).kind == CXType_ConstantArray) {
+        known = address_origin(sc, s, depth + 1, o); /* p->buf decays to &p->buf[0] */
     }
     free(ch.v);
     return known;
@@ -467,8 +470,7 @@ int accesses_may_alias(CXCursor w, CXCursor r)
                      clang_getCursorKind(rec) == CXCursor_StructDecl);
         cursor_list cw = children_of(strip(w)), cr = children_of(strip(r));
         int deeper = cw.n == 1 && cr.n == 1 &&
-                     !type_is_pointer(clang_getCursorType(strip(cw.v[0]))) &&
-                     !type_is_pointer(clang_getCursorType(strip(cr.v[0])));
+                     !expr_is_pointer(cw.v[0]) && !expr_is_pointer(cr.v[0]);
         if (deeper) { /* s[i].pos.x and s[i].vel.x: compare pos and vel */
             w = cw.v[0];
             r = cr.v[0];

@@ -73,6 +73,12 @@ void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
 CXCursor local_root(CXCursor e);
 int is_local_decl(CXCursor decl);
 int type_is_pointer(CXType t);
+/* A parameter declared as an array (`uchar p[16]`): a pointer, which libclang shows with
+ * the array type it was written with. */
+int is_array_param(CXCursor decl);
+/* Is the expression e (parentheses and implicit casts stripped) a pointer: of pointer type,
+ * or an array parameter? */
+int expr_is_pointer(CXCursor e);
 int spelling_has(CXType t, const char *word);
 /* The effects of c, part of function func (whose locals are tracked). */
 void effects_of(const analysis *an, CXCursor func, CXCursor c, effects *fx);

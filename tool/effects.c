@@ -62,6 +62,37 @@ int type_is_pointer(CXType t)
     return t.kind == CXType_Pointer;
 }
 
+int is_array_param(CXCursor decl)
+{
+    if (clang_getCursorKind(decl) != CXCursor_ParmDecl)
+        return 0;
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+    return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+           k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
+int expr_is_pointer(CXCursor e)
+{
+    CXCursor s = strip(e);
+    CXType t = clang_getCanonicalType(clang_getCursorType(s));
+    if (t.kind == CXType_Pointer)
+        return 1;
+    if (t.kind != CXType_ConstantArray && t.kind != CXType_IncompleteArray &&
+        t.kind != CXType_VariableArray && t.kind != CXType_DependentSizedArray)
+        return 0;
+    switch (clang_getCursorKind(s)) { /* those that name an array object */
+    case CXCursor_DeclRefExpr: return is_array_param(clang_getCursorReferenced(s));
+    case CXCursor_MemberRefExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CompoundLiteralExpr:
+    case CXCursor_StringLiteral:
+    case CXCursor_InitListExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr: return 0;
+    default: return 1; /* p + 4 of an array parameter p: a pointer shown as p's array type */
+    }
+}
+
 int spelling_has(CXType t, const char *word)
 {
     CXString s = clang_getTypeSpelling(t);
@@ -93,7 +124,7 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
         sc->outer = clang_getNullCursor();
         scan(sc, ch.v[1]);
         sc->outer = outer;
-        if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
+        if (expr_is_pointer(ch.v[0])) {
             note_store(sc, ch.v[0], s, site);
             sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
@@ -278,7 +309,7 @@ CXCursor local_root(CXCursor e)
         return clang_getNullCursor();
     cursor_list ch = children_of(s);
     CXCursor r = clang_getNullCursor();
-    if (ch.n >= 1 && !type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+    if (ch.n >= 1 && !expr_is_pointer(ch.v[0]))
         r = local_root(ch.v[0]);
     free(ch.v);
     return r;
@@ -423,13 +454,13 @@ static void scan_subscript(scan_ctx *sc, CXCursor c)
 {
     cursor_list ch = children_of(c);
     CXCursor outer = sc->outer;
-    if (ch.n == 2 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+    if (ch.n == 2 && expr_is_pointer(ch.v[0]))
         note_load(sc, ch.v[0], c);
     else if (ch.n == 2) /* a[i] of a private array: an outer .f stays the access */
         scan(sc, ch.v[0]);
     sc->outer = clang_getNullCursor();
     for (unsigned i = 0; i < ch.n; i++)
-        if (!(i == 0 && ch.n == 2 && !type_is_pointer(clang_getCursorType(strip(ch.v[0])))))
+        if (!(i == 0 && ch.n == 2 && !expr_is_pointer(ch.v[0])))
             scan(sc, ch.v[i]);
     sc->outer = outer;
     sc->fx->cost += 2;

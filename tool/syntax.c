@@ -321,8 +321,15 @@ static int is_lvalue(CXCursor e)
  * a cursor kind of their own); a unary one on an lvalue is '&' (a pointer
  * out) or '++'/'--' (a value out); one giving an lvalue is '*'.
  */
+/* An array parameter (`uchar p[16]`) is a pointer, and libclang 14 shows it, and what
+ * `p + 4` gives, with the array type it was written with (an lvalue's address space
+ * included): the type cannot tell `p + 4` from `p = q` there; the printer below can. */
 static void binary_operator_by_type(CXCursor lhs, char *out, size_t outlen)
 {
+    CXCursor l = strip(lhs);
+    if (clang_getCursorKind(l) == CXCursor_DeclRefExpr &&
+        is_array_param(clang_getCursorReferenced(l)))
+        return;
     if (is_lvalue(lhs))
         snprintf(out, outlen, "=");
 }
