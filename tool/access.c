@@ -375,6 +375,15 @@ static int scalar_key(CXType t)
     }
 }
 
+/* A vector of a scalar_key element (not of char, uchar or bool): its element's key. */
+static int vector_key(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind != CXType_Vector && c.kind != CXType_ExtVector)
+        return 0;
+    return scalar_key(clang_getElementType(c));
+}
+
 /* Does the access pass through a field of a union (u.a.x, u->s.f)? */
 static int through_union(CXCursor e)
 {
@@ -428,8 +437,10 @@ static int record_contains(CXType outer, CXCursor inner, int depth)
 /*
  * Two accesses C's effective-type rule keeps apart: scalars of different
  * types (char and uchar excepted: they may access anything), or fields of two
- * different struct types neither of which holds the other. Unions, vectors,
- * whole structs and calls are never told apart (docs/legality.md).
+ * different struct types neither of which holds the other, each field a
+ * scalar or a vector of one (not of char, uchar or bool). Unions, whole
+ * structs, a vector outside such fields and calls are never told apart
+ * (docs/legality.md).
  */
 static int types_disjoint(CXCursor w, CXCursor r)
 {
@@ -437,10 +448,14 @@ static int types_disjoint(CXCursor w, CXCursor r)
         return 0;
     int kw = scalar_key(clang_getCursorType(strip(w)));
     int kr = scalar_key(clang_getCursorType(strip(r)));
-    if (!kw || !kr)
+    int vw = vector_key(clang_getCursorType(strip(w)));
+    int vr = vector_key(clang_getCursorType(strip(r)));
+    if ((!kw && !vw) || (!kr && !vr))
         return 0;
-    if (kw != kr)
-        return 1;
+    if (kw && kr && kw != kr)
+        return 1; /* scalars: clang's alias analysis tells them apart too */
+    /* the same scalar type, or a vector (clang's alias analysis treats vectors as char:
+     * only the rule below, on two fields, keeps them apart) */
     CXCursor fw = member_field(strip(w)), fr = member_field(strip(r));
     if (clang_Cursor_isNull(fw) || clang_Cursor_isNull(fr))
         return 0;
