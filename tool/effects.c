@@ -176,6 +176,20 @@ static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
         record_load(sc->fx, call);
 }
 
+/* Is e a null pointer constant (0, NULL, (void *)0)? */
+static int null_pointer_constant(CXCursor e)
+{
+    CXCursor s = strip_casts(e);
+    if (clang_getCursorKind(s) != CXCursor_IntegerLiteral)
+        return 0;
+    CXEvalResult r = clang_Cursor_Evaluate(s);
+    int zero = r && clang_EvalResult_getKind(r) == CXEval_Int &&
+               clang_EvalResult_getAsLongLong(r) == 0;
+    if (r)
+        clang_EvalResult_dispose(r);
+    return zero;
+}
+
 /*
  * What a helper does through its pointer parameter: an argument '&t' (or a
  * local array) is the caller's private variable, written or read; a
@@ -187,6 +201,8 @@ static void pointer_arg_effects(scan_ctx *sc, const effects *callee, unsigned p,
     unsigned bit = p < 32 ? 1u << p : 0;
     if (!(callee->param_writes & bit) && !(callee->param_reads & bit))
         return;
+    if (null_pointer_constant(arg))
+        return; /* NULL: a store or load through it is undefined, so none happens */
     int q;
     CXCursor local = private_target(sc, arg, &q); /* &t, a private array, p + k from one */
     if (callee->param_writes & bit) {
