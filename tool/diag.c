@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -106,11 +107,24 @@ static void print_source_line(const diag_loc *loc)
     fputs("^\n", stderr);
 }
 
+static void keep(diag_sink *d, diag_level level, const diag_loc *loc, const char *rule,
+                 const char *msg)
+{
+    diag_recorded r;
+    memset(&r, 0, sizeof r);
+    r.level = level;
+    if (loc)
+        r.loc = *loc;
+    r.rule = rule;
+    r.msg = xstrdup(msg);
+    VEC_PUSH(d->recorded, d->nrecorded, d->caprecorded, r);
+}
+
 void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
                  const char *rule, const char *fmt, ...)
 {
     count(d, level);
-    if (d->quiet)
+    if (d->quiet && !d->record)
         return;
     strbuf msg;
     sb_init(&msg);
@@ -118,6 +132,11 @@ void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
     va_start(ap, fmt);
     sb_vprintf(&msg, fmt, ap);
     va_end(ap);
+    if (d->quiet) {
+        keep(d, level, loc, rule, msg.data ? msg.data : "");
+        sb_free(&msg);
+        return;
+    }
     if (loc && loc->path) {
         put_clean(loc->path, strlen(loc->path));
         fprintf(stderr, ":%u:%u: ", loc->line, loc->col);
@@ -142,4 +161,21 @@ void diag_report_raw(diag_sink *d, diag_level level, const char *formatted,
     put_clean(formatted, strlen(formatted));
     fputc('\n', stderr);
     print_source_line(loc);
+}
+
+void diag_replay(const diag_sink *from, diag_sink *to)
+{
+    for (unsigned i = 0; i < from->nrecorded; i++) {
+        const diag_recorded *r = &from->recorded[i];
+        diag_report(to, r->level, r->loc.path ? &r->loc : NULL, r->rule, "%s", r->msg);
+    }
+}
+
+void diag_free(diag_sink *d)
+{
+    for (unsigned i = 0; i < d->nrecorded; i++)
+        free(d->recorded[i].msg);
+    free(d->recorded);
+    d->recorded = NULL;
+    d->nrecorded = d->caprecorded = 0;
 }
