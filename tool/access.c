@@ -362,7 +362,10 @@ static int plain_access(CXCursor e)
 /* A scalar's kind with signedness dropped (int and uint may alias); 0 for anything else. */
 static int scalar_key(CXType t)
 {
-    switch (clang_getCanonicalType(t).kind) {
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_Enum) /* compatible with its integer type (C11 6.7.2.2p4) */
+        c = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(c)));
+    switch (c.kind) {
     case CXType_Short: case CXType_UShort: return 2;
     case CXType_Int: case CXType_UInt: return 4;
     case CXType_Long: case CXType_ULong: return 8;
