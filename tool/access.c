@@ -445,12 +445,64 @@ static int record_contains(CXType outer, CXCursor inner, int depth)
  * structs, a vector outside such fields and calls are never told apart
  * (docs/legality.md).
  */
+static int type_may_hold_key(CXType t, int key, int depth);
+
+static enum CXChildVisitResult holds_key_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *q = data; /* q[0]: the key, q[1]: depth, q[2]: found */
+    if (clang_getCursorKind(c) == CXCursor_FieldDecl &&
+        type_may_hold_key(clang_getCursorType(c), q[0], q[1] + 1))
+        q[2] = 1;
+    return q[2] ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/*
+ * May an object of type t (a struct, read or written whole) hold a member that an access
+ * of the scalar key reaches? Yes for a member of that key, and for anything the keys do
+ * not tell apart (char, bool, a pointer, a union, a bit we cannot read).
+ */
+static int type_may_hold_key(CXType t, int key, int depth)
+{
+    CXType c = clang_getCanonicalType(t);
+    while (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
+        c = clang_getCanonicalType(clang_getArrayElementType(c));
+    if (depth > 16)
+        return 1;
+    if (c.kind == CXType_Vector || c.kind == CXType_ExtVector) {
+        int v = vector_key(c);
+        return !v || v == key;
+    }
+    if (c.kind != CXType_Record) {
+        int k = scalar_key(c);
+        return !k || k == key;
+    }
+    CXCursor decl = clang_getTypeDeclaration(c);
+    if (clang_getCursorKind(decl) != CXCursor_StructDecl)
+        return 1; /* a union */
+    int q[3] = {key, depth, 0};
+    clang_visitChildren(decl, holds_key_cb, q);
+    return q[2];
+}
+
+/* A whole struct access and a scalar one: C lets the struct reach the scalar only through
+ * a member of its type (C11 6.5p7: an aggregate that includes it among its members). */
+static int whole_struct_apart(CXCursor whole, int key)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(strip(whole)));
+    return key && t.kind == CXType_Record &&
+           clang_getCursorKind(clang_getTypeDeclaration(t)) == CXCursor_StructDecl &&
+           !type_may_hold_key(t, key, 0);
+}
+
 static int types_disjoint(CXCursor w, CXCursor r)
 {
     if (!plain_access(w) || !plain_access(r) || through_union(w) || through_union(r))
         return 0;
     int kw = scalar_key(clang_getCursorType(strip(w)));
     int kr = scalar_key(clang_getCursorType(strip(r)));
+    if (whole_struct_apart(w, kr) || whole_struct_apart(r, kw))
+        return 1;
     int vw = vector_key(clang_getCursorType(strip(w)));
     int vr = vector_key(clang_getCursorType(strip(r)));
     if ((!kw && !vw) || (!kr && !vr))

@@ -87,6 +87,7 @@ int expr_is_pointer(CXCursor e)
     case CXCursor_CompoundLiteralExpr:
     case CXCursor_StringLiteral:
     case CXCursor_InitListExpr:
+    case CXCursor_UnaryOperator: /* *pp of a pointer to an array */
     case CXCursor_UnexposedExpr:
     case CXCursor_ParenExpr: return 0;
     default: return 1; /* p + 4 of an array parameter p: a pointer shown as p's array type */

@@ -6,9 +6,12 @@
  * opening of LuxCore's AdvancePaths_MK_RT_NEXT_VERTEX
  * (pathoclbase_kernels_micro.cl): `sampleResult->rayCount += 1` (a float of
  * SampleResult), then `PathState pathState = taskState->state` (an enum of
- * GPUTaskState) decides, and then rayHits[gid].meshIndex (a uint of RayHit). An enum was never told apart from another type; it
- * is compatible with its integer type (C11 6.7.2.2p4), which a float store
- * cannot feed, so the kernel splits. (The real kernel stays refused: its
+ * GPUTaskState) decides, then a copy of the whole Seed (a struct of uints)
+ * and rayHits[gid].meshIndex (a uint of RayHit). An enum was never told apart
+ * from another type, nor a whole struct. An enum is compatible with its
+ * integer type (C11 6.7.2.2p4), and an aggregate may read an object only
+ * through a member of its type (C11 6.5p7): neither can read the float the
+ * kernel stored, so the kernel splits. (The real kernel stays refused: its
  * condition needs Scene_Intersect, which writes the ray hit and the volume
  * state in global memory, and the classifier would run it twice.)
  */
@@ -20,8 +23,13 @@ typedef struct {
 } SampleResult;
 
 typedef struct {
+    uint s1, s2, s3;
+} Seed;
+
+typedef struct {
     PathState state;
     float throughput;
+    Seed seedPassThroughEvent;
 } GPUTaskState;
 
 typedef struct {
@@ -41,7 +49,9 @@ __kernel void advance_like(__global SampleResult *samples, __global GPUTaskState
     PathState pathState = taskState->state;
     if (pathState != MK_RT_NEXT_VERTEX)
         return;
-    if (rayHits[gid].meshIndex % 4u == 0u) {
+    Seed seed = taskState->seedPassThroughEvent;
+    const uint pass = (seed.s1 * 1664525u + seed.s2) ^ seed.s3;
+    if (rayHits[gid].meshIndex % 4u == 0u || (pass & 15u) == 3u) {
         taskState->state = MK_HIT_NOTHING;
     } else {
         sampleResult->radiance += taskState->throughput * (float)(rayHits[gid].meshIndex & 7u);
