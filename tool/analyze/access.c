@@ -148,7 +148,7 @@ static int decl_origin(const scan_ctx *sc, CXCursor d, int depth, ptr_origin *o)
         o->root = d; /* a private array, decayed */
         return 1;
     }
-    if (t.kind != CXType_Pointer)
+    if (t.kind != CXType_Pointer && !is_array_param(d))
         return 0;
     if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
         int n = sc->track_params ? clang_Cursor_getNumArguments(sc->func) : 0;
@@ -180,7 +180,7 @@ static int address_origin(const scan_ctx *sc, CXCursor operand, int depth, ptr_o
     int known = 0;
     if (ch.n >= 1) {
         CXCursor base = strip(ch.v[0]);
-        if (type_is_pointer(clang_getCursorType(base)))
+        if (expr_is_pointer(base))
             known = pointer_origin(sc, base, depth + 1, o);
         else
             known = address_origin(sc, base, depth + 1, o); /* &p[i].a[j] */
@@ -223,12 +223,15 @@ static int pointer_origin(const scan_ctx *sc, CXCursor e, int depth, ptr_origin 
             known = pointer_origin(sc, ch.v[left ? 0 : 1], depth + 1, o);
         else if (!strcmp(op, "=") || !strcmp(op, ","))
             known = pointer_origin(sc, ch.v[1], depth + 1, o);
-        else if (!op[0] && type_is_pointer(clang_getCursorType(s))) /* p + k in a macro */
+        else if (!op[0] && expr_is_pointer(s)) /* p + k in a macro */
             known = pointer_origin(sc, ch.v[left ? 0 : 1], depth + 1, o);
     } else if (k == CXCursor_ConditionalOperator && ch.n == 3) {
         ptr_origin b;
         known = pointer_origin(sc, ch.v[1], depth + 1, o) &&
                 pointer_origin(sc, ch.v[2], depth + 1, &b) && same_origin(o, &b);
+    } else if ((k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) &&
+               clang_getCanonicalType(clang_getCursorType(s)).kind == CXType_ConstantArray) {
+        known = address_origin(sc, s, depth + 1, o); /* p->buf decays to &p->buf[0] */
     }
     free(ch.v);
     return known;
@@ -349,7 +352,10 @@ static int plain_access(CXCursor e)
 /* A scalar's kind with signedness dropped (int and uint may alias); 0 for anything else. */
 static int scalar_key(CXType t)
 {
-    switch (clang_getCanonicalType(t).kind) {
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_Enum) /* compatible with its integer type (C11 6.7.2.2p4) */
+        c = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(c)));
+    switch (c.kind) {
     case CXType_Short: case CXType_UShort: return 2;
     case CXType_Int: case CXType_UInt: return 4;
     case CXType_Long: case CXType_ULong: return 8;
@@ -360,6 +366,15 @@ static int scalar_key(CXType t)
     case CXType_Double: return 23;
     default: return 0; /* char (aliases anything), bool, vectors, pointers, structs */
     }
+}
+
+/* A vector of a scalar_key element (not of char, uchar or bool): its element's key. */
+static int vector_key(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind != CXType_Vector && c.kind != CXType_ExtVector)
+        return 0;
+    return scalar_key(clang_getElementType(c));
 }
 
 /* Does the access pass through a field of a union (u.a.x, u->s.f)? */
@@ -415,19 +430,77 @@ static int record_contains(CXType outer, CXCursor inner, int depth)
 /*
  * Two accesses C's effective-type rule keeps apart: scalars of different
  * types (char and uchar excepted: they may access anything), or fields of two
- * different struct types neither of which holds the other. Unions, vectors,
- * whole structs and calls are never told apart (docs/legality.md).
+ * different struct types neither of which holds the other, each field a
+ * scalar or a vector of one (not of char, uchar or bool). Unions, whole
+ * structs, a vector outside such fields and calls are never told apart
+ * (docs/legality.md).
  */
+static int type_may_hold_key(CXType t, int key, int depth);
+
+static enum CXChildVisitResult holds_key_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *q = data; /* q[0]: the key, q[1]: depth, q[2]: found */
+    if (clang_getCursorKind(c) == CXCursor_FieldDecl &&
+        type_may_hold_key(clang_getCursorType(c), q[0], q[1] + 1))
+        q[2] = 1;
+    return q[2] ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/*
+ * May an object of type t (a struct, read or written whole) hold a member that an access
+ * of the scalar key reaches? Yes for a member of that key, and for anything the keys do
+ * not tell apart (char, bool, a pointer, a union, a bit we cannot read).
+ */
+static int type_may_hold_key(CXType t, int key, int depth)
+{
+    CXType c = clang_getCanonicalType(t);
+    while (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
+        c = clang_getCanonicalType(clang_getArrayElementType(c));
+    if (depth > 16)
+        return 1;
+    if (c.kind == CXType_Vector || c.kind == CXType_ExtVector) {
+        int v = vector_key(c);
+        return !v || v == key;
+    }
+    if (c.kind != CXType_Record) {
+        int k = scalar_key(c);
+        return !k || k == key;
+    }
+    CXCursor decl = clang_getTypeDeclaration(c);
+    if (clang_getCursorKind(decl) != CXCursor_StructDecl)
+        return 1; /* a union */
+    int q[3] = {key, depth, 0};
+    clang_visitChildren(decl, holds_key_cb, q);
+    return q[2];
+}
+
+/* A whole struct access and a scalar one: C lets the struct reach the scalar only through
+ * a member of its type (C11 6.5p7: an aggregate that includes it among its members). */
+static int whole_struct_apart(CXCursor whole, int key)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(strip(whole)));
+    return key && t.kind == CXType_Record &&
+           clang_getCursorKind(clang_getTypeDeclaration(t)) == CXCursor_StructDecl &&
+           !type_may_hold_key(t, key, 0);
+}
+
 static int types_disjoint(CXCursor w, CXCursor r)
 {
     if (!plain_access(w) || !plain_access(r) || through_union(w) || through_union(r))
         return 0;
     int kw = scalar_key(clang_getCursorType(strip(w)));
     int kr = scalar_key(clang_getCursorType(strip(r)));
-    if (!kw || !kr)
-        return 0;
-    if (kw != kr)
+    if (whole_struct_apart(w, kr) || whole_struct_apart(r, kw))
         return 1;
+    int vw = vector_key(clang_getCursorType(strip(w)));
+    int vr = vector_key(clang_getCursorType(strip(r)));
+    if ((!kw && !vw) || (!kr && !vr))
+        return 0;
+    if (kw && kr && kw != kr)
+        return 1; /* scalars: clang's alias analysis tells them apart too */
+    /* the same scalar type, or a vector (clang's alias analysis treats vectors as char:
+     * only the rule below, on two fields, keeps them apart) */
     CXCursor fw = member_field(strip(w)), fr = member_field(strip(r));
     if (clang_Cursor_isNull(fw) || clang_Cursor_isNull(fr))
         return 0;
@@ -457,8 +530,7 @@ int accesses_may_alias(CXCursor w, CXCursor r)
                      clang_getCursorKind(rec) == CXCursor_StructDecl);
         cursor_list cw = children_of(strip(w)), cr = children_of(strip(r));
         int deeper = cw.n == 1 && cr.n == 1 &&
-                     !type_is_pointer(clang_getCursorType(strip(cw.v[0]))) &&
-                     !type_is_pointer(clang_getCursorType(strip(cr.v[0])));
+                     !expr_is_pointer(cw.v[0]) && !expr_is_pointer(cr.v[0]);
         if (deeper) { /* s[i].pos.x and s[i].vel.x: compare pos and vel */
             w = cw.v[0];
             r = cr.v[0];

@@ -374,11 +374,16 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
         return 1;
     }
     for (unsigned k = 0; k < an->nkernels; k++) {
-        diag_sink quiet; /* a kernel kept only for its loop under LENIENT: skipped if refused */
-        diag_init(&quiet);
-        quiet.quiet = 1;
-        analyze_kernel(an, &an->kernels[k], an->kernels[k].loop_lenient ? &quiet : diag);
-        bad |= !an->kernels[k].legal && !an->kernels[k].loop_lenient;
+        kernel_info *ki = &an->kernels[k];
+        if (ki->loop_lenient) { /* kept only for its loop: skipped if refused, its refusals
+                                 * kept for the plan to name (plan.c) */
+            ki->blockers = xcalloc(1, sizeof *ki->blockers);
+            diag_init(ki->blockers);
+            ki->blockers->quiet = 1;
+            ki->blockers->record = 1;
+        }
+        analyze_kernel(an, ki, ki->loop_lenient ? ki->blockers : diag);
+        bad |= !ki->legal && !ki->loop_lenient;
     }
     find_helpers(an, root);
     for (unsigned k = 0; k < an->nkernels; k++) {
@@ -426,6 +431,9 @@ void analyze_free(analysis *an)
         free(ki->attr_text);
         analyze_seq_free(&ki->top);
         loop_trees_free(ki);
+        if (ki->blockers)
+            diag_free(ki->blockers);
+        free(ki->blockers);
     }
     free(an->kernels);
     for (unsigned h = 0; h < an->nhelpers; h++)

@@ -223,6 +223,7 @@ typedef struct kernel_info {
                                * inside a loop at this line (0: not such a kernel) */
     int loop_lenient;         /* kept for its loop only under ANALYZE_LOOPS_LENIENT: its
                                * refusals are quiet and it is skipped as before (plan.h) */
+    diag_sink *blockers;      /* loop_lenient: its refusals, kept to be named (plan.c) */
     int legal;                /* no errors reported for this kernel */
     loop_tree *loops;         /* legal kernels with a decision (or loop_only): the loops */
     unsigned nloops, caploops; /* at the top level, in order (loop_tree.c) */

@@ -56,7 +56,7 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
         sc->outer = clang_getNullCursor();
         scan(sc, ch.v[1]);
         sc->outer = outer;
-        if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
+        if (expr_is_pointer(ch.v[0])) {
             note_store(sc, ch.v[0], s, site);
             sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
@@ -108,6 +108,20 @@ static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
         record_load(sc->fx, call);
 }
 
+/* Is e a null pointer constant (0, NULL, (void *)0)? */
+static int null_pointer_constant(CXCursor e)
+{
+    CXCursor s = strip_casts(e);
+    if (clang_getCursorKind(s) != CXCursor_IntegerLiteral)
+        return 0;
+    CXEvalResult r = clang_Cursor_Evaluate(s);
+    int zero = r && clang_EvalResult_getKind(r) == CXEval_Int &&
+               clang_EvalResult_getAsLongLong(r) == 0;
+    if (r)
+        clang_EvalResult_dispose(r);
+    return zero;
+}
+
 /*
  * What a helper does through its pointer parameter: an argument '&t' (or a
  * local array) is the caller's private variable, written or read; a
@@ -119,6 +133,8 @@ static void pointer_arg_effects(scan_ctx *sc, const effects *callee, unsigned p,
     unsigned bit = p < 32 ? 1u << p : 0;
     if (!(callee->param_writes & bit) && !(callee->param_reads & bit))
         return;
+    if (null_pointer_constant(arg))
+        return; /* NULL: a store or load through it is undefined, so none happens */
     int q;
     CXCursor local = private_target(sc, arg, &q); /* &t, a private array, p + k from one */
     if (callee->param_writes & bit) {
@@ -364,13 +380,13 @@ static void scan_subscript(scan_ctx *sc, CXCursor c)
 {
     cursor_list ch = children_of(c);
     CXCursor outer = sc->outer;
-    if (ch.n == 2 && type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+    if (ch.n == 2 && expr_is_pointer(ch.v[0]))
         note_load(sc, ch.v[0], c);
     else if (ch.n == 2) /* a[i] of a private array: an outer .f stays the access */
         scan(sc, ch.v[0]);
     sc->outer = clang_getNullCursor();
     for (unsigned i = 0; i < ch.n; i++)
-        if (!(i == 0 && ch.n == 2 && !type_is_pointer(clang_getCursorType(strip(ch.v[0])))))
+        if (!(i == 0 && ch.n == 2 && !expr_is_pointer(ch.v[0])))
             scan(sc, ch.v[i]);
     sc->outer = outer;
     sc->fx->cost += 2;

@@ -321,8 +321,15 @@ static int is_lvalue(CXCursor e)
  * a cursor kind of their own); a unary one on an lvalue is '&' (a pointer
  * out) or '++'/'--' (a value out); one giving an lvalue is '*'.
  */
+/* An array parameter (`uchar p[16]`) is a pointer, and libclang 14 shows it, and what
+ * `p + 4` gives, with the array type it was written with (an lvalue's address space
+ * included): the type cannot tell `p + 4` from `p = q` there; the printer below can. */
 static void binary_operator_by_type(CXCursor lhs, char *out, size_t outlen)
 {
+    CXCursor l = strip(lhs);
+    if (clang_getCursorKind(l) == CXCursor_DeclRefExpr &&
+        is_array_param(clang_getCursorReferenced(l)))
+        return;
     if (is_lvalue(lhs))
         snprintf(out, outlen, "=");
 }
@@ -460,8 +467,40 @@ CXCursor local_root(CXCursor e)
         return clang_getNullCursor();
     cursor_list ch = children_of(s);
     CXCursor r = clang_getNullCursor();
-    if (ch.n >= 1 && !type_is_pointer(clang_getCursorType(strip(ch.v[0]))))
+    if (ch.n >= 1 && !expr_is_pointer(ch.v[0]))
         r = local_root(ch.v[0]);
     free(ch.v);
     return r;
+}
+
+int is_array_param(CXCursor decl)
+{
+    if (clang_getCursorKind(decl) != CXCursor_ParmDecl)
+        return 0;
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+    return k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+           k == CXType_VariableArray || k == CXType_DependentSizedArray;
+}
+
+int expr_is_pointer(CXCursor e)
+{
+    CXCursor s = strip(e);
+    CXType t = clang_getCanonicalType(clang_getCursorType(s));
+    if (t.kind == CXType_Pointer)
+        return 1;
+    if (t.kind != CXType_ConstantArray && t.kind != CXType_IncompleteArray &&
+        t.kind != CXType_VariableArray && t.kind != CXType_DependentSizedArray)
+        return 0;
+    switch (clang_getCursorKind(s)) { /* those that name an array object */
+    case CXCursor_DeclRefExpr: return is_array_param(clang_getCursorReferenced(s));
+    case CXCursor_MemberRefExpr:
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_CompoundLiteralExpr:
+    case CXCursor_StringLiteral:
+    case CXCursor_InitListExpr:
+    case CXCursor_UnaryOperator: /* *pp of a pointer to an array */
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr: return 0;
+    default: return 1; /* p + 4 of an array parameter p: a pointer shown as p's array type */
+    }
 }

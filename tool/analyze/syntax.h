@@ -54,6 +54,12 @@ int is_local_decl(CXCursor decl);
  */
 CXCursor local_root(CXCursor e);
 int type_is_pointer(CXType t);
+/* A parameter declared as an array (`uchar p[16]`): a pointer, which libclang shows with
+ * the array type it was written with. */
+int is_array_param(CXCursor decl);
+/* Is the expression e (parentheses and implicit casts stripped) a pointer: of pointer type,
+ * or an array parameter? */
+int expr_is_pointer(CXCursor e);
 /* Does t's spelling hold word (an address space, a qualifier)? */
 int spelling_has(CXType t, const char *word);
 

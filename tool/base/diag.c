@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -119,11 +120,25 @@ static void keep_first(diag_sink *d, diag_level level, const diag_loc *loc, cons
     d->first->col = loc && loc->path ? loc->col : 0;
 }
 
+/* Keeps a diagnostic of a recording sink (d->record) to print later. */
+static void keep(diag_sink *d, diag_level level, const diag_loc *loc, const char *rule,
+                 const char *msg)
+{
+    diag_recorded r;
+    memset(&r, 0, sizeof r);
+    r.level = level;
+    if (loc)
+        r.loc = *loc;
+    r.rule = rule;
+    r.msg = xstrdup(msg);
+    VEC_PUSH(d->recorded, d->nrecorded, d->caprecorded, r);
+}
+
 void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
                  const char *rule, const char *fmt, ...)
 {
     count(d, level);
-    if (d->quiet && !d->first)
+    if (d->quiet && !d->first && !d->record)
         return;
     strbuf msg;
     sb_init(&msg);
@@ -133,6 +148,8 @@ void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,
     va_end(ap);
     keep_first(d, level, loc, rule, msg.data);
     if (d->quiet) {
+        if (d->record)
+            keep(d, level, loc, rule, msg.data ? msg.data : "");
         sb_free(&msg);
         return;
     }
@@ -161,4 +178,21 @@ void diag_report_raw(diag_sink *d, diag_level level, const char *formatted,
     put_clean(formatted, strlen(formatted));
     fputc('\n', stderr);
     print_source_line(loc);
+}
+
+void diag_replay(const diag_sink *from, diag_sink *to)
+{
+    for (unsigned i = 0; i < from->nrecorded; i++) {
+        const diag_recorded *r = &from->recorded[i];
+        diag_report(to, r->level, r->loc.path ? &r->loc : NULL, r->rule, "%s", r->msg);
+    }
+}
+
+void diag_free(diag_sink *d)
+{
+    for (unsigned i = 0; i < d->nrecorded; i++)
+        free(d->recorded[i].msg);
+    free(d->recorded);
+    d->recorded = NULL;
+    d->nrecorded = d->caprecorded = 0;
 }

@@ -31,14 +31,29 @@ typedef struct diag_first {
     unsigned line, col;       /* 0: no location */
 } diag_first;
 
+/* A diagnostic kept by a recording sink, to print later (diag_replay). */
+typedef struct diag_recorded {
+    diag_level level;
+    diag_loc loc;             /* path and text point into the parse (not owned) */
+    const char *rule;         /* a rule name (static), or NULL */
+    char *msg;
+} diag_recorded;
+
 typedef struct diag_sink {
     unsigned errors, warnings;
     int color;                /* reserved: plain text for now */
     int quiet;                /* count but do not print (fuzzing) */
     diag_first *first;        /* not NULL: keep the first error there (printed or not) */
+    int record;               /* with quiet: keep each diagnostic in recorded[] */
+    diag_recorded *recorded;
+    unsigned nrecorded, caprecorded;
 } diag_sink;
 
 void diag_init(diag_sink *d);
+/* Prints what the recording sink from kept into to (counted there); from is unchanged. */
+void diag_replay(const diag_sink *from, diag_sink *to);
+/* Frees what a recording sink kept. */
+void diag_free(diag_sink *d);
 
 /* Reports one diagnostic; rule may be NULL (no [rule] suffix). */
 void diag_report(diag_sink *d, diag_level level, const diag_loc *loc,

@@ -313,22 +313,52 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
                                                                               : LOOP_WHILE;
     cursor_list ch = children_of(c);
     CXCursor body = ch.n ? ch.v[lp->kind == LOOP_DO ? 0 : ch.n - 1] : clang_getNullCursor();
-    int bad = ch.n < 2 || clang_getCursorKind(body) != CXCursor_CompoundStmt ||
-              cursor_range(an, body, &lp->body) != 0;
-    if (!bad && lp->kind == LOOP_FOR)
-        bad = for_parts(an, lp);
-    else if (!bad)
-        bad = ch.n != 2 || cursor_range(an, ch.v[lp->kind == LOOP_DO ? 1 : 0], &lp->cond) != 0 ||
-              clang_getCursorKind(ch.v[lp->kind == LOOP_DO ? 1 : 0]) == CXCursor_VarDecl;
+    int braced = ch.n >= 2 && clang_getCursorKind(body) == CXCursor_CompoundStmt;
+    int bad = !braced || cursor_range(an, body, &lp->body) != 0;
+    int decl_test = 0, parts = 0; /* the reasons, each said below */
+    if (lp->kind == LOOP_FOR) {
+        parts = for_parts(an, lp);
+    } else if (ch.n >= 2) {
+        CXCursor test = ch.v[lp->kind == LOOP_DO ? 1 : 0];
+        decl_test = clang_getCursorKind(test) == CXCursor_VarDecl;
+        parts = !decl_test && (ch.n != 2 || cursor_range(an, test, &lp->cond) != 0);
+    }
+    bad = bad || decl_test || parts;
     const loop_tree *lt = bad ? NULL : kernel_loop_tree_at(k, loop_cursor(k, lp));
-    bad = bad || !lt || !lt->ok;
+    int macro = !bad && (!lt || !lt->ok);
+    bad = bad || macro;
     if (!bad)
         lp->bodyseq = lt->body;
+    if (bad) { /* every reason at once: the first fixed, the next would stop it too */
+        strbuf sb;
+        sb_init(&sb);
+        if (!braced && ch.n >= 2) {
+            enum CXCursorKind bk = clang_getCursorKind(body);
+            sb_printf(&sb, "its body has no braces%s",
+                      bk == CXCursor_IfStmt || bk == CXCursor_SwitchStmt
+                          ? " (write { } around its decision)"
+                      : bk == CXCursor_ForStmt || bk == CXCursor_WhileStmt ||
+                              bk == CXCursor_DoStmt
+                          ? ", and braced it would hold no decision at its top level: its "
+                            "body is an inner loop (this version regroups at an if/else or "
+                            "switch of the body itself)"
+                          : "");
+        }
+        if (decl_test)
+            sb_printf(&sb, "%sits test is a declaration", sb.len ? "; " : "");
+        if (parts && !decl_test)
+            sb_printf(&sb, "%sits parts cannot be read from the source text (a macro?)",
+                      sb.len ? "; " : "");
+        if (macro)
+            sb_printf(&sb, "%sa decision of its body comes from a macro, or its body cannot "
+                      "be read", sb.len ? "; " : "");
+        if (!sb.len)
+            sb_puts(&sb, "its body cannot be read");
+        snprintf(lp->why, sizeof lp->why, "the loop at line %u cannot be taken apart: %s",
+                 lp->line, sb.data);
+        sb_free(&sb);
+    }
     free(ch.v);
-    if (bad)
-        snprintf(lp->why, sizeof lp->why, "the loop at line %u has a test or a body this "
-                 "version cannot take apart (a declaration as its test, a body without "
-                 "braces, or a decision a macro writes)", lp->line);
     return bad;
 }
 

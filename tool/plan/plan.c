@@ -304,13 +304,53 @@ const char *plan_skipped_why(const plan *pl, const kernel_info *k)
     return NULL;
 }
 
+/*
+ * Why a kernel kept for its loop is refused: "it breaks rules of the loop kernel:
+ * nplus1-barrier (line 10), nplus1-local-memory (line 2)", each rule its recorded errors
+ * name, once, at its first line (FILE:LINE outside the kernel's file).
+ */
+static void blockers_why(const kernel_info *k, const char *main_path, char *why, size_t n)
+{
+    strbuf sb;
+    sb_init(&sb);
+    unsigned listed = 0;
+    const diag_sink *b = k->blockers;
+    for (unsigned i = 0; b && i < b->nrecorded; i++) {
+        const diag_recorded *r = &b->recorded[i];
+        if (r->level != DIAG_ERROR)
+            continue;
+        int seen = 0;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = b->recorded[j].level == DIAG_ERROR && b->recorded[j].rule && r->rule &&
+                   !strcmp(b->recorded[j].rule, r->rule);
+        if (seen)
+            continue;
+        sb_printf(&sb, "%s%s", listed++ ? ", " : "", r->rule ? r->rule : "an error");
+        if (r->loc.path && main_path && strcmp(r->loc.path, main_path) != 0)
+            sb_printf(&sb, " (%s:%u)", r->loc.path, r->loc.line);
+        else if (r->loc.path)
+            sb_printf(&sb, " (line %u)", r->loc.line);
+    }
+    if (listed)
+        snprintf(why, n, "it breaks %s of the loop kernel: %s", listed > 1 ? "rules" : "a rule",
+                 sb.data);
+    else
+        snprintf(why, n, "the kernel breaks a rule of the loop kernel "
+                         "(--strategy tile names it)");
+    sb_free(&sb);
+}
+
 /* Every kernel was left alone for its loop: the error analyze_tu gives a file whose
- * kernels have decisions only inside loops, with why each loop is not regrouped. */
+ * kernels have decisions only inside loops, with why each loop is not regrouped, after
+ * the errors of those that break a rule, each at its line. */
 static int report_all_skipped(const plan *pl, diag_sink *diag)
 {
     const analysis *an = pl->an;
     if (!pl->nskipped || pl->nskipped != an->nkernels)
         return 0;
+    for (unsigned i = 0; i < pl->nskipped; i++)
+        if (pl->skipped[i].k->blockers && !pl->skipped[i].k->legal)
+            diag_replay(pl->skipped[i].k->blockers, diag);
     diag_report(diag, DIAG_ERROR, NULL, rule_name(RULE_NO_DECISION),
                 "no kernel in %s has a decision (an if or switch in its body) to split",
                 an->pr->files[0].path);
@@ -432,9 +472,11 @@ int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink 
     int errors = 0;
     for (unsigned i = 0; i < an->nkernels; i++) {
         const kernel_info *k = &an->kernels[i];
-        if (!k->legal && k->loop_lenient)
-            plan_skip_kernel(pl, k, "the kernel breaks a rule of the loop kernel "
-                                    "(--strategy tile names it)");
+        if (!k->legal && k->loop_lenient) {
+            char why[sizeof pl->skipped->why];
+            blockers_why(k, an->pr->files[0].path, why, sizeof why);
+            plan_skip_kernel(pl, k, why);
+        }
         if (!k->legal || (!k->has_decision && !k->loop_only))
             continue;
         errors += plan_kernel(pl, k, diag);
