@@ -96,21 +96,30 @@ static unsigned profile_tile(const device_ctx *dc, unsigned wg)
     return ipt * wg;
 }
 
-/* Writable buffers of both runs: values compared and how many differ. */
+/* Writable buffers of both runs: values compared and how many differ; r (or NULL): how
+ * many of them on buffers items may race on (kdesc.racy), and those buffers' names. */
 static void profile_diff(const kdesc *k, void **a, size_t *na, void **b, size_t *nb,
-                         unsigned ulp, size_t *compared, size_t *bad)
+                         unsigned ulp, size_t *compared, size_t *bad, profile_result *r)
 {
     for (unsigned i = 0; i < k->d.nargs; i++) {
         if (!a[i] || !b[i] || na[i] != nb[i])
             continue;
         size_t n = na[i] / nplus1rt_elem_size(k->args[i].elem);
+        size_t d = nplus1rt_diff(a[i], b[i], n, k->args[i].elem, ulp, NULL, 0);
         *compared += n;
-        *bad += nplus1rt_diff(a[i], b[i], n, k->args[i].elem, ulp, NULL, 0);
+        *bad += d;
+        if (r && d && k->racy[i]) {
+            size_t len = strlen(r->races);
+            r->race_mismatches += d;
+            snprintf(r->races + len, sizeof r->races - len, "%s%s", len ? ", " : "",
+                     k->args[i].name);
+        }
     }
 }
 
 static int write_profile(const job *j, const kdesc *k, const void *rec, size_t bytes,
-                         size_t compared, size_t bad, unsigned tile, const char *device)
+                         size_t compared, size_t bad, unsigned tile, const char *device,
+                         const profile_result *why)
 {
     char *bin = job_path(j, "profile-"), *path = malloc(strlen(bin) + strlen(k->name) + 8);
     int ok = path != NULL;
@@ -123,7 +132,9 @@ static int write_profile(const job *j, const kdesc *k, const void *rec, size_t b
         if (f && t)
             ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\n"
                             "layout %u %u %u %u\n", compared, bad, tile, device, j->lay.unit,
-                         j->lay.every, j->lay.units, j->lay.slot) > 0;
+                         j->lay.every, j->lay.units, j->lay.slot) > 0 &&
+                 fprintf(f, "self_mismatches %zu\nrace_mismatches %zu\nraces %s\n",
+                         why->self_mismatches, why->race_mismatches, why->races) > 0;
         if (f)
             ok &= fclose(f) == 0;
     }
@@ -183,6 +194,44 @@ static int keep_profile(job *j, const kdesc *k, void *rec, size_t bytes, size_t 
     return 0;
 }
 
+/*
+ * The instrumented run differs from the original's: why, when the original is to blame.
+ * The original runs once more and is compared with its first run (a kernel that races or
+ * reads memory it never wrote disagrees with itself), and the mismatches are counted on
+ * the buffers its items may race on (the job's `racy` line).
+ */
+static void explain_profile_mismatch(device_ctx *dc, const job *j, const kdesc *k,
+                                     const char *original, const nplus1rt_validate_opts *o,
+                                     void **plain, size_t *nplain, void **rec, size_t *nrec,
+                                     profile_result *why)
+{
+    size_t compared = 0, bad = 0;
+    profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad, why);
+    void *again[MAX_ARGS + 1] = {0};
+    size_t nagain[MAX_ARGS + 1] = {0};
+    nplus1rt_validation *r = calloc(1, sizeof *r);
+    if (r && nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &k->d, original,
+                                           j->options, o, again, nagain, r) == CL_SUCCESS) {
+        size_t c2 = 0;
+        profile_diff(k, plain, nplain, again, nagain, o->ulp_tol, &c2, &why->self_mismatches,
+                     NULL);
+        for (unsigned i = 0; i < k->d.nargs; i++)
+            free(again[i]);
+    }
+    free(r);
+}
+
+/* The explanation of a mismatch, beside the run keep_profile kept. */
+static void profile_keep_why(job *j, const kdesc *k, const profile_result *why)
+{
+    for (unsigned i = 0; i < j->npres; i++)
+        if (!strcmp(j->pnames[i], k->name)) {
+            j->pres[i].self_mismatches = why->self_mismatches;
+            j->pres[i].race_mismatches = why->race_mismatches;
+            memcpy(j->pres[i].races, why->races, sizeof why->races);
+        }
+}
+
 static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumented,
                        const char *original, const nplus1rt_validate_opts *o, const values *v)
 {
@@ -228,13 +277,20 @@ static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumente
     size_t compared = 0, bad = 0;
     int rc = 3;
     if (err == CL_SUCCESS) {
-        profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad);
+        profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad, NULL);
         unsigned tile = profile_tile(dc, k->d.wg);
-        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name);
+        profile_result why;
+        memset(&why, 0, sizeof why);
+        if (bad)
+            explain_profile_mismatch(dc, j, k, original, o, plain, nplain, rec, nrec, &why);
+        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name,
+                           &why);
         if (rc == 0) {
             rc = keep_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name);
             rec[n] = NULL; /* the job's now */
         }
+        if (rc == 0)
+            profile_keep_why(j, k, &why);
     } else {
         fprintf(stderr, "nplus1gen: error: running '%s' could not run: %s\n", k->name,
                 r->message);

@@ -143,13 +143,14 @@ static int build_trees(pctx *x)
 /* ---- the job ------------------------------------------------------------------ */
 
 /* The kernel's lines, as validate_cmd.c writes them (no leaves: the original runs). */
-static void put_kernel(strbuf *sb, const kernel_info *k, unsigned wg)
+static void put_kernel(strbuf *sb, const analysis *an, const kernel_info *k, unsigned wg)
 {
     job_kernel jk = {.name = k->name, .wg = wg,
                      .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]}, .has_tile = -1};
     job_put_kernel(sb, &jk);
     for (unsigned p = 0; p < k->nparams; p++)
         validate_job_param(sb, &k->params[p]);
+    validate_job_racy(sb, an, k);
     job_put_end(sb);
 }
 
@@ -176,7 +177,7 @@ static char *describe(const pctx *x)
     }
     job_put_profile(&sb, &x->lay, x->o->memory, x->items, x->o->width, "profile.tree");
     for (unsigned i = 0; i < x->npks; i++)
-        put_kernel(&sb, x->pks[i].k, x->pl.opt.wg ? x->pl.opt.wg : 256);
+        put_kernel(&sb, &x->an, x->pks[i].k, x->pl.opt.wg ? x->pl.opt.wg : 256);
     return sb_steal(&sb);
 }
 

@@ -69,5 +69,7 @@ char *validate_job_options(const validate_options *o, const char *dir);
 
 /* A parameter's `arg` line and its struct's `field` lines (runner/job.h writes them). */
 void validate_job_param(strbuf *sb, const kernel_param *a);
+/* The `racy` line of k (job.h): the buffers its items may race on (race_scan.h). */
+void validate_job_racy(strbuf *sb, const analysis *an, const kernel_info *k);
 
 #endif
