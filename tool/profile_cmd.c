@@ -124,6 +124,13 @@ static int build_trees(pctx *x)
                                               "(nplus1gen --check names it)");
         else if (profile_build_kernel(&x->an, pk) == 0 && !has_construct(&pk->tree))
             snprintf(pk->err, sizeof pk->err, "no decision and no loop: nothing to profile");
+        if (pk->opaque && !pk->err[0])
+            fprintf(stderr, "nplus1gen: note: kernel '%s': %u loop%s or decision%s written by "
+                            "a macro (the first at line %u) %s not recorded: %s cost counts as "
+                            "straight-line work, the decisions inside are not seen\n", k->name,
+                    pk->opaque, pk->opaque > 1 ? "s" : "", pk->opaque > 1 ? "s" : "",
+                    pk->opaque_line, pk->opaque > 1 ? "are" : "is",
+                    pk->opaque > 1 ? "their" : "its");
         if (!x->named && strstr(pk->err, "nothing to profile")) { /* and its edits */
             fprintf(stderr, "nplus1gen: note: kernel '%s' left out: %s\n", k->name, pk->err);
             profile_kernel_free(pk);

@@ -516,5 +516,5 @@ char *validate_job_value(const char *dir, const char *spec)
 
 char *validate_job_options(const validate_options *o, const char *dir)
 {
-    return job_options(o, dir);
+    return o->emit_job ? job_options(o, dir) : build_options(o);
 }
