@@ -21,6 +21,8 @@
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,6 +328,11 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.count_arg = v->count_arg;
     o.images = v->images;
     o.samplers = v->samplers;
+    const char *crash = getenv("NPLUS1_TEST_CRASH"); /* tests only: the implementation */
+    if (crash && (!strcmp(crash, "original") || (!strcmp(crash, "set") && !j->original_only))) {
+        signal(SIGSEGV, SIG_DFL); /* POCL's handler would return */
+        raise(SIGSEGV);           /* crashing as it builds the original (or, "set", the pair) */
+    }
     if (j->original_only) {
         rc = run_original_only(dc, j, k, original, &o, v);
         goto done;
@@ -569,6 +576,33 @@ static int self_path(char *out, size_t n)
     return 0;
 }
 
+static int original_alone_sig;
+
+/*
+ * After the runner died: the original kernel alone, on the device, in a child
+ * of its own (the OpenCL implementation's crash must not take this process).
+ * 0: it ran; -1: it died too (original_alone_sig says of which signal).
+ */
+static int original_alone(const char *self, const char *path)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) { /* its buffers' listing is for oclgrind's runs */
+            dup2(null, 1);
+            close(null);
+        }
+        execl(self, self, "--original-only", path, (char *)NULL);
+        _exit(3);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status))
+        return 0;
+    original_alone_sig = WTERMSIG(status);
+    return -1;
+}
+
 /* Runs the job in a child (under oclgrind on request); explains a run that died. */
 static int supervise(const char *path, const char *device, const char *json)
 {
@@ -603,11 +637,23 @@ static int supervise(const char *path, const char *device, const char *json)
         return 1; /* a mismatch: the note about oclgrind is for runs that die */
     char input[512];
     job_input_name(path, input, sizeof input);
+    int alone = died ? original_alone(self, path) : 0; /* -1: it dies too */
     if (oclgrind_check(self, path, input))
         return 2; /* the inputs, not the generated set */
+    if (died && alone < 0) { /* the user's kernel or the OpenCL implementation: exit 1 */
+        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d), and the "
+                        "original kernel alone dies too (%s): the OpenCL implementation "
+                        "crashed building or running the original, or the original reads or "
+                        "writes out of bounds (check --arg sizes and values); the generated "
+                        "set is not to blame and nothing was validated\n",
+                WTERMSIG(status), strsignal(original_alone_sig));
+        return 1;
+    }
     if (died)
-        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d): a kernel "
-                        "probably read or wrote out of bounds; check --arg sizes and values\n",
+        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d) running the "
+                        "generated set; the original kernel alone runs: a generated kernel "
+                        "probably read or wrote out of bounds, or the OpenCL implementation "
+                        "crashed on it (a bug to report)\n",
                 WTERMSIG(status));
     return rc == EXIT_RUN_FAILED ? 3 : rc;
 }
