@@ -168,9 +168,15 @@ static CXCursor add_labels(tctx *x, CXCursor c, entry *e)
             return c;
         cursor_list ch = children_of(c);
         CXCursor sub = ch.n ? ch.v[ch.n - 1] : clang_getNullCursor();
-        src_range vr;
+        src_range vr, hr;
         if (k == CXCursor_DefaultStmt) {
             e->is_default = 1;
+        } else if (ch.n == 3 && plain_range(x, ch.v[0], &vr) == 0 &&
+                   plain_range(x, ch.v[1], &hr) == 0) { /* GNU's case LO ... HI: */
+            size_t lo_len, hi_len;
+            const char *lo = range_text(x->an, vr, &lo_len), *hi = range_text(x->an, hr, &hi_len);
+            sb_printf(&e->test, "%s(__np1_sv >= (long)(%.*s) && __np1_sv <= (long)(%.*s))",
+                      e->test.len ? " || " : "", (int)lo_len, lo, (int)hi_len, hi);
         } else if (ch.n != 2 || plain_range(x, ch.v[0], &vr) != 0) {
             free(ch.v);
             fail(x, c, "a case label the profile cannot read (a range, or a macro)");
@@ -391,7 +397,7 @@ static int macro_written(tctx *x, CXCursor c)
 }
 
 typedef struct escape_scan {
-    int loops;       /* loops (and switches, for break) around the cursor inside c */
+    int loops, switches; /* around the cursor, inside the construct (itself included) */
     int escapes;
 } escape_scan;
 
@@ -400,16 +406,20 @@ static enum CXChildVisitResult escape_cb(CXCursor c, CXCursor parent, CXClientDa
     (void)parent;
     escape_scan *e = data;
     enum CXCursorKind kind = clang_getCursorKind(c);
+    int is_loop = kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt ||
+                  kind == CXCursor_DoStmt;
     if (kind == CXCursor_ReturnStmt || kind == CXCursor_GotoStmt ||
         kind == CXCursor_IndirectGotoStmt ||
-        ((kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt) && !e->loops))
+        (kind == CXCursor_BreakStmt && !e->loops && !e->switches) ||
+        (kind == CXCursor_ContinueStmt && !e->loops))
         e->escapes = 1;
-    else if (kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt ||
-             kind == CXCursor_DoStmt || kind == CXCursor_SwitchStmt) {
-        e->loops++;
-        clang_visitChildren(c, escape_cb, e); /* continue in a switch binds further out: */
-        e->loops--;                           /* counted as bound, a rare, harmless miss */
-        return CXChildVisit_Continue;
+    else if (is_loop || kind == CXCursor_SwitchStmt) {
+        e->loops += is_loop;
+        e->switches += !is_loop;
+        clang_visitChildren(c, escape_cb, e);
+        e->loops -= is_loop;
+        e->switches -= !is_loop;
+        return e->escapes ? CXChildVisit_Break : CXChildVisit_Continue;
     }
     return e->escapes ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
@@ -428,7 +438,8 @@ static int opaque_if_macro(tctx *x, CXCursor c, pseq *out)
     if (!macro_written(x, c))
         return 0;
     enum CXCursorKind kind = clang_getCursorKind(c);
-    escape_scan e = {kind == CXCursor_IfStmt ? 0 : 1, 0};
+    escape_scan e = {kind != CXCursor_IfStmt && kind != CXCursor_SwitchStmt,
+                     kind == CXCursor_SwitchStmt, 0};
     clang_visitChildren(c, escape_cb, &e);
     if (e.escapes)
         return fail(x, c, "a loop or decision written by a macro that a path leaves early "

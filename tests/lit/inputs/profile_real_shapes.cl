@@ -51,3 +51,18 @@ __kernel void macro_return(__global const int *in, __global int *out)
         out[i] += k;
     }
 }
+
+__kernel void case_range(__global const int *in, __global int *out)
+{
+    int i = get_global_id(0);
+    switch (in[i] & 7) {
+    case 0 ... 2:
+        out[i] = 1;
+        break;
+    case 3:
+        out[i] = 2;
+        break;
+    default:
+        out[i] = 3;
+    }
+}
