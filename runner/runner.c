@@ -328,6 +328,14 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.count_arg = v->count_arg;
     o.images = v->images;
     o.samplers = v->samplers;
+    if (k->d.reqd_local[0] && !o.has_local_size) { /* the launch the kernel forbids: exit 2 */
+        fprintf(stderr, "nplus1gen: error: kernel '%s' declares reqd_work_group_size(%zu, %zu, "
+                        "%zu): give --local %zu%s (a size that divides --global), as its "
+                        "launches must\n", k->name, k->d.reqd_local[0], k->d.reqd_local[1],
+                k->d.reqd_local[2], k->d.reqd_local[0], j->o.work_dim > 1 ? ",..." : "");
+        rc = 2;
+        goto done;
+    }
     const char *crash = getenv("NPLUS1_TEST_CRASH"); /* tests only: the implementation */
     if (crash && (!strcmp(crash, "original") || (!strcmp(crash, "set") && !j->original_only))) {
         signal(SIGSEGV, SIG_DFL); /* POCL's handler would return */
