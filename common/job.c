@@ -106,6 +106,16 @@ void job_put_inputs(strbuf *sb, unsigned n, const char *const *names,
     sb_putc(sb, '\n');
 }
 
+void job_put_racy(strbuf *sb, unsigned n, const char *const *names)
+{
+    if (!n)
+        return;
+    sb_puts(sb, "racy");
+    for (unsigned i = 0; i < n; i++)
+        sb_printf(sb, " %s", names[i]);
+    sb_putc(sb, '\n');
+}
+
 void job_put_end(strbuf *sb)
 {
     sb_puts(sb, "end\n");
@@ -275,6 +285,23 @@ static int read_inputs_line(kdesc *k, const char *line)
         return -1;
     k->path_inputs[k->npaths - 1] = dup_rest(line + strlen("inputs"));
     return 0;
+}
+
+/* racy NAME ...: each a parameter read already (the line follows the args). */
+static int read_racy_line(kdesc *k, const char *line)
+{
+    const char *p = line + strlen("racy");
+    for (;;) {
+        p += strspn(p, " \t");
+        size_t n = strcspn(p, " \t\r\n");
+        if (!n)
+            return 0;
+        int a = kdesc_find_arg(k, p, n);
+        if (a < 0)
+            return -1;
+        k->racy[a] = 1;
+        p += n;
+    }
 }
 
 int kdesc_find_arg(const kdesc *k, const char *name, size_t n)
@@ -470,5 +497,7 @@ int job_read_kernel_part(kdesc *k, const char *line)
         return read_leaf_line(k, line);
     if (!strncmp(line, "inputs ", 7))
         return read_inputs_line(k, line);
+    if (!strncmp(line, "racy ", 5))
+        return read_racy_line(k, line);
     return 1;
 }

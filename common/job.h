@@ -26,6 +26,10 @@
  *   leaf KERNEL|-1 CONDITION...                             (every path)
  *   inputs NAME[<INDEX,...] ...     (after its leaf line: what the path's decisions read,
  *                                    "shapes[].type<pairs[]", "n"; absent in older jobs)
+ *   racy NAME ...                   (after the args: buffers items may race on, written at
+ *                                    an index read from memory and read too (race_scan.h):
+ *                                    a mismatch there may be a schedule the original
+ *                                    allows; absent in older jobs and when none)
  *   end
  *   profile UNIT EVERY UNITS SLOT MEMORY ITEMS WIDTH TREE
  *                   --profile (docs/cli.md, "Profile jobs"): `source` is the
@@ -87,6 +91,8 @@ void job_put_leaf(strbuf *sb, int kernel, const char *condition);
 /* "inputs NAME[<INDEX] ...": n names, each with its index's name or NULL; n = 0 writes none. */
 void job_put_inputs(strbuf *sb, unsigned n, const char *const *names,
                     const char *const *indexed_by);
+/* "racy NAME ...": the n buffers items may race on; n = 0 writes none. */
+void job_put_racy(strbuf *sb, unsigned n, const char *const *names);
 void job_put_end(strbuf *sb);
 
 /* ---- reading ----------------------------------------------------------------------- */
@@ -115,6 +121,7 @@ typedef struct kdesc {
     nplus1rt_field *fields[MAX_ARGS]; /* structs: buffers' elements and values */
     char **field_names[MAX_ARGS];     /* each field's path, "" in jobs from before names */
     unsigned nfields[MAX_ARGS];
+    unsigned char racy[MAX_ARGS];     /* the `racy` line: buffers items may race on */
 } kdesc;
 
 typedef struct job {

@@ -195,7 +195,13 @@ static void print_kernel(FILE *f, const profile_report *rep, unsigned i, const k
     if (rep->lay.every > 1)
         fprintf(f, "  sampled: %zu of %llu items (one run of %u consecutive items in %u)\n",
                 r->n, rep->items, rep->lay.unit, rep->lay.every);
-    fprintf(f, "  instrumented run matches the original: %zu values compared\n", r->compared);
+    if (r->mismatches) /* the original is to blame (check_runs warned) */
+        fprintf(f, "  instrumented run differs from the original in %zu of %zu values: %s\n",
+                r->mismatches, r->compared, r->self_mismatches ? "the original disagrees with "
+                "itself" : "possible race between items");
+    else
+        fprintf(f, "  instrumented run matches the original: %zu values compared\n",
+                r->compared);
     for (unsigned c = 0; c < pk->tree.nc; c++)
         print_construct(f, &pk->tree, &kp->base, c);
     print_predictions(f, kp, r->tile);
@@ -317,11 +323,34 @@ static int write_json(const profile_report *rep, const kprof *kps)
 
 /* ---- all ------------------------------------------------------------------------- */
 
+/*
+ * The instrumented run against the original's: a difference is a bug of the
+ * instrumentation (3), unless the original is to blame: it disagrees with
+ * itself in a second run, or every difference lies on buffers its items may
+ * race on. Then the profile is of one schedule among those the kernel allows:
+ * a warning, and the report.
+ */
 static int check_runs(const profile_report *rep)
 {
     for (unsigned i = 0; i < rep->nks; i++) {
         const profile_result *r = &rep->res[i];
-        if (r->mismatches) {
+        if (!r->mismatches)
+            continue;
+        if (r->self_mismatches)
+            fprintf(stderr, "nplus1gen: warning: kernel '%s': the original kernel disagrees "
+                            "with itself: a second run of it alone differs in %zu values (it "
+                            "races or reads memory it never wrote), and the instrumented run "
+                            "differs from it in %zu of %zu values; the profile shows one of "
+                            "the schedules it allows\n",
+                    rep->ks[i].name, r->self_mismatches, r->mismatches, r->compared);
+        else if (r->race_mismatches == r->mismatches)
+            fprintf(stderr, "nplus1gen: warning: kernel '%s': the instrumented run differs "
+                            "from the original in %zu of %zu values, all on %s: possible race "
+                            "between items on %s (the kernel writes it at an index read from "
+                            "memory and reads it too); the profile shows one of the schedules "
+                            "the original allows\n",
+                    rep->ks[i].name, r->mismatches, r->compared, r->races, r->races);
+        else {
             fprintf(stderr, "nplus1gen: internal error: kernel '%s': the instrumented original "
                             "differs from the original in %zu of %zu values\n",
                     rep->ks[i].name, r->mismatches, r->compared);

@@ -15,6 +15,9 @@
 typedef struct profile_result {
     char device[256];
     size_t compared, mismatches;  /* instrumented vs original, writable buffers */
+    size_t self_mismatches;       /* after a mismatch: the original's second run vs its first */
+    size_t race_mismatches;       /* the mismatches on buffers items may race on (job.h) */
+    char races[256];              /* those buffers' names, "g_cost, g_mask" */
     unsigned tile;                /* items per tile the runtime would use on the device */
     unsigned char *record;
     ptrace *traces;               /* the recorded items, by linear id */

@@ -22,6 +22,8 @@
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,21 +99,30 @@ static unsigned profile_tile(const device_ctx *dc, unsigned wg)
     return ipt * wg;
 }
 
-/* Writable buffers of both runs: values compared and how many differ. */
+/* Writable buffers of both runs: values compared and how many differ; r (or NULL): how
+ * many of them on buffers items may race on (kdesc.racy), and those buffers' names. */
 static void profile_diff(const kdesc *k, void **a, size_t *na, void **b, size_t *nb,
-                         unsigned ulp, size_t *compared, size_t *bad)
+                         unsigned ulp, size_t *compared, size_t *bad, profile_result *r)
 {
     for (unsigned i = 0; i < k->d.nargs; i++) {
         if (!a[i] || !b[i] || na[i] != nb[i])
             continue;
         size_t n = na[i] / nplus1rt_elem_size(k->args[i].elem);
+        size_t d = nplus1rt_diff(a[i], b[i], n, k->args[i].elem, ulp, NULL, 0);
         *compared += n;
-        *bad += nplus1rt_diff(a[i], b[i], n, k->args[i].elem, ulp, NULL, 0);
+        *bad += d;
+        if (r && d && k->racy[i]) {
+            size_t len = strlen(r->races);
+            r->race_mismatches += d;
+            snprintf(r->races + len, sizeof r->races - len, "%s%s", len ? ", " : "",
+                     k->args[i].name);
+        }
     }
 }
 
 static int write_profile(const job *j, const kdesc *k, const void *rec, size_t bytes,
-                         size_t compared, size_t bad, unsigned tile, const char *device)
+                         size_t compared, size_t bad, unsigned tile, const char *device,
+                         const profile_result *why)
 {
     char *bin = job_path(j, "profile-"), *path = malloc(strlen(bin) + strlen(k->name) + 8);
     int ok = path != NULL;
@@ -124,7 +135,9 @@ static int write_profile(const job *j, const kdesc *k, const void *rec, size_t b
         if (f && t)
             ok = fprintf(f, "compared %zu\nmismatches %zu\ntile %u\ndevice %s\n"
                             "layout %u %u %u %u\n", compared, bad, tile, device, j->lay.unit,
-                         j->lay.every, j->lay.units, j->lay.slot) > 0;
+                         j->lay.every, j->lay.units, j->lay.slot) > 0 &&
+                 fprintf(f, "self_mismatches %zu\nrace_mismatches %zu\nraces %s\n",
+                         why->self_mismatches, why->race_mismatches, why->races) > 0;
         if (f)
             ok &= fclose(f) == 0;
     }
@@ -184,6 +197,44 @@ static int keep_profile(job *j, const kdesc *k, void *rec, size_t bytes, size_t 
     return 0;
 }
 
+/*
+ * The instrumented run differs from the original's: why, when the original is to blame.
+ * The original runs once more and is compared with its first run (a kernel that races or
+ * reads memory it never wrote disagrees with itself), and the mismatches are counted on
+ * the buffers its items may race on (the job's `racy` line).
+ */
+static void explain_profile_mismatch(device_ctx *dc, const job *j, const kdesc *k,
+                                     const char *original, const nplus1rt_validate_opts *o,
+                                     void **plain, size_t *nplain, void **rec, size_t *nrec,
+                                     profile_result *why)
+{
+    size_t compared = 0, bad = 0;
+    profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad, why);
+    void *again[MAX_ARGS + 1] = {0};
+    size_t nagain[MAX_ARGS + 1] = {0};
+    nplus1rt_validation *r = calloc(1, sizeof *r);
+    if (r && nplus1rt_run_original_outputs(dc->ctx, dc->dev.device, dc->q, &k->d, original,
+                                           j->options, o, again, nagain, r) == CL_SUCCESS) {
+        size_t c2 = 0;
+        profile_diff(k, plain, nplain, again, nagain, o->ulp_tol, &c2, &why->self_mismatches,
+                     NULL);
+        for (unsigned i = 0; i < k->d.nargs; i++)
+            free(again[i]);
+    }
+    free(r);
+}
+
+/* The explanation of a mismatch, beside the run keep_profile kept. */
+static void profile_keep_why(job *j, const kdesc *k, const profile_result *why)
+{
+    for (unsigned i = 0; i < j->npres; i++)
+        if (!strcmp(j->pnames[i], k->name)) {
+            j->pres[i].self_mismatches = why->self_mismatches;
+            j->pres[i].race_mismatches = why->race_mismatches;
+            memcpy(j->pres[i].races, why->races, sizeof why->races);
+        }
+}
+
 static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumented,
                        const char *original, const nplus1rt_validate_opts *o, const values *v)
 {
@@ -229,13 +280,20 @@ static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumente
     size_t compared = 0, bad = 0;
     int rc = 3;
     if (err == CL_SUCCESS) {
-        profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad);
+        profile_diff(k, plain, nplain, rec, nrec, o->ulp_tol, &compared, &bad, NULL);
         unsigned tile = profile_tile(dc, k->d.wg);
-        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name);
+        profile_result why;
+        memset(&why, 0, sizeof why);
+        if (bad)
+            explain_profile_mismatch(dc, j, k, original, o, plain, nplain, rec, nrec, &why);
+        rc = write_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name,
+                           &why);
         if (rc == 0) {
             rc = keep_profile(j, k, rec[n], nrec[n], compared, bad, tile, dc->dev.device_name);
             rec[n] = NULL; /* the job's now */
         }
+        if (rc == 0)
+            profile_keep_why(j, k, &why);
     } else {
         fprintf(stderr, "nplus1gen: error: running '%s' could not run: %s\n", k->name,
                 r->message);
@@ -271,6 +329,19 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.count_arg = v->count_arg;
     o.images = v->images;
     o.samplers = v->samplers;
+    if (k->d.reqd_local[0] && !o.has_local_size) { /* the launch the kernel forbids: exit 2 */
+        fprintf(stderr, "nplus1gen: error: kernel '%s' declares reqd_work_group_size(%zu, %zu, "
+                        "%zu): give --local %zu%s (a size that divides --global), as its "
+                        "launches must\n", k->name, k->d.reqd_local[0], k->d.reqd_local[1],
+                k->d.reqd_local[2], k->d.reqd_local[0], j->o.work_dim > 1 ? ",..." : "");
+        rc = 2;
+        goto done;
+    }
+    const char *crash = getenv("NPLUS1_TEST_CRASH"); /* tests only: the implementation */
+    if (crash && (!strcmp(crash, "original") || (!strcmp(crash, "set") && !j->original_only))) {
+        signal(SIGSEGV, SIG_DFL); /* POCL's handler would return */
+        raise(SIGSEGV);           /* crashing as it builds the original (or, "set", the pair) */
+    }
     if (j->original_only) {
         rc = run_original_only(dc, j, k, original, &o, v);
         goto done;
@@ -514,6 +585,33 @@ static int self_path(char *out, size_t n)
     return 0;
 }
 
+static int original_alone_sig;
+
+/*
+ * After the runner died: the original kernel alone, on the device, in a child
+ * of its own (the OpenCL implementation's crash must not take this process).
+ * 0: it ran; -1: it died too (original_alone_sig says of which signal).
+ */
+static int original_alone(const char *self, const char *path)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) { /* its buffers' listing is for oclgrind's runs */
+            dup2(null, 1);
+            close(null);
+        }
+        execl(self, self, "--original-only", path, (char *)NULL);
+        _exit(3);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status))
+        return 0;
+    original_alone_sig = WTERMSIG(status);
+    return -1;
+}
+
 /* Runs the job in a child (under oclgrind on request); explains a run that died. */
 static int supervise(const char *path, const char *device, const char *json)
 {
@@ -548,11 +646,23 @@ static int supervise(const char *path, const char *device, const char *json)
         return 1; /* a mismatch: the note about oclgrind is for runs that die */
     char input[512];
     job_input_name(path, input, sizeof input);
+    int alone = died ? original_alone(self, path) : 0; /* -1: it dies too */
     if (oclgrind_check(self, path, input))
         return 2; /* the inputs, not the generated set */
+    if (died && alone < 0) { /* the user's kernel or the OpenCL implementation: exit 1 */
+        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d), and the "
+                        "original kernel alone dies too (%s): the OpenCL implementation "
+                        "crashed building or running the original, or the original reads or "
+                        "writes out of bounds (check --arg sizes and values); the generated "
+                        "set is not to blame and nothing was validated\n",
+                WTERMSIG(status), strsignal(original_alone_sig));
+        return 1;
+    }
     if (died)
-        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d): a kernel "
-                        "probably read or wrote out of bounds; check --arg sizes and values\n",
+        fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d) running the "
+                        "generated set; the original kernel alone runs: a generated kernel "
+                        "probably read or wrote out of bounds, or the OpenCL implementation "
+                        "crashed on it (a bug to report)\n",
                 WTERMSIG(status));
     return rc == EXIT_RUN_FAILED ? 3 : rc;
 }

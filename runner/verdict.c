@@ -34,6 +34,32 @@ static void print_variants(const kdesc *k, const nplus1rt_validation *r)
     }
 }
 
+/* Mismatches on buffers items may race on (job.h, `racy`): name them, blame nobody. */
+static void print_races(const kdesc *k, const nplus1rt_validation *r)
+{
+    unsigned char seen[MAX_ARGS] = {0};
+    unsigned n = 0, other = 0;
+    for (unsigned i = 0; i < r->nfirst; i++) {
+        unsigned a = r->first[i].arg;
+        if (a < MAX_ARGS && k->racy[a])
+            n += !seen[a]++;
+        else
+            other++;
+    }
+    if (!n)
+        return;
+    printf("  possible race between items on ");
+    for (unsigned a = 0, m = 0; a < MAX_ARGS && a < k->d.nargs; a++)
+        if (seen[a])
+            printf("%s%s", m++ ? (m == n ? " and " : ", ") : "", k->args[a].name);
+    printf(": a mismatch there may be an interleaving the original allows (the kernel writes "
+           "%s at an index read from memory and reads %s too)%s; validate with race-free "
+           "inputs (no two items writing one element, none reading what another writes) or "
+           "compare order-free outputs with --unordered\n",
+           n > 1 ? "them" : "it", n > 1 ? "them" : "it",
+           other ? "; the mismatches on other buffers are not explained by it" : "");
+}
+
 void verdict_result(const kdesc *k, const nplus1rt_validation *r)
 {
     printf("kernel %s: %zu values compared, %zu mismatches\n", k->name, r->compared, r->mismatches);
@@ -62,6 +88,8 @@ void verdict_result(const kdesc *k, const nplus1rt_validation *r)
                "mismatches do not show the generated set is wrong (compare order-free outputs "
                "with --unordered)\n",
                r->original_self_mismatches, k->args[r->original_self_arg].name);
+    if (r->mismatches)
+        print_races(k, r);
 }
 
 /* ---- inconclusive: no item reached a leaf that does work ------------------ */

@@ -124,6 +124,13 @@ static int build_trees(pctx *x)
                                               "(nplus1gen --check names it)");
         else if (profile_build_kernel(&x->an, pk) == 0 && !has_construct(&pk->tree))
             snprintf(pk->err, sizeof pk->err, "no decision and no loop: nothing to profile");
+        if (pk->opaque && !pk->err[0])
+            fprintf(stderr, "nplus1gen: note: kernel '%s': %u loop%s or decision%s written by "
+                            "a macro (the first at line %u) %s not recorded: %s cost counts as "
+                            "straight-line work, the decisions inside are not seen\n", k->name,
+                    pk->opaque, pk->opaque > 1 ? "s" : "", pk->opaque > 1 ? "s" : "",
+                    pk->opaque_line, pk->opaque > 1 ? "are" : "is",
+                    pk->opaque > 1 ? "their" : "its");
         if (!x->named && strstr(pk->err, "nothing to profile")) { /* and its edits */
             fprintf(stderr, "nplus1gen: note: kernel '%s' left out: %s\n", k->name, pk->err);
             profile_kernel_free(pk);
@@ -143,13 +150,14 @@ static int build_trees(pctx *x)
 /* ---- the job ------------------------------------------------------------------ */
 
 /* The kernel's lines, as validate_cmd.c writes them (no leaves: the original runs). */
-static void put_kernel(strbuf *sb, const kernel_info *k, unsigned wg)
+static void put_kernel(strbuf *sb, const analysis *an, const kernel_info *k, unsigned wg)
 {
     job_kernel jk = {.name = k->name, .wg = wg,
                      .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]}, .has_tile = -1};
     job_put_kernel(sb, &jk);
     for (unsigned p = 0; p < k->nparams; p++)
         validate_job_param(sb, &k->params[p]);
+    validate_job_racy(sb, an, k);
     job_put_end(sb);
 }
 
@@ -176,7 +184,7 @@ static char *describe(const pctx *x)
     }
     job_put_profile(&sb, &x->lay, x->o->memory, x->items, x->o->width, "profile.tree");
     for (unsigned i = 0; i < x->npks; i++)
-        put_kernel(&sb, x->pks[i].k, x->pl.opt.wg ? x->pl.opt.wg : 256);
+        put_kernel(&sb, &x->an, x->pks[i].k, x->pl.opt.wg ? x->pl.opt.wg : 256);
     return sb_steal(&sb);
 }
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "race_scan.h"
 #include "runner_call.h"
 #include "util.h"
 
@@ -308,6 +309,20 @@ static void describe_inputs(strbuf *sb, const leaf *lf)
     free(by);
 }
 
+void validate_job_racy(strbuf *sb, const analysis *an, const kernel_info *k)
+{
+    unsigned char *racy = xcalloc(k->nparams + 1, 1);
+    const char **names = xcalloc(k->nparams + 1, sizeof *names);
+    unsigned n = 0;
+    race_scan(an, k, racy);
+    for (unsigned p = 0; p < k->nparams; p++)
+        if (racy[p])
+            names[n++] = k->params[p].name;
+    job_put_racy(sb, n, names);
+    free(names);
+    free(racy);
+}
+
 /* The kernels of one set: each kernel's line, its args and its leaves. */
 static void describe_set(strbuf *sb, const plan *pl)
 {
@@ -323,6 +338,7 @@ static void describe_set(strbuf *sb, const plan *pl)
         job_put_kernel(sb, &jk);
         for (unsigned p = 0; p < k->nparams; p++)
             validate_job_param(sb, &k->params[p]);
+        validate_job_racy(sb, pl->an, k);
         for (unsigned l = 0; l < kp->nleaves; l++) {
             job_put_leaf(sb, kp->leaves[l].kernel, kp->leaves[l].condition);
             describe_inputs(sb, &kp->leaves[l]);
@@ -500,5 +516,5 @@ char *validate_job_value(const char *dir, const char *spec)
 
 char *validate_job_options(const validate_options *o, const char *dir)
 {
-    return job_options(o, dir);
+    return o->emit_job ? job_options(o, dir) : build_options(o);
 }

@@ -62,12 +62,16 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
 /*
  * A job's pieces, for the profile's jobs too (profile_cmd.c): a --arg
  * value with a file: input copied into DIR/inputs (NULL after a message),
- * and the build options with the headers copied into DIR/include/N.
+ * and the build options: with --emit-job the headers copied into
+ * DIR/include/N, else what a run here builds with (-D, --build-options, the
+ * input's folder and each -I, absolute), as --validate's own runs do.
  */
 char *validate_job_value(const char *dir, const char *spec);
 char *validate_job_options(const validate_options *o, const char *dir);
 
 /* A parameter's `arg` line and its struct's `field` lines (common/job.h writes them). */
 void validate_job_param(strbuf *sb, const kernel_param *a);
+/* The `racy` line of k (job.h): the buffers its items may race on (race_scan.h). */
+void validate_job_racy(strbuf *sb, const analysis *an, const kernel_info *k);
 
 #endif

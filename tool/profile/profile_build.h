@@ -25,6 +25,8 @@ typedef struct profile_kernel {
     pedit *edits;
     unsigned nedits, capedits;
     char err[256];            /* why it cannot be profiled, or "" */
+    unsigned opaque;          /* loops and decisions a macro writes, not recorded */
+    unsigned opaque_line;     /* the first one's line */
 } profile_kernel;
 
 /* Builds pk->tree and pk->edits for pk->k; 0, or -1 with pk->err set. */

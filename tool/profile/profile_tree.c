@@ -111,15 +111,16 @@ static int build_arm(tctx *x, CXCursor c, pseq *arm, unsigned construct)
     return rc;
 }
 
-/* if (C): C becomes __nplus1_rec(&__np1, (C) ? 1 : 2) == 1 */
+/* if (C): C becomes __nplus1_rec(&__np1, !(C) ? 2 : 1) == 1 (OpenCL C refuses a float
+ * as the condition of ?: though if takes one: `if (body.invMass)`; ! takes any scalar) */
 static int build_if(tctx *x, CXCursor c, pseq *out)
 {
     cursor_list ch = children_of(c);
     src_range cr;
     int rc = ch.n < 2 || plain_range(x, ch.v[0], &cr) != 0 ? -1 : 0;
     if (rc == 0) {
-        add_edit(x->pk, cr.begin, "__nplus1_rec(&__np1, (");
-        add_edit(x->pk, cr.end, ") ? 1 : 2) == 1");
+        add_edit(x->pk, cr.begin, "__nplus1_rec(&__np1, !(");
+        add_edit(x->pk, cr.end, ") ? 2 : 1) == 1");
         unsigned id = add_construct(x, c, PN_IF, "if", 2);
         pnode *nd = push_node(out, PN_IF);
         nd->cost = cost_of(x, ch.v[0]);
@@ -167,9 +168,15 @@ static CXCursor add_labels(tctx *x, CXCursor c, entry *e)
             return c;
         cursor_list ch = children_of(c);
         CXCursor sub = ch.n ? ch.v[ch.n - 1] : clang_getNullCursor();
-        src_range vr;
+        src_range vr, hr;
         if (k == CXCursor_DefaultStmt) {
             e->is_default = 1;
+        } else if (ch.n == 3 && plain_range(x, ch.v[0], &vr) == 0 &&
+                   plain_range(x, ch.v[1], &hr) == 0) { /* GNU's case LO ... HI: */
+            size_t lo_len, hi_len;
+            const char *lo = range_text(x->an, vr, &lo_len), *hi = range_text(x->an, hr, &hi_len);
+            sb_printf(&e->test, "%s(__np1_sv >= (long)(%.*s) && __np1_sv <= (long)(%.*s))",
+                      e->test.len ? " || " : "", (int)lo_len, lo, (int)hi_len, hi);
         } else if (ch.n != 2 || plain_range(x, ch.v[0], &vr) != 0) {
             free(ch.v);
             fail(x, c, "a case label the profile cannot read (a range, or a macro)");
@@ -275,14 +282,14 @@ static int build_switch(tctx *x, CXCursor c, pseq *out)
 
 /* ---- loops ----------------------------------------------------------------- */
 
-/* A loop test C becomes __nplus1_rec(&__np1, (C) ? 2 : 1) == 2. */
+/* A loop test C becomes __nplus1_rec(&__np1, !(C) ? 1 : 2) == 2 (a float test: build_if). */
 static int instrument_test(tctx *x, CXCursor cond)
 {
     src_range cr;
     if (plain_range(x, cond, &cr) != 0)
         return -1;
-    add_edit(x->pk, cr.begin, "__nplus1_rec(&__np1, (");
-    add_edit(x->pk, cr.end, ") ? 2 : 1) == 2");
+    add_edit(x->pk, cr.begin, "__nplus1_rec(&__np1, !(");
+    add_edit(x->pk, cr.end, ") ? 1 : 2) == 2");
     return 0;
 }
 
@@ -359,8 +366,110 @@ static int build_for(tctx *x, CXCursor c, pseq *out)
     return clang_Cursor_isNull(part[3]) ? 0 : build_arm(x, part[3], arm, nd->construct);
 }
 
+/* ---- constructs a macro writes ------------------------------------------------- */
+
+/*
+ * Does a macro write statement c? Its text in the file must start with its
+ * keyword (if, switch, while, do, for); a macro's expansion starts with the
+ * macro's name (libclang 14's spelling locations do not tell a macro's body).
+ */
+static int macro_written(tctx *x, CXCursor c)
+{
+    static const struct { enum CXCursorKind kind; const char *word; } words[] = {
+        {CXCursor_IfStmt, "if"}, {CXCursor_SwitchStmt, "switch"}, {CXCursor_WhileStmt, "while"},
+        {CXCursor_DoStmt, "do"}, {CXCursor_ForStmt, "for"}};
+    src_range r;
+    if (cursor_range(x->an, c, &r) != 0 || r.file != 0)
+        return 1;
+    const src_file *f = &x->an->pr->files[r.file];
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    for (unsigned i = 0; i < sizeof words / sizeof *words; i++) {
+        size_t n = strlen(words[i].word);
+        if (words[i].kind != kind)
+            continue;
+        if (r.begin + n > f->len || strncmp(f->text + r.begin, words[i].word, n))
+            return 1;
+        char next = r.begin + n < f->len ? f->text[r.begin + n] : ' ';
+        return next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+               (next >= '0' && next <= '9');
+    }
+    return 0;
+}
+
+typedef struct escape_scan {
+    int loops, switches; /* around the cursor, inside the construct (itself included) */
+    int escapes;
+} escape_scan;
+
+static enum CXChildVisitResult escape_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    escape_scan *e = data;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    int is_loop = kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt ||
+                  kind == CXCursor_DoStmt;
+    if (kind == CXCursor_ReturnStmt || kind == CXCursor_GotoStmt ||
+        kind == CXCursor_IndirectGotoStmt ||
+        (kind == CXCursor_BreakStmt && !e->loops && !e->switches) ||
+        (kind == CXCursor_ContinueStmt && !e->loops))
+        e->escapes = 1;
+    else if (is_loop || kind == CXCursor_SwitchStmt) {
+        e->loops += is_loop;
+        e->switches += !is_loop;
+        clang_visitChildren(c, escape_cb, e);
+        e->loops -= is_loop;
+        e->switches -= !is_loop;
+        return e->escapes ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    return e->escapes ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/*
+ * A loop, if or switch that a macro writes (Gepe3D's FOREACH_NEIGHBOUR_j opens
+ * two for loops and END_FOREACH_NEIGHBOUR_j closes them) cannot take the
+ * recording's edits. When no path leaves it but
+ * through its end (no return, no break or continue of an outer loop), it is
+ * one region of straight-line work: nothing inside is recorded, its cost is
+ * the cost model's, and every path still fits. 1: made opaque; 0: not macro
+ * written; -1: a macro-written construct a path leaves early (an error).
+ */
+static int opaque_if_macro(tctx *x, CXCursor c, pseq *out)
+{
+    if (!macro_written(x, c))
+        return 0;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    escape_scan e = {kind != CXCursor_IfStmt && kind != CXCursor_SwitchStmt,
+                     kind == CXCursor_SwitchStmt, 0};
+    clang_visitChildren(c, escape_cb, &e);
+    if (e.escapes)
+        return fail(x, c, "a loop or decision written by a macro that a path leaves early "
+                          "(return, or break or continue of an outer loop) cannot be recorded");
+    pnode *nd = push_node(out, PN_WORK);
+    nd->cost = cost_of(x, c);
+    if (!x->pk->opaque++) {
+        src_range r = {0};
+        cursor_range(x->an, c, &r);
+        x->pk->opaque_line = r.line;
+    }
+    return 1;
+}
+
 static int build_stmt(tctx *x, CXCursor c, pseq *out)
 {
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_IfStmt:
+    case CXCursor_SwitchStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_ForStmt: {
+        int o = opaque_if_macro(x, c, out);
+        if (o != 0)
+            return o < 0 ? -1 : 0;
+        break;
+    }
+    default:
+        break;
+    }
     switch (clang_getCursorKind(c)) {
     case CXCursor_CompoundStmt: {
         cursor_list ch = children_of(c);
