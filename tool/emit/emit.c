@@ -13,55 +13,7 @@
 #include <string.h>
 
 #include "auto_tile.h"
-#include "loop_emit.h"
 #include "util.h"
-
-void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
-            const tmpl_var *vars, unsigned nvars)
-{
-    if (e->failed)
-        return;
-    if (tmpl_expand(out, t, frag, vars, nvars, e->err, e->errlen) != 0)
-        e->failed = 1;
-}
-
-/* ---- one kernel's set ---------------------------------------------------- */
-
-const char *line_path(const emitter *e, unsigned file)
-{
-    return e->opt->no_line ? NULL : e->an->pr->files[file].path;
-}
-
-void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line)
-{
-    if (!e->opt->no_line)
-        put_line_directive(sb, line, e->an->pr->files[file].path);
-}
-
-void put_line_back(strbuf *sb, const emitter *e)
-{
-    if (!e->opt->no_line)
-        sb_puts(sb, LINE_BACK "\n");
-}
-
-void put_line_back_after_body(strbuf *sb, const emitter *e)
-{
-    if (!e->opt->no_line)
-        sb_puts(sb, "\n" LINE_BACK);
-}
-
-/* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
-int tile_only(const kernel_plan *kp)
-{
-    return kp->strategy == STRATEGY_TILE;
-}
-
-/* The tile kernel comes with --strategy tile, and beside the chosen strategy's
- * kernels under --split auto, so that the runtime may time it too. */
-int emits_tile(const kernel_plan *kp)
-{
-    return kp->tile_candidate != AUTO_TILE_NONE;
-}
 
 /* ---- contexts: the tile's leaves start from what the prologue left -------- */
 
@@ -69,26 +21,6 @@ int emits_tile(const kernel_plan *kp)
 static int uses_context(const kernel_plan *kp)
 {
     return kp->tile_candidate == AUTO_TILE_CONTEXT;
-}
-
-/* The classify phase keeps the carried variables at nplus1_slot. */
-void ctx_stores(strbuf *sb, const kernel_context *cx)
-{
-    if (!cx->bytes)
-        return;
-    sb_puts(sb, "    /* nplus1: the context, kept for the leaves */\n");
-    for (unsigned i = 0; i < cx->nvars; i++) {
-        const ctx_var *v = &cx->vars[i];
-        if (!v->carried)
-            continue;
-        if (!v->count) {
-            sb_printf(sb, "    nplus1_ctx_%s[nplus1_slot] = %s;\n", v->name, v->name);
-            continue;
-        }
-        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n", v->count);
-        sb_printf(sb, "        nplus1_ctx_%s[nplus1_slot][nplus1_k] = %s[nplus1_k];\n", v->name,
-                  v->name);
-    }
 }
 
 /* A leaf declares the context's variables, from the local memory where they move. */
@@ -188,15 +120,6 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     return sb_steal(&sb);
 }
 
-/* ---- loops: the tile kernel that regroups a loop's contexts (loop_emit.c) ---- */
-
-static int expand_loop(void *ud, strbuf *out, const char *frag, const tmpl_var *v, unsigned n)
-{
-    emitter *e = ud;
-    expand(e, out, &e->kt, frag, v, n);
-    return e->failed ? -1 : 0;
-}
-
 /* The user's parameters and arguments, and the context's, as the fragments spell them. */
 typedef struct body_names {
     const char *params, *args, *cparams, *cargs;
@@ -257,7 +180,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         snprintf(line, sizeof line, "%u", kp->loop.line);
         tmpl_var lv[] = {{"K", k->name}, {"LINE", line}};
         expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
-        loop_emit_set(e->an, kp, sb, expand_loop, e);
+        loop_emit_set(e, kp, sb);
         expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
         free(params);
         free(args);

@@ -158,6 +158,27 @@ void emit_helpers(emitter *e, strbuf *sb)
 
 /* ---- the classifier ----------------------------------------------------- */
 
+/* The classify phase keeps the carried variables at nplus1_slot. */
+static void ctx_stores(strbuf *sb, const kernel_context *cx)
+{
+    if (!cx->bytes)
+        return;
+    sb_puts(sb, "    /* nplus1: the context, kept for the leaves */\n");
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        if (!v->carried)
+            continue;
+        if (!v->count) {
+            sb_printf(sb, "    nplus1_ctx_%s[nplus1_slot] = %s;\n", v->name, v->name);
+            continue;
+        }
+        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n", v->count);
+        sb_printf(sb, "        nplus1_ctx_%s[nplus1_slot][nplus1_k] = %s[nplus1_k];\n", v->name,
+                  v->name);
+    }
+}
+
+
 typedef struct classify_emitter {
     emitter *e;
     const kernel_plan *kp;
@@ -414,31 +435,6 @@ char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     return sb_steal(&sb);
 }
 
-/* Comment-safe copy of a condition (no "*" "/" sequence). */
-char *comment_safe(const char *s)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (; *s; s++) {
-        if (*s == '\n' || *s == '\r')
-            sb_putc(&sb, ' ');
-        else if (s[0] == '*' && s[1] == '/')
-            sb_puts(&sb, "* ");
-        else
-            sb_putc(&sb, *s);
-    }
-    return sb_steal(&sb);
-}
-
-/* The first leaf of leaf kernel kn. */
-const leaf *kernel_leaf(const kernel_plan *kp, int kn)
-{
-    for (unsigned l = 0; l < kp->nleaves; l++)
-        if (kp->leaves[l].kernel == kn)
-            return &kp->leaves[l];
-    return &kp->leaves[0];
-}
-
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 char *leaf_body_merged(emitter *e, const kernel_plan *kp)
 {
@@ -447,13 +443,5 @@ char *leaf_body_merged(emitter *e, const kernel_plan *kp)
     put_line(&sb, e, kp->k->body.file, kp->k->body.line);
     put_active_range(e->an, &sb, kp->k->body);
     put_line_back_after_body(&sb, e);
-    return sb_steal(&sb);
-}
-
-char *merged_condition(const kernel_plan *kp)
-{
-    strbuf sb;
-    sb_init(&sb);
-    sb_printf(&sb, "merged: the %u cheap leaves run the original code", kp->nmerged);
     return sb_steal(&sb);
 }

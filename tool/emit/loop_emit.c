@@ -1,16 +1,14 @@
 /*
- * loop_emit.c - the generated text of a regrouped loop (loop.h, loop_emit.h):
+ * loop_emit.c - the generated text of a regrouped loop (loop.h):
  * the context struct, the phases of an item's work (start, head, branch,
  * end) and the tile kernel that runs them round by round.
  */
-#include "loop_emit.h"
+#include "emit_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "util.h"
-
-#define NV(a) (sizeof(a) / sizeof *(a))
 
 /* Loads ctx.vars[from, to) from the private context nplus1_c. */
 static void loop_loads(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to)
@@ -49,10 +47,10 @@ typedef struct jump_text {
 } jump_text;
 
 /* Appends file text [begin, end), trimmed, with the loop's jumps replaced per jt. */
-static void loop_text_jt(const analysis *an, strbuf *sb, const loop_plan *lp,
+static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp,
                          const jump_text *jt, unsigned file, unsigned begin, unsigned end)
 {
-    const char *text = an->pr->files[file].text;
+    const char *text = e->an->pr->files[file].text;
     while (begin < end && (text[begin] == ' ' || text[begin] == '\n' || text[begin] == '\t'))
         begin++;
     while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t'))
@@ -65,18 +63,18 @@ static void loop_text_jt(const analysis *an, strbuf *sb, const loop_plan *lp,
         const loop_jump *j = &lp->jumps[i];
         if (j->at.file != file || j->at.begin < pos || j->at.end > end)
             continue;
-        parse_put_active(an->pr, sb, file, pos, j->at.begin);
+        parse_put_active(e->an->pr, sb, file, pos, j->at.begin);
         sb_puts(sb, j->is_break ? jt->brk : jt->cont);
         pos = j->at.end;
     }
-    parse_put_active(an->pr, sb, file, pos, end);
+    parse_put_active(e->an->pr, sb, file, pos, end);
     sb_putc(sb, '\n');
 }
 
-static void loop_text(const analysis *an, strbuf *sb, unsigned file, unsigned begin,
+static void loop_text(emitter *e, strbuf *sb, unsigned file, unsigned begin,
                       unsigned end)
 {
-    loop_text_jt(an, sb, NULL, NULL, file, begin, end);
+    loop_text_jt(e, sb, NULL, NULL, file, begin, end);
 }
 
 /* The stores of the prologue's variables on one line, for a jump's replacement. */
@@ -129,9 +127,9 @@ static char *loop_members(const loop_plan *lp)
 }
 
 /* Is the branch's body a braced block? */
-static int braced(const analysis *an, src_range body)
+static int braced(emitter *e, src_range body)
 {
-    return body.end > body.begin && an->pr->files[body.file].text[body.begin] == '{';
+    return body.end > body.begin && e->an->pr->files[body.file].text[body.begin] == '{';
 }
 
 /*
@@ -139,41 +137,41 @@ static int braced(const analysis *an, src_range body)
  * branch's body replaced by a flag; an item that takes another branch runs the code
  * after the if and ends here; then the branch's statements before the loop.
  */
-static void loop_start_outer(const analysis *an, const kernel_plan *kp, strbuf *sb)
+static void loop_start_outer(emitter *e, const kernel_plan *kp, strbuf *sb)
 {
     const loop_plan *lp = &kp->loop;
     const decision *d = lp->outer;
     const src_range body = d->branches[lp->outer_branch].body;
     const unsigned file = d->range.file;
-    loop_text(an, sb, kp->k->body.file, kp->k->top.items[0].range.begin, d->range.begin);
+    loop_text(e, sb, kp->k->body.file, kp->k->top.items[0].range.begin, d->range.begin);
     sb_printf(sb, "    int nplus1_loop_branch = 0; /* the item takes the branch at line %u */\n",
               body.line);
     sb_puts(sb, "    ");
-    parse_put_active(an->pr, sb, file, d->range.begin, body.begin);
+    parse_put_active(e->an->pr, sb, file, d->range.begin, body.begin);
     sb_puts(sb, "{ nplus1_loop_branch = 1; }");
-    parse_put_active(an->pr, sb, file, body.end, d->range.end);
+    parse_put_active(e->an->pr, sb, file, body.end, d->range.end);
     sb_printf(sb, "\n    if (!nplus1_loop_branch) { /* another branch: the code after the if at "
                   "line %u, and the item ends */\n", d->range.line);
-    loop_text(an, sb, file, d->range.end, kp->k->body.end - 1);
+    loop_text(e, sb, file, d->range.end, kp->k->body.end - 1);
     sb_puts(sb, "        return;\n    }\n");
-    if (braced(an, body)) {
+    if (braced(e, body)) {
         sb_printf(sb, "    /* the branch at line %u up to the loop */\n", body.line);
-        loop_text(an, sb, file, body.begin + 1, lp->stmt.begin);
+        loop_text(e, sb, file, body.begin + 1, lp->stmt.begin);
     }
 }
 
-static char *loop_start(const analysis *an, const kernel_plan *kp)
+static char *loop_start(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     strbuf sb;
     sb_init(&sb);
     if (lp->outer)
-        loop_start_outer(an, kp, &sb);
+        loop_start_outer(e, kp, &sb);
     else
-        loop_text(an, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
+        loop_text(e, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
     if (lp->kind == LOOP_FOR && lp->init.end > lp->init.begin) {
         sb_printf(&sb, "    /* the for loop's first part */\n");
-        loop_text(an, &sb, lp->init.file, lp->init.begin, lp->init.end);
+        loop_text(e, &sb, lp->init.file, lp->init.begin, lp->init.end);
         sb.len--; /* its newline */
         sb_puts(&sb, ";\n");
     }
@@ -198,7 +196,7 @@ static void loop_switch_groups(strbuf *sb, const decision *d, unsigned first)
     sb_puts(sb, "    }\n");
 }
 
-static void loop_if_groups(const analysis *an, strbuf *sb, const decision *d, unsigned first)
+static void loop_if_groups(emitter *e, strbuf *sb, const decision *d, unsigned first)
 {
     sb_puts(sb, "    nplus1_b =");
     unsigned last = d->nbranches - 1;
@@ -209,7 +207,7 @@ static void loop_if_groups(const analysis *an, strbuf *sb, const decision *d, un
             continue;
         }
         size_t n = 0;
-        const char *t = range_text(an, br->cond, &n);
+        const char *t = range_text(e->an, br->cond, &n);
         sb_puts(sb, " (");
         sb_putn(sb, t, n);
         sb_printf(sb, ") ? %u :", first + b);
@@ -218,15 +216,15 @@ static void loop_if_groups(const analysis *an, strbuf *sb, const decision *d, un
 }
 
 /* The grouping of decision d in the head: nplus1_b = first + its branch. */
-static void loop_groups(const analysis *an, strbuf *sb, const loop_plan *lp, const decision *d,
+static void loop_groups(emitter *e, strbuf *sb, const loop_plan *lp, const decision *d,
                         unsigned first)
 {
     if (d->kind != DEC_SWITCH) {
-        loop_if_groups(an, sb, d, first);
+        loop_if_groups(e, sb, d, first);
         return;
     }
     size_t n = 0;
-    const char *t = range_text(an, d->cond, &n);
+    const char *t = range_text(e->an, d->cond, &n);
     sb_puts(sb, "    nplus1_sel = (");
     sb_putn(sb, t, n);
     sb_puts(sb, ");\n");
@@ -235,17 +233,17 @@ static void loop_groups(const analysis *an, strbuf *sb, const loop_plan *lp, con
 }
 
 /* The loop's test (after a for loop's third part, or a do loop's first pass). */
-static void loop_test(const analysis *an, strbuf *sb, const loop_plan *lp)
+static void loop_test(emitter *e, strbuf *sb, const loop_plan *lp)
 {
     size_t n = 0;
-    const char *t = range_text(an, lp->cond, &n);
+    const char *t = range_text(e->an, lp->cond, &n);
     if (lp->kind == LOOP_FOR && lp->inc.end > lp->inc.begin) {
         sb_puts(sb, "    if (nplus1_c->nplus1_iter) { /* the for loop's third part */\n");
-        const char *inc = range_text(an, lp->inc, &n);
+        const char *inc = range_text(e->an, lp->inc, &n);
         sb_puts(sb, "        (void)(");
         sb_putn(sb, inc, n);
         sb_puts(sb, ");\n    }\n");
-        t = range_text(an, lp->cond, &n);
+        t = range_text(e->an, lp->cond, &n);
     }
     if (lp->kind == LOOP_DO)
         sb_puts(sb, "    if (nplus1_c->nplus1_iter && !(");
@@ -261,7 +259,7 @@ static void loop_test(const analysis *an, strbuf *sb, const loop_plan *lp)
     sb_puts(sb, "    nplus1_c->nplus1_iter = 1;\n");
 }
 
-static char *loop_head(const analysis *an, const kernel_plan *kp)
+static char *loop_head(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     const decision *d = lp->d;
@@ -269,11 +267,11 @@ static char *loop_head(const analysis *an, const kernel_plan *kp)
     strbuf sb;
     sb_init(&sb);
     loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
-    loop_test(an, &sb, lp);
+    loop_test(e, &sb, lp);
     char *brk, *cont;
     jump_texts(lp, 'h', &brk, &cont);
     jump_text jt = {brk, cont};
-    loop_text_jt(an, &sb, lp, &jt, file, lp->body.begin + 1, d->range.begin);
+    loop_text_jt(e, &sb, lp, &jt, file, lp->body.begin + 1, d->range.begin);
     free(brk);
     free(cont);
     sb_puts(&sb, "    int nplus1_b = 0;\n");
@@ -281,15 +279,15 @@ static char *loop_head(const analysis *an, const kernel_plan *kp)
         sb_printf(&sb, "    %s nplus1_sel = 0;\n", lp->sel_type);
     if (lp->d2) {
         size_t n = 0;
-        const char *t = range_text(an, d->branches[0].cond, &n);
+        const char *t = range_text(e->an, d->branches[0].cond, &n);
         sb_printf(&sb, "    /* the if at line %u leaves the iteration: its branch is group 0 */\n"
                        "    if (!(", d->range.line);
         sb_putn(&sb, t, n);
         sb_puts(&sb, ")) {\n");
-        loop_groups(an, &sb, lp, lp->d2, 1);
+        loop_groups(e, &sb, lp, lp->d2, 1);
         sb_puts(&sb, "    }\n");
     } else {
-        loop_groups(an, &sb, lp, d, 0);
+        loop_groups(e, &sb, lp, d, 0);
     }
     if (lp->sel_type)
         sb_puts(&sb, "    nplus1_c->nplus1_sel = nplus1_sel;\n");
@@ -299,7 +297,7 @@ static char *loop_head(const analysis *an, const kernel_plan *kp)
 }
 
 /* The branches of decision d (group first + b) in the branch phase. */
-static void loop_dispatch(const analysis *an, strbuf *sb, const loop_plan *lp,
+static void loop_dispatch(emitter *e, strbuf *sb, const loop_plan *lp,
                           const jump_text *jt, const decision *d, unsigned first)
 {
     unsigned file = lp->body.file;
@@ -307,7 +305,7 @@ static void loop_dispatch(const analysis *an, strbuf *sb, const loop_plan *lp,
         sb_printf(sb, "    /* the switch at line %u, on the value the head took */\n",
                   d->range.line);
         sb_puts(sb, "    switch (nplus1_sel)\n");
-        loop_text_jt(an, sb, lp, jt, file, lp->switch_body.begin, lp->switch_body.end);
+        loop_text_jt(e, sb, lp, jt, file, lp->switch_body.begin, lp->switch_body.end);
         return;
     }
     sb_printf(sb, "    /* the if at line %u */\n", d->range.line);
@@ -316,12 +314,12 @@ static void loop_dispatch(const analysis *an, strbuf *sb, const loop_plan *lp,
         if (br->kind != BR_IF && br->kind != BR_ELSE)
             continue;
         sb_printf(sb, "    if (nplus1_b == %u) {\n    ", first + b);
-        loop_text_jt(an, sb, lp, jt, file, br->body.begin, br->body.end);
+        loop_text_jt(e, sb, lp, jt, file, br->body.begin, br->body.end);
         sb_puts(sb, "    ;}\n");
     }
 }
 
-static char *loop_branch(const analysis *an, const kernel_plan *kp)
+static char *loop_branch(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     const decision *last = lp->d2 ? lp->d2 : lp->d;
@@ -337,47 +335,46 @@ static char *loop_branch(const analysis *an, const kernel_plan *kp)
     sb_puts(&sb, "    const uint nplus1_b = nplus1_c->nplus1_branch;\n");
     if (lp->d2) {
         sb_puts(&sb, "    if (nplus1_b == 0) {\n");
-        loop_dispatch(an, &sb, lp, &jt, lp->d, 0);
+        loop_dispatch(e, &sb, lp, &jt, lp->d, 0);
         sb_puts(&sb, "    } else {\n");
-        loop_dispatch(an, &sb, lp, &jt, lp->d2, 1);
+        loop_dispatch(e, &sb, lp, &jt, lp->d2, 1);
         sb_puts(&sb, "    }\n");
     } else {
-        loop_dispatch(an, &sb, lp, &jt, lp->d, 0);
+        loop_dispatch(e, &sb, lp, &jt, lp->d, 0);
     }
     sb_printf(&sb, "    /* the rest of the iteration */\n");
-    loop_text_jt(an, &sb, lp, &jt, file, last->range.end, lp->body.end - 1);
+    loop_text_jt(e, &sb, lp, &jt, file, last->range.end, lp->body.end - 1);
     free(brk);
     free(cont);
     loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
     return sb_steal(&sb);
 }
 
-static char *loop_end(const analysis *an, const kernel_plan *kp)
+static char *loop_end(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     strbuf sb;
     sb_init(&sb);
     loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
     if (!lp->outer) {
-        loop_text(an, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
+        loop_text(e, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
         return sb_steal(&sb);
     }
     /* each in its own scope, as in the original: the branch's rest, the code after the if */
     const decision *d = lp->outer;
     const src_range body = d->branches[lp->outer_branch].body;
-    if (braced(an, body)) {
+    if (braced(e, body)) {
         sb_printf(&sb, "    { /* the rest of the branch at line %u */\n", body.line);
-        loop_text(an, &sb, body.file, lp->stmt.end, body.end - 1);
+        loop_text(e, &sb, body.file, lp->stmt.end, body.end - 1);
         sb_puts(&sb, "    }\n");
     }
     sb_printf(&sb, "    { /* the code after the if at line %u */\n", d->range.line);
-    loop_text(an, &sb, kp->k->body.file, d->range.end, kp->k->body.end - 1);
+    loop_text(e, &sb, kp->k->body.file, d->range.end, kp->k->body.end - 1);
     sb_puts(&sb, "    }\n");
     return sb_steal(&sb);
 }
 
-void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_expand_fn expand,
-                   void *ud)
+void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
 {
     const kernel_info *k = kp->k;
     const loop_plan *lp = &kp->loop;
@@ -390,8 +387,8 @@ void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_e
              lp->line > k->top.items[0].range.line ? lp->line - 1 : lp->line);
     snprintf(epilogue, sizeof epilogue, "%u-%u", lp->stmt.end_line, k->body.end_line);
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
-    char *members = loop_members(lp), *start = loop_start(an, kp), *head = loop_head(an, kp);
-    char *branch = loop_branch(an, kp), *end = loop_end(an, kp);
+    char *members = loop_members(lp), *start = loop_start(e, kp), *head = loop_head(e, kp);
+    char *branch = loop_branch(e, kp), *end = loop_end(e, kp);
     char regroup[16], why[160];
     snprintf(regroup, sizeof regroup, "%u", lp->regroup);
     snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a regrouping "
@@ -402,8 +399,8 @@ void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_e
                     {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
                     {"HEAD", head},        {"BRANCH", branch},  {"END", end},
                     {"PROLOGUE", prologue}, {"EPILOGUE", epilogue}};
-    if (expand(ud, sb, "loop-functions", v, NV(v)) == 0)
-        expand(ud, sb, "loop-tile", v, NV(v));
+    expand(e, sb, &e->kt, "loop-functions", v, NV(v));
+    expand(e, sb, &e->kt, "loop-tile", v, NV(v));
     free(params);
     free(args);
     free(members);
