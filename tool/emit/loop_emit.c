@@ -46,9 +46,20 @@ typedef struct jump_text {
     const char *brk, *cont;
 } jump_text;
 
-/* Appends file text [begin, end), trimmed, with the loop's jumps replaced per jt. */
-static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp,
-                         const jump_text *jt, unsigned file, unsigned begin, unsigned end)
+/* A #line naming the first line of r (unless --no-line). */
+static void put_line_at(emitter *e, strbuf *sb, src_range r)
+{
+    put_line(sb, e, r.file, text_line_at(e->an->pr->files[r.file].text, r.begin));
+}
+
+/*
+ * Appends file text [begin, end), trimmed, on a line of its own after pad, with the
+ * loop's jumps replaced per jt and tail after it; a #line before it names its first
+ * line (unless --no-line), and one after it numbers the generated file again.
+ */
+static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp, const jump_text *jt,
+                         const char *pad, const char *tail, unsigned file, unsigned begin,
+                         unsigned end)
 {
     const char *text = e->an->pr->files[file].text;
     while (begin < end && (text[begin] == ' ' || text[begin] == '\n' || text[begin] == '\t'))
@@ -57,7 +68,8 @@ static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp,
         end--;
     if (begin == end)
         return;
-    sb_puts(sb, "    ");
+    put_line(sb, e, file, text_line_at(text, begin));
+    sb_puts(sb, pad);
     unsigned pos = begin;
     for (unsigned i = 0; jt && i < lp->njumps; i++) {
         const loop_jump *j = &lp->jumps[i];
@@ -68,13 +80,14 @@ static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp,
         pos = j->at.end;
     }
     parse_put_active(e->an->pr, sb, file, pos, end);
+    sb_puts(sb, tail);
     sb_putc(sb, '\n');
+    put_line_back(sb, e);
 }
 
-static void loop_text(emitter *e, strbuf *sb, unsigned file, unsigned begin,
-                      unsigned end)
+static void loop_text(emitter *e, strbuf *sb, unsigned file, unsigned begin, unsigned end)
 {
-    loop_text_jt(e, sb, NULL, NULL, file, begin, end);
+    loop_text_jt(e, sb, NULL, NULL, "    ", "", file, begin, end);
 }
 
 /* The stores of the prologue's variables on one line, for a jump's replacement. */
@@ -146,11 +159,14 @@ static void loop_start_outer(emitter *e, const kernel_plan *kp, strbuf *sb)
     loop_text(e, sb, kp->k->body.file, kp->k->top.items[0].range.begin, d->range.begin);
     sb_printf(sb, "    int nplus1_loop_branch = 0; /* the item takes the branch at line %u */\n",
               body.line);
+    put_line(sb, e, file, d->range.line);
     sb_puts(sb, "    ");
     parse_put_active(e->an->pr, sb, file, d->range.begin, body.begin);
     sb_puts(sb, "{ nplus1_loop_branch = 1; }");
     parse_put_active(e->an->pr, sb, file, body.end, d->range.end);
-    sb_printf(sb, "\n    if (!nplus1_loop_branch) { /* another branch: the code after the if at "
+    sb_putc(sb, '\n');
+    put_line_back(sb, e);
+    sb_printf(sb, "    if (!nplus1_loop_branch) { /* another branch: the code after the if at "
                   "line %u, and the item ends */\n", d->range.line);
     loop_text(e, sb, file, d->range.end, kp->k->body.end - 1);
     sb_puts(sb, "        return;\n    }\n");
@@ -171,9 +187,8 @@ static char *loop_start(emitter *e, const kernel_plan *kp)
         loop_text(e, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
     if (lp->kind == LOOP_FOR && lp->init.end > lp->init.begin) {
         sb_printf(&sb, "    /* the for loop's first part */\n");
-        loop_text(e, &sb, lp->init.file, lp->init.begin, lp->init.end);
-        sb.len--; /* its newline */
-        sb_puts(&sb, ";\n");
+        loop_text_jt(e, &sb, NULL, NULL, "    ", ";", lp->init.file, lp->init.begin,
+                     lp->init.end);
     }
     loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
     return sb_steal(&sb);
@@ -198,6 +213,7 @@ static void loop_switch_groups(strbuf *sb, const decision *d, unsigned first)
 
 static void loop_if_groups(emitter *e, strbuf *sb, const decision *d, unsigned first)
 {
+    put_line_at(e, sb, d->branches[0].cond);
     sb_puts(sb, "    nplus1_b =");
     unsigned last = d->nbranches - 1;
     for (unsigned b = 0; b < d->nbranches; b++) {
@@ -213,6 +229,7 @@ static void loop_if_groups(emitter *e, strbuf *sb, const decision *d, unsigned f
         sb_printf(sb, ") ? %u :", first + b);
     }
     sb_printf(sb, " %u;\n", first + last);
+    put_line_back(sb, e);
 }
 
 /* The grouping of decision d in the head: nplus1_b = first + its branch. */
@@ -225,9 +242,11 @@ static void loop_groups(emitter *e, strbuf *sb, const loop_plan *lp, const decis
     }
     size_t n = 0;
     const char *t = range_text(e->an, d->cond, &n);
+    put_line_at(e, sb, d->cond);
     sb_puts(sb, "    nplus1_sel = (");
     sb_putn(sb, t, n);
     sb_puts(sb, ");\n");
+    put_line_back(sb, e);
     (void)lp;
     loop_switch_groups(sb, d, first);
 }
@@ -240,11 +259,16 @@ static void loop_test(emitter *e, strbuf *sb, const loop_plan *lp)
     if (lp->kind == LOOP_FOR && lp->inc.end > lp->inc.begin) {
         sb_puts(sb, "    if (nplus1_c->nplus1_iter) { /* the for loop's third part */\n");
         const char *inc = range_text(e->an, lp->inc, &n);
+        put_line_at(e, sb, lp->inc);
         sb_puts(sb, "        (void)(");
         sb_putn(sb, inc, n);
-        sb_puts(sb, ");\n    }\n");
+        sb_puts(sb, ");\n");
+        put_line_back(sb, e);
+        sb_puts(sb, "    }\n");
         t = range_text(e->an, lp->cond, &n);
     }
+    if (n)
+        put_line_at(e, sb, lp->cond);
     if (lp->kind == LOOP_DO)
         sb_puts(sb, "    if (nplus1_c->nplus1_iter && !(");
     else
@@ -254,6 +278,8 @@ static void loop_test(emitter *e, strbuf *sb, const loop_plan *lp)
     else
         sb_puts(sb, "1");
     sb_puts(sb, ")) { /* the loop ended */\n");
+    if (n)
+        put_line_back(sb, e);
     loop_stores(sb, &lp->ctx, 0, lp->nprologue, "        ");
     sb_puts(sb, "        *nplus1_g = -2;\n        return;\n    }\n");
     sb_puts(sb, "    nplus1_c->nplus1_iter = 1;\n");
@@ -271,7 +297,7 @@ static char *loop_head(emitter *e, const kernel_plan *kp)
     char *brk, *cont;
     jump_texts(lp, 'h', &brk, &cont);
     jump_text jt = {brk, cont};
-    loop_text_jt(e, &sb, lp, &jt, file, lp->body.begin + 1, d->range.begin);
+    loop_text_jt(e, &sb, lp, &jt, "    ", "", file, lp->body.begin + 1, d->range.begin);
     free(brk);
     free(cont);
     sb_puts(&sb, "    int nplus1_b = 0;\n");
@@ -280,10 +306,13 @@ static char *loop_head(emitter *e, const kernel_plan *kp)
     if (lp->d2) {
         size_t n = 0;
         const char *t = range_text(e->an, d->branches[0].cond, &n);
-        sb_printf(&sb, "    /* the if at line %u leaves the iteration: its branch is group 0 */\n"
-                       "    if (!(", d->range.line);
+        sb_printf(&sb, "    /* the if at line %u leaves the iteration: its branch is group 0 */\n",
+                  d->range.line);
+        put_line_at(e, &sb, d->branches[0].cond);
+        sb_puts(&sb, "    if (!(");
         sb_putn(&sb, t, n);
         sb_puts(&sb, ")) {\n");
+        put_line_back(&sb, e);
         loop_groups(e, &sb, lp, lp->d2, 1);
         sb_puts(&sb, "    }\n");
     } else {
@@ -305,7 +334,7 @@ static void loop_dispatch(emitter *e, strbuf *sb, const loop_plan *lp,
         sb_printf(sb, "    /* the switch at line %u, on the value the head took */\n",
                   d->range.line);
         sb_puts(sb, "    switch (nplus1_sel)\n");
-        loop_text_jt(e, sb, lp, jt, file, lp->switch_body.begin, lp->switch_body.end);
+        loop_text_jt(e, sb, lp, jt, "    ", "", file, lp->switch_body.begin, lp->switch_body.end);
         return;
     }
     sb_printf(sb, "    /* the if at line %u */\n", d->range.line);
@@ -313,8 +342,8 @@ static void loop_dispatch(emitter *e, strbuf *sb, const loop_plan *lp,
         const branch *br = &d->branches[b];
         if (br->kind != BR_IF && br->kind != BR_ELSE)
             continue;
-        sb_printf(sb, "    if (nplus1_b == %u) {\n    ", first + b);
-        loop_text_jt(e, sb, lp, jt, file, br->body.begin, br->body.end);
+        sb_printf(sb, "    if (nplus1_b == %u) {\n", first + b);
+        loop_text_jt(e, sb, lp, jt, "        ", "", file, br->body.begin, br->body.end);
         sb_puts(sb, "    ;}\n");
     }
 }
@@ -343,7 +372,7 @@ static char *loop_branch(emitter *e, const kernel_plan *kp)
         loop_dispatch(e, &sb, lp, &jt, lp->d, 0);
     }
     sb_printf(&sb, "    /* the rest of the iteration */\n");
-    loop_text_jt(e, &sb, lp, &jt, file, last->range.end, lp->body.end - 1);
+    loop_text_jt(e, &sb, lp, &jt, "    ", "", file, last->range.end, lp->body.end - 1);
     free(brk);
     free(cont);
     loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
