@@ -203,61 +203,30 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         expand(e, sb, &e->kt, "tile-ctx-policy", pv, NV(pv));
         emit_bodies(e, sb, kp, 1, &bn, &ctx_cases);
     }
-    /* chunked also carries the aggregated passes: its fallback for host dispatch */
-    static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated", "aggregated"};
-    char frag[64];
-    tmpl_var sv[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"PARAMS", params}, {"ARGS", args}};
-    strbuf count, scatter, flush;
-    sb_init(&count);
-    sb_init(&scatter);
-    sb_init(&flush);
-    snprintf(frag, sizeof frag, "count-%s", suffix[kp->strategy]);
-    expand(e, &count, &e->kt, frag, sv, NV(sv));
-    snprintf(frag, sizeof frag, "count-flush-%s", suffix[kp->strategy]);
-    expand(e, &flush, &e->kt, frag, sv, NV(sv));
-    if (flush.len && flush.data[flush.len - 1] == '\n')
-        flush.data[--flush.len] = '\0';
-    snprintf(frag, sizeof frag, "scatter-%s", suffix[kp->strategy]);
-    expand(e, &scatter, &e->kt, frag, sv, NV(sv));
-    if (count.len && count.data[count.len - 1] == '\n')
-        count.data[--count.len] = '\0';
-    if (scatter.len && scatter.data[scatter.len - 1] == '\n')
-        scatter.data[--scatter.len] = '\0';
-    if (cases.len && cases.data[cases.len - 1] == '\n')
-        cases.data[--cases.len] = '\0';
-    if (ctx_cases.len && ctx_cases.data[ctx_cases.len - 1] == '\n')
-        ctx_cases.data[--ctx_cases.len] = '\0';
+    text_chomp(&cases);
+    text_chomp(&ctx_cases);
     char *cdecls = ctx_list(k->name, &kp->ctx, CTX_DECLS);
     char *cipt = ctx_ipt_define(k->name, &kp->ctx), cbytes[16];
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
+    /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
+     * carries the tile kernel, and with the context */
+#define EMIT_STRATEGY_FLAG_(id, v, name) {#id, kp->strategy == STRATEGY_##id ? "1" : ""},
     tmpl_var kv[] = {{"K", k->name},       {"NLEAVES", nleaves},
                      {"PARAMS", params},   {"ARGS", args},
-                     {"COUNT_BODY", count.data ? count.data : ""},
-                     {"COUNT_FLUSH", flush.data ? flush.data : ""},
-                     {"SCATTER_BODY", scatter.data ? scatter.data : ""},
                      {"CASES", cases.data ? cases.data : ""},
                      {"CTX_CASES", ctx_cases.data ? ctx_cases.data : ""},
                      {"CTX_ARGS", cargs}, {"CTX_DECLS", cdecls},
-                     {"CTX_IPT_DEFINE", cipt}, {"CTX_BYTES", cbytes}};
-    if (!tile_only(kp)) {
-        expand(e, sb, &e->kt, "count", kv, NV(kv));
-        if (kp->strategy == STRATEGY_ORDERED)
-            expand(e, sb, &e->kt, "scan", kv, NV(kv));
-        expand(e, sb, &e->kt, "scatter", kv, NV(kv));
-        expand(e, sb, &e->kt, "fused", kv, NV(kv));
-        if (kp->strategy == STRATEGY_CHUNKED)
-            expand(e, sb, &e->kt, "chunk", kv, NV(kv));
-    }
-    if (emits_tile(kp))
-        expand(e, sb, &e->kt, ctx ? "tile-ctx" : "tile", kv, NV(kv));
+                     {"CTX_IPT_DEFINE", cipt}, {"CTX_BYTES", cbytes},
+                     NPLUS1RT_STRATEGIES(EMIT_STRATEGY_FLAG_)
+                     {"TILE_KERNEL", emits_tile(kp) ? "1" : ""},
+                     {"CTX", ctx ? "1" : ""}};
+#undef EMIT_STRATEGY_FLAG_
+    expand(e, sb, &e->kt, "passes", kv, NV(kv));
     sb_free(&ctx_cases);
     free(cparams);
     free(cargs);
     free(cdecls);
     free(cipt);
-    sb_free(&count);
-    sb_free(&scatter);
-    sb_free(&flush);
     sb_free(&cases);
     free(params);
     free(args);

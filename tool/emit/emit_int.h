@@ -59,6 +59,8 @@ char *comment_safe(const char *s);
 const leaf *kernel_leaf(const kernel_plan *kp, int kn);
 /* The merged kernel's condition, as its comments and the driver name it. */
 char *merged_condition(const kernel_plan *kp);
+/* Drops sb's last newline: a list of fragments as the value of a ${NAME} on its own line. */
+void text_chomp(strbuf *sb);
 
 /* ---- text_edits.c: the user's text with edits spliced in by offset ---- */
 

@@ -99,3 +99,9 @@ char *merged_condition(const kernel_plan *kp)
     sb_printf(&sb, "merged: the %u cheap leaves run the original code", kp->nmerged);
     return sb_steal(&sb);
 }
+
+void text_chomp(strbuf *sb)
+{
+    if (sb->len && sb->data[sb->len - 1] == '\n')
+        sb->data[--sb->len] = '\0';
+}
