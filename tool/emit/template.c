@@ -178,6 +178,14 @@ static int condition(const expansion *x, const char *frag, const char *a, size_t
 static int expand_fragment(strbuf *out, const expansion *x, const char *frag, const char *pad,
                            size_t padn);
 
+/* A line that is one ${NAME} alone: a block of lines the C made, with their own
+ * indentation, which an %include's does not change. */
+static int block_line(const char *p, const char *eol)
+{
+    return eol - p > 3 && p[0] == '$' && p[1] == '{' && eol[-1] == '}' &&
+           !memchr(p + 2, '}', (size_t)(eol - p - 3));
+}
+
 /* The state of one %if level: whether its text is emitted, whether a branch was taken,
  * whether the text around it is emitted. */
 typedef struct if_level {
@@ -206,7 +214,7 @@ static int expand_fragment(strbuf *out, const expansion *x, const char *frag, co
         const char *d = directive(p, eol, &arg, &argn, &dpad);
         if (!d) {
             if (on) {
-                if (eol > p)
+                if (eol > p && !block_line(p, eol))
                     sb_putn(out, pad, padn);
                 if (put_substituted(out, x, frag, p, next) != 0)
                     return -1;

@@ -12,7 +12,8 @@
  *   %else            the fragment chooses its text with them (flex's m4_ifdef).
  *   %endif
  *   %include name    fragment `name` expanded here with the same variables; its lines
- *                    (not the values put into them) get the directive's indentation
+ *                    get the directive's indentation, but for the values put into
+ *                    them and a line that is one ${NAME} alone (a block the C made)
  * A directive is a line of its own, blanks before it allowed; it emits no text.
  */
 #ifndef NPLUS1_TEMPLATE_H
