@@ -24,32 +24,27 @@ static int uses_context(const kernel_plan *kp)
 }
 
 /* A leaf declares the context's variables, from the local memory where they move. */
-static void ctx_loads(strbuf *sb, const kernel_context *cx)
+static void ctx_loads(emitter *e, strbuf *sb, const kernel_context *cx)
 {
-    sb_printf(sb, "    /* nplus1: the context (the prologue, lines %u-%u, ran in the classify "
-                  "phase) */\n",
-              cx->prologue_begin_line, cx->prologue_end_line);
+    char prologue[48];
+    snprintf(prologue, sizeof prologue, "%u-%u", cx->prologue_begin_line, cx->prologue_end_line);
+    tmpl_var bv[] = {{"PROLOGUE", prologue}};
+    expand(e, sb, &e->kt, "ctx-loads", bv, NV(bv));
     for (unsigned i = 0; i < cx->nvars; i++) {
         const ctx_var *v = &cx->vars[i];
-        if (v->count) {
-            sb_printf(sb, "    %s %s[%u];\n", v->store_type, v->name, v->count);
-            if (v->carried)
-                sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
-                              "        %s[nplus1_k] = nplus1_ctx_%s[nplus1_slot][nplus1_k];\n",
-                          v->count, v->name, v->name);
-        } else if (v->carried) {
-            sb_printf(sb, "    %s %s = nplus1_ctx_%s[nplus1_slot];\n", v->decl_type, v->name,
-                      v->name);
-        } else {
-            sb_printf(sb, "    %s %s;\n", v->store_type, v->name);
-        }
+        char count[16];
+        snprintf(count, sizeof count, "%u", v->count);
+        tmpl_var lv[] = {{"DECL_TYPE", v->decl_type}, {"STORE_TYPE", v->store_type},
+                         {"NAME", v->name},           {"COUNT", count},
+                         {"ARRAY", v->count ? "1" : ""}, {"CARRIED", v->carried ? "1" : ""}};
+        expand(e, sb, &e->kt, "ctx-load", lv, NV(lv));
     }
 }
 
-enum { CTX_PARAMS, CTX_ARGS, CTX_DECLS, CTX_SIZEOF };
-
-/* One piece of text per carried variable: parameters, arguments, local arrays, sizes. */
-static char *ctx_list(const char *k, const kernel_context *cx, int what)
+/* One piece of text per carried variable, fragment frag (ctx-param, ctx-arg, ctx-decl,
+ * ctx-sizeof), of the kernel k; inl: pieces of one line. */
+static char *ctx_list(emitter *e, const char *k, const kernel_context *cx, const char *frag,
+                      int inl)
 {
     strbuf sb;
     sb_init(&sb);
@@ -60,42 +55,14 @@ static char *ctx_list(const char *k, const kernel_context *cx, int what)
             snprintf(dim, sizeof dim, "[%u]", v->count);
         if (!v->carried)
             continue;
-        if (what == CTX_PARAMS && v->count)
-            sb_printf(&sb, ", %s__NPLUS1_CTX_SPACE %s (*nplus1_ctx_%s)%s", k, v->store_type,
-                      v->name, dim);
-        else if (what == CTX_PARAMS)
-            sb_printf(&sb, ", %s__NPLUS1_CTX_SPACE %s *nplus1_ctx_%s", k, v->store_type,
-                      v->name);
-        else if (what == CTX_ARGS)
-            sb_printf(&sb, ", nplus1_ctx_%s", v->name);
-        else if (what == CTX_DECLS)
-            sb_printf(&sb, "    %s__NPLUS1_CTX_SPACE %s nplus1_ctx_%s[%s__NPLUS1_CTX_SLOTS]%s;\n",
-                      k, v->store_type, v->name, k, dim);
-        else
-            sb_printf(&sb, "%ssizeof(%s%s)", sb.len ? " + " : "", v->store_type, dim);
+        tmpl_var lv[] = {{"K", k},           {"TYPE", v->store_type}, {"NAME", v->name},
+                         {"DIM", dim},       {"ARRAY", v->count ? "1" : ""},
+                         {"FIRST", sb.len ? "" : "1"}};
+        expand(e, &sb, &e->kt, frag, lv, NV(lv));
+        if (inl)
+            text_chomp(&sb);
     }
     return sb.data ? sb_steal(&sb) : xstrdup("");
-}
-
-/* The items a work-item holds in one round: as many as the contexts' budget holds. */
-static char *ctx_ipt_define(const char *k, const kernel_context *cx)
-{
-    strbuf sb;
-    sb_init(&sb);
-    if (!cx->bytes) {
-        sb_printf(&sb, "#define %s__NPLUS1_CTX_IPT NPLUS1_TILE_IPT /* no value to keep */", k);
-        return sb_steal(&sb);
-    }
-    char *size = ctx_list(k, cx, CTX_SIZEOF);
-    sb_printf(&sb, "#define %s__NPLUS1_CTX_BYTES (%s)\n", k, size);
-    sb_printf(&sb, "#define %s__NPLUS1_CTX_FIT \\\n    ((uint)(NPLUS1_CTX_LOCAL / "
-                   "(NPLUS1_WG * %s__NPLUS1_CTX_BYTES)))\n", k, k);
-    sb_printf(&sb, "#define %s__NPLUS1_CTX_IPT \\\n    (%s__NPLUS1_CTX_FIT < 1 ? 1u : "
-                   "%s__NPLUS1_CTX_FIT < NPLUS1_TILE_IPT ? %s__NPLUS1_CTX_FIT \\\n"
-                   "     : (uint)NPLUS1_TILE_IPT)",
-              k, k, k, k);
-    free(size);
-    return sb_steal(&sb);
 }
 
 /* A leaf's body from the context: the text from the decision on, with the leaf's path
@@ -111,7 +78,7 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     strbuf sb;
     sb_init(&sb);
     sb_puts(&sb, "{\n");
-    ctx_loads(&sb, &kp->ctx);
+    ctx_loads(e, &sb, &kp->ctx);
     put_line(&sb, e, k->body.file, text_line_at(f->text, kp->ctx.point));
     sb_puts(&sb, "    ");
     put_edited_in(&sb, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
@@ -187,8 +154,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         return;
     }
     const int ctx = uses_context(kp);
-    char *cparams = ctx_list(k->name, &kp->ctx, CTX_PARAMS);
-    char *cargs = ctx_list(k->name, &kp->ctx, CTX_ARGS);
+    char *cparams = ctx_list(e, k->name, &kp->ctx, "ctx-param", 1);
+    char *cargs = ctx_list(e, k->name, &kp->ctx, "ctx-arg", 1);
     strbuf cases, ctx_cases;
     sb_init(&cases);
     sb_init(&ctx_cases);
@@ -205,8 +172,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     }
     text_chomp(&cases);
     text_chomp(&ctx_cases);
-    char *cdecls = ctx_list(k->name, &kp->ctx, CTX_DECLS);
-    char *cipt = ctx_ipt_define(k->name, &kp->ctx), cbytes[16];
+    char *cdecls = ctx_list(e, k->name, &kp->ctx, "ctx-decl", 0);
+    char *csize = ctx_list(e, k->name, &kp->ctx, "ctx-sizeof", 1), cbytes[16];
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
     /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
      * carries the tile kernel, and with the context */
@@ -216,7 +183,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"CASES", cases.data ? cases.data : ""},
                      {"CTX_CASES", ctx_cases.data ? ctx_cases.data : ""},
                      {"CTX_ARGS", cargs}, {"CTX_DECLS", cdecls},
-                     {"CTX_IPT_DEFINE", cipt}, {"CTX_BYTES", cbytes},
+                     {"CTX_SIZE", csize}, {"CTX_BYTES", cbytes},
                      NPLUS1RT_STRATEGIES(EMIT_STRATEGY_FLAG_)
                      {"TILE_KERNEL", emits_tile(kp) ? "1" : ""},
                      {"CTX", ctx ? "1" : ""}};
@@ -226,7 +193,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     free(cparams);
     free(cargs);
     free(cdecls);
-    free(cipt);
+    free(csize);
     sb_free(&cases);
     free(params);
     free(args);

@@ -159,25 +159,20 @@ void emit_helpers(emitter *e, strbuf *sb)
 /* ---- the classifier ----------------------------------------------------- */
 
 /* The classify phase keeps the carried variables at nplus1_slot. */
-static void ctx_stores(strbuf *sb, const kernel_context *cx)
+static void ctx_stores(emitter *e, strbuf *sb, const kernel_context *cx)
 {
     if (!cx->bytes)
         return;
-    sb_puts(sb, "    /* nplus1: the context, kept for the leaves */\n");
+    expand(e, sb, &e->kt, "ctx-stores", NULL, 0);
     for (unsigned i = 0; i < cx->nvars; i++) {
         const ctx_var *v = &cx->vars[i];
-        if (!v->carried)
-            continue;
-        if (!v->count) {
-            sb_printf(sb, "    nplus1_ctx_%s[nplus1_slot] = %s;\n", v->name, v->name);
-            continue;
-        }
-        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n", v->count);
-        sb_printf(sb, "        nplus1_ctx_%s[nplus1_slot][nplus1_k] = %s[nplus1_k];\n", v->name,
-                  v->name);
+        char count[16];
+        snprintf(count, sizeof count, "%u", v->count);
+        tmpl_var sv[] = {{"NAME", v->name}, {"COUNT", count}, {"ARRAY", v->count ? "1" : ""}};
+        if (v->carried)
+            expand(e, sb, &e->kt, "ctx-store", sv, NV(sv));
     }
 }
-
 
 typedef struct classify_emitter {
     emitter *e;
@@ -214,7 +209,7 @@ static void ce_decision_begin(void *ud, const decision *d)
 {
     classify_emitter *c = ud;
     if (c->cx && d == c->kp->k->top.items[c->cx->at].decision)
-        ctx_stores(c->sb, c->cx);
+        ctx_stores(c->e, c->sb, c->cx);
     if (d->kind != DEC_SWITCH)
         return;
     put_line(c->sb, c->e, d->cond.file, d->cond.line);
