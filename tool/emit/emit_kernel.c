@@ -123,12 +123,11 @@ void emit_helpers(emitter *e, strbuf *sb)
     const analysis *an = e->an;
     if (!an->nhelpers)
         return;
-    sb_puts(sb, "\n/* Begin nplus1 helpers: copies of the helpers that call work-item builtins, "
-                "taking the original ids */\n");
+    expand(e, sb, &e->kt, "helpers-begin", NULL, 0);
     for (unsigned i = 0; i < an->nhelpers; i++) {
-        tmpl_var v[] = {{"NAME", an->helpers[i].name}};
-        expand(e, sb, &e->kt, an->helpers[i].nparams ? "helper-macro" : "helper-macro-noargs", v,
-               NV(v));
+        tmpl_var v[] = {{"NAME", an->helpers[i].name},
+                        {"ARGS", an->helpers[i].nparams ? "1" : ""}};
+        expand(e, sb, &e->kt, "helper-macro", v, NV(v));
     }
     for (unsigned i = 0; i < an->nhelpers; i++) { /* prototypes: any order of use works */
         const wi_helper *h = &an->helpers[i];
@@ -153,7 +152,7 @@ void emit_helpers(emitter *e, strbuf *sb)
         edits_free(&es);
     }
     put_line_back(sb, e);
-    sb_puts(sb, "/* End nplus1 helpers */\n");
+    expand(e, sb, &e->kt, "helpers-end", NULL, 0);
 }
 
 /* ---- the classifier ----------------------------------------------------- */
