@@ -13,55 +13,7 @@
 #include <string.h>
 
 #include "auto_tile.h"
-#include "loop_emit.h"
 #include "util.h"
-
-void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
-            const tmpl_var *vars, unsigned nvars)
-{
-    if (e->failed)
-        return;
-    if (tmpl_expand(out, t, frag, vars, nvars, e->err, e->errlen) != 0)
-        e->failed = 1;
-}
-
-/* ---- one kernel's set ---------------------------------------------------- */
-
-const char *line_path(const emitter *e, unsigned file)
-{
-    return e->opt->no_line ? NULL : e->an->pr->files[file].path;
-}
-
-void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line)
-{
-    if (!e->opt->no_line)
-        put_line_directive(sb, line, e->an->pr->files[file].path);
-}
-
-void put_line_back(strbuf *sb, const emitter *e)
-{
-    if (!e->opt->no_line)
-        sb_puts(sb, LINE_BACK "\n");
-}
-
-void put_line_back_after_body(strbuf *sb, const emitter *e)
-{
-    if (!e->opt->no_line)
-        sb_puts(sb, "\n" LINE_BACK);
-}
-
-/* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
-int tile_only(const kernel_plan *kp)
-{
-    return kp->strategy == STRATEGY_TILE;
-}
-
-/* The tile kernel comes with --strategy tile, and beside the chosen strategy's
- * kernels under --split auto, so that the runtime may time it too. */
-int emits_tile(const kernel_plan *kp)
-{
-    return kp->tile_candidate != AUTO_TILE_NONE;
-}
 
 /* ---- contexts: the tile's leaves start from what the prologue left -------- */
 
@@ -71,53 +23,28 @@ static int uses_context(const kernel_plan *kp)
     return kp->tile_candidate == AUTO_TILE_CONTEXT;
 }
 
-/* The classify phase keeps the carried variables at nplus1_slot. */
-void ctx_stores(strbuf *sb, const kernel_context *cx)
-{
-    if (!cx->bytes)
-        return;
-    sb_puts(sb, "    /* nplus1: the context, kept for the leaves */\n");
-    for (unsigned i = 0; i < cx->nvars; i++) {
-        const ctx_var *v = &cx->vars[i];
-        if (!v->carried)
-            continue;
-        if (!v->count) {
-            sb_printf(sb, "    nplus1_ctx_%s[nplus1_slot] = %s;\n", v->name, v->name);
-            continue;
-        }
-        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n", v->count);
-        sb_printf(sb, "        nplus1_ctx_%s[nplus1_slot][nplus1_k] = %s[nplus1_k];\n", v->name,
-                  v->name);
-    }
-}
-
 /* A leaf declares the context's variables, from the local memory where they move. */
-static void ctx_loads(strbuf *sb, const kernel_context *cx)
+static void ctx_loads(emitter *e, strbuf *sb, const kernel_context *cx)
 {
-    sb_printf(sb, "    /* nplus1: the context (the prologue, lines %u-%u, ran in the classify "
-                  "phase) */\n",
-              cx->prologue_begin_line, cx->prologue_end_line);
+    char prologue[48];
+    snprintf(prologue, sizeof prologue, "%u-%u", cx->prologue_begin_line, cx->prologue_end_line);
+    tmpl_var bv[] = {{"PROLOGUE", prologue}};
+    expand(e, sb, &e->kt, "ctx-loads", bv, NV(bv));
     for (unsigned i = 0; i < cx->nvars; i++) {
         const ctx_var *v = &cx->vars[i];
-        if (v->count) {
-            sb_printf(sb, "    %s %s[%u];\n", v->store_type, v->name, v->count);
-            if (v->carried)
-                sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
-                              "        %s[nplus1_k] = nplus1_ctx_%s[nplus1_slot][nplus1_k];\n",
-                          v->count, v->name, v->name);
-        } else if (v->carried) {
-            sb_printf(sb, "    %s %s = nplus1_ctx_%s[nplus1_slot];\n", v->decl_type, v->name,
-                      v->name);
-        } else {
-            sb_printf(sb, "    %s %s;\n", v->store_type, v->name);
-        }
+        char count[16];
+        snprintf(count, sizeof count, "%u", v->count);
+        tmpl_var lv[] = {{"DECL_TYPE", v->decl_type}, {"STORE_TYPE", v->store_type},
+                         {"NAME", v->name},           {"COUNT", count},
+                         {"ARRAY", v->count ? "1" : ""}, {"CARRIED", v->carried ? "1" : ""}};
+        expand(e, sb, &e->kt, "ctx-load", lv, NV(lv));
     }
 }
 
-enum { CTX_PARAMS, CTX_ARGS, CTX_DECLS, CTX_SIZEOF };
-
-/* One piece of text per carried variable: parameters, arguments, local arrays, sizes. */
-static char *ctx_list(const char *k, const kernel_context *cx, int what)
+/* One piece of text per carried variable, fragment frag (ctx-param, ctx-arg, ctx-decl,
+ * ctx-sizeof), of the kernel k; inl: pieces of one line. */
+static char *ctx_list(emitter *e, const char *k, const kernel_context *cx, const char *frag,
+                      int inl)
 {
     strbuf sb;
     sb_init(&sb);
@@ -128,42 +55,14 @@ static char *ctx_list(const char *k, const kernel_context *cx, int what)
             snprintf(dim, sizeof dim, "[%u]", v->count);
         if (!v->carried)
             continue;
-        if (what == CTX_PARAMS && v->count)
-            sb_printf(&sb, ", %s__NPLUS1_CTX_SPACE %s (*nplus1_ctx_%s)%s", k, v->store_type,
-                      v->name, dim);
-        else if (what == CTX_PARAMS)
-            sb_printf(&sb, ", %s__NPLUS1_CTX_SPACE %s *nplus1_ctx_%s", k, v->store_type,
-                      v->name);
-        else if (what == CTX_ARGS)
-            sb_printf(&sb, ", nplus1_ctx_%s", v->name);
-        else if (what == CTX_DECLS)
-            sb_printf(&sb, "    %s__NPLUS1_CTX_SPACE %s nplus1_ctx_%s[%s__NPLUS1_CTX_SLOTS]%s;\n",
-                      k, v->store_type, v->name, k, dim);
-        else
-            sb_printf(&sb, "%ssizeof(%s%s)", sb.len ? " + " : "", v->store_type, dim);
+        tmpl_var lv[] = {{"K", k},           {"TYPE", v->store_type}, {"NAME", v->name},
+                         {"DIM", dim},       {"ARRAY", v->count ? "1" : ""},
+                         {"FIRST", sb.len ? "" : "1"}};
+        expand(e, &sb, &e->kt, frag, lv, NV(lv));
+        if (inl)
+            text_chomp(&sb);
     }
     return sb.data ? sb_steal(&sb) : xstrdup("");
-}
-
-/* The items a work-item holds in one round: as many as the contexts' budget holds. */
-static char *ctx_ipt_define(const char *k, const kernel_context *cx)
-{
-    strbuf sb;
-    sb_init(&sb);
-    if (!cx->bytes) {
-        sb_printf(&sb, "#define %s__NPLUS1_CTX_IPT NPLUS1_TILE_IPT /* no value to keep */", k);
-        return sb_steal(&sb);
-    }
-    char *size = ctx_list(k, cx, CTX_SIZEOF);
-    sb_printf(&sb, "#define %s__NPLUS1_CTX_BYTES (%s)\n", k, size);
-    sb_printf(&sb, "#define %s__NPLUS1_CTX_FIT \\\n    ((uint)(NPLUS1_CTX_LOCAL / "
-                   "(NPLUS1_WG * %s__NPLUS1_CTX_BYTES)))\n", k, k);
-    sb_printf(&sb, "#define %s__NPLUS1_CTX_IPT \\\n    (%s__NPLUS1_CTX_FIT < 1 ? 1u : "
-                   "%s__NPLUS1_CTX_FIT < NPLUS1_TILE_IPT ? %s__NPLUS1_CTX_FIT \\\n"
-                   "     : (uint)NPLUS1_TILE_IPT)",
-              k, k, k, k);
-    free(size);
-    return sb_steal(&sb);
 }
 
 /* A leaf's body from the context: the text from the decision on, with the leaf's path
@@ -179,22 +78,13 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     strbuf sb;
     sb_init(&sb);
     sb_puts(&sb, "{\n");
-    ctx_loads(&sb, &kp->ctx);
+    ctx_loads(e, &sb, &kp->ctx);
     put_line(&sb, e, k->body.file, text_line_at(f->text, kp->ctx.point));
     sb_puts(&sb, "    ");
     put_edited_in(&sb, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
     edits_free(&es);
     put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
-}
-
-/* ---- loops: the tile kernel that regroups a loop's contexts (loop_emit.c) ---- */
-
-static int expand_loop(void *ud, strbuf *out, const char *frag, const tmpl_var *v, unsigned n)
-{
-    emitter *e = ud;
-    expand(e, out, &e->kt, frag, v, n);
-    return e->failed ? -1 : 0;
 }
 
 /* The user's parameters and arguments, and the context's, as the fragments spell them. */
@@ -257,15 +147,15 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         snprintf(line, sizeof line, "%u", kp->loop.line);
         tmpl_var lv[] = {{"K", k->name}, {"LINE", line}};
         expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
-        loop_emit_set(e->an, kp, sb, expand_loop, e);
+        loop_emit_set(e, kp, sb);
         expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
         free(params);
         free(args);
         return;
     }
     const int ctx = uses_context(kp);
-    char *cparams = ctx_list(k->name, &kp->ctx, CTX_PARAMS);
-    char *cargs = ctx_list(k->name, &kp->ctx, CTX_ARGS);
+    char *cparams = ctx_list(e, k->name, &kp->ctx, "ctx-param", 1);
+    char *cargs = ctx_list(e, k->name, &kp->ctx, "ctx-arg", 1);
     strbuf cases, ctx_cases;
     sb_init(&cases);
     sb_init(&ctx_cases);
@@ -280,61 +170,30 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         expand(e, sb, &e->kt, "tile-ctx-policy", pv, NV(pv));
         emit_bodies(e, sb, kp, 1, &bn, &ctx_cases);
     }
-    /* chunked also carries the aggregated passes: its fallback for host dispatch */
-    static const char *suffix[] = {"atomic", "aggregated", "ordered", "aggregated", "aggregated"};
-    char frag[64];
-    tmpl_var sv[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"PARAMS", params}, {"ARGS", args}};
-    strbuf count, scatter, flush;
-    sb_init(&count);
-    sb_init(&scatter);
-    sb_init(&flush);
-    snprintf(frag, sizeof frag, "count-%s", suffix[kp->strategy]);
-    expand(e, &count, &e->kt, frag, sv, NV(sv));
-    snprintf(frag, sizeof frag, "count-flush-%s", suffix[kp->strategy]);
-    expand(e, &flush, &e->kt, frag, sv, NV(sv));
-    if (flush.len && flush.data[flush.len - 1] == '\n')
-        flush.data[--flush.len] = '\0';
-    snprintf(frag, sizeof frag, "scatter-%s", suffix[kp->strategy]);
-    expand(e, &scatter, &e->kt, frag, sv, NV(sv));
-    if (count.len && count.data[count.len - 1] == '\n')
-        count.data[--count.len] = '\0';
-    if (scatter.len && scatter.data[scatter.len - 1] == '\n')
-        scatter.data[--scatter.len] = '\0';
-    if (cases.len && cases.data[cases.len - 1] == '\n')
-        cases.data[--cases.len] = '\0';
-    if (ctx_cases.len && ctx_cases.data[ctx_cases.len - 1] == '\n')
-        ctx_cases.data[--ctx_cases.len] = '\0';
-    char *cdecls = ctx_list(k->name, &kp->ctx, CTX_DECLS);
-    char *cipt = ctx_ipt_define(k->name, &kp->ctx), cbytes[16];
+    text_chomp(&cases);
+    text_chomp(&ctx_cases);
+    char *cdecls = ctx_list(e, k->name, &kp->ctx, "ctx-decl", 0);
+    char *csize = ctx_list(e, k->name, &kp->ctx, "ctx-sizeof", 1), cbytes[16];
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
+    /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
+     * carries the tile kernel, and with the context */
+#define EMIT_STRATEGY_FLAG_(id, v, name) {#id, kp->strategy == STRATEGY_##id ? "1" : ""},
     tmpl_var kv[] = {{"K", k->name},       {"NLEAVES", nleaves},
                      {"PARAMS", params},   {"ARGS", args},
-                     {"COUNT_BODY", count.data ? count.data : ""},
-                     {"COUNT_FLUSH", flush.data ? flush.data : ""},
-                     {"SCATTER_BODY", scatter.data ? scatter.data : ""},
                      {"CASES", cases.data ? cases.data : ""},
                      {"CTX_CASES", ctx_cases.data ? ctx_cases.data : ""},
                      {"CTX_ARGS", cargs}, {"CTX_DECLS", cdecls},
-                     {"CTX_IPT_DEFINE", cipt}, {"CTX_BYTES", cbytes}};
-    if (!tile_only(kp)) {
-        expand(e, sb, &e->kt, "count", kv, NV(kv));
-        if (kp->strategy == STRATEGY_ORDERED)
-            expand(e, sb, &e->kt, "scan", kv, NV(kv));
-        expand(e, sb, &e->kt, "scatter", kv, NV(kv));
-        expand(e, sb, &e->kt, "fused", kv, NV(kv));
-        if (kp->strategy == STRATEGY_CHUNKED)
-            expand(e, sb, &e->kt, "chunk", kv, NV(kv));
-    }
-    if (emits_tile(kp))
-        expand(e, sb, &e->kt, ctx ? "tile-ctx" : "tile", kv, NV(kv));
+                     {"CTX_SIZE", csize}, {"CTX_BYTES", cbytes},
+                     NPLUS1RT_STRATEGIES(EMIT_STRATEGY_FLAG_)
+                     {"TILE_KERNEL", emits_tile(kp) ? "1" : ""},
+                     {"CTX", ctx ? "1" : ""}};
+#undef EMIT_STRATEGY_FLAG_
+    expand(e, sb, &e->kt, "passes", kv, NV(kv));
     sb_free(&ctx_cases);
     free(cparams);
     free(cargs);
     free(cdecls);
-    free(cipt);
-    sb_free(&count);
-    sb_free(&scatter);
-    sb_free(&flush);
+    free(csize);
     sb_free(&cases);
     free(params);
     free(args);

@@ -106,16 +106,6 @@ char *driver_h(emitter *e)
     return sb_steal(&sb);
 }
 
-/* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
-void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
-                   const char *none)
-{
-    if (present)
-        snprintf(out, n, "\"%s%s\"", k, suffix);
-    else
-        snprintf(out, n, "%s", none);
-}
-
 /* The desc's kernel names as C expressions (none: "NULL") or JSON ("null"), each n bytes. */
 static void set_kernel_names(const kernel_plan *kp, const char *k, char *count, char *scatter,
                              char *fused, char *tile, size_t n, const char *none)

@@ -1,7 +1,8 @@
 /*
- * emit_int.h - shared inside the emit stage (emit.c, emit_kernel.c,
- * emit_driver.c, emit_manifest.c, text_edits.c); nothing outside it
- * includes this.
+ * emit_int.h - shared inside the emit stage; nothing outside it includes
+ * this. Who calls whom: emit.c (the entry and the kernel file's assembly)
+ * calls emit_kernel.c, loop_emit.c, emit_driver.c and emit_manifest.c; they
+ * all call emit_text.c and text_edits.c, which call none of them.
  */
 #ifndef NPLUS1_EMIT_INT_H
 #define NPLUS1_EMIT_INT_H
@@ -30,7 +31,7 @@ typedef struct emitter {
 
 #define NV(a) (sizeof(a) / sizeof *(a))
 
-/* ---- emit.c: the entry and the kernel file's assembly ---- */
+/* ---- emit_text.c: the text helpers of every emit file (it calls none of them) ---- */
 
 /* Expands fragment frag of t into out; a failure sets e->failed (and e->err). */
 void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
@@ -41,8 +42,6 @@ int tile_only(const kernel_plan *kp);
 /* The set carries a tile kernel: --strategy tile, or beside the chosen strategy's
  * kernels under --split auto (auto_tile.h: plain, with the context, or the loop's). */
 int emits_tile(const kernel_plan *kp);
-/* The classify phase keeps the carried variables at nplus1_slot. */
-void ctx_stores(strbuf *sb, const kernel_context *cx);
 /* "#line line "file"" before a piece of the user's text (unless --no-line). */
 void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line);
 /* LINE_BACK after a piece of the user's text: the generated file's numbering again. */
@@ -51,6 +50,17 @@ void put_line_back(strbuf *sb, const emitter *e);
 void put_line_back_after_body(strbuf *sb, const emitter *e);
 /* The path #line names for file (NULL under --no-line). */
 const char *line_path(const emitter *e, unsigned file);
+/* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
+void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
+                   const char *none);
+/* Comment-safe copy of a condition (no "*" "/" sequence). */
+char *comment_safe(const char *s);
+/* The first leaf of leaf kernel kn. */
+const leaf *kernel_leaf(const kernel_plan *kp, int kn);
+/* The merged kernel's condition, as its comments and the driver name it. */
+char *merged_condition(const kernel_plan *kp);
+/* Drops sb's last newline: a list of fragments as the value of a ${NAME} on its own line. */
+void text_chomp(strbuf *sb);
 
 /* ---- text_edits.c: the user's text with edits spliced in by offset ---- */
 
@@ -114,21 +124,18 @@ char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *c
 /* The edits that turn the kernel's body into leaf lf's (each decision on its path). */
 void path_edits(const analysis *an, const leaf *lf, edits *es);
 char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf);
-/* Comment-safe copy of a condition (no "*" "/" sequence). */
-char *comment_safe(const char *s);
-/* The first leaf of leaf kernel kn. */
-const leaf *kernel_leaf(const kernel_plan *kp, int kn);
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 char *leaf_body_merged(emitter *e, const kernel_plan *kp);
-char *merged_condition(const kernel_plan *kp);
+
+/* ---- loop_emit.c: the loop shape (loop.h) ---- */
+
+/* Appends kp's loop set (kp->loop.active): the loop functions and the tile kernel. */
+void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb);
 
 /* ---- emit_driver.c: <stem>_nplus1.h and <stem>_nplus1.c ---- */
 
 char *driver_h(emitter *e);
 char *driver_c(emitter *e, const char *source);
-/* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
-void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
-                   const char *none);
 /* The kernel's nplus1rt_set_desc as a JSON object (the manifest's "set_desc"). */
 char *set_desc_json(const emitter *e, const kernel_plan *kp);
 

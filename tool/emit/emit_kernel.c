@@ -256,12 +256,11 @@ void emit_helpers(emitter *e, strbuf *sb)
     const analysis *an = e->an;
     if (!an->nhelpers)
         return;
-    sb_puts(sb, "\n/* Begin nplus1 helpers: copies of the helpers that call work-item builtins, "
-                "taking the original ids */\n");
+    expand(e, sb, &e->kt, "helpers-begin", NULL, 0);
     for (unsigned i = 0; i < an->nhelpers; i++) {
-        tmpl_var v[] = {{"NAME", an->helpers[i].name}};
-        expand(e, sb, &e->kt, an->helpers[i].nparams ? "helper-macro" : "helper-macro-noargs", v,
-               NV(v));
+        tmpl_var v[] = {{"NAME", an->helpers[i].name},
+                        {"ARGS", an->helpers[i].nparams ? "1" : ""}};
+        expand(e, sb, &e->kt, "helper-macro", v, NV(v));
     }
     for (unsigned i = 0; i < an->nhelpers; i++) { /* prototypes: any order of use works */
         const wi_helper *h = &an->helpers[i];
@@ -286,10 +285,26 @@ void emit_helpers(emitter *e, strbuf *sb)
         edits_free(&es);
     }
     put_line_back(sb, e);
-    sb_puts(sb, "/* End nplus1 helpers */\n");
+    expand(e, sb, &e->kt, "helpers-end", NULL, 0);
 }
 
 /* ---- the classifier ----------------------------------------------------- */
+
+/* The classify phase keeps the carried variables at nplus1_slot. */
+static void ctx_stores(emitter *e, strbuf *sb, const kernel_context *cx)
+{
+    if (!cx->bytes)
+        return;
+    expand(e, sb, &e->kt, "ctx-stores", NULL, 0);
+    for (unsigned i = 0; i < cx->nvars; i++) {
+        const ctx_var *v = &cx->vars[i];
+        char count[16];
+        snprintf(count, sizeof count, "%u", v->count);
+        tmpl_var sv[] = {{"NAME", v->name}, {"COUNT", count}, {"ARRAY", v->count ? "1" : ""}};
+        if (v->carried)
+            expand(e, sb, &e->kt, "ctx-store", sv, NV(sv));
+    }
+}
 
 typedef struct classify_emitter {
     emitter *e;
@@ -326,7 +341,7 @@ static void ce_decision_begin(void *ud, const decision *d)
 {
     classify_emitter *c = ud;
     if (c->cx && d == c->kp->k->top.items[c->cx->at].decision)
-        ctx_stores(c->sb, c->cx);
+        ctx_stores(c->e, c->sb, c->cx);
     if (d->kind != DEC_SWITCH)
         return;
     put_line(c->sb, c->e, d->cond.file, d->cond.line);
@@ -547,31 +562,6 @@ char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     return sb_steal(&sb);
 }
 
-/* Comment-safe copy of a condition (no "*" "/" sequence). */
-char *comment_safe(const char *s)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (; *s; s++) {
-        if (*s == '\n' || *s == '\r')
-            sb_putc(&sb, ' ');
-        else if (s[0] == '*' && s[1] == '/')
-            sb_puts(&sb, "* ");
-        else
-            sb_putc(&sb, *s);
-    }
-    return sb_steal(&sb);
-}
-
-/* The first leaf of leaf kernel kn. */
-const leaf *kernel_leaf(const kernel_plan *kp, int kn)
-{
-    for (unsigned l = 0; l < kp->nleaves; l++)
-        if (kp->leaves[l].kernel == kn)
-            return &kp->leaves[l];
-    return &kp->leaves[0];
-}
-
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 char *leaf_body_merged(emitter *e, const kernel_plan *kp)
 {
@@ -580,13 +570,5 @@ char *leaf_body_merged(emitter *e, const kernel_plan *kp)
     put_line(&sb, e, kp->k->body.file, kp->k->body.line);
     put_active_range(e->an, &sb, kp->k->body);
     put_line_back_after_body(&sb, e);
-    return sb_steal(&sb);
-}
-
-char *merged_condition(const kernel_plan *kp)
-{
-    strbuf sb;
-    sb_init(&sb);
-    sb_printf(&sb, "merged: the %u cheap leaves run the original code", kp->nmerged);
     return sb_steal(&sb);
 }

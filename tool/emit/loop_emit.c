@@ -1,46 +1,55 @@
 /*
- * loop_emit.c - the generated text of a regrouped loop (loop.h, loop_emit.h):
- * the context struct, the phases of an item's work (start, head, branch,
- * end) and the tile kernel that runs them round by round.
+ * loop_emit.c - the generated text of a regrouped loop (loop.h): the context
+ * struct, the phases of an item's work (start, head, branch, end) and the
+ * tile kernel that runs them round by round. The text is kernel.cl.tmpl's
+ * loop-* fragments; this file walks the plan and fills them with the user's
+ * text (with #line directives back to it) and the context's variables.
  */
-#include "loop_emit.h"
+#include "emit_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "util.h"
 
-#define NV(a) (sizeof(a) / sizeof *(a))
+/* Expands loop fragment frag; with inl, without its newline (a piece of a line). */
+static void frag(emitter *e, strbuf *sb, const char *name, const tmpl_var *v, unsigned n,
+                 int inl)
+{
+    expand(e, sb, &e->kt, name, v, n);
+    if (inl)
+        text_chomp(sb);
+}
+
+#define FRAG(e, sb, name, ...)                                                                  \
+    do {                                                                                        \
+        const tmpl_var frag_v_[] = {{"", ""}, __VA_ARGS__};                                     \
+        frag((e), (sb), (name), frag_v_, NV(frag_v_), 0);                                       \
+    } while (0)
+
+/* A context variable's fragment: loop-load, or loop-store with pad before each line. */
+static void loop_var(emitter *e, strbuf *sb, const char *name, const ctx_var *v, const char *pad)
+{
+    char count[16];
+    snprintf(count, sizeof count, "%u", v->count);
+    FRAG(e, sb, name, {"DECL_TYPE", v->decl_type}, {"STORE_TYPE", v->store_type},
+         {"NAME", v->name}, {"COUNT", count}, {"ARRAY", v->count ? "1" : ""}, {"PAD", pad});
+}
 
 /* Loads ctx.vars[from, to) from the private context nplus1_c. */
-static void loop_loads(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to)
+static void loop_loads(emitter *e, strbuf *sb, const kernel_context *cx, unsigned from,
+                       unsigned to)
 {
-    for (unsigned i = from; i < to; i++) {
-        const ctx_var *v = &cx->vars[i];
-        if (!v->count) {
-            sb_printf(sb, "    %s %s = nplus1_c->%s;\n", v->decl_type, v->name, v->name);
-            continue;
-        }
-        sb_printf(sb, "    %s %s[%u];\n", v->store_type, v->name, v->count);
-        sb_printf(sb, "    for (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
-                      "        %s[nplus1_k] = nplus1_c->%s[nplus1_k];\n",
-                  v->count, v->name, v->name);
-    }
+    for (unsigned i = from; i < to; i++)
+        loop_var(e, sb, "loop-load", &cx->vars[i], "");
 }
 
 /* Stores ctx.vars[from, to) into nplus1_c, with `pad` before each line. */
-static void loop_stores(strbuf *sb, const kernel_context *cx, unsigned from, unsigned to,
-                        const char *pad)
+static void loop_stores(emitter *e, strbuf *sb, const kernel_context *cx, unsigned from,
+                        unsigned to, const char *pad)
 {
-    for (unsigned i = from; i < to; i++) {
-        const ctx_var *v = &cx->vars[i];
-        if (!v->count)
-            sb_printf(sb, "%snplus1_c->%s = %s;\n", pad, v->name, v->name);
-        else
-            sb_printf(sb, "%sfor (int nplus1_k = 0; nplus1_k < %u; nplus1_k++)\n"
-                          "%s    nplus1_c->%s[nplus1_k] = %s[nplus1_k];\n",
-                      pad, v->count, pad, v->name, v->name);
-    }
+    for (unsigned i = from; i < to; i++)
+        loop_var(e, sb, "loop-store", &cx->vars[i], pad);
 }
 
 /* What a `break` or `continue` of the loop becomes in a phase (the phase's code). */
@@ -48,43 +57,56 @@ typedef struct jump_text {
     const char *brk, *cont;
 } jump_text;
 
-/* Appends file text [begin, end), trimmed, with the loop's jumps replaced per jt. */
-static void loop_text_jt(const analysis *an, strbuf *sb, const loop_plan *lp,
-                         const jump_text *jt, unsigned file, unsigned begin, unsigned end)
+/* A #line naming the first line of r (unless --no-line). */
+static void put_line_at(emitter *e, strbuf *sb, src_range r)
 {
-    const char *text = an->pr->files[file].text;
+    put_line(sb, e, r.file, text_line_at(e->an->pr->files[r.file].text, r.begin));
+}
+
+/*
+ * Appends file text [begin, end), trimmed, on a line of its own after pad, with the
+ * loop's jumps replaced per jt and tail after it; a #line before it names its first
+ * line (unless --no-line), and one after it numbers the generated file again.
+ */
+static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp, const jump_text *jt,
+                         const char *pad, const char *tail, unsigned file, unsigned begin,
+                         unsigned end)
+{
+    const char *text = e->an->pr->files[file].text;
     while (begin < end && (text[begin] == ' ' || text[begin] == '\n' || text[begin] == '\t'))
         begin++;
     while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t'))
         end--;
     if (begin == end)
         return;
-    sb_puts(sb, "    ");
+    put_line(sb, e, file, text_line_at(text, begin));
+    sb_puts(sb, pad);
     unsigned pos = begin;
     for (unsigned i = 0; jt && i < lp->njumps; i++) {
         const loop_jump *j = &lp->jumps[i];
         if (j->at.file != file || j->at.begin < pos || j->at.end > end)
             continue;
-        parse_put_active(an->pr, sb, file, pos, j->at.begin);
+        parse_put_active(e->an->pr, sb, file, pos, j->at.begin);
         sb_puts(sb, j->is_break ? jt->brk : jt->cont);
         pos = j->at.end;
     }
-    parse_put_active(an->pr, sb, file, pos, end);
+    parse_put_active(e->an->pr, sb, file, pos, end);
+    sb_puts(sb, tail);
     sb_putc(sb, '\n');
+    put_line_back(sb, e);
 }
 
-static void loop_text(const analysis *an, strbuf *sb, unsigned file, unsigned begin,
-                      unsigned end)
+static void loop_text(emitter *e, strbuf *sb, unsigned file, unsigned begin, unsigned end)
 {
-    loop_text_jt(an, sb, NULL, NULL, file, begin, end);
+    loop_text_jt(e, sb, NULL, NULL, "    ", "", file, begin, end);
 }
 
 /* The stores of the prologue's variables on one line, for a jump's replacement. */
-static char *inline_stores(const loop_plan *lp)
+static char *inline_stores(emitter *e, const loop_plan *lp)
 {
     strbuf st;
     sb_init(&st);
-    loop_stores(&st, &lp->ctx, 0, lp->nprologue, "");
+    loop_stores(e, &st, &lp->ctx, 0, lp->nprologue, "");
     for (char *c = st.data; c && *c; c++)
         if (*c == '\n')
             *c = ' ';
@@ -92,115 +114,133 @@ static char *inline_stores(const loop_plan *lp)
 }
 
 /* The jumps' text in a phase: code 'h' (head) or 'b' (branch). */
-static void jump_texts(const loop_plan *lp, int phase, char **brk, char **cont)
+static void jump_texts(emitter *e, const loop_plan *lp, int phase, char **brk, char **cont)
 {
-    char *st = inline_stores(lp);
+    char *st = inline_stores(e, lp);
     strbuf a, b;
     sb_init(&a);
     sb_init(&b);
-    if (phase == 'h') {
-        sb_printf(&a, "{ /* break */ %s*nplus1_g = -2; return; }", st);
-        sb_printf(&b, "{ /* continue */ %s*nplus1_g = -3; return; }", st);
-    } else {
-        sb_printf(&a, "{ /* break */ %s*nplus1_r = 2; return; }", st);
-        sb_printf(&b, "{ /* continue */ %s*nplus1_r = 1; return; }", st);
-    }
+    const char *h = phase == 'h' ? "1" : "";
+    tmpl_var bv[] = {{"STORES", st}, {"HEAD", h}, {"BREAK", "1"}};
+    frag(e, &a, "loop-jump", bv, NV(bv), 1);
+    tmpl_var cv[] = {{"STORES", st}, {"HEAD", h}, {"BREAK", ""}};
+    frag(e, &b, "loop-jump", cv, NV(cv), 1);
     free(st);
     *brk = sb_steal(&a);
     *cont = sb_steal(&b);
 }
 
-static char *loop_members(const loop_plan *lp)
+static char *loop_members(emitter *e, const loop_plan *lp)
 {
     strbuf sb;
     sb_init(&sb);
     for (unsigned i = 0; i < lp->ctx.nvars; i++) {
         const ctx_var *v = &lp->ctx.vars[i];
-        char dim[32] = "";
+        char dim[32] = "", line[16];
         if (v->count)
             snprintf(dim, sizeof dim, "[%u]", v->count);
-        sb_printf(&sb, "    %s %s%s; /* line %u */\n", v->store_type, v->name, dim, v->line);
+        snprintf(line, sizeof line, "%u", v->line);
+        FRAG(e, &sb, "loop-member", {"TYPE", v->store_type}, {"NAME", v->name}, {"DIM", dim},
+             {"LINE", line});
     }
-    if (lp->sel_type)
-        sb_printf(&sb, "    %s nplus1_sel; /* the switch's value */\n", lp->sel_type);
-    sb_puts(&sb, "    uint nplus1_item, nplus1_branch; /* in the tile; its branch */\n");
-    sb_puts(&sb, "    uint nplus1_iter; /* 0 before the first iteration */\n");
+    FRAG(e, &sb, "loop-members-end", {"SEL", lp->sel_type ? lp->sel_type : ""});
     return sb_steal(&sb);
 }
 
 /* Is the branch's body a braced block? */
-static int braced(const analysis *an, src_range body)
+static int braced(emitter *e, src_range body)
 {
-    return body.end > body.begin && an->pr->files[body.file].text[body.begin] == '{';
+    return body.end > body.begin && e->an->pr->files[body.file].text[body.begin] == '{';
 }
+
+/* A line number as a fragment's value. */
+#define LINE_TEXT(buf, n) (snprintf((buf), sizeof (buf), "%u", (unsigned)(n)), (buf))
 
 /*
  * The loop sits in a branch of the top-level if lp->outer: the if as written with that
  * branch's body replaced by a flag; an item that takes another branch runs the code
  * after the if and ends here; then the branch's statements before the loop.
  */
-static void loop_start_outer(const analysis *an, const kernel_plan *kp, strbuf *sb)
+static void loop_start_outer(emitter *e, const kernel_plan *kp, strbuf *sb)
 {
     const loop_plan *lp = &kp->loop;
     const decision *d = lp->outer;
     const src_range body = d->branches[lp->outer_branch].body;
     const unsigned file = d->range.file;
-    loop_text(an, sb, kp->k->body.file, kp->k->top.items[0].range.begin, d->range.begin);
-    sb_printf(sb, "    int nplus1_loop_branch = 0; /* the item takes the branch at line %u */\n",
-              body.line);
-    sb_puts(sb, "    ");
-    parse_put_active(an->pr, sb, file, d->range.begin, body.begin);
-    sb_puts(sb, "{ nplus1_loop_branch = 1; }");
-    parse_put_active(an->pr, sb, file, body.end, d->range.end);
-    sb_printf(sb, "\n    if (!nplus1_loop_branch) { /* another branch: the code after the if at "
-                  "line %u, and the item ends */\n", d->range.line);
-    loop_text(an, sb, file, d->range.end, kp->k->body.end - 1);
-    sb_puts(sb, "        return;\n    }\n");
-    if (braced(an, body)) {
-        sb_printf(sb, "    /* the branch at line %u up to the loop */\n", body.line);
-        loop_text(an, sb, file, body.begin + 1, lp->stmt.begin);
+    char bline[16], dline[16];
+    loop_text(e, sb, kp->k->body.file, kp->k->top.items[0].range.begin, d->range.begin);
+    FRAG(e, sb, "loop-outer-flag", {"LINE", LINE_TEXT(bline, body.line)});
+    strbuf ifh, ifr;
+    sb_init(&ifh);
+    sb_init(&ifr);
+    parse_put_active(e->an->pr, &ifh, file, d->range.begin, body.begin);
+    parse_put_active(e->an->pr, &ifr, file, body.end, d->range.end);
+    put_line(sb, e, file, d->range.line);
+    FRAG(e, sb, "loop-outer-if", {"IF_HEAD", ifh.data ? ifh.data : ""},
+         {"IF_REST", ifr.data ? ifr.data : ""});
+    put_line_back(sb, e);
+    sb_free(&ifh);
+    sb_free(&ifr);
+    FRAG(e, sb, "loop-outer-other", {"LINE", LINE_TEXT(dline, d->range.line)});
+    loop_text(e, sb, file, d->range.end, kp->k->body.end - 1);
+    frag(e, sb, "loop-outer-other-end", NULL, 0, 0);
+    if (braced(e, body)) {
+        FRAG(e, sb, "loop-outer-branch", {"LINE", bline});
+        loop_text(e, sb, file, body.begin + 1, lp->stmt.begin);
     }
 }
 
-static char *loop_start(const analysis *an, const kernel_plan *kp)
+static char *loop_start(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     strbuf sb;
     sb_init(&sb);
     if (lp->outer)
-        loop_start_outer(an, kp, &sb);
+        loop_start_outer(e, kp, &sb);
     else
-        loop_text(an, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
+        loop_text(e, &sb, kp->k->body.file, kp->k->top.items[0].range.begin, lp->stmt.begin);
     if (lp->kind == LOOP_FOR && lp->init.end > lp->init.begin) {
-        sb_printf(&sb, "    /* the for loop's first part */\n");
-        loop_text(an, &sb, lp->init.file, lp->init.begin, lp->init.end);
-        sb.len--; /* its newline */
-        sb_puts(&sb, ";\n");
+        frag(e, &sb, "loop-for-init", NULL, 0, 0);
+        loop_text_jt(e, &sb, NULL, NULL, "    ", ";", lp->init.file, lp->init.begin,
+                     lp->init.end);
     }
-    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
+    loop_stores(e, &sb, &lp->ctx, 0, lp->nprologue, "    ");
     return sb_steal(&sb);
 }
 
 /* The branch a switch value takes, for grouping (the branch phase switches on the value). */
-static void loop_switch_groups(strbuf *sb, const decision *d, unsigned first)
+static void loop_switch_groups(emitter *e, strbuf *sb, const decision *d, unsigned first)
 {
-    sb_puts(sb, "    switch (nplus1_sel) {\n");
+    frag(e, sb, "loop-groups-switch", NULL, 0, 0);
     for (unsigned b = 0; b < d->nbranches; b++) {
         const branch *br = &d->branches[b];
+        strbuf labels;
+        sb_init(&labels);
+        char value[32], group[16];
         if (br->kind == BR_DEFAULT || br->kind == BR_IMPLICIT_DEFAULT)
-            sb_puts(sb, "    default:");
-        for (unsigned i = 0; br->kind == BR_CASE && i < br->nlabels; i++)
-            sb_printf(sb, "    case %s:", br->labels[i]);
-        for (unsigned i = 0; br->kind == BR_CASE && !br->nlabels && i < br->nvalues; i++)
-            sb_printf(sb, "    case %lld:", br->values[i]);
-        sb_printf(sb, " nplus1_b = %u; break;\n", first + b);
+            frag(e, &labels, "loop-label-default", NULL, 0, 1);
+        for (unsigned i = 0; br->kind == BR_CASE && i < br->nlabels; i++) {
+            tmpl_var lv[] = {{"LABEL", br->labels[i]}};
+            frag(e, &labels, "loop-label-case", lv, NV(lv), 1);
+        }
+        for (unsigned i = 0; br->kind == BR_CASE && !br->nlabels && i < br->nvalues; i++) {
+            snprintf(value, sizeof value, "%lld", br->values[i]);
+            tmpl_var lv[] = {{"LABEL", value}};
+            frag(e, &labels, "loop-label-case", lv, NV(lv), 1);
+        }
+        FRAG(e, sb, "loop-group-case", {"LABELS", labels.data ? labels.data : ""},
+             {"GROUP", LINE_TEXT(group, first + b)});
+        sb_free(&labels);
     }
-    sb_puts(sb, "    }\n");
+    frag(e, sb, "loop-close", NULL, 0, 0);
 }
 
-static void loop_if_groups(const analysis *an, strbuf *sb, const decision *d, unsigned first)
+static void loop_if_groups(emitter *e, strbuf *sb, const decision *d, unsigned first)
 {
-    sb_puts(sb, "    nplus1_b =");
+    put_line_at(e, sb, d->branches[0].cond);
+    strbuf arms;
+    sb_init(&arms);
+    char group[16];
     unsigned last = d->nbranches - 1;
     for (unsigned b = 0; b < d->nbranches; b++) {
         const branch *br = &d->branches[b];
@@ -209,119 +249,122 @@ static void loop_if_groups(const analysis *an, strbuf *sb, const decision *d, un
             continue;
         }
         size_t n = 0;
-        const char *t = range_text(an, br->cond, &n);
-        sb_puts(sb, " (");
-        sb_putn(sb, t, n);
-        sb_printf(sb, ") ? %u :", first + b);
+        const char *t = range_text(e->an, br->cond, &n);
+        char *cond = xstrndup(t, n);
+        tmpl_var av[] = {{"COND", cond}, {"GROUP", LINE_TEXT(group, first + b)}};
+        frag(e, &arms, "loop-group-arm", av, NV(av), 1);
+        free(cond);
     }
-    sb_printf(sb, " %u;\n", first + last);
+    FRAG(e, sb, "loop-group-if", {"ARMS", arms.data ? arms.data : ""},
+         {"LAST", LINE_TEXT(group, first + last)});
+    sb_free(&arms);
+    put_line_back(sb, e);
 }
 
 /* The grouping of decision d in the head: nplus1_b = first + its branch. */
-static void loop_groups(const analysis *an, strbuf *sb, const loop_plan *lp, const decision *d,
-                        unsigned first)
+static void loop_groups(emitter *e, strbuf *sb, const decision *d, unsigned first)
 {
     if (d->kind != DEC_SWITCH) {
-        loop_if_groups(an, sb, d, first);
+        loop_if_groups(e, sb, d, first);
         return;
     }
     size_t n = 0;
-    const char *t = range_text(an, d->cond, &n);
-    sb_puts(sb, "    nplus1_sel = (");
-    sb_putn(sb, t, n);
-    sb_puts(sb, ");\n");
-    (void)lp;
-    loop_switch_groups(sb, d, first);
+    const char *t = range_text(e->an, d->cond, &n);
+    char *cond = xstrndup(t, n);
+    put_line_at(e, sb, d->cond);
+    FRAG(e, sb, "loop-group-sel", {"COND", cond});
+    put_line_back(sb, e);
+    free(cond);
+    loop_switch_groups(e, sb, d, first);
 }
 
 /* The loop's test (after a for loop's third part, or a do loop's first pass). */
-static void loop_test(const analysis *an, strbuf *sb, const loop_plan *lp)
+static void loop_test(emitter *e, strbuf *sb, const loop_plan *lp)
 {
     size_t n = 0;
-    const char *t = range_text(an, lp->cond, &n);
+    const char *t = range_text(e->an, lp->cond, &n);
     if (lp->kind == LOOP_FOR && lp->inc.end > lp->inc.begin) {
-        sb_puts(sb, "    if (nplus1_c->nplus1_iter) { /* the for loop's third part */\n");
-        const char *inc = range_text(an, lp->inc, &n);
-        sb_puts(sb, "        (void)(");
-        sb_putn(sb, inc, n);
-        sb_puts(sb, ");\n    }\n");
-        t = range_text(an, lp->cond, &n);
+        frag(e, sb, "loop-test-inc", NULL, 0, 0);
+        const char *inc = range_text(e->an, lp->inc, &n);
+        char *text = xstrndup(inc, n);
+        put_line_at(e, sb, lp->inc);
+        FRAG(e, sb, "loop-test-inc-body", {"INC", text});
+        put_line_back(sb, e);
+        free(text);
+        frag(e, sb, "loop-close", NULL, 0, 0);
+        t = range_text(e->an, lp->cond, &n);
     }
-    if (lp->kind == LOOP_DO)
-        sb_puts(sb, "    if (nplus1_c->nplus1_iter && !(");
-    else
-        sb_puts(sb, "    if (!(");
+    char *cond = n ? xstrndup(t, n) : xstrdup("1");
     if (n)
-        sb_putn(sb, t, n);
-    else
-        sb_puts(sb, "1");
-    sb_puts(sb, ")) { /* the loop ended */\n");
-    loop_stores(sb, &lp->ctx, 0, lp->nprologue, "        ");
-    sb_puts(sb, "        *nplus1_g = -2;\n        return;\n    }\n");
-    sb_puts(sb, "    nplus1_c->nplus1_iter = 1;\n");
+        put_line_at(e, sb, lp->cond);
+    FRAG(e, sb, "loop-test", {"COND", cond}, {"DO", lp->kind == LOOP_DO ? "1" : ""});
+    if (n)
+        put_line_back(sb, e);
+    free(cond);
+    loop_stores(e, sb, &lp->ctx, 0, lp->nprologue, "        ");
+    frag(e, sb, "loop-test-end", NULL, 0, 0);
 }
 
-static char *loop_head(const analysis *an, const kernel_plan *kp)
+static char *loop_head(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     const decision *d = lp->d;
     unsigned file = kp->k->body.file;
+    const char *sel = lp->sel_type ? lp->sel_type : "";
     strbuf sb;
     sb_init(&sb);
-    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
-    loop_test(an, &sb, lp);
+    loop_loads(e, &sb, &lp->ctx, 0, lp->nprologue);
+    loop_test(e, &sb, lp);
     char *brk, *cont;
-    jump_texts(lp, 'h', &brk, &cont);
+    jump_texts(e, lp, 'h', &brk, &cont);
     jump_text jt = {brk, cont};
-    loop_text_jt(an, &sb, lp, &jt, file, lp->body.begin + 1, d->range.begin);
+    loop_text_jt(e, &sb, lp, &jt, "    ", "", file, lp->body.begin + 1, d->range.begin);
     free(brk);
     free(cont);
-    sb_puts(&sb, "    int nplus1_b = 0;\n");
-    if (lp->sel_type)
-        sb_printf(&sb, "    %s nplus1_sel = 0;\n", lp->sel_type);
+    FRAG(e, &sb, "loop-head-groups", {"SEL", sel});
     if (lp->d2) {
         size_t n = 0;
-        const char *t = range_text(an, d->branches[0].cond, &n);
-        sb_printf(&sb, "    /* the if at line %u leaves the iteration: its branch is group 0 */\n"
-                       "    if (!(", d->range.line);
-        sb_putn(&sb, t, n);
-        sb_puts(&sb, ")) {\n");
-        loop_groups(an, &sb, lp, lp->d2, 1);
-        sb_puts(&sb, "    }\n");
+        const char *t = range_text(e->an, d->branches[0].cond, &n);
+        char *cond = xstrndup(t, n), line[16];
+        FRAG(e, &sb, "loop-head-exit", {"LINE", LINE_TEXT(line, d->range.line)});
+        put_line_at(e, &sb, d->branches[0].cond);
+        FRAG(e, &sb, "loop-head-exit-if", {"COND", cond});
+        put_line_back(&sb, e);
+        free(cond);
+        loop_groups(e, &sb, lp->d2, 1);
+        frag(e, &sb, "loop-close", NULL, 0, 0);
     } else {
-        loop_groups(an, &sb, lp, d, 0);
+        loop_groups(e, &sb, d, 0);
     }
-    if (lp->sel_type)
-        sb_puts(&sb, "    nplus1_c->nplus1_sel = nplus1_sel;\n");
-    loop_stores(&sb, &lp->ctx, 0, lp->ctx.nvars, "    ");
-    sb_puts(&sb, "    *nplus1_g = nplus1_b;");
+    FRAG(e, &sb, "loop-head-sel", {"SEL", sel});
+    loop_stores(e, &sb, &lp->ctx, 0, lp->ctx.nvars, "    ");
+    frag(e, &sb, "loop-head-end", NULL, 0, 1);
     return sb_steal(&sb);
 }
 
 /* The branches of decision d (group first + b) in the branch phase. */
-static void loop_dispatch(const analysis *an, strbuf *sb, const loop_plan *lp,
-                          const jump_text *jt, const decision *d, unsigned first)
+static void loop_dispatch(emitter *e, strbuf *sb, const loop_plan *lp, const jump_text *jt,
+                          const decision *d, unsigned first)
 {
     unsigned file = lp->body.file;
+    char line[16], group[16];
     if (d->kind == DEC_SWITCH) {
-        sb_printf(sb, "    /* the switch at line %u, on the value the head took */\n",
-                  d->range.line);
-        sb_puts(sb, "    switch (nplus1_sel)\n");
-        loop_text_jt(an, sb, lp, jt, file, lp->switch_body.begin, lp->switch_body.end);
+        FRAG(e, sb, "loop-dispatch-switch", {"LINE", LINE_TEXT(line, d->range.line)});
+        loop_text_jt(e, sb, lp, jt, "    ", "", file, lp->switch_body.begin, lp->switch_body.end);
         return;
     }
-    sb_printf(sb, "    /* the if at line %u */\n", d->range.line);
+    FRAG(e, sb, "loop-dispatch-if", {"LINE", LINE_TEXT(line, d->range.line)});
     for (unsigned b = 0; b < d->nbranches; b++) {
         const branch *br = &d->branches[b];
         if (br->kind != BR_IF && br->kind != BR_ELSE)
             continue;
-        sb_printf(sb, "    if (nplus1_b == %u) {\n    ", first + b);
-        loop_text_jt(an, sb, lp, jt, file, br->body.begin, br->body.end);
-        sb_puts(sb, "    ;}\n");
+        FRAG(e, sb, "loop-dispatch-branch", {"GROUP", LINE_TEXT(group, first + b)});
+        loop_text_jt(e, sb, lp, jt, "        ", "", file, br->body.begin, br->body.end);
+        frag(e, sb, "loop-dispatch-branch-end", NULL, 0, 0);
     }
 }
 
-static char *loop_branch(const analysis *an, const kernel_plan *kp)
+static char *loop_branch(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     const decision *last = lp->d2 ? lp->d2 : lp->d;
@@ -329,55 +372,53 @@ static char *loop_branch(const analysis *an, const kernel_plan *kp)
     strbuf sb;
     sb_init(&sb);
     char *brk, *cont;
-    jump_texts(lp, 'b', &brk, &cont);
+    jump_texts(e, lp, 'b', &brk, &cont);
     jump_text jt = {brk, cont};
-    loop_loads(&sb, &lp->ctx, 0, lp->ctx.nvars);
-    if (lp->sel_type)
-        sb_printf(&sb, "    const %s nplus1_sel = nplus1_c->nplus1_sel;\n", lp->sel_type);
-    sb_puts(&sb, "    const uint nplus1_b = nplus1_c->nplus1_branch;\n");
+    loop_loads(e, &sb, &lp->ctx, 0, lp->ctx.nvars);
+    FRAG(e, &sb, "loop-branch-begin", {"SEL", lp->sel_type ? lp->sel_type : ""});
     if (lp->d2) {
-        sb_puts(&sb, "    if (nplus1_b == 0) {\n");
-        loop_dispatch(an, &sb, lp, &jt, lp->d, 0);
-        sb_puts(&sb, "    } else {\n");
-        loop_dispatch(an, &sb, lp, &jt, lp->d2, 1);
-        sb_puts(&sb, "    }\n");
+        frag(e, &sb, "loop-branch-exit", NULL, 0, 0);
+        loop_dispatch(e, &sb, lp, &jt, lp->d, 0);
+        frag(e, &sb, "loop-branch-else", NULL, 0, 0);
+        loop_dispatch(e, &sb, lp, &jt, lp->d2, 1);
+        frag(e, &sb, "loop-close", NULL, 0, 0);
     } else {
-        loop_dispatch(an, &sb, lp, &jt, lp->d, 0);
+        loop_dispatch(e, &sb, lp, &jt, lp->d, 0);
     }
-    sb_printf(&sb, "    /* the rest of the iteration */\n");
-    loop_text_jt(an, &sb, lp, &jt, file, last->range.end, lp->body.end - 1);
+    frag(e, &sb, "loop-branch-rest", NULL, 0, 0);
+    loop_text_jt(e, &sb, lp, &jt, "    ", "", file, last->range.end, lp->body.end - 1);
     free(brk);
     free(cont);
-    loop_stores(&sb, &lp->ctx, 0, lp->nprologue, "    ");
+    loop_stores(e, &sb, &lp->ctx, 0, lp->nprologue, "    ");
     return sb_steal(&sb);
 }
 
-static char *loop_end(const analysis *an, const kernel_plan *kp)
+static char *loop_end(emitter *e, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     strbuf sb;
     sb_init(&sb);
-    loop_loads(&sb, &lp->ctx, 0, lp->nprologue);
+    loop_loads(e, &sb, &lp->ctx, 0, lp->nprologue);
     if (!lp->outer) {
-        loop_text(an, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
+        loop_text(e, &sb, kp->k->body.file, lp->stmt.end, kp->k->body.end - 1);
         return sb_steal(&sb);
     }
     /* each in its own scope, as in the original: the branch's rest, the code after the if */
     const decision *d = lp->outer;
     const src_range body = d->branches[lp->outer_branch].body;
-    if (braced(an, body)) {
-        sb_printf(&sb, "    { /* the rest of the branch at line %u */\n", body.line);
-        loop_text(an, &sb, body.file, lp->stmt.end, body.end - 1);
-        sb_puts(&sb, "    }\n");
+    char line[16];
+    if (braced(e, body)) {
+        FRAG(e, &sb, "loop-end-branch", {"LINE", LINE_TEXT(line, body.line)});
+        loop_text(e, &sb, body.file, lp->stmt.end, body.end - 1);
+        frag(e, &sb, "loop-close", NULL, 0, 0);
     }
-    sb_printf(&sb, "    { /* the code after the if at line %u */\n", d->range.line);
-    loop_text(an, &sb, kp->k->body.file, d->range.end, kp->k->body.end - 1);
-    sb_puts(&sb, "    }\n");
+    FRAG(e, &sb, "loop-end-after", {"LINE", LINE_TEXT(line, d->range.line)});
+    loop_text(e, &sb, kp->k->body.file, d->range.end, kp->k->body.end - 1);
+    frag(e, &sb, "loop-close", NULL, 0, 0);
     return sb_steal(&sb);
 }
 
-void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_expand_fn expand,
-                   void *ud)
+void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
 {
     const kernel_info *k = kp->k;
     const loop_plan *lp = &kp->loop;
@@ -390,8 +431,8 @@ void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_e
              lp->line > k->top.items[0].range.line ? lp->line - 1 : lp->line);
     snprintf(epilogue, sizeof epilogue, "%u-%u", lp->stmt.end_line, k->body.end_line);
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
-    char *members = loop_members(lp), *start = loop_start(an, kp), *head = loop_head(an, kp);
-    char *branch = loop_branch(an, kp), *end = loop_end(an, kp);
+    char *members = loop_members(e, lp), *start = loop_start(e, kp), *head = loop_head(e, kp);
+    char *branch = loop_branch(e, kp), *end = loop_end(e, kp);
     char regroup[16], why[160];
     snprintf(regroup, sizeof regroup, "%u", lp->regroup);
     snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a regrouping "
@@ -402,8 +443,8 @@ void loop_emit_set(const analysis *an, const kernel_plan *kp, strbuf *sb, loop_e
                     {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
                     {"HEAD", head},        {"BRANCH", branch},  {"END", end},
                     {"PROLOGUE", prologue}, {"EPILOGUE", epilogue}};
-    if (expand(ud, sb, "loop-functions", v, NV(v)) == 0)
-        expand(ud, sb, "loop-tile", v, NV(v));
+    expand(e, sb, &e->kt, "loop-functions", v, NV(v));
+    expand(e, sb, &e->kt, "loop-tile", v, NV(v));
     free(params);
     free(args);
     free(members);
