@@ -216,13 +216,13 @@ def judge(t, rc, out):
         rules = RULE_RE.findall(out)
         if e[1] not in rules:
             return "refused with %s, expected [%s]" % (sorted(set(rules)) or "no rule", e[1])
-    for r in t.output:
+    for i, r in enumerate(t.output, 1):
         if not re.search(r, out, re.M):
-            return "the output does not match: %s" % r
+            return "OUTPUT line %d of %d not found in the output (below)" % (i, len(t.output))
     for r in t.output_not:
         m = re.search(r, out, re.M)
         if m:
-            return "the output matches %s: %r" % (r, m.group(0)[:200])
+            return "the output has %r, which OUTPUT-NOT %s refuses" % (m.group(0)[:200], r)
     return ""
 
 
@@ -329,8 +329,10 @@ def main():
         print("kernel_test.py: cannot run nplus1gen at '%s' (build it, or pass --tool)"
               % args.tool)
         return 2
+    # as ctest's NPLUS1_TEST_ENV, when run by hand
     if not os.environ.get("POCL_CACHE_DIR"):
         os.environ["POCL_CACHE_DIR"] = os.path.join(ROOT, "build", "pocl-cache")
+    os.environ.setdefault("NPLUS1_SPLIT", "always")
     bad = runs = skipped = 0
     malformed = False
     for path in files:
