@@ -39,7 +39,6 @@ every run did what its file says, 1 otherwise, 2 on a malformed header.
 """
 
 import argparse
-import json
 import os
 import re
 import shlex
@@ -292,6 +291,7 @@ def indent(out):
 
 def list_runs(args, files):
     """The runs of each file, resolved, as JSON (for scripts/gpu-check.sh)."""
+    import json
     result = []
     for path in files:
         t = read_header(path)
