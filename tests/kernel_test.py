@@ -25,6 +25,7 @@ line that is neither a `//` comment nor blank:
   // OUTPUT-NOT: REGEX              must not be found
   // XFAIL: why                     a known, unfixed tool bug: a failing run passes, a
                                     passing one fails (so the marker goes with the fix)
+  // TIMEOUT: SECONDS               a run's limit (default --timeout, 240 s)
   // REQUIRES: PROGRAM              skip the file (exit 77, ctest's SKIP_RETURN_CODE) when
                                     PROGRAM (oclgrind) is not on the PATH
 
@@ -75,6 +76,7 @@ class Test:
         self.output_not = []  # OUTPUT-NOT regexes
         self.xfail = None
         self.requires = []    # programs that must be on the PATH
+        self.timeout = None   # seconds a run, when the file says
 
 
 def read_header(path):
@@ -108,6 +110,11 @@ def read_header(path):
                 t.output_not.append(rest)
             elif key == "XFAIL":
                 t.xfail = rest
+            elif key == "TIMEOUT":
+                try:
+                    t.timeout = float(rest)
+                except ValueError:
+                    raise HeaderError("TIMEOUT takes seconds, not '%s'" % rest)
             elif key == "REQUIRES":
                 t.requires += rest.split()
     if pending is not None:
@@ -261,9 +268,10 @@ def run_test(args, path):
         return "skipped"
     bad = 0
     for i, (run, (env, argv)) in enumerate(cmds, 1):
-        rc, out, secs = execute(argv, env, os.path.dirname(t.path), args.timeout)
+        limit = t.timeout or args.timeout
+        rc, out, secs = execute(argv, env, os.path.dirname(t.path), limit)
         if LSAN_TRACER_FLAKE in out:   # LeakSanitizer's tracer crashed: not a leak report
-            rc, out, secs = execute(argv, env, os.path.dirname(t.path), args.timeout)
+            rc, out, secs = execute(argv, env, os.path.dirname(t.path), limit)
         why = judge(t, rc, out)
         which = "%s, RUN %d of %d" % (name, i, len(cmds))
         if t.xfail and why:
