@@ -9,9 +9,10 @@
 #                                           runtime only with nplus1gen-validate,
 #                                           runs every job, prints a summary
 #
-# emit reads the differential tests from ctest (those that run nplus1gen
-# --validate directly or through tests/validate/expect.sh, whose expected exit
-# status is kept; tests that need oclgrind are left out) and takes the legal
+# emit reads the differential tests from ctest (the kernel tests, run by
+# tests/kernel_test.py: each RUN line that runs nplus1gen --validate becomes a job
+# with its EXPECT and OUTPUT lines; runs that need oclgrind or an environment
+# variable are left out) and takes the legal
 # kernels of tests/fuzzgen (seed 1, 200 cases, as CI). run registers NVIDIA's
 # OpenCL when its library is there, prefers the NVIDIA platform, and writes
 # the log and summary to $OUT (or ./gpu-check-out). Exit 0 when every job
@@ -53,8 +54,31 @@ def emit_one(name, cmd, cwd, expect, regex=None):
 
 tests = json.load(open(os.path.join(jobs, "..", "tests.json")))["tests"]
 only = os.environ.get("GPU_CHECK_TESTS")  # a regex on the test names: those only, no fuzz
+def kernel_test_jobs(t, cmd):
+    """The jobs of a kernel test file (tests/kernel_test.py --list): one per RUN line."""
+    global skipped
+    if only and not re.search(only, t["name"]):
+        return
+    p = subprocess.run([sys.executable, "tests/kernel_test.py", "--list", "--tool", tool,
+                        cmd[-1]], capture_output=True, text=True, check=True)
+    for r in json.loads(p.stdout):
+        name = t["name"] + ("_%d" % r["run"] if r["runs"] > 1 else "")
+        if "--validate" not in r["argv"]:
+            continue
+        if r["env"] or r["requires"] or "oclgrind" in r["argv"]:
+            skipped += 1
+            continue
+        # every OUTPUT line found, no OUTPUT-NOT line (one regex: the run side takes any)
+        rx = "(?m)\\A" + "".join("(?=[\\s\\S]*?(?:%s))" % o for o in r["output"]) \
+            + "".join("(?![\\s\\S]*?(?:%s))" % o for o in r["output_not"])
+        emit_one(name, r["argv"], r["cwd"], r["exit"],
+                 [rx] if r["output"] or r["output_not"] else None)
+
 for t in tests:
     cmd = t.get("command") or []
+    if len(cmd) > 1 and cmd[1].endswith("kernel_test.py"):
+        kernel_test_jobs(t, cmd)
+        continue
     cwd = next((p["value"] for p in t.get("properties", []) if p["name"] == "WORKING_DIRECTORY"),
                build)
     expect = 0

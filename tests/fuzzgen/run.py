@@ -25,13 +25,12 @@ Any other outcome is a FAILURE, saved as DIR/<seed>/kernel.cl with cmd.txt
   other             any other exit code or output
 Exits 1 on any failure, 0 otherwise.
 
---regressions PATH... runs regression kernels (tests/regressions/*.cl; the
-files named, or every .cl of a folder named): the first lines of each file say
-how (one or more `// RUN: nplus1gen %s OPTIONS`, each run in turn) and what
-must happen (`// EXPECT: match`, `// EXPECT: match all-leaves` where every
-working leaf must get items and the run be conclusive, or `// EXPECT: refused
-nplus1-RULE`); a `// XFAIL: why` line marks a known, unfixed tool bug (an
-unexpected pass then fails, so the marker gets removed with the fix).
+--regressions PATH... runs kernel tests (tests/regressions/*.cl; the files
+named, or those of a folder named) through tests/kernel_test.py, which ctest
+uses: the first lines of each file say how to run it (`// RUN: nplus1gen %s
+OPTIONS`) and what must happen (`// EXPECT: match [all-leaves]`, `refused
+nplus1-RULE`, `exit N`; docs/testing.md, "Labels, matrices, and how to add a
+test").
 """
 
 import argparse
@@ -269,79 +268,13 @@ def run_random(args):
 
 # ---- regression kernels -------------------------------------------------------------
 
-def read_header(path):
-    """The file's RUN lines (one or more), its EXPECT words and its XFAIL reason."""
-    runs, expect, xfail = [], None, None
-    with open(path, encoding="utf-8-sig", errors="replace") as f:  # -sig: a byte-order mark
-        for line in f:
-            line = line.strip()
-            if not line.startswith("//"):
-                if line:
-                    break
-                continue
-            body = line[2:].strip()
-            if body.startswith("RUN:"):
-                runs.append(body[4:].strip())
-            elif body.startswith("EXPECT:"):
-                expect = body[7:].split()
-            elif body.startswith("XFAIL:"):
-                xfail = body[6:].strip()
-    return runs, expect, xfail
-
-
-def run_one_regression(args, path, run, expect):
-    """(verdict kind, reason, output, seconds) of one RUN line."""
-    options = shlex.split(run[len("nplus1gen %s"):])
-    legal = expect[0] == "match"
-    rule = expect[1] if len(expect) > 1 and not legal else None
-    rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
-    if LSAN_TRACER_FLAKE in out:
-        rc, sig, out, secs = run_tool(args.tool, path, options, args.timeout)
-    kind, reason = verdict(legal, rule, rc, sig, out)
-    # 'match all-leaves': every leaf that does work got items, and the run was conclusive
-    if kind.startswith("ok") and "all-leaves" in expect[1:]:
-        if "not exercised" in out or "inconclusive" in out:
-            kind, reason = "not-all-leaves", "a leaf got no items, or the run was inconclusive"
-    return kind, reason, out, secs
-
-
-def regression_files(paths):
-    """The .cl files named, and those in the folders named, sorted."""
-    files = []
-    for p in paths:
-        if os.path.isdir(p):
-            files += [os.path.join(p, f) for f in os.listdir(p) if f.endswith(".cl")]
-        else:
-            files.append(p)
-    return sorted(files)
-
-
 def run_regressions(args):
-    files = regression_files(args.regressions)
-    bad = 0
-    for path in files:
-        name = os.path.basename(path)
-        runs, expect, xfail = read_header(path)
-        if not runs or not expect or not all(r.startswith("nplus1gen %s") for r in runs):
-            print("BAD HEADER %s: needs '// RUN: nplus1gen %%s OPTIONS' and '// EXPECT: ...'" % name)
-            bad += 1
-            continue
-        for run in runs:
-            kind, reason, out, secs = run_one_regression(args, path, run, expect)
-            ok = kind.startswith("ok")
-            what = "%s (%s)" % (name, run[len("nplus1gen %s"):].strip())
-            if xfail and not ok:
-                print("XFAIL %s: %s: %s (known bug: %s)" % (what, kind, reason, xfail))
-            elif xfail:
-                print("XPASS %s: passes now; remove its XFAIL line (%s)" % (what, xfail))
-                bad += 1
-            elif ok:
-                print("PASS  %s (%.1f s)" % (what, secs))
-            else:
-                print("FAIL  %s: %s: %s\n%s" % (what, kind, reason, out))
-                bad += 1
-    print("regressions: %d files, %d failures" % (len(files), bad))
-    return 1 if bad else 0
+    """The kernel tests named (tests/kernel_test.py, which ctest runs one file a test)."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    import kernel_test  # noqa: E402
+    argv = ["--tool", args.tool, "--timeout", str(args.timeout)] + args.regressions
+    sys.argv = [os.path.join(os.path.dirname(HERE), "kernel_test.py")] + argv
+    return kernel_test.main()
 
 
 def main():
