@@ -34,6 +34,7 @@ PKGS=(
   uthash-dev
   libpng-dev                                  # --profile-map writes PNG
   lintian                                     # the .deb test checks the packages with it
+  chromium                                    # headless: the --profile-html test renders the report
 )
 
 missing=()
