@@ -159,7 +159,7 @@ static const char style[] =
     "body{font-family:sans-serif;margin:1.5em;color:#212121;background:#fff}"
     "h1{font-size:1.4em}h2{font-size:1.2em;margin-top:1.5em}h3{font-size:1em}"
     ".note{color:#555;max-width:60em}"
-    "pre.report{background:#f5f5f5;padding:.6em;overflow-x:auto}"
+    "pre.report{background:#f5f5f5;padding:.6em;white-space:pre-wrap}"
     ".maps{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}"
     "img.map{image-rendering:pixelated;border:1px solid #ddd;max-width:100%;height:auto}"
     "figcaption{font-size:.85em;color:#555}"
@@ -196,6 +196,7 @@ char *profile_html_page(const profile_report *rep, const char *source, size_t le
         sb_printf(&sb, "</a>: SIMT efficiency %.2f</li>\n", pstats_efficiency(&kps[k].base));
     }
     sb_puts(&sb, "<li><a href=\"#source\">the source, annotated</a></li>\n</ul>\n");
+    put_source(&sb, rep, kps, source, len);
     for (unsigned k = 0; k < rep->nks; k++) {
         sb_puts(&sb, "<section class=\"kernel\" id=\"kernel-");
         put_esc(&sb, rep->ks[k].name);
@@ -207,7 +208,6 @@ char *profile_html_page(const profile_report *rep, const char *source, size_t le
         put_maps(&sb, rep, k);
         sb_puts(&sb, "</section>\n");
     }
-    put_source(&sb, rep, kps, source, len);
     sb_puts(&sb, "</body>\n</html>\n");
     for (unsigned k = 0; k < rep->nks; k++)
         profile_replayed_free(&kps[k]);

@@ -24,10 +24,10 @@
 #define INK 0x212121u
 #define PAPER 0xffffffu
 #define FRAME 0xbdbdbdu
+#define PAST_END 0xeeeeeeu  /* cells after the launch's last item (1-D rows) */
 #define BAR_W 256
 #define BAR_H 14
 #define MAX_COLS 1024
-#define MIXED_PATH (MAP_PATHS + 1)
 
 static const unsigned palette[MAP_PATHS] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728,
                                             0x9467bd, 0x8c564b, 0xe377c2, 0xbcbd22};
@@ -69,6 +69,7 @@ typedef struct cells {
     int grid;                 /* cells follow global[0] */
     size_t g0;                /* global[0] */
     unsigned cols, rows, zoom;
+    unsigned long long items; /* the launch's */
 } cells;
 
 static void place_cells(const profile_report *rep, cells *c)
@@ -76,6 +77,7 @@ static void place_cells(const profile_report *rep, cells *c)
     unsigned long long items = rep->items ? rep->items : 1, w = rep->width ? rep->width : 1;
     memset(c, 0, sizeof *c);
     c->span = 1;
+    c->items = items;
     if (items > MAP_MAX_CELLS) {
         unsigned long long groups = (items + w - 1) / w;
         c->span = w * ((groups + MAP_MAX_CELLS - 1) / MAP_MAX_CELLS);
@@ -177,6 +179,13 @@ static unsigned text_lines_width(char lines[][160], unsigned n)
     return w;
 }
 
+static void put_cell(picture *p, size_t cell, unsigned rgb)
+{
+    unsigned z = p->c->zoom;
+    canvas_fill(&p->cv, p->map_x + (unsigned)(cell % p->c->cols) * z,
+                p->map_y + (unsigned)(cell / p->c->cols) * z, z, z, rgb);
+}
+
 /* The canvas with its title lines, the map's frame, room for legend lines below. */
 static void start_picture(picture *p, const cells *c, char head[][160], unsigned nhead,
                           char legend[][160], unsigned nlegend, unsigned legend_extra)
@@ -202,13 +211,10 @@ static void start_picture(picture *p, const cells *c, char head[][160], unsigned
     canvas_fill(&p->cv, p->map_x - 1, p->map_y - 1, map_w + 2, map_h + 2, FRAME);
     canvas_fill(&p->cv, p->map_x, p->map_y, map_w, map_h, MAP_UNRECORDED);
     p->y = p->map_y + map_h + 1 + 10;
-}
-
-static void put_cell(picture *p, size_t cell, unsigned rgb)
-{
-    unsigned z = p->c->zoom;
-    canvas_fill(&p->cv, p->map_x + (unsigned)(cell % p->c->cols) * z,
-                p->map_y + (unsigned)(cell / p->c->cols) * z, z, z, rgb);
+    size_t launch = c->grid ? (size_t)c->cols * c->rows
+                            : (size_t)((c->items + c->span - 1) / c->span);
+    for (size_t x = launch; x < (size_t)c->cols * c->rows; x++) /* past the launch's end */
+        put_cell(p, x, PAST_END);
 }
 
 static void legend_line(picture *p, unsigned rgb, const char *text)
@@ -236,25 +242,30 @@ static void scale_bar(picture *p, double kernel_e)
     }
     unsigned kx = x0 + (unsigned)lround((kernel_e < 0 ? 0 : kernel_e > 1 ? 1 : kernel_e) *
                                         (BAR_W - 1));
-    canvas_fill(&p->cv, kx > 0 ? kx - 1 : 0, y0 - 4, 3, 3, INK); /* the kernel's mark */
+    for (unsigned r = 0; r < 4; r++) /* the kernel's mark: a triangle pointing down */
+        canvas_fill(&p->cv, kx + r >= 3 ? kx + r - 3 : 0, y0 - 6 + r, 7 - 2 * r, 1, INK);
     p->y = y0 + BAR_H + 7 + CANVAS_GLYPH_H + 4;
 }
 
 static void geometry_line(const profile_report *rep, const cells *c, char *out)
 {
+    char groups[64];
+    if (c->span == rep->width)
+        snprintf(groups, sizeof groups, "a simd group");
+    else
+        snprintf(groups, sizeof groups, "%llu simd groups", c->span / rep->width);
     if (c->grid && c->span == 1)
         snprintf(out, 160, "%zu x %llu items: a cell an item (x across, y down), %u px", c->g0,
                  rep->items / c->g0, c->zoom);
     else if (c->grid)
-        snprintf(out, 160, "%zu x %llu items: a cell %llu items along x (%llu groups of %u)",
-                 c->g0, rep->items / c->g0, c->span, c->span / rep->width, rep->width);
+        snprintf(out, 160, "%zu x %llu items: a cell %llu items along x (%s)", c->g0,
+                 rep->items / c->g0, c->span, groups);
     else if (c->span == 1)
         snprintf(out, 160, "%llu items by linear id in rows of %u: a cell an item, %u px",
                  rep->items, c->cols, c->zoom);
     else
         snprintf(out, 160, "%llu items by linear id in rows of %u cells: a cell %llu items "
-                           "(%llu groups of %u)", rep->items, c->cols, c->span,
-                 c->span / rep->width, rep->width);
+                           "(%s)", rep->items, c->cols, c->span, groups);
 }
 
 static int finish(picture *p, const char *what, profile_map_png *out)
@@ -279,16 +290,12 @@ static int paths_picture(const profile_report *rep, unsigned k, const cells *c,
     unsigned *idx = xcalloc(r->n ? r->n : 1, sizeof *idx);
     unsigned long long count[MAP_PATHS + 1] = {0};
     unsigned nseen = path_indices(r, idx, count);
-    unsigned *cell = xcalloc(ncells, sizeof *cell); /* 0 none, else path + 1 */
-    int mixed = 0;
+    /* per cell, its recorded items per path; the cell shows the most common */
+    unsigned *per = xcalloc(ncells * (MAP_PATHS + 1), sizeof *per);
     for (size_t i = 0; i < r->n; i++) {
         size_t x = cell_of(c, r->ids[i]);
-        if (x >= ncells)
-            continue;
-        if (!cell[x])
-            cell[x] = idx[i] + 1;
-        else if (cell[x] != idx[i] + 1)
-            mixed = 1, cell[x] = MIXED_PATH + 1;
+        if (x < ncells)
+            per[x * (MAP_PATHS + 1) + idx[i]]++;
     }
     char head[3][160], legend[MAP_PATHS + 3][160];
     unsigned nhead = 0, nl = 0;
@@ -310,9 +317,10 @@ static int paths_picture(const profile_report *rep, unsigned k, const cells *c,
             snprintf(legend[nl++], 160, "the other paths: %llu items (%.1f%%)", count[p],
                      100.0 * (double)count[p] / (double)(r->n ? r->n : 1));
     }
-    if (mixed) {
-        rgb[nl] = MAP_MIXED;
-        snprintf(legend[nl++], 160, "a cell whose items took several paths");
+    if (c->span > 1) {
+        rgb[nl] = INK;
+        snprintf(legend[nl++], 160, "(a cell of %llu items shows the path most of them took)",
+                 c->span);
     }
     if (r->n < rep->items) {
         rgb[nl] = MAP_UNRECORDED;
@@ -320,13 +328,22 @@ static int paths_picture(const profile_report *rep, unsigned k, const cells *c,
     }
     picture pic;
     start_picture(&pic, c, head, nhead, legend, nl, 0);
-    for (size_t x = 0; x < ncells; x++)
-        if (cell[x])
-            put_cell(&pic, x, cell[x] == MIXED_PATH + 1 ? MAP_MIXED
-                                                         : profile_map_path_colour(cell[x] - 1));
-    for (unsigned i = 0; i < nl; i++)
-        legend_line(&pic, rgb[i], legend[i]);
-    free(cell);
+    for (size_t x = 0; x < ncells; x++) {
+        const unsigned *n = per + x * (MAP_PATHS + 1);
+        unsigned best = 0;
+        for (unsigned p = 1; p <= MAP_PATHS; p++)
+            best = n[p] > n[best] ? p : best;
+        if (n[best])
+            put_cell(&pic, x, profile_map_path_colour(best));
+    }
+    for (unsigned i = 0; i < nl; i++) {
+        if (rgb[i] == INK) /* a note, no swatch */
+            canvas_text(&pic.cv, MARGIN, pic.y + 1, legend[i], INK);
+        else
+            legend_line(&pic, rgb[i], legend[i]);
+        pic.y += rgb[i] == INK ? CANVAS_GLYPH_H + 3 : 0;
+    }
+    free(per);
     free(idx);
     return finish(&pic, "paths", out);
 }

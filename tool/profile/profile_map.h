@@ -16,7 +16,6 @@
 #define MAP_HALF 0xf9a825u        /* groups map: efficiency 0.5 */
 #define MAP_DIVERGED 0xc62828u    /* groups map: efficiency 0 (the bottom of the scale) */
 #define MAP_OTHER_PATH 0x9e9e9eu  /* paths map: the 9th and later distinct paths */
-#define MAP_MIXED 0x5d4037u       /* paths map: a cell of several items that took several paths */
 #define MAP_PATHS 8
 
 /* Up to this many items a launch's map has a cell per item; past it a cell per
