@@ -7,7 +7,8 @@
 # holds the source lines, the markers and no script, and its screenshot
 # (1200x1600) is a non-blank PNG showing the maps' colours and the markers'.
 # Exits 77 (ctest: skipped) after those first checks when no Chromium is
-# installed (scripts/install-deps.sh installs it; CHROMIUM names another).
+# installed (scripts/install-deps.sh installs it; CHROMIUM names another,
+# CHROMIUM=none skips).
 #   html.sh NPLUS1GEN
 set -euo pipefail
 tool=$1
@@ -140,8 +141,8 @@ chrome=${CHROMIUM:-}
 for c in chromium chromium-browser google-chrome; do
   [ -n "$chrome" ] || chrome=$(command -v "$c" || true)
 done
-if [ -z "$chrome" ]; then
-  echo "SKIPPED: no chromium installed (scripts/install-deps.sh installs it): the page was" \
+if [ -z "$chrome" ] || ! command -v "$chrome" >/dev/null; then
+  echo "SKIPPED: no chromium found (scripts/install-deps.sh installs it): the page was" \
        "checked, not its rendering"
   exit 77
 fi

@@ -333,6 +333,9 @@ static int draw_pictures(const pctx *x)
     if (rc == 0 && o->html) {
         const src_file *f = &x->an.pr->files[0];
         rc = profile_write_html(&rep, f->text, f->len, o->html);
+        if (rc == 0)
+            printf("wrote %s (the source with each decision's and loop's efficiency, the maps, "
+                   "the report)\n", o->html);
     }
     for (unsigned i = 0; i < n; i++)
         profile_result_free(&res[i]);

@@ -229,7 +229,5 @@ int profile_write_html(const profile_report *rep, const char *source, size_t len
         fprintf(stderr, "nplus1gen: error: cannot write '%s'\n", file);
         return 3;
     }
-    printf("wrote %s (the source with each decision's and loop's efficiency, the maps, the "
-           "predictions)\n", file);
     return 0;
 }

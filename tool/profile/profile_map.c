@@ -268,13 +268,12 @@ static void geometry_line(const profile_report *rep, const cells *c, char *out)
                            "(%s)", rep->items, c->cols, c->span, groups);
 }
 
-static int finish(picture *p, const char *what, profile_map_png *out)
+static int finish(picture *p, profile_map_png *out)
 {
     char meta[200];
     snprintf(meta, sizeof meta, "x=%u y=%u w=%u h=%u zoom=%u cols=%u rows=%u span=%llu",
              p->map_x, p->map_y, p->c->cols * p->c->zoom, p->c->rows * p->c->zoom, p->c->zoom,
              p->c->cols, p->c->rows, p->c->span);
-    (void)what;
     out->w = p->cv.w;
     out->h = p->cv.h;
     int rc = canvas_png(&p->cv, "nplus1-map", meta, &out->png, &out->len);
@@ -345,7 +344,7 @@ static int paths_picture(const profile_report *rep, unsigned k, const cells *c,
     }
     free(per);
     free(idx);
-    return finish(&pic, "paths", out);
+    return finish(&pic, out);
 }
 
 static int groups_picture(const profile_report *rep, unsigned k, const cells *c,
@@ -396,7 +395,7 @@ static int groups_picture(const profile_report *rep, unsigned k, const cells *c,
     free(cu);
     free(ci);
     free(hit);
-    return finish(&pic, "groups", out);
+    return finish(&pic, out);
 }
 
 int profile_map_render(const profile_report *rep, unsigned k, profile_map_png out[2])
