@@ -120,6 +120,11 @@ static void pictures(void)
     r.tile = 64;
     profile_report rep = {"in<put>.cl", 1, {N, 1, 1}, 1, 32, NULL, {4096, 1, 1, 8}, N, &k, 1,
                           &r};
+    char what[80];
+    profile_map_describe_path(&k.tree, &traces[1], what, sizeof what);
+    checkf(!strcmp(what, "if 3 else"), "the legend says what a path did (%s)", what);
+    profile_map_describe_path(&k.tree, &traces[0], what, 8);
+    checkf(!strcmp(what, "if 3..."), "and cuts it to its room (%s)", what);
     profile_map_png m[2];
     if (!check(profile_map_render(&rep, 0, m) == 0, "both maps render (libpng)"))
         return;

@@ -117,9 +117,9 @@ static size_t cell_of(const cells *c, unsigned long long id)
 /* ---- what each cell shows ---------------------------------------------------------- */
 
 /* Per recorded item: the index of its path among the distinct ones seen first (MAP_PATHS: other). */
-static unsigned path_indices(const profile_result *r, unsigned *idx, unsigned long long *count)
+static unsigned path_indices(const profile_result *r, unsigned *idx, unsigned long long *count,
+                             const ptrace **seen)
 {
-    const ptrace *seen[MAP_PATHS];
     unsigned nseen = 0;
     for (size_t i = 0; i < r->n; i++) {
         unsigned k = 0;
@@ -131,6 +131,46 @@ static unsigned path_indices(const profile_result *r, unsigned *idx, unsigned lo
         count[k]++;
     }
     return nseen;
+}
+
+/* The paths legend's words for a path (profile_map.h): the path replayed alone. */
+void profile_map_describe_path(const ptree *t, const ptrace *path, char *out, size_t cap)
+{
+    pstats s;
+    pstats_init(&s, t);
+    profile_replay(t, path, NULL, NULL, 1, 1, &s);
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned c = 0; c < t->nc; c++) {
+        const pconstruct *pc = &t->c[c];
+        const unsigned long long *n = s.c[c].arm_items;
+        if (!s.c[c].reached)
+            continue;
+        sb_printf(&sb, "%s%s %u", sb.len ? ", " : "", pc->what, pc->line);
+        if (pc->kind == PN_LOOP) {
+            sb_printf(&sb, " x%llu", n[1]);
+            continue;
+        }
+        unsigned taken = 0;
+        for (unsigned a = 0; a < pc->narms; a++)
+            taken += n[a] > 0;
+        for (unsigned a = 0; a < pc->narms; a++) {
+            if (!n[a])
+                continue;
+            if (pc->kind == PN_IF)
+                sb_printf(&sb, " %s", a ? "else" : "then");
+            else
+                sb_printf(&sb, " entry %u", a + 1);
+            if (taken > 1 || n[a] > 1)
+                sb_printf(&sb, " x%llu", n[a]);
+        }
+    }
+    if (sb.len + 1 > cap && cap > 4)
+        snprintf(out, cap, "%.*s...", (int)(cap - 4), sb.data);
+    else
+        snprintf(out, cap, "%s", sb.len ? sb.data : "no decision");
+    sb_free(&sb);
+    pstats_free(&s);
 }
 
 /*
@@ -254,7 +294,11 @@ static void geometry_line(const profile_report *rep, const cells *c, char *out)
         snprintf(groups, sizeof groups, "a simd group");
     else
         snprintf(groups, sizeof groups, "%llu simd groups", c->span / rep->width);
-    if (c->grid && c->span == 1)
+    if (c->grid && c->span == 1 && rep->dim == 3)
+        snprintf(out, 160, "%zu x %zu x %zu items: a cell an item (x across, y down, z slices "
+                           "stacked), %u px", rep->global[0], rep->global[1], rep->global[2],
+                 c->zoom);
+    else if (c->grid && c->span == 1)
         snprintf(out, 160, "%zu x %llu items: a cell an item (x across, y down), %u px", c->g0,
                  rep->items / c->g0, c->zoom);
     else if (c->grid)
@@ -288,7 +332,8 @@ static int paths_picture(const profile_report *rep, unsigned k, const cells *c,
     size_t ncells = (size_t)c->cols * c->rows;
     unsigned *idx = xcalloc(r->n ? r->n : 1, sizeof *idx);
     unsigned long long count[MAP_PATHS + 1] = {0};
-    unsigned nseen = path_indices(r, idx, count);
+    const ptrace *seen[MAP_PATHS];
+    unsigned nseen = path_indices(r, idx, count, seen);
     /* per cell, its recorded items per path; the cell shows the most common */
     unsigned *per = xcalloc(ncells * (MAP_PATHS + 1), sizeof *per);
     for (size_t i = 0; i < r->n; i++) {
@@ -309,9 +354,12 @@ static int paths_picture(const profile_report *rep, unsigned k, const cells *c,
         if (!count[p])
             continue;
         rgb[nl] = profile_map_path_colour(p);
+        char what[72];
         if (p < MAP_PATHS)
-            snprintf(legend[nl++], 160, "path %u: %llu items (%.1f%%)", p + 1, count[p],
-                     100.0 * (double)count[p] / (double)(r->n ? r->n : 1));
+            profile_map_describe_path(&rep->ks[k].tree, seen[p], what, sizeof what);
+        if (p < MAP_PATHS)
+            snprintf(legend[nl++], 160, "path %u: %llu items (%.1f%%): %s", p + 1, count[p],
+                     100.0 * (double)count[p] / (double)(r->n ? r->n : 1), what);
         else
             snprintf(legend[nl++], 160, "the other paths: %llu items (%.1f%%)", count[p],
                      100.0 * (double)count[p] / (double)(r->n ? r->n : 1));

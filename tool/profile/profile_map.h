@@ -28,6 +28,14 @@ unsigned profile_map_path_colour(unsigned n);
 /* The groups map's colour of a SIMT efficiency (0..1): red, amber at 0.5, green at 1. */
 unsigned profile_map_efficiency_colour(double e);
 
+/*
+ * What a path did, for the paths legend: per construct it reached, "if 20
+ * then", "switch 50 entry 2", "for 41 x4" (iterations), "if 12 then x3 else
+ * x1" (both ways in a loop); "no decision" when it reached none. Cut at cap
+ * characters, with "...".
+ */
+void profile_map_describe_path(const ptree *t, const ptrace *path, char *out, size_t cap);
+
 typedef struct profile_map_png {
     unsigned char *png;
     size_t len;
