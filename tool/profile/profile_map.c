@@ -83,7 +83,8 @@ static void place_cells(const profile_report *rep, cells *c)
         c->span = w * ((groups + MAP_MAX_CELLS - 1) / MAP_MAX_CELLS);
     }
     c->g0 = rep->global[0] ? rep->global[0] : 1;
-    c->grid = rep->dim >= 2 && c->g0 % c->span == 0 && c->g0 / c->span <= 4 * MAX_COLS;
+    c->grid = rep->dim >= 2 && c->g0 % c->span == 0 && c->g0 / c->span <= 4 * MAX_COLS &&
+              items / c->g0 <= 4 * MAX_COLS; /* else wrapped: a picture of reasonable size */
     if (c->grid) {
         c->cols = (unsigned)(c->g0 / c->span);
         c->rows = (unsigned)(items / c->g0);
