@@ -13,9 +13,10 @@
  *   profile_report.c  the replays' report, printed and as JSON
  *   profile_loop.c    the prediction for a regrouped loop (profile_loop.h)
  *   profile_cmd.c     the command: the job, the run (nplus1gen-validate
- *                     records, replays and reports), the map
- *   profile_map.c     --profile-map: the pictures of a 2-D launch (tool only:
- *                     libpng)
+ *                     records, replays and reports), the pictures
+ *   profile_map.c     --profile-map: the pictures of a launch (tool only:
+ *                     libpng; canvas.c draws them)
+ *   profile_html.c    --profile-html: the page (tool only)
  *
  * profile_replay.c, profile_job.c, profile_report.c and profile_loop.c (with util.c) are
  * the library nplus1prof: plain C, no libclang, linked by nplus1gen and by

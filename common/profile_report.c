@@ -10,18 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile_loop.h"
 #include "util.h"
 
 #define KEY_CAP 64
-#define MAX_LOOPS 8
 
-typedef struct kprof {
-    pstats base, split, tile;
-    int has_split;
-    loop_prediction loops[MAX_LOOPS]; /* the regroupable loops (profile_loop.h) */
-    unsigned nloops;
-} kprof;
+typedef profile_replayed kprof;
 
 typedef struct keyed {
     const unsigned char *key; /* KEY_CAP bytes */
@@ -77,9 +70,11 @@ static void regrouped(const ptree *t, const profile_result *r, unsigned long lon
     free(seg);
 }
 
-static void replay_all(const profile_report *rep, const profile_kernel_tree *pk,
-                       const profile_result *r, kprof *kp)
+void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replayed *kp)
 {
+    const profile_kernel_tree *pk = &rep->ks[i];
+    const profile_result *r = &rep->res[i];
+    memset(kp, 0, sizeof *kp);
     const ptree *t = &pk->tree;
     unsigned w = rep->width;
     unsigned *seg = xcalloc(r->n ? r->n : 1, sizeof *seg);
@@ -88,7 +83,7 @@ static void replay_all(const profile_report *rep, const profile_kernel_tree *pk,
     pstats_init(&kp->base, t);
     profile_replay(t, r->traces, NULL, seg, r->n, w, &kp->base);
     free(seg);
-    kp->nloops = profile_loop_predict(t, &kp->base, w, PROFILE_LOOP_LANES, kp->loops, MAX_LOOPS);
+    kp->nloops = profile_loop_predict(t, &kp->base, w, PROFILE_LOOP_LANES, kp->loops, PROFILE_MAX_LOOP_PREDICTIONS);
     for (unsigned c = 0; c < t->nc; c++)
         kp->has_split |= t->c[c].split;
     if (!kp->has_split)
@@ -186,7 +181,7 @@ static void print_loop_predictions(FILE *f, const ptree *t, const kprof *kp)
     }
 }
 
-static void print_kernel(FILE *f, const profile_report *rep, unsigned i, const kprof *kp)
+void profile_print_kernel(FILE *f, const profile_report *rep, unsigned i, const kprof *kp)
 {
     const profile_kernel_tree *pk = &rep->ks[i];
     const profile_result *r = &rep->res[i];
@@ -370,25 +365,30 @@ int profile_report_all(const profile_report *rep)
            rep->nks ? rep->res[0].device : "", rep->dim, rep->global[0], rep->global[1],
            rep->global[2], rep->seed);
     for (unsigned i = 0; i < rep->nks; i++) {
-        replay_all(rep, &rep->ks[i], &rep->res[i], &kps[i]);
+        profile_replay_kernel(rep, i, &kps[i]);
         if (kps[i].base.bad_trace) {
             fprintf(stderr, "nplus1gen: internal error: kernel '%s': a recorded path does not "
                             "fit its control flow\n", rep->ks[i].name);
             rc = 3;
         }
-        print_kernel(stdout, rep, i, &kps[i]);
+        profile_print_kernel(stdout, rep, i, &kps[i]);
     }
     if (rc == 0 && rep->json)
         rc = write_json(rep, kps);
-    for (unsigned i = 0; i < rep->nks; i++) {
-        pstats_free(&kps[i].base);
-        if (kps[i].has_split) {
-            pstats_free(&kps[i].split);
-            pstats_free(&kps[i].tile);
-        }
-    }
+    for (unsigned i = 0; i < rep->nks; i++)
+        profile_replayed_free(&kps[i]);
     free(kps);
     return rc;
+}
+
+void profile_replayed_free(profile_replayed *kp)
+{
+    pstats_free(&kp->base);
+    if (kp->has_split) {
+        pstats_free(&kp->split);
+        pstats_free(&kp->tile);
+    }
+    memset(kp, 0, sizeof *kp);
 }
 
 void profile_result_free(profile_result *r)

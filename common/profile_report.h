@@ -9,7 +9,10 @@
 
 #include <stddef.h>
 
+#include <stdio.h>
+
 #include "profile.h"
+#include "profile_loop.h"
 
 /* One kernel's run: what the runner measured and the recording. */
 typedef struct profile_result {
@@ -47,6 +50,23 @@ typedef struct profile_report {
     unsigned nks;
     profile_result *res;          /* per kernel */
 } profile_report;
+
+/* One kernel's replays: the measured grouping and the predictions the report prints. */
+#define PROFILE_MAX_LOOP_PREDICTIONS 8
+typedef struct profile_replayed {
+    pstats base, split, tile;     /* split, tile: only when has_split */
+    int has_split;
+    loop_prediction loops[PROFILE_MAX_LOOP_PREDICTIONS]; /* the regroupable loops */
+    unsigned nloops;
+} profile_replayed;
+
+/* Replays kernel i of rep into kp (profile_replayed_free frees it). */
+void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replayed *kp);
+void profile_replayed_free(profile_replayed *kp);
+
+/* Kernel i's part of the text report, as --profile prints it. */
+void profile_print_kernel(FILE *f, const profile_report *rep, unsigned i,
+                          const profile_replayed *kp);
 
 /* Replays, prints and writes the JSON; 0, or 3 after a message. */
 int profile_report_all(const profile_report *rep);

@@ -36,6 +36,7 @@ PKGS=(
   lintian                                     # the .deb test checks the packages with it
   python3-venv                                # the Python package's test: a fresh venv, pip
                                               # install ./python (pyopencl, numpy from PyPI)
+  chromium                                    # headless: the --profile-html test renders the report
 )
 
 missing=()

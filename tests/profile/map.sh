@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# --profile-map on 2-D launches of known.cl: the pictures have the launch's
-# size and known pixel counts per colour. alternating (64 x 8): half the
-# items take each path (blue, orange), every group of 32 diverged (red);
-# runs64 (128 x 4): two paths, no group diverged (green).
+# --profile-map on launches of known.cl: each picture has a title, a legend
+# and, under the groups map, an efficiency scale; the map inside it (where
+# its nplus1-map tEXt chunk says) has known pixel counts per colour.
+# alternating (64 x 8, a cell 8 px): half the items take each path (blue,
+# orange); every group of 32 has the same efficiency, below 1 (one colour,
+# not green). runs64 (128 x 4, a cell 4 px): two paths, no group diverged
+# (green). A 1-D launch (alternating, 4096 items) is wrapped in rows of 64;
+# past 2^20 items (runs64, 1179648 items) a cell is a SIMD group of 32.
 #   map.sh NPLUS1GEN
 set -euo pipefail
 tool=$1
@@ -11,51 +15,43 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$tool" "$dir/known.cl" --profile -k alternating --global 64,8 --profile-map "$out/alt.png" >/dev/null
 "$tool" "$dir/known.cl" --profile -k runs64 --global 128,4 --profile-map "$out/runs.png" >/dev/null
-python3 - "$out" <<'PY'
-import struct, sys, zlib
+"$tool" "$dir/known.cl" --profile -k alternating --global 4096 --profile-map "$out/alt1d.png" >/dev/null
+"$tool" "$dir/known.cl" --profile -k runs64 --global 1179648 --profile-map "$out/big.png" >/dev/null
+PYTHONPATH="$dir" python3 - "$out" <<'PY'
+import sys
 from collections import Counter
+from pngread import map_region
 
-def read_png(path):
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    pos, idat, w, h = 8, b"", 0, 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype == 2, "8-bit RGB"
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw, stride, prev, px = zlib.decompress(idat), w * 3, bytearray(w * 3), []
-    for y in range(h):
-        f, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = row[i - 3] if i >= 3 else 0
-            b, c = prev[i], prev[i - 3] if i >= 3 else 0
-            if f == 1: row[i] = (row[i] + a) & 255
-            elif f == 2: row[i] = (row[i] + b) & 255
-            elif f == 3: row[i] = (row[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        px += ["%02x%02x%02x" % tuple(row[i:i + 3]) for i in range(0, stride, 3)]
-        prev = row
-    return w, h, Counter(px)
-
+GREEN = "2e7d32"
+# name: (map w, h, zoom, span, {colour: pixels} or None: one colour, not green)
 want = {
-    "alt.png": (64, 8, {"1f77b4": 256, "ff7f0e": 256}),
-    "alt.groups.png": (64, 8, {"c62828": 512}),
-    "runs.png": (128, 4, {"1f77b4": 256, "ff7f0e": 256}),
-    "runs.groups.png": (128, 4, {"2e7d32": 512}),
+    "alt.png": (512, 64, 8, 1, {"1f77b4": 256 * 64, "ff7f0e": 256 * 64}),
+    "alt.groups.png": (512, 64, 8, 1, None),
+    "runs.png": (512, 16, 4, 1, {"1f77b4": 256 * 16, "ff7f0e": 256 * 16}),
+    "runs.groups.png": (512, 16, 4, 1, {GREEN: 512 * 16}),
+    "alt1d.png": (512, 512, 8, 1, {"1f77b4": 2048 * 64, "ff7f0e": 2048 * 64}),
+    "alt1d.groups.png": (512, 512, 8, 1, None),
+    # 36864 groups in rows of 192 cells, 2 px each: half the groups on each path
+    "big.png": (384, 384, 2, 32, {"1f77b4": 18432 * 4, "ff7f0e": 18432 * 4}),
+    "big.groups.png": (384, 384, 2, 32, {GREEN: 36864 * 4}),
 }
 bad = 0
-for name, (w, h, colours) in sorted(want.items()):
-    got = read_png(sys.argv[1] + "/" + name)
-    ok = got == (w, h, Counter(colours))
-    print("%-16s %dx%d %s %s" % (name, got[0], got[1], dict(got[2]), "ok" if ok else "FAIL"))
+for name, (mw, mh, zoom, span, colours) in sorted(want.items()):
+    size, region, meta, px = map_region(sys.argv[1] + "/" + name)
+    got = Counter(region)
+    ok = (int(meta["w"]), int(meta["h"]), int(meta["zoom"]), int(meta["span"])) == \
+        (mw, mh, zoom, span)
+    if colours is None:
+        ok &= len(got) == 1 and GREEN not in got and len(region) == mw * mh
+    else:
+        ok &= got == Counter(colours)
+    # a title and a legend around the map: ink (the font's colour) outside it
+    ok &= size[1] > mh + 40 and px.count("212121") > 200
+    if name.endswith(".groups.png"):  # the scale: a bar of at least 200 colours
+        ok &= len(set(px)) - len(got) > 200
+    print("%-17s picture %dx%d, map %sx%s zoom %s span %s: %s %s" % (
+        name, size[0], size[1], meta["w"], meta["h"], meta["zoom"], meta["span"],
+        dict(got.most_common(3)), "ok" if ok else "FAIL"))
     bad += not ok
 sys.exit(bad != 0)
 PY

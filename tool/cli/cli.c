@@ -109,7 +109,7 @@ static int refuse_unapplied(const cli *c)
             return not_applied("%s applies only with --profile",
                                i ? "--profile-memory" : "--simd-width");
     static const char *const run_here[] = {"--device", "--timeout", "--profile-json",
-                                            "--profile-map", NULL};
+                                            "--profile-map", "--profile-html", NULL};
     for (int i = 0; given(c, "--emit-job") && run_here[i]; i++)
         if (given(c, run_here[i]))
             return not_applied("%s applies to a run here, and --emit-job runs nothing",
@@ -557,12 +557,13 @@ static int apply_profile_in(cli *c, const option *o, const char *a, const char *
     return note_option(c, o->lng, v, 1);
 }
 
-/* --profile-json FILE, --profile-map FILE: they ask for --profile. */
+/* --profile-json FILE, --profile-map FILE, --profile-html FILE: they ask for --profile. */
 static int apply_profile_out(cli *c, const option *o, const char *a, const char *v)
 {
     if (!v || !*v)
         return usage_error("option '%s' needs a file name", a);
-    *(o->lng[10] == 'j' ? &c->popt.json : &c->popt.map) = v;
+    char which = o->lng[10];
+    *(which == 'j' ? &c->popt.json : which == 'm' ? &c->popt.map : &c->popt.html) = v;
     note_option(c, o->lng, v, 0);
     c->profile = 1;
     return EXIT_OK;
@@ -612,6 +613,7 @@ static const option options[] = {
     {NULL, "--profile-in", 1, apply_profile_in},
     {NULL, "--profile-json", 1, apply_profile_out},
     {NULL, "--profile-map", 1, apply_profile_out},
+    {NULL, "--profile-html", 1, apply_profile_out},
     {NULL, NULL, 0, NULL}};
 
 /* Whether a names option o; *len: the length of the name part (the value may follow). */
@@ -685,8 +687,6 @@ static int check_together(cli *c)
         return usage_error("%s", "--strategy or --dispatch with several values applies only "
                                  "to --validate (or --emit-job): give one value, or drop -o, "
                                  "--check, --report and --profile");
-    if (c->popt.map && c->vopt.dim != 2)
-        return usage_error("%s", "--profile-map draws a 2-D launch: give --global W,H");
     if (!c->outdir && !c->check && !c->report && !c->validate && !c->profile)
         return usage_error("%s", "no output directory: give -o DIR (or --check / --report)");
     warn_unapplied(c);

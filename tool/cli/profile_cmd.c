@@ -10,7 +10,8 @@
  * longest path when one did not fit, replays, prints the report and writes
  * the JSON (profile_report.c). With --emit-job DIR the job is written there
  * and nothing runs (nplus1gen-validate DIR on another machine); else the
- * runner runs it here, and --profile-map reads the recording it left.
+ * runner runs it here, and --profile-map and --profile-html read the
+ * recordings it left.
  */
 #define _DEFAULT_SOURCE
 #include "profile_cmd.h"
@@ -32,6 +33,7 @@
 #include "job.h"
 #include "profile_build.h"
 #include "profile_job.h"
+#include "profile_html.h"
 #include "profile_map.h"
 #include "profile_report.h"
 #include "runner_call.h"
@@ -258,7 +260,7 @@ static int run_runner(const char *dir, unsigned timeout, const char *device, con
     return rc < 0 ? 3 : rc;
 }
 
-/* ---- --profile-map: the recording the runner left --------------------------------- */
+/* ---- --profile-map, --profile-html: the recordings the runner left --------------------------------- */
 
 /* profile-K.txt: the device, the tile, the layout of the run that counted. */
 static int read_run_info(const pctx *x, const char *name, profile_result *r,
@@ -302,23 +304,51 @@ static int read_record(const pctx *x, const char *name, profile_result *r,
     return profile_take_record(r, (unsigned char *)data, len, lay, x->items);
 }
 
-/* The pictures of the first kernel's recording. */
-static int draw_map(const pctx *x)
+/*
+ * --profile-map (the first kernel's pictures) and --profile-html (every
+ * kernel), from the recordings the runner left.
+ */
+static int draw_pictures(const pctx *x)
 {
-    profile_result r;
-    memset(&r, 0, sizeof r);
+    const profile_options *o = x->o;
+    unsigned n = o->html ? x->npks : 1;
+    profile_result *res = xcalloc(n, sizeof *res);
+    profile_kernel_tree *ks = xcalloc(n, sizeof *ks);
     profile_layout lay;
-    const char *name = x->pks[0].k->name;
-    if (read_run_info(x, name, &r, &lay) != 0 || read_record(x, name, &r, &lay) != 0) {
-        fprintf(stderr, "nplus1gen: error: the profile run left no recording of '%s'\n", name);
-        return 3;
+    memset(&lay, 0, sizeof lay);
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++) {
+        const char *name = x->pks[i].k->name;
+        profile_layout li;
+        if (read_run_info(x, name, &res[i], &li) != 0 || read_record(x, name, &res[i], &li) != 0) {
+            fprintf(stderr, "nplus1gen: error: the profile run left no recording of '%s'\n",
+                    name);
+            rc = 3;
+        }
+        if (i == 0)
+            lay = li;
+        ks[i].name = (char *)name;
+        ks[i].tree = x->pks[i].tree;
     }
-    profile_kernel_tree k = {(char *)name, x->pks[0].tree};
     const validate_options *vo = x->vo;
     profile_report rep = {x->input, vo->dim, {vo->global[0], vo->global[1], vo->global[2]},
-                          vo->seed, x->o->width, NULL, lay, x->items, &k, 1, &r};
-    int rc = profile_write_map(&rep, x->o->map);
-    profile_result_free(&r);
+                          vo->seed, o->width, NULL, lay, x->items, ks, n, res};
+    if (rc == 0 && o->map) {
+        rep.nks = 1;
+        rc = profile_write_map(&rep, o->map);
+        rep.nks = n;
+    }
+    if (rc == 0 && o->html) {
+        const src_file *f = &x->an.pr->files[0];
+        rc = profile_write_html(&rep, f->text, f->len, o->html);
+        if (rc == 0)
+            printf("wrote %s (the source with each decision's and loop's efficiency, the maps, "
+                   "the report)\n", o->html);
+    }
+    for (unsigned i = 0; i < n; i++)
+        profile_result_free(&res[i]);
+    free(res);
+    free(ks);
     return rc;
 }
 
@@ -351,8 +381,8 @@ static int run_job(pctx *x)
     int rc = write_job(x);
     if (rc == 0)
         rc = run_runner(x->dir, vo->timeout, vo->device, x->o->json);
-    if (rc == 0 && x->o->map)
-        rc = draw_map(x);
+    if (rc == 0 && (x->o->map || x->o->html))
+        rc = draw_pictures(x);
     remove_tree(x->dir);
     x->dir = NULL;
     return rc;

@@ -16,6 +16,7 @@ typedef struct profile_options {
     unsigned long long memory;    /* --profile-memory MiB, in bytes: the recording's limit */
     const char *json;             /* --profile-json FILE, or NULL */
     const char *map;              /* --profile-map FILE.png, or NULL */
+    const char *html;             /* --profile-html FILE.html, or NULL */
 } profile_options;
 
 /*
