@@ -307,6 +307,17 @@ static int run_profile(device_ctx *dc, job *j, kdesc *k, const char *instrumente
     return rc;
 }
 
+
+/* --local is given and equals the kernel's reqd_work_group_size in every dimension used. */
+static int local_fits_reqd(const nplus1rt_set_desc *d, const nplus1rt_validate_opts *o)
+{
+    if (!o->has_local_size)
+        return 0;
+    for (cl_uint i = 0; i < o->work_dim && i < 3; i++)
+        if (o->local_size[i] != d->reqd_local[i])
+            return 0;
+    return 1;
+}
 static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, const char *original)
 {
     values *v = calloc(1, sizeof *v);
@@ -329,11 +340,14 @@ static int run_kernel(device_ctx *dc, job *j, kdesc *k, const char *source, cons
     o.count_arg = v->count_arg;
     o.images = v->images;
     o.samplers = v->samplers;
-    if (k->d.reqd_local[0] && !o.has_local_size) { /* the launch the kernel forbids: exit 2 */
+    if (k->d.reqd_local[0] && !local_fits_reqd(&k->d, &o)) { /* a launch it forbids: exit 2 */
         fprintf(stderr, "nplus1gen: error: kernel '%s' declares reqd_work_group_size(%zu, %zu, "
                         "%zu): give --local %zu%s (a size that divides --global), as its "
-                        "launches must\n", k->name, k->d.reqd_local[0], k->d.reqd_local[1],
-                k->d.reqd_local[2], k->d.reqd_local[0], j->o.work_dim > 1 ? ",..." : "");
+                        "launches must; the generated set refuses another local size as "
+                        "clEnqueueNDRangeKernel refuses the original (the kernel's "
+                        "reqd_work_group_size does not match local_size)\n", k->name,
+                k->d.reqd_local[0], k->d.reqd_local[1], k->d.reqd_local[2], k->d.reqd_local[0],
+                j->o.work_dim > 1 ? ",..." : "");
         rc = 2;
         goto done;
     }

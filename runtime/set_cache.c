@@ -83,7 +83,7 @@ void set_cache_key(nplus1rt_set *s, const char *build_options)
     s->cache_on = 1;
 }
 
-static void cache_note(const nplus1rt_set *s, const char *why)
+void set_cache_note(const nplus1rt_set *s, const char *why)
 {
     fprintf(stderr, "nplus1rt: note: the choice cache entry %s is ignored: %s\n", s->cache_path,
             why);
@@ -95,45 +95,39 @@ static int read_header(const nplus1rt_set *s, FILE *f)
     char line[1024], want[1024];
     if (!fgets(line, sizeof line, f) || (line[strcspn(line, "\n")] = '\0', 0) ||
         strcmp(line, CACHE_MAGIC)) {
-        cache_note(s, "it is not a choice cache file of this runtime");
+        set_cache_note(s, "it is not a choice cache file of this runtime");
         return -1;
     }
     snprintf(want, sizeof want, "device %s\n", s->cache_device);
     if (!fgets(line, sizeof line, f) || strcmp(line, want)) {
-        cache_note(s, "it was written for another device");
+        set_cache_note(s, "it was written for another device");
         return -1;
     }
     snprintf(want, sizeof want, "program %016llx %s\n", s->cache_program, s->desc->kernel);
     if (!fgets(line, sizeof line, f) || strcmp(line, want)) {
-        cache_note(s, "it was written for another generated program or kernel");
+        set_cache_note(s, "it was written for another generated program or kernel");
         return -1;
     }
     return 0;
 }
 
-void set_cache_load(nplus1rt_set *s)
+void set_cache_read(nplus1rt_set *s)
 {
-    if (!s->cache_on || s->forced >= 0)
-        return;
-    FILE *f = fopen(s->cache_path, "r");
+    memset(s->cache_name, 0, sizeof s->cache_name);
+    FILE *f = s->cache_on ? fopen(s->cache_path, "r") : NULL;
     if (!f)
-        return; /* nothing stored yet */
+        return; /* off, or nothing stored yet */
     if (read_header(s, f) == 0) {
-        char line[256], name[64];
+        char line[256], name[sizeof s->cache_name[0]];
         unsigned cls;
         while (fgets(line, sizeof line, f)) {
-            int c;
-            if (sscanf(line, "class %u %63s", &cls, name) != 2 || cls >= CHOOSER_CLASSES ||
-                (c = set_candidate_named(s, name)) < 0) {
-                cache_note(s, "a line names no size class and candidate of this set");
-                memset(s->cache_class, 0, sizeof s->cache_class);
+            if (sscanf(line, "class %u %15s", &cls, name) != 2 || cls >= CHOOSER_CLASSES) {
+                set_cache_note(s, "a line names no size class and candidate");
+                memset(s->cache_name, 0, sizeof s->cache_name);
                 break;
             }
-            s->cache_class[cls] = c + 1;
+            memcpy(s->cache_name[cls], name, sizeof name);
         }
-        for (unsigned k = 0; k < CHOOSER_CLASSES; k++)
-            if (s->cache_class[k])
-                chooser_seed(&s->chooser, k, s->cache_class[k] - 1);
     }
     fclose(f);
 }
@@ -153,11 +147,11 @@ static int make_dirs(char *dir)
     return mkdir(dir, 0700) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-void set_cache_store(nplus1rt_set *s, unsigned cls, int cand)
+void set_cache_write(nplus1rt_set *s, unsigned cls, const char *name)
 {
-    if (!s->cache_on || cls >= CHOOSER_CLASSES || s->cache_class[cls] == cand + 1)
+    if (!s->cache_on || cls >= CHOOSER_CLASSES || !strcmp(s->cache_name[cls], name))
         return;
-    s->cache_class[cls] = cand + 1;
+    snprintf(s->cache_name[cls], sizeof s->cache_name[cls], "%s", name);
     char dir[sizeof s->cache_path], tmp[sizeof s->cache_path + 32];
     snprintf(dir, sizeof dir, "%s", s->cache_path);
     *strrchr(dir, '/') = '\0';
@@ -170,19 +164,10 @@ void set_cache_store(nplus1rt_set *s, unsigned cls, int cand)
     fprintf(f, CACHE_MAGIC "\ndevice %s\nprogram %016llx %s\n", s->cache_device,
             s->cache_program, s->desc->kernel);
     for (unsigned k = 0; k < CHOOSER_CLASSES; k++)
-        if (s->cache_class[k])
-            fprintf(f, "class %u %s\n", k, set_candidate_name(s->cache_class[k] - 1));
+        if (s->cache_name[k][0])
+            fprintf(f, "class %u %s\n", k, s->cache_name[k]);
     if (fclose(f) != 0 || rename(tmp, s->cache_path) != 0)
         remove(tmp);
-}
-
-void set_cache_forget(nplus1rt_set *s)
-{
-    int on = s->cache_on;
-    memset(s->cache_class, 0, sizeof s->cache_class);
-    s->cache_on = 0; /* set_init_choice loads nothing */
-    set_init_choice(s);
-    s->cache_on = on;
 }
 
 int set_cache_enabled(void)

@@ -131,6 +131,28 @@ static int prior_first(const nplus1rt_set *s, int *no_gain, int *gain)
 }
 
 /*
+ * The choice cache (set_cache.c): each class a process before stored starts
+ * on its stored candidate; a name this set does not carry makes the entry
+ * ignored, with a note.
+ */
+static void seed_stored_choices(nplus1rt_set *s)
+{
+    int cand[CHOOSER_CLASSES];
+    set_cache_read(s);
+    for (unsigned k = 0; k < CHOOSER_CLASSES; k++) {
+        cand[k] = s->cache_name[k][0] ? set_candidate_named(s, s->cache_name[k]) : -1;
+        if (s->cache_name[k][0] && cand[k] < 0) {
+            set_cache_note(s, "it names a candidate this set does not carry");
+            memset(s->cache_name, 0, sizeof s->cache_name);
+            return;
+        }
+    }
+    for (unsigned k = 0; k < CHOOSER_CLASSES; k++)
+        if (cand[k] >= 0)
+            chooser_seed(&s->chooser, k, cand[k]);
+}
+
+/*
  * The chooser's candidates, in the prior's order: the original first when
  * the static model said never or the profile predicts no gain, the
  * profile's favourite first when it predicts a clear one.
@@ -162,12 +184,16 @@ void set_init_choice(nplus1rt_set *s)
                        : first == CAND_ORIGINAL  ? 16
                                                  : 0;
     s->forced = force && strcmp(force, "auto") ? set_candidate_named(s, force) : -1;
-    set_cache_load(s);
+    if (s->forced < 0)
+        seed_stored_choices(s);
 }
 
-const char *set_candidate_name(int c)
+void set_choice_forget_stored(nplus1rt_set *s)
 {
-    return c >= 0 && (unsigned)c < NCANDIDATES ? candidates[c].name : "?";
+    int on = s->cache_on;
+    s->cache_on = 0; /* set_init_choice reads nothing: every class as in a first process */
+    set_init_choice(s);
+    s->cache_on = on;
 }
 
 static int queue_profiles(cl_command_queue q)
@@ -233,7 +259,7 @@ cl_int set_enqueue_measured(nplus1rt_set *s, const request *r)
     cl_int err = p.timed ? timed_trial(s, r, p, cls) : candidates[p.cand].run(s, r, p.probe);
     int chosen = chooser_chosen(&s->chooser, cls);
     if (err == CL_SUCCESS && chosen >= 0)
-        set_cache_store(s, cls, chosen);
+        set_cache_write(s, cls, candidates[chosen].name);
     return err;
 }
 

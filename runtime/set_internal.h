@@ -8,7 +8,7 @@
  *   set_choice.c  the measured choice's candidates and timing (choose.c decides)
  *   set_inspect.c what validation and the benchmark read back: counts, times, item leaves
  *   set_msg.c     the set's error message
- *   set_cache.c   the measured choice across processes (validate.c uses set_cache_forget)
+ *   set_cache.c   the measured choice across processes: its file
  */
 #ifndef NPLUS1RT_SET_INTERNAL_H
 #define NPLUS1RT_SET_INTERNAL_H
@@ -98,7 +98,7 @@ struct nplus1rt_set {
     char cache_device[512];     /* the device, one line */
     unsigned long long cache_program; /* hash of the program, options, kernel, strategy */
     char cache_path[1024];
-    unsigned char cache_class[CHOOSER_CLASSES]; /* stored candidate + 1 per class, 0: none */
+    char cache_name[CHOOSER_CLASSES][16]; /* the stored candidate of each class, "": none */
 };
 
 /* One launch of the original's shape, as check_launch read it. */
@@ -124,16 +124,15 @@ void set_msg(nplus1rt_set *s, const char *fmt, ...);
 /* Sets the message "what: <err's name> (err)" and returns err. */
 cl_int set_fail(nplus1rt_set *s, cl_int err, const char *what);
 
-/* ---- set_cache.c: the measured choice across processes ---- */
+/* ---- set_cache.c: the measured choice across processes (the file; set_choice.c seeds) ---- */
 /* The set's cache key and file, from the built program's options (after build). */
 void set_cache_key(nplus1rt_set *s, const char *build_options);
-/* Seeds the chooser with the stored choices (after set_init_choice's chooser_init). */
-void set_cache_load(nplus1rt_set *s);
-/* Class cls chose cand: stored when it is not what the file holds. */
-void set_cache_store(nplus1rt_set *s, unsigned cls, int cand);
-/* The set starts as in a first process: its chooser re-made without the stored choices
- * (validate.c's cold first launches); what it chooses is still stored. */
-void set_cache_forget(nplus1rt_set *s);
+/* Reads the stored choices into s->cache_name (all "" when off, absent or bad). */
+void set_cache_read(nplus1rt_set *s);
+/* Class cls chose the candidate name: the file is rewritten when it held another. */
+void set_cache_write(nplus1rt_set *s, unsigned cls, const char *name);
+/* One line on stderr: the entry is ignored, and why. */
+void set_cache_note(const nplus1rt_set *s, const char *why);
 /* The cache is on and has a folder (NPLUS1_CACHE, NPLUS1_CACHE_DIR, XDG_CACHE_HOME, HOME). */
 int set_cache_enabled(void);
 
@@ -159,7 +158,8 @@ cl_int set_enqueue_measured(nplus1rt_set *s, const request *r);
 /* A candidate by name ("original", "split", "tile", "<strategy>/<dispatch>"); -1 when
  * the set does not carry it. */
 int set_candidate_named(const nplus1rt_set *s, const char *name);
-/* Candidate c's name, as the choice cache stores it. */
-const char *set_candidate_name(int c);
+/* The set starts as in a first process: its chooser re-made without the stored choices
+ * (validate.c's cold first launches); what it chooses is still stored. */
+void set_choice_forget_stored(nplus1rt_set *s);
 
 #endif

@@ -465,7 +465,7 @@ static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *o
 {
     nplus1rt_set *set = variant_set(v, desc, opts, NULL);
     if (set && !warm)
-        set_cache_forget(set);
+        set_choice_forget_stored(set);
     double total = 0;
     const int trace = getenv("NPLUS1_TRACE_FIRST") != NULL; /* each launch, to stderr */
     for (int i = 0; set && i < NPLUS1RT_FIRST_LAUNCHES; i++) {

@@ -236,13 +236,13 @@ static int apply_help(cli *c, const option *o, const char *a, const char *v)
 {
     (void)c, (void)o, (void)a, (void)v;
     usage(stdout);
-    exit(EXIT_OK);
+    return CLI_DONE;
 }
 
 static int apply_version(cli *c, const option *o, const char *a, const char *v)
 {
     (void)c, (void)o, (void)a, (void)v;
-    exit(print_version());
+    return print_version() == EXIT_OK ? CLI_DONE : EXIT_INTERNAL;
 }
 
 /* --list-rules: the legality rules' registry (rules.h), one a line. */
@@ -254,7 +254,7 @@ static int apply_list_rules(cli *c, const option *o, const char *a, const char *
     rules_list(&sb);
     fputs(sb.data, stdout);
     sb_free(&sb);
-    exit(EXIT_OK);
+    return CLI_DONE;
 }
 
 /* --report, --check, -q, --validate, --require-all-leaves, --profile, --no-line,
@@ -709,9 +709,11 @@ int parse_cli(cli *c, int argc, char **argv)
 {
     set_defaults(c);
     int rc = EXIT_OK;
-    for (int i = 1; i < argc && rc == EXIT_OK; i++)
-        if (parse_one(c, argc, argv, &i) != EXIT_OK)
+    for (int i = 1; i < argc && rc == EXIT_OK; i++) {
+        rc = parse_one(c, argc, argv, &i);
+        if (rc != EXIT_OK && rc != CLI_DONE && rc != EXIT_INTERNAL)
             rc = EXIT_USAGE;
+    }
     if (rc == EXIT_OK)
         rc = check_together(c);
     if (rc != EXIT_OK)

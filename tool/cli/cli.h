@@ -6,12 +6,15 @@
 #ifndef NPLUS1_CLI_H
 #define NPLUS1_CLI_H
 
+#include "exit_codes.h"
 #include "plan.h"
 #include "profile_cmd.h"
 #include "profile_in.h"
 #include "validate_cmd.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
+/* parse_cli's answer to --help, --version and --list-rules: printed, nothing more to do
+ * (main exits EXIT_OK). Not an exit status. */
+enum { CLI_DONE = -1 };
 
 typedef struct given_option {
     const char *opt, *value;
@@ -51,8 +54,9 @@ typedef struct cli {
 } cli;
 
 /*
- * Reads argv into *c (its arrays malloc'd: cli_free). EXIT_OK, or EXIT_USAGE
- * after a message, with *c freed; --help and --version print and exit here.
+ * Reads argv into *c (its arrays malloc'd: cli_free). EXIT_OK; EXIT_USAGE after a
+ * message; CLI_DONE after --help, --version or --list-rules printed (EXIT_INTERNAL when
+ * the version cannot be told); in every case but EXIT_OK *c is freed.
  */
 int parse_cli(cli *c, int argc, char **argv);
 

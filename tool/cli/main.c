@@ -381,6 +381,8 @@ static int run(int argc, char **argv)
 {
     cli c;
     int rc = parse_cli(&c, argc, argv);
+    if (rc == CLI_DONE)
+        return EXIT_OK;
     if (rc != EXIT_OK)
         return rc;
     if (c.profile) {

@@ -37,6 +37,7 @@
 #include "profile_map.h"
 #include "profile_report.h"
 #include "runner_call.h"
+#include "exit_codes.h"
 #include "util.h"
 
 typedef struct pctx {
@@ -219,7 +220,7 @@ static int write_job(pctx *x)
     const src_file *f = &x->an.pr->files[0];
     char *desc = describe(x);
     if (!desc)
-        return 2;
+        return EXIT_USAGE;
     char *src = profile_instrumented_source(&x->an, x->pks, x->npks);
     char *tree = trees(x);
     int bad = write_file(x->dir, "original.cl", f->text, f->len) ||
@@ -323,7 +324,7 @@ static int draw_pictures(const pctx *x)
         if (read_run_info(x, name, &res[i], &li) != 0 || read_record(x, name, &res[i], &li) != 0) {
             fprintf(stderr, "nplus1gen: error: the profile run left no recording of '%s'\n",
                     name);
-            rc = 3;
+            rc = EXIT_INTERNAL;
         }
         if (i == 0)
             lay = li;
@@ -362,7 +363,7 @@ static int run_job(pctx *x)
         if (mkdir(vo->emit_job, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "nplus1gen: error: cannot create '%s': %s\n", vo->emit_job,
                     strerror(errno));
-            return 3;
+            return EXIT_INTERNAL;
         }
         x->dir = vo->emit_job;
         int rc = write_job(x);
@@ -375,7 +376,7 @@ static int run_job(pctx *x)
     if (!mkdtemp(dir)) {
         fprintf(stderr, "nplus1gen: error: cannot create a temporary directory: %s\n",
                 strerror(errno));
-        return 3;
+        return EXIT_INTERNAL;
     }
     x->dir = dir;
     int rc = write_job(x);

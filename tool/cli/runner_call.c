@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exit_codes.h"
 #include "util.h"
 
 char *path_join(const char *dir, const char *name)
@@ -78,7 +79,7 @@ int runner_run(const char *const *args, unsigned timeout, int *signal_out)
         execv(runner, (char *const *)argv);
         fprintf(stderr, "nplus1gen: error: cannot run '%s': %s (set NPLUS1_VALIDATE_RUNNER)\n",
                 runner, strerror(errno));
-        _exit(3);
+        _exit(EXIT_INTERNAL);
     }
     free(runner);
     if (pid < 0)

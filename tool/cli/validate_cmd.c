@@ -28,6 +28,7 @@
 #include "job.h"
 #include "race_scan.h"
 #include "runner_call.h"
+#include "exit_codes.h"
 #include "util.h"
 
 unsigned parse_dims(const char *s, size_t out[3])
@@ -103,7 +104,7 @@ static int unknown_name(const plan *pl, const char *opt, const char *spec, size_
     fprintf(stderr, "nplus1gen: error: %s '%s': no kernel has a parameter '%.*s'\n", opt, spec,
             (int)len, spec);
     list_params(pl);
-    return 2;
+    return EXIT_USAGE;
 }
 
 /* 1 when path names field f or a struct, array or vector that holds it ("in", "w"). */
@@ -132,7 +133,7 @@ static int check_field(const plan *pl, const char *spec, size_t len)
             fprintf(stderr, "%s %s", f ? "," : "", p->fields[f].name);
         fprintf(stderr, "%s\n", p->nfields > 32 ? ", ..." : "");
     }
-    return 2;
+    return EXIT_USAGE;
 }
 
 /* Exit 2 (usage) when an --arg, --unordered or --count names no parameter. */
@@ -159,7 +160,7 @@ static int check_names(const plan *pl, const validate_options *o)
                 fprintf(stderr, "nplus1gen: error: %s '%s': needs %s buffer, '%s' is %s\n",
                         n ? "--count" : "--unordered", names[n], n ? "a" : "a writable",
                         names[n], p->type_text);
-                return 2;
+                return EXIT_USAGE;
             }
         }
     }
@@ -435,7 +436,7 @@ static int write_job(const validate_set *sets, unsigned n, const validate_option
     size_t len;
     if (read_file(o->input, &original, &len) != 0) {
         fprintf(stderr, "nplus1gen: error: cannot read '%s': %s\n", o->input, strerror(errno));
-        return 3;
+        return EXIT_INTERNAL;
     }
     char *text = describe(sets, n, o, dir);
     char *orig = path_join(dir, "original.cl"), *desc = path_join(dir, "job.desc");
@@ -443,7 +444,7 @@ static int write_job(const validate_set *sets, unsigned n, const validate_option
     if (text && (write_sets(sets, n, dir) || write_bytes(orig, original, len) ||
                  write_text(desc, text))) {
         fprintf(stderr, "nplus1gen: error: cannot write to %s: %s\n", dir, strerror(errno));
-        rc = 3;
+        rc = EXIT_INTERNAL;
     }
     free(text);
     free(original);
@@ -481,7 +482,7 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
         if (mkdir(o->emit_job, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "nplus1gen: error: cannot create '%s': %s\n", o->emit_job,
                     strerror(errno));
-            return 3;
+            return EXIT_INTERNAL;
         }
         rc = write_job(sets, n, o, o->emit_job);
         if (rc == 0 && !o->quiet)
@@ -493,7 +494,7 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
     if (!mkdtemp(dir)) {
         fprintf(stderr, "nplus1gen: error: cannot create a temporary directory: %s\n",
                 strerror(errno));
-        return 3;
+        return EXIT_INTERNAL;
     }
     rc = write_job(sets, n, o, dir);
     if (rc == 0)
