@@ -26,6 +26,7 @@
  */
 #include "divergence.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,10 +99,18 @@ static dval classify_condition(dctx *x, const frame *f, const decision *d)
 typedef dval (*cond_eval)(dctx *x, const void *ud);
 
 /* Evaluates a condition to the fixed point (loops grow the memos round by round). */
+static dval iterate(dctx *x, cond_eval eval, const void *ud);
+
 static dval fixed_point(dctx *x, cond_eval eval, const void *ud)
 {
     x->nmemos = 0;
     cursor_map_clear(&x->memo_index);
+    return iterate(x, eval, ud);
+}
+
+/* Rounds from the memos' current estimates until none grows. */
+static dval iterate(dctx *x, cond_eval eval, const void *ud)
+{
     dval v = {V_UNIFORM, ""};
     for (int round = 0; round < 32; round++) {
         x->changed = 0;
@@ -228,9 +237,35 @@ div_session *divergence_open(analysis *an, kernel_info *k)
     return x;
 }
 
+/*
+ * Drops the memos of the kernel's frame (signature ~0u), which depend on the horizon;
+ * a helper's (a signature of argument classes) hold for any site, at their fixed point.
+ */
+static void drop_kernel_memos(dctx *x)
+{
+    unsigned kept = 0;
+    cursor_map_clear(&x->memo_index);
+    for (unsigned i = 0; i < x->nmemos; i++) {
+        if (x->memos[i].sig == ~0u)
+            continue;
+        x->memos[kept] = x->memos[i];
+        uint64_t tag = (uint64_t)x->memos[kept].sig << 32 | (uint32_t)x->memos[kept].mode;
+        cursor_map_put(&x->memo_index, x->memos[kept].key, tag, kept);
+        kept++;
+    }
+    x->nmemos = kept;
+}
+
+/*
+ * The sites of one session share the helpers' memos, whose equations do not depend on
+ * the site, so a helper is solved once. The kernel's are solved again at each site:
+ * kept from one site to the next (even at the same horizon, inside one loop), they
+ * would give the same classes but reasons found on another site's path.
+ */
 div_class divergence_classify_site(div_session *x, const div_site *s, char *why, size_t n)
 {
-    dval v = fixed_point(x, site_condition, s);
+    drop_kernel_memos(x);
+    dval v = iterate(x, site_condition, s);
     return reason(x, v, why, n);
 }
 

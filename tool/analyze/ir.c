@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "divergence.h"
+#include "tree.h"
 
 const char *ir_kind_name(ir_kind kind)
 {
@@ -78,10 +79,33 @@ static const ir_node *kernel_point(const ir_ctx *c, const ir_node *n)
     return c->nchain ? c->chain_nodes[0] : n;
 }
 
+/*
+ * The condition tree's decision at the same statement, when its class is the one the
+ * site would get: in the kernel, outside loops, a switch or an if with one condition
+ * (an else-if chain's decision joins all of its conditions).
+ */
+static const decision *tree_twin(const ir_ctx *c, const ir_node *n, const ir_node *loop)
+{
+    long i = c->nchain || loop ? -1 : cursor_map_get(&c->tree_decisions, n->cursor, 0);
+    if (i < 0)
+        return NULL;
+    const decision *d = c->tree_list[i];
+    unsigned conds = 0;
+    for (unsigned b = 0; b < d->nbranches; b++)
+        conds += d->branches[b].kind == BR_IF;
+    return d->kind == DEC_SWITCH || conds == 1 ? d : NULL;
+}
+
 static void classify(ir_ctx *c, ir_node *n, int is_switch)
 {
     const ir_node *at = kernel_point(c, n);
     const ir_node *loop = outer_kernel_loop(at);
+    const decision *twin = tree_twin(c, n, loop);
+    if (twin) { /* classified by analyze_tu already: the same evaluation */
+        n->cond.divergence = twin->divergence;
+        snprintf(n->cond.why, sizeof n->cond.why, "%s", twin->divergence_why);
+        return;
+    }
     div_site s = {n->cond.cursor, is_switch, c->chain, c->nchain, at->range.file,
                   loop ? loop->range.end : at->range.begin};
     if (loop && loop->range.file != at->range.file)
@@ -437,6 +461,14 @@ ir_node *ir_build_body(ir_ctx *c, CXCursor func, ir_node *parent)
     return ir_build_stmt(c, body, parent);
 }
 
+static tree_step note_decision(void *ud, const decision *d)
+{
+    ir_ctx *c = ud;
+    cursor_map_put(&c->tree_decisions, d->cursor, 0, c->ntree);
+    VEC_PUSH(c->tree_list, c->ntree, c->captree, d);
+    return TREE_RECURSE;
+}
+
 ir_kernel *ir_build(analysis *an, kernel_info *k)
 {
     ir_ctx c;
@@ -446,6 +478,8 @@ ir_kernel *ir_build(analysis *an, kernel_info *k)
     c.func = k->cursor;
     c.ir = xcalloc(1, sizeof *c.ir);
     c.div = divergence_open(an, k);
+    if (k->has_decision) /* divergence_classify ran on the tree */
+        for_each_decision(&k->top, note_decision, &c);
     CXCursor body = body_of(k->cursor);
     if (!clang_Cursor_isNull(body)) {
         c.ir->root = ir_new_node(&c, IR_BLOCK, body, NULL);

@@ -196,6 +196,9 @@ void ir_ctx_free(ir_ctx *c)
 {
     cursor_map_clear(&c->var_index);
     cursor_map_clear(&c->inlinable);
+    cursor_map_clear(&c->tree_decisions);
+    free(c->tree_list);
+    c->tree_list = NULL;
     free(c->targets);
     c->targets = NULL;
     c->ntargets = c->captargets = 0;

@@ -33,6 +33,9 @@ typedef struct ir_ctx {
     ir_node **targets;        /* the loops and switches around: break / continue */
     unsigned ntargets, captargets;
     unsigned target_base;     /* the first target of this frame's function */
+    cursor_map tree_decisions; /* the condition tree's decisions (classified) by cursor */
+    const decision **tree_list;
+    unsigned ntree, captree;
 } ir_ctx;
 
 /* ---- ir.c ---- */
