@@ -16,6 +16,7 @@
 
 #include "cursor_map.h"
 #include "divergence.h"
+#include "ir.h"
 #include "tree.h"
 #include "util.h"
 #include "rules.h"
@@ -395,6 +396,9 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
     for (unsigned k = 0; k < an->nkernels; k++) /* those the plan may regroup (loop.h) */
         if (an->kernels[k].legal && (an->kernels[k].has_decision || an->kernels[k].loop_only))
             analyze_loop_trees(an, &an->kernels[k]);
+    for (unsigned k = 0; k < an->nkernels; k++) /* the IR (ir.h) of each legal kernel */
+        if (an->kernels[k].legal)
+            an->kernels[k].ir = ir_build(an, &an->kernels[k]);
     return bad;
 }
 
@@ -434,6 +438,7 @@ void analyze_free(analysis *an)
         if (ki->blockers)
             diag_free(ki->blockers);
         free(ki->blockers);
+        ir_free(ki->ir);
     }
     free(an->kernels);
     for (unsigned h = 0; h < an->nhelpers; h++)

@@ -206,6 +206,8 @@ typedef struct loop_tree {
     seq body;                 /* the body's statements (not numbered: ids are 0) */
 } loop_tree;
 
+struct ir_kernel;
+
 typedef struct kernel_info {
     char *name;
     CXCursor cursor;
@@ -227,6 +229,7 @@ typedef struct kernel_info {
     int legal;                /* no errors reported for this kernel */
     loop_tree *loops;         /* legal kernels with a decision (or loop_only): the loops */
     unsigned nloops, caploops; /* at the top level, in order (loop_tree.c) */
+    struct ir_kernel *ir;     /* legal kernels: the IR (ir.h), built by analyze_tu; owned */
 } kernel_info;
 
 /* A helper function that (transitively) calls a work-item builtin. */

@@ -26,12 +26,14 @@
  */
 #include "divergence.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cond_inputs.h"
 #include "divergence_int.h"
+#include "syntax.h"
 #include "tree.h"
 #include "util.h"
 
@@ -94,11 +96,21 @@ static dval classify_condition(dctx *x, const frame *f, const decision *d)
     return v;
 }
 
-static void classify_decision(dctx *x, decision *d)
+typedef dval (*cond_eval)(dctx *x, const void *ud);
+
+/* Evaluates a condition to the fixed point (loops grow the memos round by round). */
+static dval iterate(dctx *x, cond_eval eval, const void *ud);
+
+static dval fixed_point(dctx *x, cond_eval eval, const void *ud)
 {
-    frame f = {x->k->cursor, NULL, 0, ~0u, d->range.file, d->range.begin, 0};
     x->nmemos = 0;
     cursor_map_clear(&x->memo_index);
+    return iterate(x, eval, ud);
+}
+
+/* Rounds from the memos' current estimates until none grows. */
+static dval iterate(dctx *x, cond_eval eval, const void *ud)
+{
     dval v = {V_UNIFORM, ""};
     for (int round = 0; round < 32; round++) {
         x->changed = 0;
@@ -106,29 +118,50 @@ static void classify_decision(dctx *x, decision *d)
         x->more_uniforms = 0;
         for (unsigned i = 0; i < x->nmemos; i++)
             x->memos[i].done = 0;
-        v = classify_condition(x, &f, d);
+        v = eval(x, ud);
         if (!x->changed)
             break;
     }
+    return v;
+}
+
+/* The class of v and its reason text (into why[0..n)). */
+static div_class reason(dctx *x, dval v, char *why, size_t n)
+{
+    div_class c;
     strbuf sb;
     sb_init(&sb);
     if (v.c == V_UNIFORM) {
-        d->divergence = DIV_UNIFORM;
+        c = DIV_UNIFORM;
         sb_puts(&sb, "depends only on ");
         put_uniforms(&sb, x);
     } else if (v.c == V_AFFINE) {
-        d->divergence = DIV_AFFINE;
+        c = DIV_AFFINE;
         qsort(x->ids, x->nids, sizeof x->ids[0], compare_names);
         sb_puts(&sb, "compares ");
         put_list(&sb, x->ids, x->nids, 0);
         sb_puts(&sb, " with ");
         put_uniforms(&sb, x);
     } else {
-        d->divergence = DIV_DATA;
+        c = DIV_DATA;
         sb_puts(&sb, v.why[0] ? v.why : "cannot follow the condition");
     }
-    snprintf(d->divergence_why, sizeof d->divergence_why, "%s", sb.data ? sb.data : "");
+    snprintf(why, n, "%s", sb.data ? sb.data : "");
     sb_free(&sb);
+    return c;
+}
+
+static dval decision_condition(dctx *x, const void *ud)
+{
+    const decision *d = ud;
+    frame f = {x->k->cursor, NULL, 0, ~0u, d->range.file, d->range.begin, 0};
+    return classify_condition(x, &f, d);
+}
+
+static void classify_decision(dctx *x, decision *d)
+{
+    dval v = fixed_point(x, decision_condition, d);
+    d->divergence = reason(x, v, d->divergence_why, sizeof d->divergence_why);
 }
 
 static tree_step classify_one(void *ud, decision *d)
@@ -161,3 +194,85 @@ void divergence_classify_one(analysis *an, kernel_info *k, decision *d)
     dctx_free(&x);
 }
 
+
+/* ---- a condition anywhere in the kernel (the IR, ir.c) ------------------------------ */
+
+#define SITE_MAX_CALLS 16
+
+/* The frames of s's calls, each call's arguments evaluated in its caller's frame. */
+static dval site_condition(dctx *x, const void *ud)
+{
+    const div_site *s = ud;
+    frame frames[SITE_MAX_CALLS + 1];
+    dval *cls[SITE_MAX_CALLS];
+    frames[0] = (frame){x->k->cursor, NULL, 0, ~0u, s->hfile, s->horizon, 0};
+    unsigned n = s->ncalls < SITE_MAX_CALLS ? s->ncalls : SITE_MAX_CALLS;
+    for (unsigned i = 0; i < n; i++) {
+        cursor_list ch = children_of(s->calls[i]);
+        unsigned nargs = ch.n > 1 ? ch.n - 1 : 0; /* child 0 is the callee */
+        cls[i] = xcalloc(nargs ? nargs : 1, sizeof *cls[i]);
+        for (unsigned a = 0; a < nargs; a++)
+            cls[i][a] = div_eval(x, &frames[i], ch.v[a + 1], 0);
+        free(ch.v);
+        CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(s->calls[i]));
+        frame hf = {def, cls[i], nargs, 0, ~0u, 0, frames[i].depth + 1};
+        for (unsigned a = 0; a < nargs && a < 16; a++) /* eval_helper's signature */
+            hf.sig |= (unsigned)cls[i][a].c << (2 * a);
+        frames[i + 1] = hf;
+    }
+    dval v = {V_UNIFORM, ""};
+    if (!clang_Cursor_isNull(s->cond))
+        v = div_eval(x, &frames[n], s->cond, !s->is_switch);
+    for (unsigned i = 0; i < n; i++)
+        free(cls[i]);
+    return v;
+}
+
+div_session *divergence_open(analysis *an, kernel_info *k)
+{
+    dctx *x = xcalloc(1, sizeof *x);
+    x->an = an;
+    x->defs.an = an;
+    x->k = k;
+    return x;
+}
+
+/*
+ * Drops the memos of the kernel's frame (signature ~0u), which depend on the horizon;
+ * a helper's (a signature of argument classes) hold for any site, at their fixed point.
+ */
+static void drop_kernel_memos(dctx *x)
+{
+    unsigned kept = 0;
+    cursor_map_clear(&x->memo_index);
+    for (unsigned i = 0; i < x->nmemos; i++) {
+        if (x->memos[i].sig == ~0u)
+            continue;
+        x->memos[kept] = x->memos[i];
+        uint64_t tag = (uint64_t)x->memos[kept].sig << 32 | (uint32_t)x->memos[kept].mode;
+        cursor_map_put(&x->memo_index, x->memos[kept].key, tag, kept);
+        kept++;
+    }
+    x->nmemos = kept;
+}
+
+/*
+ * The sites of one session share the helpers' memos, whose equations do not depend on
+ * the site, so a helper is solved once. The kernel's are solved again at each site:
+ * kept from one site to the next (even at the same horizon, inside one loop), they
+ * would give the same classes but reasons found on another site's path.
+ */
+div_class divergence_classify_site(div_session *x, const div_site *s, char *why, size_t n)
+{
+    drop_kernel_memos(x);
+    dval v = iterate(x, site_condition, s);
+    return reason(x, v, why, n);
+}
+
+void divergence_close(div_session *x)
+{
+    if (!x)
+        return;
+    dctx_free(x);
+    free(x);
+}

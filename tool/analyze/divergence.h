@@ -37,4 +37,27 @@ void divergence_classify(analysis *an, kernel_info *k);
 /* Classifies one decision of k that is not in its condition tree (one inside a loop). */
 void divergence_classify_one(analysis *an, kernel_info *k, decision *d);
 
+/*
+ * A condition anywhere in k (the IR, ir.h): cond in the kernel, or in a helper inlined
+ * at calls[0..ncalls) (calls[0] a call expression in the kernel, each next one in the
+ * previous one's helper; each call's arguments are evaluated in its caller and bound to
+ * the helper's parameters). In the kernel, the definitions before offset horizon of
+ * file hfile reach (the IR passes the end of the outermost loop around the point, so a
+ * value a loop carries from one iteration to the next is seen); in a helper, all of
+ * them. cond as a condition, or as a value (is_switch). Returns the class, its reason
+ * into why[0..n). Sites are classified in a session (divergence_open .. _close).
+ */
+typedef struct div_site {
+    CXCursor cond;
+    int is_switch;
+    const CXCursor *calls;
+    unsigned ncalls;
+    unsigned hfile, horizon;
+} div_site;
+/* A session keeps the definitions of the functions walked from one site to the next. */
+typedef struct dctx div_session;
+div_session *divergence_open(analysis *an, kernel_info *k);
+div_class divergence_classify_site(div_session *x, const div_site *s, char *why, size_t n);
+void divergence_close(div_session *x);
+
 #endif

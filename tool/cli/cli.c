@@ -258,7 +258,7 @@ static int apply_list_rules(cli *c, const option *o, const char *a, const char *
 }
 
 /* --report, --check, -q, --validate, --require-all-leaves, --profile, --no-line,
- * --skip-refused. */
+ * --skip-refused, --dump-ir. */
 static int apply_flag(cli *c, const option *o, const char *a, const char *v)
 {
     (void)a, (void)v;
@@ -277,6 +277,8 @@ static int apply_flag(cli *c, const option *o, const char *a, const char *v)
         c->no_line = 1;
     else if (!strcmp(n, "--skip-refused"))
         c->skip_refused = 1;
+    else if (!strcmp(n, "--dump-ir"))
+        c->dump_ir = 1;
     else
         c->vopt.require_all_leaves = 1;
     if (!strcmp(n, "--validate") || !strcmp(n, "--require-all-leaves") ||
@@ -576,6 +578,7 @@ static const option options[] = {
     {NULL, "--list-rules", 0, apply_list_rules},
     {NULL, "--report", 0, apply_flag},
     {NULL, "--check", 0, apply_flag},
+    {NULL, "--dump-ir", 0, apply_flag},
     {"-q", "--quiet", 0, apply_flag},
     {"-o", "--output", 1, apply_path},
     {"-k", "--kernel", 1, apply_list},
@@ -673,6 +676,10 @@ static int check_together(cli *c)
         return usage_error("%s", "no input file");
     if (c->profile && c->vopt.emit_job && !given(c, "--validate"))
         c->validate = 0; /* --profile --emit-job DIR: the profile's job (profile_cmd.c) */
+    if (c->dump_ir && (c->outdir || c->check || c->report || c->validate || c->profile ||
+                       given(c, "--emit-job") || given(c, "--skip-refused")))
+        return usage_error("%s", "--dump-ir prints the IR and runs nothing else: no -o, "
+                                 "--check, --report, --validate, --profile or --skip-refused");
     if (refuse_unapplied(c))
         return EXIT_USAGE;
     if ((c->validate || c->profile) && c->vopt.has_local &&
@@ -687,7 +694,7 @@ static int check_together(cli *c)
         return usage_error("%s", "--strategy or --dispatch with several values applies only "
                                  "to --validate (or --emit-job): give one value, or drop -o, "
                                  "--check, --report and --profile");
-    if (!c->outdir && !c->check && !c->report && !c->validate && !c->profile)
+    if (!c->outdir && !c->check && !c->report && !c->validate && !c->profile && !c->dump_ir)
         return usage_error("%s", "no output directory: give -o DIR (or --check / --report)");
     warn_unapplied(c);
     return EXIT_OK;

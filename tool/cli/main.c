@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "front_end.h"
+#include "ir.h"
 #include "outdir.h"
 #include "parse.h"
 #include "plan.h"
@@ -377,6 +378,27 @@ static void note_skipped(const cli *c, const skip_list *sl)
     }
 }
 
+/* --dump-ir: each selected kernel's IR (ir.h), kernels with decisions only in loops too. */
+static int dump_ir(const cli *c, const parse_options *po)
+{
+    diag_sink diag;
+    diag_init(&diag);
+    parse_result pr;
+    if (parse_input(&pr, c->input, po, &diag) != 0)
+        return EXIT_INPUT;
+    analysis an;
+    int bad = analyze_tu_loops(&an, &pr, c->kernels, c->nkernels, ANALYZE_LOOPS_LENIENT, &diag);
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned k = 0; k < an.nkernels; k++)
+        ir_dump(&an, &an.kernels[k], &sb);
+    fputs(sb.data ? sb.data : "", stdout);
+    sb_free(&sb);
+    analyze_free(&an);
+    parse_free(&pr);
+    return bad ? EXIT_INPUT : EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
     cli c;
@@ -399,6 +421,11 @@ static int run(int argc, char **argv)
     diag_sink diag;
     diag_init(&diag);
     parse_options po = {c.cl_std, c.defines, c.ndefines, c.includes, c.nincludes};
+    if (c.dump_ir) {
+        rc = dump_ir(&c, &po);
+        cli_free(&c);
+        return rc;
+    }
     skip_list sl = {0};
     if (c.skip_refused) {
         find_skipped(&c, &po, &sl);

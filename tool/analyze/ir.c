@@ -1,0 +1,529 @@
+/*
+ * ir.c - part of the analyze stage: builds the kernel IR (ir.h) from the
+ * libclang AST, once per selected legal kernel. One walk over the kernel's
+ * body makes the nodes in pre-order (a node, the helpers its expressions
+ * call, then its kids); a helper whose body holds a decision or a loop is
+ * walked in its own frame at the call (its locals qualified by the call,
+ * its parameters bound to the arguments). Every decision is classified by
+ * the divergence analysis where it sits (divergence.h); effects are
+ * effects.c's; a composite node's effects and cost are its parts'.
+ * Variables and the trip count are ir_vars.c's.
+ */
+#include "ir_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "divergence.h"
+#include "tree.h"
+
+const char *ir_kind_name(ir_kind kind)
+{
+    static const char *names[] = {"block", "stmt", "if", "switch", "loop",
+                                  "break", "continue", "return", "call"};
+    return names[kind];
+}
+
+/* ---- nodes --------------------------------------------------------------------- */
+
+ir_node *ir_new_node(ir_ctx *c, ir_kind kind, CXCursor cur, ir_node *parent)
+{
+    ir_node *n = xcalloc(1, sizeof *n);
+    n->kind = kind;
+    n->id = c->ir->nnodes;
+    n->cursor = cur;
+    n->parent = parent;
+    n->frame = c->frame;
+    n->trips = -1;
+    n->cond.cursor = n->init = n->step = clang_getNullCursor();
+    effects_init(&n->fx);
+    effects_init(&n->cond.fx);
+    n->call.ret_var = -1;
+    if (stmt_range(c->an, cur, &n->range) != 0)
+        cursor_range(c->an, cur, &n->range);
+    n->line = n->range.line;
+    VEC_PUSH(c->ir->nodes, c->ir->nnodes, c->ir->capnodes, n);
+    return n;
+}
+
+static void add_kid(ir_node *n, ir_node *kid)
+{
+    n->kids = xrealloc(n->kids, (n->nkids + 1) * sizeof *n->kids);
+    n->kids[n->nkids++] = kid;
+}
+
+/* A leaf's effects and cost: effects_of in the function it is part of. */
+static void leaf_effects(ir_ctx *c, ir_node *n)
+{
+    effects_free(&n->fx);
+    effects_of(c->an, c->func, n->cursor, &n->fx);
+    n->cost = n->fx.cost;
+}
+
+/* ---- decisions ------------------------------------------------------------------- */
+
+/* The end of the outermost loop of the kernel around n (n itself included), or 0. */
+static const ir_node *outer_kernel_loop(const ir_node *n)
+{
+    const ir_node *outer = NULL;
+    for (; n; n = n->parent)
+        if (n->kind == IR_LOOP && n->frame == 0)
+            outer = n;
+    return outer;
+}
+
+/* The node of the kernel where n sits: n, or the outermost call that inlined it. */
+static const ir_node *kernel_point(const ir_ctx *c, const ir_node *n)
+{
+    return c->nchain ? c->chain_nodes[0] : n;
+}
+
+/*
+ * The condition tree's decision at the same statement, when its class is the one the
+ * site would get: in the kernel, outside loops, a switch or an if with one condition
+ * (an else-if chain's decision joins all of its conditions).
+ */
+static const decision *tree_twin(const ir_ctx *c, const ir_node *n, const ir_node *loop)
+{
+    long i = c->nchain || loop ? -1 : cursor_map_get(&c->tree_decisions, n->cursor, 0);
+    if (i < 0)
+        return NULL;
+    const decision *d = c->tree_list[i];
+    unsigned conds = 0;
+    for (unsigned b = 0; b < d->nbranches; b++)
+        conds += d->branches[b].kind == BR_IF;
+    return d->kind == DEC_SWITCH || conds == 1 ? d : NULL;
+}
+
+static void classify(ir_ctx *c, ir_node *n, int is_switch)
+{
+    const ir_node *at = kernel_point(c, n);
+    const ir_node *loop = outer_kernel_loop(at);
+    const decision *twin = tree_twin(c, n, loop);
+    if (twin) { /* classified by analyze_tu already: the same evaluation */
+        n->cond.divergence = twin->divergence;
+        snprintf(n->cond.why, sizeof n->cond.why, "%s", twin->divergence_why);
+        return;
+    }
+    div_site s = {n->cond.cursor, is_switch, c->chain, c->nchain, at->range.file,
+                  loop ? loop->range.end : at->range.begin};
+    if (loop && loop->range.file != at->range.file)
+        s.horizon = at->range.begin;
+    n->cond.divergence = divergence_classify_site(c->div, &s, n->cond.why, sizeof n->cond.why);
+}
+
+/* n's condition: its range, effects, the helpers it calls, its class. */
+static void set_cond(ir_ctx *c, ir_node *n, CXCursor cond, int is_switch)
+{
+    n->cond.cursor = cond;
+    if (clang_Cursor_isNull(cond)) {
+        n->cond.divergence = DIV_UNIFORM;
+        snprintf(n->cond.why, sizeof n->cond.why, "no condition");
+        return;
+    }
+    cursor_range(c->an, cond, &n->cond.range);
+    effects_free(&n->cond.fx);
+    effects_of(c->an, c->func, cond, &n->cond.fx);
+    ir_inline_calls(c, cond, n);
+    classify(c, n, is_switch);
+}
+
+/* ---- statements ------------------------------------------------------------------- */
+
+static ir_node *build_block(ir_ctx *c, CXCursor cur, ir_node *parent)
+{
+    ir_node *n = ir_new_node(c, IR_BLOCK, cur, parent);
+    if (cursor_range(c->an, cur, &n->range) == 0)
+        n->line = n->range.line;
+    unsigned scope = c->scope;
+    c->scope = n->id;
+    cursor_list ch = children_of(cur);
+    for (unsigned i = 0; i < ch.n; i++)
+        add_kid(n, ir_build_stmt(c, ch.v[i], n));
+    free(ch.v);
+    c->scope = scope;
+    return n;
+}
+
+static ir_node *build_if(ir_ctx *c, CXCursor cur, ir_node *parent)
+{
+    ir_node *n = ir_new_node(c, IR_IF, cur, parent);
+    cursor_list ch = children_of(cur);
+    if (ch.n >= 1)
+        set_cond(c, n, ch.v[0], 0);
+    for (unsigned i = 1; i < ch.n && i < 3; i++)
+        add_kid(n, ir_build_stmt(c, ch.v[i], n));
+    free(ch.v);
+    n->narms = 2;
+    n->arms = xcalloc(2, sizeof *n->arms);
+    for (unsigned a = 0; a < 2; a++) {
+        n->arms[a].implicit = a >= n->nkids;
+        n->arms[a].cost = a < n->nkids ? n->kids[a]->cost : 0;
+    }
+    return n;
+}
+
+static void push_target(ir_ctx *c, ir_node *n)
+{
+    VEC_PUSH(c->targets, c->ntargets, c->captargets, n);
+}
+
+/* The label of a case entry ("1", "A ... B") or "default". */
+static void case_label(ir_ctx *c, CXCursor label, strbuf *sb)
+{
+    if (clang_getCursorKind(label) == CXCursor_DefaultStmt) {
+        sb_printf(sb, "%sdefault", sb->len ? ", " : "");
+        return;
+    }
+    cursor_list ch = children_of(label);
+    char t[64] = "?", u[64] = "";
+    if (ch.n >= 2)
+        expr_text(c->an, ch.v[0], t, sizeof t);
+    if (ch.n >= 3)
+        expr_text(c->an, ch.v[1], u, sizeof u);
+    sb_printf(sb, "%s%s%s%s", sb->len ? ", " : "", t, u[0] ? " ... " : "", u);
+    free(ch.v);
+}
+
+/* One statement of a switch's body: its labels open an arm, then the statement itself. */
+static void switch_item(ir_ctx *c, ir_node *sw, ir_node *body, CXCursor item)
+{
+    strbuf labels;
+    sb_init(&labels);
+    int is_default = 0;
+    while (clang_getCursorKind(item) == CXCursor_CaseStmt ||
+           clang_getCursorKind(item) == CXCursor_DefaultStmt) {
+        is_default |= clang_getCursorKind(item) == CXCursor_DefaultStmt;
+        case_label(c, item, &labels);
+        cursor_list ch = children_of(item);
+        CXCursor sub = ch.n ? ch.v[ch.n - 1] : clang_getNullCursor();
+        free(ch.v);
+        if (clang_Cursor_isNull(sub))
+            break;
+        item = sub;
+    }
+    if (labels.len) {
+        ir_arm a = {sb_steal(&labels), is_default, 0, body->nkids, 0, 0};
+        sw->arms = xrealloc(sw->arms, (sw->narms + 1) * sizeof *sw->arms);
+        sw->arms[sw->narms++] = a;
+    }
+    sb_free(&labels);
+    if (clang_getCursorKind(item) != CXCursor_CaseStmt &&
+        clang_getCursorKind(item) != CXCursor_DefaultStmt)
+        add_kid(body, ir_build_stmt(c, item, body));
+}
+
+static int is_jump(const ir_node *n)
+{
+    return n->kind == IR_BREAK || n->kind == IR_CONTINUE || n->kind == IR_RETURN;
+}
+
+/* Each arm's cost (to its first jump, through fall-through) and whether it falls through. */
+static void arm_costs(ir_node *sw)
+{
+    const ir_node *body = sw->kids[0];
+    for (unsigned a = 0; a < sw->narms; a++) {
+        ir_arm *arm = &sw->arms[a];
+        if (arm->implicit)
+            continue;
+        unsigned end = a + 1 < sw->narms && !sw->arms[a + 1].implicit ? sw->arms[a + 1].first
+                                                                        : body->nkids;
+        arm->falls_through = end < body->nkids;
+        for (unsigned i = arm->first; i < end; i++)
+            if (is_jump(body->kids[i]))
+                arm->falls_through = 0;
+        for (unsigned i = arm->first; i < body->nkids; i++) {
+            arm->cost += body->kids[i]->cost;
+            if (is_jump(body->kids[i]))
+                break;
+        }
+    }
+}
+
+static ir_node *build_switch(ir_ctx *c, CXCursor cur, ir_node *parent)
+{
+    ir_node *n = ir_new_node(c, IR_SWITCH, cur, parent);
+    cursor_list ch = children_of(cur);
+    if (ch.n >= 1)
+        set_cond(c, n, ch.v[0], 1);
+    push_target(c, n);
+    CXCursor body = ch.n >= 2 ? ch.v[ch.n - 1] : clang_getNullCursor();
+    if (!clang_Cursor_isNull(body) && clang_getCursorKind(body) == CXCursor_CompoundStmt) {
+        ir_node *b = ir_new_node(c, IR_BLOCK, body, n);
+        if (cursor_range(c->an, body, &b->range) == 0)
+            b->line = b->range.line;
+        add_kid(n, b);
+        unsigned scope = c->scope;
+        c->scope = b->id;
+        cursor_list items = children_of(body);
+        for (unsigned i = 0; i < items.n; i++)
+            switch_item(c, n, b, items.v[i]);
+        free(items.v);
+        c->scope = scope;
+    } else if (!clang_Cursor_isNull(body)) {
+        add_kid(n, ir_build_stmt(c, body, n));
+    }
+    c->ntargets--;
+    free(ch.v);
+    int has_default = 0;
+    for (unsigned a = 0; a < n->narms; a++)
+        has_default |= n->arms[a].is_default;
+    if (!has_default) {
+        ir_arm a = {xstrdup("default"), 1, 1, 0, 0, 0};
+        n->arms = xrealloc(n->arms, (n->narms + 1) * sizeof *n->arms);
+        n->arms[n->narms++] = a;
+    }
+    if (n->nkids && n->kids[0]->kind == IR_BLOCK)
+        ir_finish(n->kids[0]);
+    if (n->nkids)
+        arm_costs(n);
+    return n;
+}
+
+static ir_node *build_loop(ir_ctx *c, CXCursor cur, ir_node *parent, ir_loop_kind kind)
+{
+    ir_node *n = ir_new_node(c, IR_LOOP, cur, parent);
+    n->loop = kind;
+    CXCursor init, cond, step, body;
+    ir_loop_parts(c->an, cur, kind, &init, &cond, &step, &body);
+    n->init = init;
+    n->step = step;
+    unsigned scope = c->scope;
+    c->scope = n->id; /* a for's init declares its variables in the loop */
+    if (!clang_Cursor_isNull(init)) {
+        ir_declare(c, init);
+        ir_inline_calls(c, init, n);
+    }
+    set_cond(c, n, cond, 0);
+    if (!clang_Cursor_isNull(step))
+        ir_inline_calls(c, step, n);
+    n->trips = ir_trip_count(c->an, init, cond, step);
+    push_target(c, n);
+    if (!clang_Cursor_isNull(body))
+        add_kid(n, ir_build_stmt(c, body, n));
+    c->ntargets--;
+    c->scope = scope;
+    return n;
+}
+
+/* The innermost loop (continue) or loop or switch (break) around the jump. */
+static ir_node *jump_target(ir_ctx *c, int is_continue)
+{
+    for (unsigned i = c->ntargets; i-- > c->target_base;)
+        if (!is_continue || c->targets[i]->kind == IR_LOOP)
+            return c->targets[i];
+    return NULL;
+}
+
+static ir_node *build_jump(ir_ctx *c, CXCursor cur, ir_node *parent, ir_kind kind)
+{
+    ir_node *n = ir_new_node(c, kind, cur, parent);
+    if (kind == IR_RETURN) {
+        n->in_helper = c->frame != 0;
+        n->target = c->call;
+        ir_inline_calls(c, cur, n);
+    } else {
+        n->target = jump_target(c, kind == IR_CONTINUE);
+    }
+    leaf_effects(c, n);
+    return n;
+}
+
+static ir_node *build_plain(ir_ctx *c, CXCursor cur, ir_node *parent)
+{
+    ir_node *n = ir_new_node(c, IR_STMT, cur, parent);
+    if (clang_getCursorKind(cur) == CXCursor_DeclStmt)
+        ir_declare(c, cur);
+    ir_inline_calls(c, cur, n);
+    leaf_effects(c, n);
+    return n;
+}
+
+static void finish_loop(ir_ctx *c, ir_node *n);
+
+ir_node *ir_build_stmt(ir_ctx *c, CXCursor cur, ir_node *parent)
+{
+    ir_node *n;
+    switch (clang_getCursorKind(cur)) {
+    case CXCursor_CompoundStmt:
+        n = build_block(c, cur, parent);
+        break;
+    case CXCursor_IfStmt:
+        n = build_if(c, cur, parent);
+        break;
+    case CXCursor_SwitchStmt:
+        n = build_switch(c, cur, parent);
+        break;
+    case CXCursor_ForStmt:
+        n = build_loop(c, cur, parent, IR_FOR);
+        break;
+    case CXCursor_WhileStmt:
+        n = build_loop(c, cur, parent, IR_WHILE);
+        break;
+    case CXCursor_DoStmt:
+        n = build_loop(c, cur, parent, IR_DO);
+        break;
+    case CXCursor_BreakStmt:
+        return build_jump(c, cur, parent, IR_BREAK);
+    case CXCursor_ContinueStmt:
+        return build_jump(c, cur, parent, IR_CONTINUE);
+    case CXCursor_ReturnStmt:
+        return build_jump(c, cur, parent, IR_RETURN);
+    default:
+        return build_plain(c, cur, parent);
+    }
+    ir_finish(n);
+    if (n->kind == IR_LOOP)
+        finish_loop(c, n);
+    return n;
+}
+
+/* ---- effects and cost of a composite node -------------------------------------------- */
+
+static void merge_extra(effects *into, CXCursor extra, const ir_ctx *c)
+{
+    if (clang_Cursor_isNull(extra))
+        return;
+    effects fx;
+    effects_of(c->an, c->func, extra, &fx);
+    merge_effects(into, &fx);
+    effects_free(&fx);
+}
+
+void ir_finish(ir_node *n)
+{
+    effects_free(&n->fx);
+    effects_init(&n->fx);
+    merge_effects(&n->fx, &n->cond.fx);
+    double kids = 0, most = 0;
+    for (unsigned i = 0; i < n->nkids; i++) {
+        merge_effects(&n->fx, &n->kids[i]->fx);
+        kids += n->kids[i]->cost;
+        if (n->kids[i]->cost > most)
+            most = n->kids[i]->cost;
+    }
+    for (unsigned a = 0; a < n->narms; a++)
+        if (n->arms[a].cost > most)
+            most = n->arms[a].cost;
+    switch (n->kind) {
+    case IR_IF:
+        n->cost = n->cond.fx.cost + most;
+        break;
+    case IR_SWITCH:
+        n->cost = n->cond.fx.cost + most;
+        break;
+    default:
+        n->cost = kids;
+        break;
+    }
+    n->fx.cost = n->cost;
+}
+
+/* A loop's cost: its init, then trips x (condition + body + step); 16 trips when unknown. */
+static void finish_loop(ir_ctx *c, ir_node *n)
+{
+    effects parts;
+    effects_init(&parts);
+    merge_extra(&parts, n->init, c);
+    double init = parts.cost;
+    effects step;
+    effects_init(&step);
+    merge_extra(&step, n->step, c);
+    double trips = n->trips >= 0 ? (double)n->trips : 16;
+    double body = n->nkids ? n->kids[0]->cost : 0;
+    merge_effects(&n->fx, &parts);
+    merge_effects(&n->fx, &step);
+    n->cost = init + trips * (n->cond.fx.cost + body + step.cost);
+    n->fx.cost = n->cost;
+    effects_free(&parts);
+    effects_free(&step);
+}
+
+/* ---- the kernel ---------------------------------------------------------------------- */
+
+static CXCursor body_of(CXCursor func)
+{
+    cursor_list ch = children_of(func);
+    CXCursor body = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_getCursorKind(ch.v[i]) == CXCursor_CompoundStmt)
+            body = ch.v[i];
+    free(ch.v);
+    return body;
+}
+
+ir_node *ir_build_body(ir_ctx *c, CXCursor func, ir_node *parent)
+{
+    CXCursor body = body_of(func);
+    if (clang_Cursor_isNull(body))
+        return NULL;
+    return ir_build_stmt(c, body, parent);
+}
+
+static tree_step note_decision(void *ud, const decision *d)
+{
+    ir_ctx *c = ud;
+    cursor_map_put(&c->tree_decisions, d->cursor, 0, c->ntree);
+    VEC_PUSH(c->tree_list, c->ntree, c->captree, d);
+    return TREE_RECURSE;
+}
+
+ir_kernel *ir_build(analysis *an, kernel_info *k)
+{
+    ir_ctx c;
+    memset(&c, 0, sizeof c);
+    c.an = an;
+    c.k = k;
+    c.func = k->cursor;
+    c.ir = xcalloc(1, sizeof *c.ir);
+    c.div = divergence_open(an, k);
+    if (k->has_decision) /* divergence_classify ran on the tree */
+        for_each_decision(&k->top, note_decision, &c);
+    CXCursor body = body_of(k->cursor);
+    if (!clang_Cursor_isNull(body)) {
+        c.ir->root = ir_new_node(&c, IR_BLOCK, body, NULL);
+        if (cursor_range(an, body, &c.ir->root->range) == 0)
+            c.ir->root->line = c.ir->root->range.line;
+        ir_declare_params(&c, k->cursor, c.ir->root->id);
+        c.scope = 0;
+        cursor_list ch = children_of(body);
+        for (unsigned i = 0; i < ch.n; i++)
+            add_kid(c.ir->root, ir_build_stmt(&c, ch.v[i], c.ir->root));
+        free(ch.v);
+        ir_finish(c.ir->root);
+        ir_mark_taken(&c, body, 0);
+    }
+    divergence_close(c.div);
+    ir_ctx_free(&c);
+    return c.ir;
+}
+
+static void free_node(ir_node *n)
+{
+    effects_free(&n->fx);
+    effects_free(&n->cond.fx);
+    for (unsigned a = 0; a < n->narms; a++)
+        free(n->arms[a].labels);
+    free(n->arms);
+    free(n->kids);
+    free(n->calls);
+    free(n->call.name);
+    free(n->call.binds);
+    free(n);
+}
+
+void ir_free(ir_kernel *ir)
+{
+    if (!ir)
+        return;
+    for (unsigned i = 0; i < ir->nnodes; i++)
+        free_node(ir->nodes[i]);
+    free(ir->nodes);
+    for (unsigned v = 0; v < ir->nvars; v++) {
+        free(ir->vars[v].name);
+        free(ir->vars[v].type);
+    }
+    free(ir->vars);
+    free(ir);
+}
