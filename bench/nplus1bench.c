@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * nplus1bench - side-by-side timing of the original kernel, the original on
  * input pre-sorted by leaf (the divergence-free floor), and every strategy

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns nplus1bench CSV output into a PNG: speed-up over the original kernel
 per variant, one panel per input distribution, leaf cost (ITERS) on x.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Tile tuning on the GPU machine (after scripts/gpu-bench.sh built the bench):
 # the tile strategy against the original and the oracle, for work-group sizes
 # and items per work-item. usage: bench/tile_sweep.sh DIR "WG:IPT ..." [ITERS] [MODES]

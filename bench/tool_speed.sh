@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Tool speed: median wall time of nplus1gen on a 500-line kernel file (several
 # branchy kernels, helpers, a switch, guards), parse + analyze + plan + emit,
 # over REPS runs. usage: bench/tool_speed.sh [REPS] [NPLUS1GEN]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The --help text (tool/cli/help.txt) is the one source of the CLI's option list:
 # `nplus1gen --help` prints it, the man page is made from it, and docs/cli.md
 # holds a copy between two marker lines.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTPUT: a C file holding each template as a NUL-terminated array,
 # so the tool needs no file at run time (flex's skeleton habit).
 # Usage: cmake -DOUTPUT=... -DINPUTS="a.tmpl;b.tmpl" -P embed_templates.cmake

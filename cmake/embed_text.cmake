@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTPUT: a C file defining `const char NAME[]`, the bytes of INPUT
 # NUL-terminated (how `nplus1gen --help` prints tool/cli/help.txt with no file
 # at run time).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTPUT, the man page nplus1gen.1, from INPUT (tool/cli/help.txt, the
 # text `nplus1gen --help` prints): one source, so the two cannot drift.
 # Usage: cmake -DINPUT=tool/cli/help.txt -DOUTPUT=nplus1gen.1 -DVERSION=0.1.0 -P help2man.cmake

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # nplus1_generate(<target> <file.cl>...
 #                 [OUTPUT_DIR dir] [KERNELS k...] [OPTIONS opt...]
 #                 [STRATEGY s] [DISPATCH d] [TEMPLATE_DIR dir] [PROFILE p.json]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds the libclang the tool parses with: the newest installed one unless
 # the user picks one. Included by tool/CMakeLists.txt.
 #

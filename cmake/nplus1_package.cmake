@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The Debian packages: `cpack -G DEB` (or plain `cpack`) in the build tree
 # writes three packages, split as Debian policy splits a library and its tools
 # (one per install component):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * job.c - the job description, written and read (see job.h): the one place
  * that knows job.desc's lines. nplus1gen links the writer (no libclang

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * job.h - the job: THE one reader and writer of job.desc, the plain-text
  * description nplus1gen writes (--validate, --profile, --emit-job:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile.h - the divergence profile (nplus1gen --profile): how much a
  * kernel's SIMD groups diverge on the validation inputs, where, and what a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_job.c - the profile job's tree, layout and recording
  * (profile_job.h). The tree's text (docs/cli.md, "Profile jobs"):

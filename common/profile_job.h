@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_job.h - what a profile job carries besides the sources
  * (docs/cli.md, "Profile jobs"): each kernel's tree with its cost model as

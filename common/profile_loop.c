@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* profile_loop.c - the regrouped loop's predicted SIMD efficiency (profile_loop.h). */
 #include "profile_loop.h"
 

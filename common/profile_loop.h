@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_loop.h - part of the divergence profile (profile.h): the
  * prediction for a regrouped loop (--strategy tile's loop kernel, loop.h).

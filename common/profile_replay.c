@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_replay.c - the lock-step replay of recorded paths (see profile.h
  * and docs/cli.md, "--profile"). A group of W lanes walks the kernel's

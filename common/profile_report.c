@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_report.c - the replays of one profile run and their report
  * (profile_report.h): the measured grouping (W consecutive items by linear

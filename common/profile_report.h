@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_report.h - what --profile measured, replayed and printed: the
  * kernel's SIMT efficiency, per decision and loop where work is lost, the

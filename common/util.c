@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* util.c - string buffers, checked allocation, file reading. */
 #include "util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * util.h - small pieces every stage uses: a growable string buffer, a
  * growable pointer vector, checked allocation, and file reading.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer target fuzz/fuzz_frontend.c with clang-14 straight from
 # the tool's sources (the project itself builds with gcc): ASan + UBSan +
 # libFuzzer, into $OUT (default build-fuzz/). Then, for example:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_frontend.c - libFuzzer target over the nplus1gen front end.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inputs.c - the inputs of a validation run, built from the job's `value`
  * lines (runner.h): scalars and vectors, struct values and fields, images

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * oclgrind.c - nplus1gen-validate's use of oclgrind (see
  * oclgrind.h): run the original kernel alone under oclgrind and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * oclgrind.h - oclgrind for nplus1gen-validate: when a run dies or
  * its queue fails, the original kernel alone is run under oclgrind, which

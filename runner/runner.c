@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * runner.c - nplus1gen-validate, the device side of --validate.
  *

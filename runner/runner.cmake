@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # runner/: nplus1gen-validate, the device side of --validate: no libclang (POCL loads
 # its own LLVM), so the runtime-only build (-DNPLUS1_BUILD_TOOL=OFF) builds it
 # too and runs jobs emitted elsewhere (nplus1gen --emit-job). Installed and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * runner.h - nplus1gen-validate's parts, inside runner/: the job (job.h),
  * the inputs built from its values (inputs.c) and what is printed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * verdict.c - what nplus1gen-validate prints (runner.h): per kernel the
  * result and the side-by-side table of --reps, the leaves no item reached

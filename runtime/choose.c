@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * choose.c - the measured choice of --split auto: decision logic only
  * (see choose.h). set.c launches and times; this file decides.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * choose.h - the measured choice of --split auto (internal to libnplus1rt).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * data.c - element kinds, random inputs, poison, buffer diffs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image.c - image and sampler arguments for validation: the declared kind
  * from the type's spelling, the default size from the launch, the pixel

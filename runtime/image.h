@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image.h - the runtime's own image helpers for validation (not installed):
  * create an image argument of its declared kind from host bytes, read it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * nplus1rt.h - libnplus1rt, the runtime the generated drivers link against.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * nplus1rt_format.h - the contract between nplus1gen (the generator) and
  * libnplus1rt (the runtime): what a generated kernel set is made of, as both

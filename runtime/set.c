@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * set.c - the generic launcher of a generated kernel set: create, release,
  * enqueue, and the run-time configuration from the environment.

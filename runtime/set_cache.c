@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * set_cache.c - the measured choice kept across processes (docs/driver.md,
  * "The choice cache"). Per device, generated program (a hash of its text,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * set_choice.c - the measured choice (--split auto) as the set runs it: the
  * candidate table (nplus1rt_format.h's NPLUS1RT_CANDIDATES), the prior of the

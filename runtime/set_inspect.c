@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * set_inspect.c - what validation and the benchmark read back from a set
  * after a launch: the leaf counts, the kernels' profiled times, and each

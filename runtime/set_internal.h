@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * set_internal.h - what the files of the set launcher share (private to
  * libnplus1rt): the set itself, one launch request, messages, and the

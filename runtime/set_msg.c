@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * set_msg.c - a set's error message: the one readable message of the last
  * failure (nplus1rt_set_errmsg), set by the launcher (set.c), the passes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * set_passes.c - the launch protocol of a generated kernel set: the
  * classifier passes (count, scan, scatter), the leaves (host or fused

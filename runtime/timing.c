@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * timing.c - host and device timers, and the median of repeated runs.
  *

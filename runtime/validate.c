@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * validate.c - the differential check: the original kernel and the
  * generated set run on identical seeded inputs; every writable buffer is

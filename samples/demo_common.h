@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * demo_common.h - the shared main of the sample drivers: runs the original
  * kernel and the generated set (through the generated driver) on identical

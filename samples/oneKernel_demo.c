@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * oneKernel_demo - the classic example end to end: the generated driver
  * (oneKernel_nplus1.h) runs the n+1 kernel set; the result is diffed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Generates the benchmark's kernel sets here (where libclang is) into
 # .carry/bench-gen, and copies uthash.h into .carry/include, for a machine
 # that builds only the runtime and the bench (scripts/gpu-bench.sh).

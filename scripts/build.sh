@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Configures and builds nplus1gen in ./build (or $BUILD_DIR). Extra arguments
 # go to cmake's configure step, e.g. -DNPLUS1_SANITIZE=ON.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job, from a fresh clone: install what is missing, build, transform
 # the bundled sample, build both versions on POCL, validate, and print the
 # leaves with their bucket counts.

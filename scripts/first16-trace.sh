@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A fresh auto set's first 16 launches, launch by launch, for the real-shaped
 # set (bench/real/kernels.tsv) on this machine's device (POCL here): what each
 # launch ran and the choice so far (NPLUS1_TRACE_FIRST=1 of --validate --reps 16).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Everything the GPU machine measures and validates, generated here and run
 # there in one device call (docs/performance.md, docs/testing.md):
 #

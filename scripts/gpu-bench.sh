@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs on the GPU machine (through the device tool): builds only the runtime
 # and bench (no libclang there), registers NVIDIA's OpenCL, runs nplus1bench
 # on the kernels generated here by scripts/bench-gen.sh, and leaves the CSV

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Validates on a GPU machine through jobs (docs/cli.md, "Validating on another
 # machine"): every differential test and the random kernel generator's 200
 # kernels, transformed here and run there by nplus1gen-validate.

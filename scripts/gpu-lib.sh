@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the scripts that run on the GPU machine (OpenCL, no libclang):
 # one way to register NVIDIA's OpenCL and to build the runtime side there.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Profiles every sample on a GPU machine through profile jobs (docs/cli.md,
 # "Profile jobs"), on the inputs of docs/performance.md's "Predicted vs
 # measured" (--global 65536, width 32; the *_job cases use the --arg recipes

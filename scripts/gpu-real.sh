@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The real-shaped set (bench/real, docs/performance.md): every kernel and
 # input mix of bench/real/kernels.tsv under every strategy forced and under
 # auto, validated and timed side by side by nplus1gen-validate --reps.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Prepares, here (where libclang is), the samples' validation jobs at GPU
 # scale (4M items) under every strategy, with nplus1gen --validate --reps
 # --emit-job (docs/cli.md, "Validating on another machine"). scripts/gpu-bench.sh --samples runs them on the GPU

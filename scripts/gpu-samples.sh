@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs on the GPU machine: builds nplus1gen-validate from the runtime alone
 # (no libclang there) and runs the sample jobs scripts/gpu-samples-gen.sh
 # prepared, each validating and timing one sample under one strategy.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what nplus1gen needs to build and test on Debian 12 (bookworm).
 # Idempotent: packages already present are skipped; apt-get runs only when
 # something is missing. Needs root (or sudo) for apt-get.

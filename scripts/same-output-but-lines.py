@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """same-output-but-lines.py OLD NEW FILE.cl...: for a change that adds #line directives
 and nothing else (scripts/same-output.sh's companion). Runs both binaries with -o under
 the default options, --strategy tile / ordered / chunked and --split always, each with and

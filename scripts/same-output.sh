@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks that two nplus1gen binaries give byte-identical results over the
 # project's kernels: stdout, stderr and exit status of --report, --check and
 # -o (every file written), under the default options and under --strategy

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what is missing, builds, and runs the whole test suite (ctest).
 # Set NPLUS1_SANITIZE=1 to build and test under ASan + UBSan in build-asan/.
 # Set NPLUS1_LLVM=N to build and test against libclang N (installed with

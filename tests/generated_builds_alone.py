@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The generated kernel file of every sample and test kernel builds alone.
 
 Issue 26: the driver embeds the generated .nplus1.cl and builds it from a string,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """
 kernel_test.py - runs kernel tests: files whose head says how to run them and
 what must come out (docs/testing.md, "Labels, matrices, and how to add a test").

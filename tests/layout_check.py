@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The stage layout holds (docs/design.md, "Folders and libraries"):
 
 - every C file of tool/ sits in a stage folder (base, parse, analyze, plan,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the `file:` inputs of the real-shaped set (bench/real/kernels.tsv).
 
 usage: bench/real/gen_inputs.py DIR N W H

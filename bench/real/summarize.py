@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """real.csv (scripts/gpu-real.sh run) -> one row per kernel and mix.
 
 usage: bench/real/summarize.py real.csv [--markdown] [--profiles DIR] [--device NAME]

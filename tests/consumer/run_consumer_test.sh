@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The consumer tests: nplus1gen used from outside, through an installed
 # package, exactly as a user project would use it (see tests/consumer/project).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * auto_first_launches - the measured choice is correct while it measures:
  * through the generated driver of samples/oneKernel.cl with NPLUS1_SPLIT=auto,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * build_options_driver - build options given to a driver's _create never give
  * other results than the original's (issue 16, item 1). The driver of

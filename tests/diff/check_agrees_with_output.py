@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """
 check_agrees_with_output.py - `--check` and `-o` give one verdict per input.
 

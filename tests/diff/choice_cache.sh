@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The measured choice persists across processes (docs/driver.md, "The choice
 # cache"), through the generated driver of samples/oneKernel.cl:
 #  1. a first process measures (both candidates tried) and stores one choice

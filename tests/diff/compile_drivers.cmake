@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Generates the host driver of each kernel file given and compiles it with
 # -std=c11 -pedantic -Wall -Wextra -Werror: the driver must build warning-free whatever the
 # kernel's argument types (vectors, enums, many scalar kinds) and strategy.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """
 gen.py - random branchy OpenCL C kernels for differential testing of nplus1gen.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """
 loopgen.py - random loop kernels for differential testing of the loop kernel
 (--strategy tile regroups a loop's contexts round by round: tool/plan/loop.c).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """
 reduce.py - shrinks a failing fuzzgen kernel while it keeps failing the same way.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """
 run_hostile.py - nplus1gen on hostile input: no crash, no hang, no lost files.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # lit configuration for nplus1gen's golden tests. Each test file carries its
 # own RUN: and CHECK: lines. Comment lines (// ...) are stripped before the
 # output is fed to FileCheck where a test compares text containing its own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Two nplus1gen runs at once into one output folder with one stem must leave
 # one run's set: the .cl, _nplus1.h, _nplus1.c, .json and depfile all from
 # the same run, and the driver compiles. Two kernels, kalpha and kbeta, both

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --profile-html: one self-contained page. The page itself (no browser):
 # nothing outside it (no script, no link, every picture a data: PNG that
 # decodes), the source's text escaped and whole, a marker beside each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A profile job run elsewhere prints what --profile prints here: each case is
 # profiled directly, then emitted (--profile --emit-job), the job moved to
 # another folder and run there by nplus1gen-validate. The printed reports

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The four kernels of known.cl land within 0.1 of their exact SIMT
 # efficiency at width 32 (the alternating one also at 64), and every
 # kernel's instrumented run matched the original (values compared > 0).

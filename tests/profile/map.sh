@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --profile-map on launches of known.cl: each picture has a title, a legend
 # and, under the groups map, an efficiency scale; the map inside it (where
 # its nplus1-map tEXt chunk says) has known pixel counts per colour.

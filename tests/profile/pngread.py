@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A PNG reader for the profile tests (8-bit RGB or RGBA, no interlace): no
 dependency beyond Python. read_png(path) -> (width, height, pixels, text),
 pixels a list of 'rrggbb' strings row by row, text the tEXt chunks."""

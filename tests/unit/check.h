@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check.h - how every unit test states an expectation: one line per check,
  * "PASS: <sentence>" or "FAIL: <sentence>" (with what was got on a failure),

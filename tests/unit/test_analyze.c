@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_analyze - unit tests of condition-tree extraction and planning:
  * each case parses a small kernel and checks the shape of its tree, its

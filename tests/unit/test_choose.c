@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_choose.c - the measured choice of --split auto, fed with fake timings
  * (runtime/choose.c is a pure function of the times it is given: no device).

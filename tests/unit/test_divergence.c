@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_divergence - unit tests of the divergence analysis: each case parses
  * a small kernel and checks the class of every decision, in source order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_ir - the kernel IR (tool/analyze/ir.h) keeps its invariants on every
  * shape: ids are the pre-order of the tree (a node, its inlined calls, its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_plan_twice - the plan reads the analysis and never writes it: one
  * analysis is planned under one set of options, then under others, then

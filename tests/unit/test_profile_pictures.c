@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_profile_pictures - --profile-map's and --profile-html's drawing on a
  * hand-built profile (no device): the built-in font, the efficiency scale's

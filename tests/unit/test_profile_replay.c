@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_profile_replay - the lock-step replay of --profile on hand-built
  * trees and paths, asserted exactly: the efficiency, the work lost per

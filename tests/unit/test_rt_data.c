@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_rt_data.c - proves the runtime's data semantics: element kinds,
  * deterministic random inputs and their ranges, poison, the buffer diff

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_rt_device.c - proves device selection, the program cache and build
  * failures on a real OpenCL implementation: POCL must be installed (it is

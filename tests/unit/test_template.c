@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_template - the template language of tool/emit/template.h: ${NAME}
  * values, %if/%elif/%else/%endif on flags (nested, negated, "" and "0"

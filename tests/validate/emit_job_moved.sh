@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A job emitted with --emit-job, moved to another folder, and run by
 # nplus1gen-validate from a third working directory: every path in the job
 # is relative to it, and the file: input travels inside it.

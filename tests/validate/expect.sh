@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # expect.sh CODE REGEX CMD...: runs CMD, prints its output, and passes only
 # when it exits CODE and its output (stdout and stderr) matches REGEX (grep -E).
 # Used by the emitted-job test of tests/validate/CMakeLists.txt; a test of one nplus1gen

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A job of several sets (--strategy atomic,tile --emit-job): one set broken by
 # hand fails the job (exit 1) and is named, the other still passes on its own.
 # usage: sets_job.sh NPLUS1GEN NPLUS1GEN_VALIDATE KERNEL WORK_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * access.c - the memory-access model of the effects scan: where a pointer
  * points (a private object of the function, a helper's parameter, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * analyze.c - the analyze stage's entry: finds the kernels, builds each one's
  * condition tree (cond_tree.c) and its top-level loops' trees (loop_tree.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * analyze.h - the analyze stage: per kernel, the condition tree (decisions,
  * their branches, the statements around them), the effects of every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * analyze_int.h - shared inside the analyze stage (tool/analyze/) only:
  * analyze.c, cond_tree.c, effects.c, access.c, opencl_builtins.c,

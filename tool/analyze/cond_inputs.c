@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cond_inputs.c - what a condition reads, named as --arg names it.
  *

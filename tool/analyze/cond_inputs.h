@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cond_inputs.h - the inputs a decision's conditions read (analyze.h's
  * cond_input), named as --arg names them. Part of the analyze stage: run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cond_tree.c - the condition tree of a kernel: its if / else-if / switch
  * statements (and those nested in their branches) become decisions with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cursor_map.c - (cursor, tag) -> index, hashed. One bucket per (hash of
  * the cursor, tag); the entries of a bucket (cursors whose hashes collide)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cursor_map.h - a hash map from (cursor, tag) to an index, for the analyze
  * stage's memo tables: helper summaries, divergence memos, reached helpers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cursor_set.h - a small ordered set of cursors (declarations, variables),
  * compared with clang_equalCursors: the one set every stage uses for the

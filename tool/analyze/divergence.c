@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * divergence.c - how each decision's condition varies across work-items.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * divergence.h - the divergence analysis (part of the analyze stage): for
  * every decision of a kernel's condition tree, how its condition varies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * divergence_eval.c - the lattice of divergence.c and how expressions
  * evaluate in it: literals and arguments, locals through their reaching

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * divergence_int.h - shared by divergence.c (the classes of the decisions)
  * and divergence_eval.c (the lattice and how expressions evaluate in it).

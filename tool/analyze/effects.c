@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * effects.c - the effects of statements and helpers: stores and loads (and
  * where), private variables read and written, builtins with work-group

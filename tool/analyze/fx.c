@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fx.c - the effect set: one statement's (or helper's) effects as the scan
  * records them and the later stages read them. Its bits with their first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir.c - part of the analyze stage: builds the kernel IR (ir.h) from the
  * libclang AST, once per selected legal kernel. One walk over the kernel's

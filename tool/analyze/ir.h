@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir.h - the kernel IR (part of the analyze stage): each selected legal
  * kernel's body as a tree of structured statements (blocks, plain

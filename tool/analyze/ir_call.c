@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir_call.c - part of the IR's builder (ir.h): helpers inlined at their
  * calls. A call to a user function whose body holds an if, a switch or a

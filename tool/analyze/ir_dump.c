@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir_dump.c - the kernel IR as text (nplus1gen --dump-ir): an indented tree
  * of the nodes in pre-order (a node's inlined calls before its kids), each

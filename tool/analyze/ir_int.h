@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir_int.h - shared by the IR's builder files only: ir.c (statements,
  * decisions, effects and cost), ir_vars.c (variables, address-taken, loop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir_vars.c - part of the IR's builder (ir.h): the variables table (scope,
  * type, size, array / struct / union / pointer flags, address taken), a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * legality.c - the kernel-wide rules (barriers, __local memory, local ids
  * whose value is used, group functions, goto and recursion, __local

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * loop_tree.c - part of the analyze stage: the trees of the loops at each
  * kernel's top level (kernel_info.loops), from which the plan's loop shape

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * opencl_builtins.c - what the analysis knows of OpenCL C's builtins: the
  * effect bits a call has (barriers, work-item and work-group queries,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * params.c - a kernel's parameters as the host sees them: cl_mem for
  * __global/__constant pointers, the cl_ host type for scalars and vectors,

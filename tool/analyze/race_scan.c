@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * race_scan.c - the buffers a kernel's items may race on (race_scan.h).
  *

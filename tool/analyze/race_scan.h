@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * race_scan.h - the buffers a kernel's items may race on, as far as its
  * text shows: written at an index that comes from memory (a load, or a

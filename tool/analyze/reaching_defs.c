@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * reaching_defs.c - the definitions of a function's locals and the
  * conditions each is control dependent on (reaching_defs.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * reaching_defs.h - the definitions of the locals of a function, each with
  * the conditions it is control dependent on: every initialisation,

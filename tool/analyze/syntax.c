@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * syntax.c - cursors, source ranges and operators: what libclang 14 leaves
  * to the caller (statement extents with their ';', operator spellings, the

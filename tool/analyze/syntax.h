@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * syntax.h - the analyze stage's read-only view of the source, public to the
  * later stages (plan, profile): cursors, ranges and operators (syntax.c), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tree.c - the sequences of a decision and the pre-order visits of tree.h. */
 #include "tree.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tree.h - one view of the condition tree (analyze.h's seq / seq_item /
  * decision / branch): the sequences directly inside a decision, and a

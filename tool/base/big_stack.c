@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * big_stack.c - a thread with a large stack, a guard region below it, and a
  * SIGSEGV / SIGBUS handler on an alternate stack that tells an overflow of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * big_stack.h - runs the tool's work on a thread with a large stack.
  *

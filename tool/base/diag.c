@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* diag.c - clang-style diagnostics with the source line and a caret. */
 #include "diag.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * exit_codes.h - nplus1gen's exit statuses, a contract (docs/cli.md): 0 success,
  * 1 the input cannot be transformed (diagnostics say why), 2 a usage error, 3 an

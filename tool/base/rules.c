@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rules.c - the legality rules' registry (rules.h): each rule's name,
  * summary and section of docs/legality.md, in the order the document

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rules.h - the registry of nplus1gen's legality rules: every rule a
  * refusal (or a warning) names in brackets, with a one-line summary and its

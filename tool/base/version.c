@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * version.c - the --version text. Kept apart from main.c because it asks
  * libclang which version it is.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * version.h - the versions nplus1gen reports: its own, the format of the code
  * it generates (NPLUS1RT_FORMAT_VERSION of runtime/nplus1rt.h, which the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli.c - the command line (see cli.h): a table of options, {short, long,
  * takes a value, apply}, tried in order; then what the options ask for

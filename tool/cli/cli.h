@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli.h - nplus1gen's command line (docs/cli.md): the options read into a
  * cli, by a table of options with one small apply function per option or

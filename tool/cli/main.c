@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * main.c - nplus1gen: the command line read (cli.c), then the pipeline
  * (parse -> analyze -> plan -> emit), --report / --check output, the

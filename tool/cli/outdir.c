@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * outdir.c - writing the generated set into -o DIR (see outdir.h): every
  * file to a hidden temporary beside it, then all renamed into place under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * outdir.h - the generated set written into -o DIR atomically (two runs
  * into one folder leave one run's set, a failure leaves every path as it

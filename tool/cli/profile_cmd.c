@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_cmd.c - the --profile command (profile_cmd.h).
  *

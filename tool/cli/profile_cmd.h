@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_cmd.h - `nplus1gen FILE --profile`: runs the original kernel,
  * instrumented, on the inputs --validate would build, replays its groups

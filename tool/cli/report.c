@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report.c - human-readable verdicts and condition trees. */
 #include "report.h"
 

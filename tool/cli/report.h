@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report.h - what --check and --report print: the verdict per kernel,
  * and (--report) the condition tree, leaves, slice, costs and plan.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * runner_call.c - running a job with nplus1gen-validate from the tool
  * (runner_call.h): used by --validate (validate_cmd.c) and --profile

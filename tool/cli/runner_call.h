@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * runner_call.h - what --validate and --profile share to run a job in a
  * temporary folder with nplus1gen-validate (runner/): the folder's paths and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * validate_cmd.c - the --validate command (see validate_cmd.h).
  *

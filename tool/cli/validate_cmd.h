@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * validate_cmd.h - `nplus1gen --validate`: transform in memory, build the
  * original and the generated set on a device, run both on identical

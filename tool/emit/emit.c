@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit.c - the generated texts: the entry (emit_all), and the kernel file's
  * assembly, fragment by fragment of templates/kernel.cl.tmpl, per kernel:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit.h - the emit stage: fills the templates from the plan and returns
  * the generated texts (kernel file, driver header and source, manifest).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_driver.c - the generated driver: <stem>_nplus1.h (one typed entry
  * per kernel, the host structs of struct arguments) and <stem>_nplus1.c

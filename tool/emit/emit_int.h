@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_int.h - shared inside the emit stage; nothing outside it includes
  * this. Who calls whom: emit.c (the entry and the kernel file's assembly)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_kernel.c - the pieces of the kernel file made from the user's text:
  * the original source with its user headers inlined, copies of the helpers

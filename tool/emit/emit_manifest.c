@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_manifest.c - the manifest, <stem>.nplus1.json: per kernel its
  * strategy, candidates, arguments, decisions (with their divergence

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_text.c - the text helpers every emit file uses (a leaf: it calls no
  * other file of the stage): template expansion, the #line directives back to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * loop_emit.c - the generated text of a regrouped loop (loop.h): the context
  * struct, the phases of an item's work (start, head, branch, end) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * macro_deps.c - the macros the generated text depends on (macro_deps.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * macro_deps.h - the macros the generated text depends on. Build options
  * given to a driver's _create may change them; the set then either follows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* safety_net.c - parse the generated kernel file before it is written or built. */
 #include "safety_net.h"
 

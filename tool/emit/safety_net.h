@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * safety_net.h - the generated kernel file must compile. Before anything is
  * written or built, it is parsed with libclang like the input; an error is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * template.c - named fragments ("%% name" lines), ${NAME} expansion, and the
  * directives that let a fragment choose its own text: %if / %elif / %else /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * template.h - named template fragments (re2c's habit) with ${NAME}
  * placeholders. Templates are compiled into the binary (flex's habit);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * text_edits.c - splicing the user's text by file offsets: a set of edits
  * (replace [begin, end) with a text), applied in offset order while the

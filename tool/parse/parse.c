@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* parse.c - libclang front end: one TU, loaded file texts, locations. */
 #include "parse.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * parse.h - the parse stage: one libclang translation unit for the input,
  * the text of every file the later stages cut ranges from, and resolution

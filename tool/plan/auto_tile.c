@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* auto_tile.c - the tile kernel as a candidate of --split auto (auto_tile.h). */
 #include "auto_tile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * auto_tile.h - part of the plan stage: the tile kernel as a candidate of
  * the measured choice. Under --split auto the tile kernel is emitted beside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * context.c - the context of a kernel's top-level decision (context.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * context.h - part of the plan stage: the context of a kernel's top-level
  * decision, for the tile strategy. The prologue is the top-level statements

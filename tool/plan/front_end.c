@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * front_end.c - parse, analyze, plan in one call (front_end.h).
  */

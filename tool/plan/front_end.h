@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * front_end.h - the front end in one call: parse, analyze and (given plan
  * options) plan one input, as nplus1gen runs them. main, the unit tests and

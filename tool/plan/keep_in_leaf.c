@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keep_in_leaf.c - which decisions are split and which stay in the leaves,
  * and why: every reason a decision stays in the leaf kernels, in one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keep_in_leaf.h - the decisions that stay in the leaves and why: the plan's
  * per-decision data (decision_plan, indexed by decision.id), the divergence

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * loop.c - the loop shape of --strategy tile (loop.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * loop.h - part of the plan stage: the loop shape of --strategy tile. A
  * kernel whose body is a prologue (statements and early-return guards), one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * paths.c - impossible paths (see paths.h). Only the simplest integer facts
  * count, so that a dropped leaf is certainly dead: `k = C;` or `int k = C;`

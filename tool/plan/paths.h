@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * paths.h - impossible paths: a path through the condition tree whose
  * decisions contradict integer constants assigned on the same path

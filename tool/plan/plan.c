@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plan.c - the plan of each kernel, in order: which decisions stay in the
  * leaves (keep_in_leaf.c), the slice and its rules (slice.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plan.h - the plan stage: the leaves of each kernel's condition tree (one
  * per path), which are empty, the classifier's backward slice, each leaf's

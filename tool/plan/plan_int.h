@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plan_int.h - shared inside the plan stage (plan.c, slice.c,
  * rules_slice.c): the tree as flat lists, the classifier's slice, and the

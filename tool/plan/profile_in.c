@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_in.c - reads a --profile-json file (profile_in.h): a small JSON
  * reader (objects, arrays, strings, numbers, true/false/null) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_in.h - `nplus1gen FILE -o DIR --profile-in P.json`: reads what
  * --profile-json wrote (docs/cli.md, "--profile-in") and keeps, per kernel,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rules_slice.c - the legality rules that depend on the classifier's slice
  * and on the plan's paths: nplus1-side-effect (a condition, or a statement

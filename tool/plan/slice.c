@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * slice.c - the kernel tree as flat lists, and the classifier's backward
  * slice: the statements before the last decision that the conditions need,

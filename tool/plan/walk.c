@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* walk.c - every path of a condition tree, in order (walk.h). */
 #include "walk.h"
 

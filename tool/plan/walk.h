@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * walk.h - every path of a condition tree, in order: a walk with a stack of
  * continuations. When a branch ends without returning, the statements after

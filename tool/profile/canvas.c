@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * canvas.c - an RGB picture in memory (canvas.h): rectangles, a tiny
  * bitmap font, PNG bytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * canvas.h - an RGB picture in memory for --profile-map and --profile-html:
  * rectangles, text in a tiny built-in 5x9 bitmap font (digits, lower-case

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_build.h - the tool side of the divergence profile (profile.h):
  * a kernel's profile tree and the edits of its instrumented copy, built

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_emit.c - the instrumented copy of the original (profile_build.h).
  * The input file unchanged but for insertions: a prelude that defines the

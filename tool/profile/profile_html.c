@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_html.c - the --profile-html page (profile_html.h). Every piece
  * of text from the input or the run is escaped; the pictures are inline

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_html.h - --profile-html FILE: one self-contained HTML page of a
  * profile run (docs/cli.md, "--profile-html"): the kernel's source with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_map.c - the pictures of --profile-map and --profile-html
  * (profile_map.h). Items with the same path (every token equal) share a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_map.h - --profile-map FILE.png and the maps of --profile-html:
  * pictures of one profiled kernel's recording (docs/cli.md,

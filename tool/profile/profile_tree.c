@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_tree.c - a kernel's structured control flow for the profile
  * (profile.h): its decisions and loops, the cost model's cost of every

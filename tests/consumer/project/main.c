@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * main.c - the consumer app: an outside project that found nplus1gen with
  * find_package() and generated the drivers of kernels/shade.cl and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A program that uses the generated driver of ray_camera.cl as a user would:
  * it fills the host struct of the Camera argument field by field and passes

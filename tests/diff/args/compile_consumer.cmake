@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Generates the driver of INPUT and compiles CONSUMER, a program that uses it,
 # with -Wall -Wextra -Werror (C11), and the header alone as C++ when CXX is set.
 #
