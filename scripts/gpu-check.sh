@@ -77,7 +77,7 @@ def kernel_test_jobs(t, cmd):
 
 for t in tests:
     cmd = t.get("command") or []
-    if len(cmd) > 1 and cmd[1].endswith("kernel_test.py"):
+    if any(w.endswith("kernel_test.py") for w in cmd[1:3]):  # python3 [-S] kernel_test.py
         kernel_test_jobs(t, cmd)
         continue
     cwd = next((p["value"] for p in t.get("properties", []) if p["name"] == "WORKING_DIRECTORY"),

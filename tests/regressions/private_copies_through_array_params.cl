@@ -25,15 +25,15 @@ typedef struct {
     Byte buffer[16];
 } hash_ctx;
 
-static void memcpy_pp(void *restrict dst, const void *restrict src, uint count)
+static void memcpy_pp(__private void *restrict dst, __private const void *restrict src, uint count)
 {
-    const char *s = src;
-    char *d = dst;
+    __private const char *s = src;
+    __private char *d = dst;
     while (count--)
         *d++ = *s++;
 }
 
-static void ctx_update(hash_ctx *ctx, const Byte *input, uint ilen)
+static void ctx_update(__private hash_ctx *ctx, __private const Byte *input, uint ilen)
 {
     uint left = ctx->total & 7u;
     ctx->total += ilen;
@@ -50,7 +50,7 @@ static void ctx_update(hash_ctx *ctx, const Byte *input, uint ilen)
     (p)[2] = (Byte)(((v) >> 16) & 0xff);   \
     (p)[3] = (Byte)(((v) >> 24) & 0xff)
 
-static void block_decrypt(const hash_ctx *key, Byte c[16], Byte p[16])
+static void block_decrypt(__private const hash_ctx *key, __private Byte c[16], __private Byte p[16])
 {
     uint a = (uint)c[0] ^ key->state[0], b = (uint)c[5] ^ key->state[1];
     PUT32(a, p);
@@ -59,13 +59,13 @@ static void block_decrypt(const hash_ctx *key, Byte c[16], Byte p[16])
     PUT32(a + b, p + 12);
 }
 
-static int block_check(const hash_ctx *key, Byte *in)
+static int block_check(__private const hash_ctx *key, __private Byte *in)
 {
     union {
         Byte block[16];
         uint w[4];
     } x;
-    Byte *block;
+    __private Byte *block;
     block = x.block;
     block_decrypt(key, in, block);
     return (int)(x.w[1] & 15u) - (int)(block[15] & 7u);

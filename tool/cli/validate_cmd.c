@@ -235,30 +235,60 @@ void validate_job_param(strbuf *sb, const kernel_param *a)
 
 
 /* Copies the headers (*.h, *.clh) of folder `from` into `to`. */
-static void copy_headers(const char *from, const char *to)
+/* A file an #include may name: a header, or OpenCL source included as text (hashcat's
+ * inc/platform.cl). */
+static int header_like(const char *name)
+{
+    static const char *const exts[] = {".h", ".clh", ".cl", ".hpp", ".inc", ".cuh"};
+    const char *ext = strrchr(name, '.');
+    for (unsigned i = 0; ext && i < sizeof exts / sizeof *exts; i++)
+        if (!strcmp(ext, exts[i]))
+            return 1;
+    return 0;
+}
+
+/*
+ * Copies the header-like files of from into to, and those of its folders, four levels
+ * deep ("inc/platform.cl", "Dir/shared/x.h"), at most *budget bytes in all: what the
+ * original's #include lines may reach, for the job to build it elsewhere.
+ */
+static void copy_headers_at(const char *from, const char *to, int depth, size_t *budget)
 {
     DIR *d = opendir(from);
+    if (!d)
+        return;
     mkdir(to, 0777);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        const char *ext = strrchr(e->d_name, '.');
-        if (e->d_name[0] == '.' || !ext || (strcmp(ext, ".h") && strcmp(ext, ".clh")))
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
             continue;
         strbuf src, dst;
         sb_init(&src);
         sb_init(&dst);
         sb_printf(&src, "%s/%s", from, e->d_name);
         sb_printf(&dst, "%s/%s", to, e->d_name);
-        char *data;
-        size_t len;
-        if (read_file(src.data, &data, &len) == 0) {
-            write_bytes(dst.data, data, len);
-            free(data);
+        struct stat st;
+        if (stat(src.data, &st) == 0 && S_ISDIR(st.st_mode) && depth < 4) {
+            copy_headers_at(src.data, dst.data, depth + 1, budget);
+        } else if (S_ISREG(st.st_mode) && header_like(e->d_name) &&
+                   (size_t)st.st_size <= *budget) {
+            char *data;
+            size_t len;
+            if (read_file(src.data, &data, &len) == 0) {
+                write_bytes(dst.data, data, len);
+                *budget -= len;
+                free(data);
+            }
         }
         sb_free(&src);
         sb_free(&dst);
     }
-    if (d)
-        closedir(d);
+    closedir(d);
+}
+
+static void copy_headers(const char *from, const char *to)
+{
+    size_t budget = (size_t)32 << 20; /* 32 MiB a folder: a job stays small enough to carry */
+    copy_headers_at(from, to, 0, &budget);
 }
 
 /*
