@@ -235,60 +235,85 @@ void validate_job_param(strbuf *sb, const kernel_param *a)
 
 
 /* Copies the headers (*.h, *.clh) of folder `from` into `to`. */
-/* A file an #include may name: a header, or OpenCL source included as text (hashcat's
- * inc/platform.cl). */
-static int header_like(const char *name)
+/* Copies from/name to to/name (its folders made), once; 0 when it was copied now. */
+static int copy_one(const char *from, const char *to, const char *name)
 {
-    static const char *const exts[] = {".h", ".clh", ".cl", ".hpp", ".inc", ".cuh"};
-    const char *ext = strrchr(name, '.');
-    for (unsigned i = 0; ext && i < sizeof exts / sizeof *exts; i++)
-        if (!strcmp(ext, exts[i]))
-            return 1;
-    return 0;
+    strbuf src, dst;
+    sb_init(&src);
+    sb_init(&dst);
+    sb_printf(&src, "%s/%s", from, name);
+    sb_printf(&dst, "%s/%s", to, name);
+    struct stat st;
+    int rc = -1;
+    char *data;
+    size_t len;
+    if (stat(dst.data, &st) != 0 && stat(src.data, &st) == 0 && S_ISREG(st.st_mode) &&
+        read_file(src.data, &data, &len) == 0) {
+        for (char *p = strchr(dst.data + strlen(to) + 1, '/'); p; p = strchr(p + 1, '/')) {
+            *p = '\0';
+            mkdir(dst.data, 0777);
+            *p = '/';
+        }
+        rc = write_bytes(dst.data, data, len) == 0 ? 0 : -1;
+        free(data);
+    }
+    sb_free(&src);
+    sb_free(&dst);
+    return rc;
 }
 
 /*
- * Copies the header-like files of from into to, and those of its folders, four levels
- * deep ("inc/platform.cl", "Dir/shared/x.h"), at most *budget bytes in all: what the
- * original's #include lines may reach, for the job to build it elsewhere.
+ * The files text's #include "..." lines name under from, copied to to with their paths,
+ * and theirs in turn (a name is tried beside the including file, then at from's top):
+ * "inc/platform.cl" and the "vendor.h" it includes beside it, "Dir/shared/x.h".
  */
-static void copy_headers_at(const char *from, const char *to, int depth, size_t *budget)
+static void copy_included(const char *text, const char *here, const char *from, const char *to,
+                          int depth)
 {
-    DIR *d = opendir(from);
-    if (!d)
-        return;
-    mkdir(to, 0777);
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.')
+    for (const char *p = text; depth < 16 && (p = strstr(p, "#include")) != NULL; p += 8) {
+        const char *q = p + 8;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        const char *end = *q == '"' ? strchr(q + 1, '"') : NULL;
+        if (!end || end - q > 512 || memchr(q, '\n', (size_t)(end - q)))
             continue;
-        strbuf src, dst;
-        sb_init(&src);
-        sb_init(&dst);
-        sb_printf(&src, "%s/%s", from, e->d_name);
-        sb_printf(&dst, "%s/%s", to, e->d_name);
-        struct stat st;
-        if (stat(src.data, &st) == 0 && S_ISDIR(st.st_mode) && depth < 4) {
-            copy_headers_at(src.data, dst.data, depth + 1, budget);
-        } else if (S_ISREG(st.st_mode) && header_like(e->d_name) &&
-                   (size_t)st.st_size <= *budget) {
-            char *data;
+        char name[1024];
+        for (int beside = here[0] != '\0'; beside >= 0; beside--) {
+            snprintf(name, sizeof name, "%s%s%.*s", beside ? here : "", beside ? "/" : "",
+                     (int)(end - q - 1), q + 1);
+            if (strstr(name, "..") || copy_one(from, to, name) != 0)
+                continue; /* not there, or copied already */
+            char path[2048], *inner, *slash = strrchr(name, '/');
             size_t len;
-            if (read_file(src.data, &data, &len) == 0) {
-                write_bytes(dst.data, data, len);
-                *budget -= len;
-                free(data);
+            snprintf(path, sizeof path, "%s/%s", from, name);
+            if (read_file(path, &inner, &len) == 0) {
+                if (slash)
+                    *slash = '\0';
+                copy_included(inner, slash ? name : "", from, to, depth + 1);
+                free(inner);
             }
+            break;
         }
-        sb_free(&src);
-        sb_free(&dst);
     }
-    closedir(d);
 }
 
-static void copy_headers(const char *from, const char *to)
+/*
+ * Copies the headers of from into to: its own *.h and *.clh, and every file the original
+ * (text) includes from it, subfolders and included .cl files too, with their paths.
+ */
+static void copy_headers(const char *from, const char *to, const char *text)
 {
-    size_t budget = (size_t)32 << 20; /* 32 MiB a folder: a job stays small enough to carry */
-    copy_headers_at(from, to, 0, &budget);
+    DIR *d = opendir(from);
+    mkdir(to, 0777);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        const char *ext = strrchr(e->d_name, '.');
+        if (e->d_name[0] != '.' && ext && (!strcmp(ext, ".h") || !strcmp(ext, ".clh")))
+            copy_one(from, to, e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (text)
+        copy_included(text, "", from, to, 0);
 }
 
 /*
@@ -304,7 +329,10 @@ static char *job_options(const validate_options *o, const char *dir)
         sb_printf(&sb, "-D%s ", o->defines[i]);
     if (o->build_options) /* as given to the driver's _create, after the generation's -D */
         sb_printf(&sb, "%s ", o->build_options);
-    char *input = xstrdup(o->input);
+    char *input = xstrdup(o->input), *text = NULL;
+    size_t text_len;
+    if (read_file(o->input, &text, &text_len) != 0)
+        text = NULL; /* only the folders' own headers then */
     char *slash = strrchr(input, '/');
     if (slash)
         *slash = '\0';
@@ -317,12 +345,13 @@ static char *job_options(const validate_options *o, const char *dir)
         strbuf to;
         sb_init(&to);
         sb_printf(&to, "%s/%u", inc.data, i);
-        copy_headers(from, to.data);
+        copy_headers(from, to.data, text);
         sb_free(&to);
         sb_printf(&sb, "-I{JOB}/include/%u ", i);
     }
     sb_free(&inc);
     free(input);
+    free(text);
     return sb_steal(&sb);
 }
 
