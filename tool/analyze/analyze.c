@@ -60,12 +60,7 @@ static void read_reqd_wg(kernel_info *k)
 static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
 {
     build_ctx bc = {an, k, diag, 0, 0, 0};
-    cursor_list ch = children_of(k->cursor);
-    CXCursor body = clang_getNullCursor();
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_getCursorKind(ch.v[i]) == CXCursor_CompoundStmt)
-            body = ch.v[i];
-    free(ch.v);
+    CXCursor body = last_child_of_kind(k->cursor, CXCursor_CompoundStmt);
     if (clang_Cursor_isNull(body) || cursor_range(an, body, &k->body) != 0 ||
         cursor_range(an, k->cursor, &k->range) != 0) {
         report_at(&bc, k->cursor, rule_name(RULE_UNSUPPORTED),

@@ -443,20 +443,9 @@ static void finish_loop(ir_ctx *c, ir_node *n)
 
 /* ---- the kernel ---------------------------------------------------------------------- */
 
-static CXCursor body_of(CXCursor func)
-{
-    cursor_list ch = children_of(func);
-    CXCursor body = clang_getNullCursor();
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_getCursorKind(ch.v[i]) == CXCursor_CompoundStmt)
-            body = ch.v[i];
-    free(ch.v);
-    return body;
-}
-
 ir_node *ir_build_body(ir_ctx *c, CXCursor func, ir_node *parent)
 {
-    CXCursor body = body_of(func);
+    CXCursor body = last_child_of_kind(func, CXCursor_CompoundStmt);
     if (clang_Cursor_isNull(body))
         return NULL;
     return ir_build_stmt(c, body, parent);
@@ -481,7 +470,7 @@ ir_kernel *ir_build(analysis *an, kernel_info *k)
     c.div = divergence_open(an, k);
     if (k->has_decision) /* divergence_classify ran on the tree */
         for_each_decision(&k->top, note_decision, &c);
-    CXCursor body = body_of(k->cursor);
+    CXCursor body = last_child_of_kind(k->cursor, CXCursor_CompoundStmt);
     if (!clang_Cursor_isNull(body)) {
         c.ir->root = ir_new_node(&c, IR_BLOCK, body, NULL);
         if (cursor_range(an, body, &c.ir->root->range) == 0)

@@ -505,3 +505,14 @@ int expr_is_pointer(CXCursor e)
     default: return 1; /* p + 4 of an array parameter p: a pointer shown as p's array type */
     }
 }
+
+CXCursor last_child_of_kind(CXCursor parent, enum CXCursorKind kind)
+{
+    cursor_list ch = children_of(parent);
+    CXCursor last = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_getCursorKind(ch.v[i]) == kind)
+            last = ch.v[i];
+    free(ch.v);
+    return last;
+}

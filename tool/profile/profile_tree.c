@@ -530,12 +530,7 @@ static int entry_edits(tctx *x, CXCursor body)
 {
     const kernel_info *k = x->pk->k;
     src_range br;
-    cursor_list ch = children_of(k->cursor);
-    CXCursor last = clang_getNullCursor();
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_getCursorKind(ch.v[i]) == CXCursor_ParmDecl)
-            last = ch.v[i];
-    free(ch.v);
+    CXCursor last = last_child_of_kind(k->cursor, CXCursor_ParmDecl);
     src_range pr;
     if (clang_Cursor_isNull(last))
         return fail(x, k->cursor, "a kernel without parameters has nothing to record into");
