@@ -452,18 +452,18 @@ deb_contents() { # PKGDIR PREFIX (the three packages, extracted into PREFIX, /us
   [ "$(grep -c 'libnplus1rt\.so\.0' "$work/logs/rt-files.txt")" = 2 ] &&
     ! grep -Eq 'libnplus1rt\.so$|\.a$|include' "$work/logs/rt-files.txt" ||
     fail "libnplus1rt0 holds more than libnplus1rt.so.0*: $(cat "$work/logs/rt-files.txt")"
-  dpkg-deb -c "$(ls "$pkg"/libnplus1rt-dev_*.deb)" | grep -q 'libnplus1rt\.so -> ' ||
+  dpkg-deb -c "$(ls "$pkg"/libnplus1rt-dev_*.deb)" | grep 'libnplus1rt\.so -> ' >/dev/null ||
     fail "libnplus1rt-dev lacks the libnplus1rt.so link"
-  dpkg-deb -f "$(ls "$pkg"/libnplus1rt-dev_*.deb)" Depends | grep -q "libnplus1rt0 (= $(project_version))" ||
+  dpkg-deb -f "$(ls "$pkg"/libnplus1rt-dev_*.deb)" Depends | grep "libnplus1rt0 (= $(project_version))" >/dev/null ||
     fail "libnplus1rt-dev does not depend on libnplus1rt0 (= $(project_version))"
-  dpkg-deb --ctrl-tarfile "$rt" | tar -xO ./triggers | grep -q 'activate-noawait ldconfig' ||
+  dpkg-deb --ctrl-tarfile "$rt" | tar -xO ./triggers | grep 'activate-noawait ldconfig' >/dev/null ||
     fail "libnplus1rt0 has no ldconfig trigger"
-  dpkg-deb --ctrl-tarfile "$rt" | tar -xO ./shlibs | grep -q '^libnplus1rt 0 libnplus1rt0' ||
+  dpkg-deb --ctrl-tarfile "$rt" | tar -xO ./shlibs | grep '^libnplus1rt 0 libnplus1rt0' >/dev/null ||
     fail "libnplus1rt0 has no shlibs for libnplus1rt.so.0"
   grep -q '^prefix=/usr$' "$prefix/lib/$arch/pkgconfig/nplus1rt.pc" ||
     fail "the packaged nplus1rt.pc does not say prefix=/usr"
   # no run path in the tool when libclang is on the default path (Debian's libclang1-N)
-  if readelf -d "$prefix/bin/nplus1gen" | grep -Eq 'RUNPATH|RPATH'; then
+  if readelf -d "$prefix/bin/nplus1gen" | grep -E 'RUNPATH|RPATH' >/dev/null; then
     readelf -d "$prefix/bin/nplus1gen" | grep -E 'RUNPATH|RPATH' >&2
     local so
     so=$(readelf -d "$prefix/bin/nplus1gen" | sed -n 's/.*Shared library: \[\(libclang[^]]*\)\].*/\1/p')
@@ -502,7 +502,7 @@ run_deb() {
   grep -q 'libclang' "$work/logs/depends.txt" || fail "nplus1gen's Depends names no libclang package"
   grep -q "libnplus1rt-dev (= $v)" "$work/logs/depends.txt" ||
     fail "nplus1gen's Depends lacks libnplus1rt-dev (= $v)"
-  dpkg-deb -f "$(ls "$pkg"/libnplus1rt0_*.deb)" Depends | grep -qi 'opencl' ||
+  dpkg-deb -f "$(ls "$pkg"/libnplus1rt0_*.deb)" Depends | grep -i 'opencl' >/dev/null ||
     fail "libnplus1rt0's Depends names no OpenCL package"
   deb_lintian "$pkg"
   step "extract the three packages into a fresh prefix $root"

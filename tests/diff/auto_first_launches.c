@@ -19,7 +19,7 @@
  * choice from the first launch, no trial.
  *
  * usage: auto_first_launches samples/oneKernel.cl [N] [profiling 0|1]
- *                            [both|original|split-first|cached]
+ *                            [both|original|split-first|cached|any]
  */
 #include "oneKernel_nplus1.h"
 

@@ -43,8 +43,8 @@ done
 echo "second process: each class began on its stored choice and kept it"
 
 for round in 1 2 3 4; do
-  "$bin" "$cl" $n 0 both > /dev/null & a=$!
-  "$bin" "$cl" $n 0 both > /dev/null & b=$!
+  "$bin" "$cl" $n 0 any > /dev/null & a=$!
+  "$bin" "$cl" $n 0 any > /dev/null & b=$!
   wait $a && wait $b || fail "concurrent processes, round $round"
   [ "$(head -1 "$entry")" = "nplus1-choice-cache 1" ] && [ "$(grep -c '^class ' "$entry")" = 2 ] ||
     fail "concurrent processes left a torn entry in round $round"
@@ -53,17 +53,17 @@ done
 echo "concurrent processes: 4 rounds, the entry whole each time"
 
 printf 'garbage\x01\n' > "$entry"
-"$bin" "$cl" $n 0 both > "$work/corrupt.log" 2> "$work/corrupt.err" || fail "over a corrupt entry"
+"$bin" "$cl" $n 0 any > "$work/corrupt.log" 2> "$work/corrupt.err" || fail "over a corrupt entry"
 grep -q "choice cache entry .* is ignored: it is not a choice cache file" "$work/corrupt.err" ||
   fail "no note about the corrupt entry"
 [ "$(head -1 "$entry")" = "nplus1-choice-cache 1" ] || fail "the corrupt entry was not rewritten"
 sed -i 's/^program [0-9a-f]*/program 0123456789abcdef/' "$entry"
-"$bin" "$cl" $n 0 both > /dev/null 2> "$work/foreign.err" || fail "over a foreign entry"
+"$bin" "$cl" $n 0 any > /dev/null 2> "$work/foreign.err" || fail "over a foreign entry"
 grep -q "is ignored: it was written for another generated program" "$work/foreign.err" ||
   fail "no note about the foreign entry"
 echo "corrupt and foreign entries: ignored with a note, rewritten"
 
 rm -rf "$work/cache"
-NPLUS1_CACHE=0 "$bin" "$cl" $n 0 both > /dev/null || fail "with NPLUS1_CACHE=0"
+NPLUS1_CACHE=0 "$bin" "$cl" $n 0 any > /dev/null || fail "with NPLUS1_CACHE=0"
 [ ! -e "$work/cache" ] || fail "NPLUS1_CACHE=0 wrote a cache"
 echo "the choice cache persists, survives concurrency and bad entries, and turns off"
