@@ -94,8 +94,11 @@ void set_cache_note(const nplus1rt_set *s, const char *why)
 static int read_header(const nplus1rt_set *s, FILE *f)
 {
     char line[1024], want[1024];
-    if (!fgets(line, sizeof line, f) || (line[strcspn(line, "\n")] = '\0', 0) ||
-        strcmp(line, CACHE_MAGIC)) {
+    if (fgets(line, sizeof line, f))
+        line[strcspn(line, "\n")] = '\0';
+    else
+        line[0] = '\0';
+    if (strcmp(line, CACHE_MAGIC)) {
         set_cache_note(s, "it is not a choice cache file of this runtime");
         return -1;
     }
