@@ -415,19 +415,7 @@ void analyze_free(analysis *an)
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
         free(ki->name);
-        for (unsigned p = 0; p < ki->nparams; p++) {
-            free(ki->params[p].name);
-            free(ki->params[p].decl_text);
-            free(ki->params[p].type_text);
-            free(ki->params[p].host_type);
-            for (unsigned f = 0; f < ki->params[p].nfields; f++)
-                free(ki->params[p].fields[f].name);
-            free(ki->params[p].fields);
-            free(ki->params[p].struct_tag);
-            free(ki->params[p].host_struct);
-            free(ki->params[p].image_kind);
-        }
-        free(ki->params);
+        analyze_params_free(ki);
         free(ki->attr_text);
         analyze_seq_free(&ki->top);
         loop_trees_free(ki);

@@ -287,6 +287,8 @@ void analyze_free(analysis *an);
  * of errors reported (a parameter the driver cannot pass). The profile command asks it
  * of kernels the analysis did not select. */
 int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag);
+/* Frees what analyze_params made (k->params); k has no parameters after. */
+void analyze_params_free(kernel_info *k);
 
 /* The tree of the loop statement k->top.items[item], or NULL when analyze built none. */
 const loop_tree *kernel_loop_tree(const kernel_info *k, unsigned item);

@@ -573,3 +573,23 @@ int analyze_params(const analysis *an, kernel_info *k, diag_sink *diag)
     }
     return errors;
 }
+
+void analyze_params_free(kernel_info *k)
+{
+    for (unsigned p = 0; p < k->nparams; p++) {
+        kernel_param *kp = &k->params[p];
+        free(kp->name);
+        free(kp->decl_text);
+        free(kp->type_text);
+        free(kp->host_type);
+        for (unsigned f = 0; f < kp->nfields; f++)
+            free(kp->fields[f].name);
+        free(kp->fields);
+        free(kp->struct_tag);
+        free(kp->host_struct);
+        free(kp->image_kind);
+    }
+    free(k->params);
+    k->params = NULL;
+    k->nparams = 0;
+}

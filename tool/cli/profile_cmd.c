@@ -89,14 +89,7 @@ static int params_ok(const analysis *an, const kernel_info *k)
     diag_init(&quiet);
     quiet.quiet = 1;
     int errors = analyze_params(an, &tmp, &quiet);
-    for (unsigned p = 0; p < tmp.nparams; p++) {
-        free(tmp.params[p].name);
-        free(tmp.params[p].decl_text);
-        free(tmp.params[p].type_text);
-        free(tmp.params[p].host_type);
-        free(tmp.params[p].fields);
-    }
-    free(tmp.params);
+    analyze_params_free(&tmp);
     return errors == 0;
 }
 
