@@ -51,14 +51,21 @@ unsigned parse_dims(const char *s, size_t out[3])
     return 0;
 }
 
+/* The generation's -D options, then the run-time build options (as a driver's _create gets
+ * them): what both builds of a run, here or in an emitted job, start with. */
+static void put_macro_options(strbuf *sb, const validate_options *o)
+{
+    for (unsigned i = 0; i < o->ndefines; i++)
+        sb_printf(sb, "-D%s ", o->defines[i]);
+    if (o->build_options)
+        sb_printf(sb, "%s ", o->build_options);
+}
+
 static char *build_options(const validate_options *o)
 {
     strbuf sb;
     sb_init(&sb);
-    for (unsigned i = 0; i < o->ndefines; i++)
-        sb_printf(&sb, "-D%s ", o->defines[i]);
-    if (o->build_options) /* as given to the driver's _create, after the generation's -D */
-        sb_printf(&sb, "%s ", o->build_options);
+    put_macro_options(&sb, o);
     /* the original is built from a string: its own folder goes first, as for #include "x" */
     char *input = realpath(o->input, NULL);
     if (input) {
@@ -325,10 +332,7 @@ static char *job_options(const validate_options *o, const char *dir)
 {
     strbuf sb;
     sb_init(&sb);
-    for (unsigned i = 0; i < o->ndefines; i++)
-        sb_printf(&sb, "-D%s ", o->defines[i]);
-    if (o->build_options) /* as given to the driver's _create, after the generation's -D */
-        sb_printf(&sb, "%s ", o->build_options);
+    put_macro_options(&sb, o);
     char *input = xstrdup(o->input), *text = NULL;
     size_t text_len;
     if (read_file(o->input, &text, &text_len) != 0)
