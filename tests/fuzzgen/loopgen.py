@@ -100,9 +100,10 @@ def branch_body(rng, ctx, depth, h, may_return):
         ctx.emit(depth, "return;")
 
 
-def decision(rng, ctx, depth, h):
-    """ONE data-dependent if/else-if chain or switch on h."""
-    may_return = rng.random() < 0.4
+def decision(rng, ctx, depth, h, returns=True):
+    """ONE data-dependent if/else-if chain or switch on h (returns=False: no branch
+    returns, as in a helper whose caller goes on)."""
+    may_return = rng.random() < 0.4 and returns
     if rng.random() < 0.5:
         n = rng.randint(2, 4)
         cuts = sorted(rng.sample(range(-40, 40), n - 1))
@@ -215,13 +216,235 @@ def kernel(rng, name, rng2=None):
 
 
 STRUCT = "typedef struct fzl_acc {\n    int count;\n    float weight;\n} fzl_acc;\n"
+UNION = "typedef union fzl_bits {\n    float f;\n    int i;\n    uint u;\n} fzl_bits;\n"
+
+# ---- the shapes of real code (issue 28) ----------------------------------------------
+#
+# Beside the classic shape above (one loop, its decision at the top of its body, under
+# --strategy tile), a share of the kernels takes one of the shapes public kernels have
+# and the loop kernel of today does not regroup. Each is drawn with its weight from a
+# stream of its own (random.Random(seed * 104729 + 3)), so a seed that draws the classic
+# shape makes the kernel it made before. These run under the default set (no
+# --strategy) with --split always; run.py --loops also asks `--report --split auto`
+# what the tool does with each (split, regrouped, kept original, refused and why).
+SHAPES = [   # (name, weight); "classic" keeps its share of the kernels
+    ("classic", 0.44),
+    ("nested", 0.08),       # an inner loop of data-dependent trip count, its decision inside
+    ("block", 0.07),        # the decision inside a nested block (a data if) of the body
+    ("branch2", 0.07),      # the loop below a branch at depth 2
+    ("after", 0.07),        # a decision after the loop
+    ("twoloops", 0.07),     # two loops, a decision in each
+    ("helper", 0.07),       # the loop in a helper, state through pointers to privates
+    ("stack", 0.07),        # a private stack int st[8], pushed and popped
+    ("union", 0.06),        # a union in a private variable
+]
+
+
+def pick_shape(seed):
+    r = random.Random(seed * 104729 + 3).random()
+    for name, w in SHAPES:
+        if r < w:
+            return name
+        r -= w
+    return SHAPES[-1][0]
+
+
+def declare_state(rng, ctx, depth=1):
+    """a (int) and one to three more of uint, float, float4, struct, array."""
+    ctx.emit(depth, "int a = data[i %% n] %% %d;" % rng.randint(50, 500))
+    ctx.state.append(("a", "int"))
+    kinds = ["uint", "float", "float4", "struct", "array"]
+    rng.shuffle(kinds)
+    for kind in kinds[:rng.randint(1, 3)]:
+        if kind == "uint":
+            ctx.emit(depth, "uint s = (uint)(data[(i * 7u) % n] & 1023) | 1u;")
+            ctx.state.append(("s", "uint"))
+        elif kind == "float":
+            ctx.emit(depth, "float f = %s;" % gen.fconst(rng.uniform(-1, 1)))
+            ctx.state.append(("f", "float"))
+        elif kind == "float4":
+            ctx.emit(depth, "float4 v = (float4)(%s);" % gen.fconst(rng.uniform(0, 1)))
+            ctx.state.append(("v", "float4"))
+        elif kind == "struct":
+            ctx.emit(depth, "fzl_acc st;")
+            ctx.emit(depth, "st.count = 0;")
+            ctx.emit(depth, "st.weight = 1.0f;")
+            ctx.state.append(("st", "struct"))
+        else:
+            ctx.emit(depth, "int hist[4] = {0, 0, 0, 0};")
+            ctx.state.append(("hist", "array"))
+
+
+def store_state(ctx, extra_int=()):
+    terms = ["a"] + list(extra_int)
+    floats = ["0.0f"]
+    for nm, kind in ctx.state:
+        if kind == "uint":
+            terms.append("(int)s")
+        elif kind == "float":
+            floats.append("f")
+        elif kind == "float4":
+            floats.append("(v.x + v.w)")
+        elif kind == "struct":
+            terms.append("st.count")
+            floats.append("st.weight")
+        elif kind == "array":
+            terms.append("hist[0] * 3 + hist[3]")
+    ctx.emit(1, "out_i[i] = %s;" % " + ".join(terms))
+    ctx.emit(1, "out_f[i] = 100.0f + %s;" % " + ".join(floats))
+
+
+def head_read(rng, ctx, depth, name, steps, salt=""):
+    """const int NAME = a data word picked by the item and a step counter, in [-63, 63]."""
+    ctx.emit(depth, "const int %s = data[(i + (uint)%s * %du%s) %% n] %% 64;" % (
+        name, steps, rng.randint(1, 13), salt))
+
+
+def loop_open(rng, ctx, depth, steps):
+    """A bounded while loop on a data-dependent test; returns the close's depth."""
+    ctx.emit(depth, "int %s = 0;" % steps)
+    test = rng.choice(["a != 0", "a > -100", "(a & 3) != 3", "a % 7 != 0"])
+    ctx.emit(depth, "while (%s < %d && %s) {" % (steps, rng.randint(4, 30), test))
+
+
+def loop_close(ctx, depth, steps):
+    ctx.emit(depth + 1, "%s++;" % steps)
+    ctx.emit(depth, "}")
+
+
+def loop_with(rng, ctx, depth, steps, inner):
+    """A loop whose body holds the shape's decision: at its top, in a nested block or in
+    an inner loop of data-dependent trip count (inner: 'top', 'block', 'nested')."""
+    loop_open(rng, ctx, depth, steps)
+    head_read(rng, ctx, depth + 1, "h", steps)
+    if inner == "block":
+        ctx.emit(depth + 1, "if ((h & %d) != %d) {" % (rng.choice([1, 3]), rng.randint(0, 1)))
+        ctx.emit(depth + 2, "const int g = (h + a) % 64;")
+        decision(rng, ctx, depth + 2, "g")
+        ctx.emit(depth + 1, "} else {")
+        ctx.emit(depth + 2, state_update(rng, ctx, "h"))
+        ctx.emit(depth + 1, "}")
+    elif inner == "nested":
+        ctx.emit(depth + 1, "const int m = h & %d;" % rng.choice([3, 7]))
+        ctx.emit(depth + 1, "for (int t = 0; t < m; t++) {")
+        head_read(rng, ctx, depth + 2, "g", "t", " + (uint)%s * 5u" % steps)
+        decision(rng, ctx, depth + 2, "g")
+        ctx.emit(depth + 1, "}")
+    else:
+        decision(rng, ctx, depth + 1, "h")
+    loop_close(ctx, depth, steps)
+
+
+def shape_body(rng, ctx, shape):
+    """The statements between the prologue and the stores, for one shape."""
+    extra = []
+    if shape in ("nested", "block"):
+        loop_with(rng, ctx, 1, "steps", shape)
+        extra.append("steps")
+    elif shape == "branch2":
+        head_read(rng, ctx, 1, "h0", "0")
+        ctx.emit(1, "if (h0 < %d) {" % rng.randint(-20, 40))
+        ctx.emit(2, state_update(rng, ctx, "h0"))
+        ctx.emit(2, "if ((a & 3) != %d) {" % rng.randint(0, 3))
+        loop_with(rng, ctx, 3, "steps", rng.choice(["top", "top", "block"]))
+        ctx.emit(2, "}")
+        ctx.emit(1, "} else {")
+        ctx.emit(2, state_update(rng, ctx, "h0"))
+        ctx.emit(1, "}")
+    elif shape == "after":
+        loop_with(rng, ctx, 1, "steps", rng.choice(["top", "top", "nested"]))
+        ctx.emit(1, "const int e = (a + steps * 3) % 64;")
+        decision(rng, ctx, 1, "e")
+        extra.append("steps")
+    elif shape == "twoloops":
+        loop_with(rng, ctx, 1, "steps", "top")
+        loop_with(rng, ctx, 1, "steps2", rng.choice(["top", "block"]))
+        extra += ["steps", "steps2"]
+    elif shape == "helper":
+        ctx.emit(1, "int steps = fzl_walk(data, n, i, &a, &f);")
+        extra.append("steps")
+    elif shape == "stack":
+        ctx.emit(1, "int stk[8];")
+        ctx.emit(1, "int sp = 0;")
+        ctx.emit(1, "stk[sp++] = a & 63;")
+        ctx.emit(1, "int steps = 0;")
+        ctx.emit(1, "while (sp > 0 && steps < %d) {" % rng.randint(6, 30))
+        ctx.emit(2, "const int node = stk[--sp];")
+        ctx.emit(2, "const int h = data[(i + (uint)node * %du + (uint)steps) %% n] %% 64;"
+                 % rng.randint(1, 13))
+        ctx.emit(2, "if (h < %d && sp < 6) {" % rng.randint(-10, 30))
+        ctx.emit(3, "stk[sp++] = (node * 3 + 1) & 63;")
+        ctx.emit(3, "stk[sp++] = (node + h) & 63;")
+        ctx.emit(3, state_update(rng, ctx, "h"))
+        ctx.emit(2, "} else {")
+        decision(rng, ctx, 3, "h")
+        ctx.emit(2, "}")
+        ctx.emit(2, "steps++;")
+        ctx.emit(1, "}")
+        extra += ["steps", "sp * 7", "stk[0]"]
+    elif shape == "union":
+        ctx.emit(1, "fzl_bits ub;")
+        ctx.emit(1, "ub.f = (float)(a & 255) * 0.5f;")
+        ctx.emit(1, "int steps = 0;")
+        ctx.emit(1, "while (steps < %d && (ub.u & 7u) != %du) {" % (rng.randint(4, 30),
+                                                                 rng.randint(0, 7)))
+        ctx.emit(2, "const int h = (int)((ub.u >> %d) & 63u) - 31;" % rng.choice([3, 9, 17]))
+        decision(rng, ctx, 2, "h")
+        ctx.emit(2, "ub.u = (ub.u * 5u + (uint)data[(i + (uint)steps) % n]) & 0xffffffu;")
+        ctx.emit(2, "steps++;")
+        ctx.emit(1, "}")
+        extra += ["steps", "(int)(ub.u & 0xffffu)"]
+    return extra
+
+
+def helper_text(rng, name):
+    """fzl_walk: the loop of the helper shape, the caller's a and f through pointers."""
+    ctx = Ctx(rng, name)
+    ctx.state = [("(*ap)", "int"), ("(*fp)", "float")]
+    ctx.emit(0, "static int fzl_walk(__global const int *data, const uint n, const uint i, "
+                "int *ap, float *fp)")
+    ctx.emit(0, "{")
+    ctx.emit(1, "int steps = 0;")
+    ctx.emit(1, "while (steps < %d && (*ap & 3) != 3) {" % rng.randint(4, 30))
+    head_read(rng, ctx, 2, "h", "steps")
+    decision(rng, ctx, 2, "h", returns=False)
+    ctx.emit(2, "steps++;")
+    ctx.emit(1, "}")
+    ctx.emit(1, "return steps;")
+    ctx.emit(0, "}")
+    return "\n".join(ctx.lines) + "\n"
+
+
+def shape_kernel(rng, name, shape, guard):
+    """One kernel of a real-code shape; guard: the early-return guard on i >= n."""
+    ctx = Ctx(rng, name)
+    helper = helper_text(rng, name) + "\n" if shape == "helper" else ""
+    ctx.emit(0, "__kernel void %s(__global const int *data, __global int *out_i, "
+                "__global float *out_f, const uint n)" % name)
+    ctx.emit(0, "{")
+    ctx.emit(1, "const uint i = get_global_id(0);")
+    if guard:
+        ctx.emit(1, "if (i >= n)")
+        ctx.emit(2, "return;")
+    declare_state(rng, ctx)
+    if shape == "helper" and ("f", "float") not in ctx.state:
+        ctx.emit(1, "float f = %s;" % gen.fconst(rng.uniform(-1, 1)))
+        ctx.state.append(("f", "float"))
+    extra = shape_body(rng, ctx, shape)
+    store_state(ctx, extra)
+    ctx.emit(0, "}")
+    return helper + "\n".join(ctx.lines) + "\n"
 
 
 def generate(seed):
     """The loop test case of seed (an int)."""
+    shape = pick_shape(seed)
+    if shape != "classic":
+        return generate_shape(seed, shape)
     rng = random.Random(seed)
     case = gen.Case()
     case.kind = "loop"
+    case.shape = "classic"
     name = "fzl_%06x" % (seed & 0xffffff)
     size = rng.choice([256, 500, 1000, 1024, 2048, 3000, 4096, 10007])
     off = rng.choice([0, 0, 0, 64, 100])
@@ -238,6 +461,30 @@ def generate(seed):
         opts += ["--wg", str(rng.choice([32, 64, 128, 256]))]
     opts += ["--split", "always" if rng.random() < 0.7 else "auto"]
     case.options = opts
+    return case
+
+
+def generate_shape(seed, shape):
+    """A kernel of one of the real-code shapes (SHAPES), under the default set."""
+    rng = random.Random(seed)
+    case = gen.Case()
+    case.kind = "loop"
+    case.shape = shape
+    case.multi = 0
+    name = "fzs_%06x" % (seed & 0xffffff)
+    guard = rng.random() < 0.7
+    size = rng.choice([256, 500, 1000, 1024, 2048, 3000, 4096])
+    if guard:
+        n = size - rng.choice([0, 0, 3, 17])
+    else:
+        n = size   # no guard: the launch is exactly the items
+    text = shape_kernel(rng, name, shape, guard)
+    case.source = "/* nplus1gen fuzzgen --loops: seed %d, shape %s */\n%s\n%s\n%s" % (
+        seed, shape, STRUCT, UNION, text)
+    case.kernels = [name]
+    case.options = ["--validate", "--global", str(size), "--arg", "n=%d" % n,
+                    "--arg", "data=range:-1000:1000", "--seed", str(rng.randrange(1, 1 << 30)),
+                    "--split", "always"]
     return case
 
 

@@ -176,7 +176,16 @@ def one_case(args, tmpdir, i):
     kind, reason = verdict(case.legal, case.rule, rc, sig, out)
     if args.check_only and case.legal and kind == "other" and rc == 0:
         kind, reason = "ok-matched", ""
-    if args.loops and kind == "ok-matched" and "when loop at line" not in out:
+    shape = getattr(case, "shape", None)
+    said = None
+    if args.loops and shape not in (None, "classic"):
+        said, secs2 = shape_verdict(args, path, case.options)
+        secs += secs2
+        if kind == "wrongly-refused" and said.startswith("refused "):
+            kind, reason = "ok-refused-shape", ""   # the tool says why, at a rule: counted
+        elif kind == "ok-matched":
+            kind = "ok-matched-shape"
+    elif args.loops and kind == "ok-matched" and "when loop at line" not in out:
         kind = "ok-matched-plain"   # validated, but the loop kept (not regrouped)
     if args.loops and getattr(case, "multi", 0):
         kind += "+multi"   # several decisions in the body (loopgen.second_decision)
@@ -185,7 +194,35 @@ def one_case(args, tmpdir, i):
         saved = save_failure(args.failures, str(seed), case.source, args.tool, case.options,
                              out, kind, reason)
     os.unlink(path)
+    case.said = said
     return seed, case, kind, reason, saved, secs, retried
+
+
+def shape_verdict(args, path, options):
+    """What the tool does with a kernel of a real-code shape (loopgen.SHAPES), from
+    `--report --split auto` (no device): 'regrouped' (a loop regrouped round by round),
+    'split' (split at a decision outside the loops), 'kept original' (split: never) or
+    'refused RULE'; and the seconds it took."""
+    env = dict(os.environ)
+    env.pop("NPLUS1_SPLIT", None)   # ctest forces the split: ask what auto would do
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([args.tool, path, "--report", "--split", "auto"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                           timeout=args.timeout)
+        out = p.stdout.decode("utf-8", "replace")
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        return "report timed out", time.monotonic() - t0
+    secs = time.monotonic() - t0
+    rules = RULE_RE.findall(out)
+    if rc != 0:
+        return ("refused " + rules[0]) if rules else "report exit %d" % rc, secs
+    if re.search(r"^  loop \(tile\): line \d+: regrouped round by round", out, re.M):
+        return "regrouped", secs
+    if "  split: never:" in out:
+        return "kept original", secs
+    return "split", secs
 
 
 def interrupt(signum, frame):
@@ -198,6 +235,7 @@ def run_random(args):
     counts = {}
     legal = illegal = 0
     by_rule = {}
+    shapes = {}   # --loops: shape -> {outcome: count}
     failures = []
     t0 = time.monotonic()
     tool_secs = 0.0
@@ -211,6 +249,19 @@ def run_random(args):
             for n, fut in enumerate(completed, 1):
                 seed, case, kind, reason, saved, secs, retried = fut.result()
                 done = n
+                if args.loops:
+                    row = shapes.setdefault(getattr(case, "shape", "classic"), {})
+                    key = case.said or ("regrouped" if kind.startswith("ok-matched+") or
+                                        kind == "ok-matched" else
+                                        "kept in a plain tile" if kind.startswith(
+                                            "ok-matched-plain") else None)
+                    if key:
+                        row[key] = row.get(key, 0) + 1
+                    row["generated"] = row.get("generated", 0) + 1
+                    if not kind.startswith("ok"):
+                        row["FAILED"] = row.get("FAILED", 0) + 1
+                    elif kind.startswith("ok-inconclusive"):
+                        row["inconclusive"] = row.get("inconclusive", 0) + 1
                 flakes += retried
                 tool_secs += secs
                 counts[kind] = counts.get(kind, 0) + 1
@@ -238,18 +289,30 @@ def run_random(args):
         counts[k] = counts.get(k, 0) + c
         del counts[k + "+multi"]
     ok_m = counts.get("ok-matched", 0)
+    ok_s = counts.get("ok-matched-shape", 0)
     ok_r = counts.get("ok-refused", 0)
     if stopped:
         print("fuzzgen: interrupted; the figures below count the %d kernels that finished" % done)
     print("fuzzgen: seed %d: %d kernels generated (%d legal, %d illegal) in %.1f s "
           "(%.2f s per kernel, %d jobs)" % (args.seed, args.count, legal, illegal, wall,
                                             tool_secs / max(args.count, 1), args.jobs))
-    print("  transformed and matched: %d" % ok_m)
+    print("  transformed and matched: %d" % (ok_m + ok_s + counts.get("ok-matched-plain", 0)))
+    if counts.get("ok-refused-shape"):
+        print("  refused at a rule (a real-code shape the tool does not split yet): %d"
+              % counts["ok-refused-shape"])
     if args.loops:
-        print("    the loop regrouped (its branches are the leaves): %d; kept in a plain tile: %d"
-              % (ok_m, counts.get("ok-matched-plain", 0)))
+        print("    classic shape: the loop regrouped (its branches are the leaves): %d; kept in "
+              "a plain tile: %d" % (ok_m, counts.get("ok-matched-plain", 0)))
+        print("    real-code shapes (loopgen.SHAPES) that validated: %d" % ok_s)
         print("    with several decisions in the body: %d generated, %d regrouped and matched"
               % (sum(multi.values()), multi.get("ok-matched", 0)))
+        print("  per shape (classic: --strategy tile; the others: the default set, --split "
+              "always, and what --report --split auto says):")
+        for sh in sorted(shapes, key=lambda k: (k != "classic", k)):
+            row = dict(shapes[sh])
+            total = row.pop("generated")
+            print("    %-9s %3d: %s" % (sh, total, ", ".join(
+                "%s %d" % (k, c) for k, c in sorted(row.items())) or "-"))
     if counts.get("ok-inconclusive"):
         print("  inconclusive (no item reached a working leaf: constant conditions): %d"
               % counts["ok-inconclusive"])
