@@ -51,6 +51,17 @@ def bounce_coherent():
     return mat
 
 
+def path_coherent():
+    """path_radiance_helper.cl: blocks of 256 primitives of one material (diffuse,
+    metal, glass, mirror), one emitter in 16."""
+    rng = random.Random(10)
+    order = [0, 1, 0, 4, 0, 2, 1, 0, 4, 0, 1, 2, 0, 0, 4, 1]
+    mat = array.array("B", bytes(NPRIM))
+    for p in range(NPRIM):
+        mat[p] = 3 if rng.random() < 1 / 16 else order[p // LOCALITY]
+    return mat
+
+
 def layers(kind):
     """(mua, mus, g, n) per slab; slab 1 is an air gap (void) in both mixes."""
     tissue = {
@@ -198,6 +209,7 @@ def main():
 
     out("shade_coherent_%d.bin" % n, shade_coherent(n))
     out("bounce_coherent.bin", bounce_coherent())
+    out("path_coherent.bin", path_coherent())
     for kind in ("gapped", "dense"):
         out("photon_%s.bin" % kind, layers(kind))
     for kind in ("uniform", "clustered"):
