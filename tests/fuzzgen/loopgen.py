@@ -3,6 +3,10 @@
 """
 loopgen.py - random loop kernels for differential testing of the loop kernel
 (--strategy tile regroups a loop's contexts round by round: tool/plan/loop.c).
+Besides the classic shape below, a share of the kernels takes one of the shapes
+of real code (SHAPES, further down: nested loops, a decision in a nested block,
+a loop below a branch at depth 2, a decision after the loop, two loops, a loop
+in a helper, a private stack, a union), validated under the default set.
 
 One call of generate(seed) gives one legal test case in the shape loop.c
 regroups today: a prologue (declarations, an optional early-return guard),
