@@ -44,7 +44,9 @@ def run_options(path, samples):
         m = RUN.match(line)
         if not m:
             continue
-        words = shlex.split(m.group(1).replace("%samples", samples or "")
+        # a RUN line ending in `\` goes on in the next one (docs/testing.md): the -I/-D
+        # options of this line are enough here, the backslash is not a word
+        words = shlex.split(m.group(1).rstrip().rstrip("\\").replace("%samples", samples or "")
                             .replace("%S", os.path.dirname(os.path.abspath(path))))
         opts, i = [], 0
         while i < len(words):
