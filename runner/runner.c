@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "calibration.h"
 #include "oclgrind.h"
 #include "runner.h"
 
@@ -518,7 +519,11 @@ static int profile_report_job(job *j)
     profile_report rep = {j->input ? j->input : "", j->o.work_dim,
                           {j->o.global_size[0], j->o.global_size[1], j->o.global_size[2]},
                           (unsigned long long)j->o.seed, j->prof_width, json, j->lay,
-                          j->prof_items, ks, nks, j->pres};
+                          j->prof_items, ks, nks, j->pres, NULL};
+    /* the cost model: the device's calibration (common/calibration.h), else the defaults */
+    calibration_choice cal;
+    calibration_find(nks && j->npres ? j->pres[0].device : NULL, &cal);
+    rep.cal = &cal;
     if (rc == 0)
         rc = profile_report_all(&rep);
     fflush(stdout);
