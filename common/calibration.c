@@ -50,10 +50,36 @@ static int names_device(const char *d)
     return d && *d && strspn(d, "0123456789") != strlen(d);
 }
 
+/*
+ * NPLUS1_CALIBRATION=FILE: that calibration whatever the device (a GPU's, copied to
+ * the machine that generates or profiles for it). 1 when it is set.
+ */
+static int named_file(calibration_choice *out)
+{
+    const char *file = getenv("NPLUS1_CALIBRATION");
+    if (!file || !*file)
+        return 0;
+    char *text = NULL;
+    size_t len = 0;
+    const char *why = "it cannot be read";
+    if (read_file(file, &text, &len) == 0 && nplus1rt_calibration_parse(text, &out->cal, &why) == 0)
+        snprintf(out->path, sizeof out->path, "%s", file);
+    else {
+        nplus1rt_calibration_defaults(&out->cal);
+        snprintf(out->why, sizeof out->why, "NPLUS1_CALIBRATION=%.300s is ignored: %s", file,
+                 why);
+        fprintf(stderr, "nplus1gen: note: the calibration %s is ignored: %s\n", file, why);
+    }
+    free(text);
+    return 1;
+}
+
 void calibration_find(const char *device, calibration_choice *out)
 {
     memset(out, 0, sizeof *out);
     nplus1rt_calibration_defaults(&out->cal);
+    if (named_file(out))
+        return;
     char dir[256];
     if (!folder(dir, sizeof dir)) {
         snprintf(out->why, sizeof out->why, "the cache is off: NPLUS1_CACHE=0");

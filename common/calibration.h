@@ -21,7 +21,8 @@ typedef struct calibration_choice {
 } calibration_choice;
 
 /*
- * The calibration of the device whose name contains device (case-insensitive;
+ * NPLUS1_CALIBRATION=FILE names the file whatever the device (one that does not
+ * parse: the defaults, with a note). Else the calibration of the device whose name contains device (case-insensitive;
  * NULL or "" or an index: any): the only file of the folder that matches. With
  * none, or several, the defaults, and why says so. A file that does not parse
  * is passed over with a note on stderr.

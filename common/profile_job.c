@@ -9,7 +9,7 @@
  *   seq N                      the top level: N nodes follow
  *   node KIND COST INIT STEP TEST CONSTRUCT NARMS   then NARMS seqs, its arms
  *   end
- *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS   (optional:
+ *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP  (optional:
  *                              the generated set, profile_report.h's profile_set)
  *
  * KIND: work, if, switch, loop, break, continue, return; TEST: pre, post,
@@ -65,8 +65,9 @@ void profile_tree_write(strbuf *sb, const char *name, const ptree *t)
 
 void profile_set_write(strbuf *sb, const profile_set *ps)
 {
-    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g\n", ps->carries, ps->tile,
-              ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue, ps->accesses, ps->ops);
+    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u\n", ps->carries, ps->tile,
+              ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue, ps->accesses, ps->ops,
+              ps->regroup);
 }
 
 
@@ -170,10 +171,11 @@ static int read_kernel(reader *r, profile_kernel_tree *k)
 static int read_set(reader *r, profile_kernel_tree *k)
 {
     profile_set *ps = &k->set;
-    if (sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf", &ps->carries, &ps->tile,
+    if (sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u", &ps->carries, &ps->tile,
                &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue, &ps->accesses,
-               &ps->ops) != 8 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 3)
-        return bad(r, "a 'set' line of 8 numbers expected");
+               &ps->ops, &ps->regroup) != 9 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES ||
+        ps->tile > 3 || ps->regroup > 2)
+        return bad(r, "a 'set' line of 9 numbers expected");
     ps->known = 1;
     return 0;
 }

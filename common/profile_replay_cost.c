@@ -14,7 +14,11 @@
  *             regrouping round (the item's id, or its context's words), one launch
  *   loop      (the tile+loop kernel, which a loop set's split and tile run)
  *             the kernel with the loop regrouped (profile_loop.h), one round a
- *             loop iteration (the context's words), one launch
+ *             loop iteration (the context's words), one launch; under the policy
+ *             "never" (NPLUS1_LOOP_REGROUP=0) refill only: the original's work
+ *             less the loop's trip-count loss, no round
+ *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
+ *             the classify phase)
  *
  * Where the model cannot tell, a reason instead of a number: a kernel whose
  * top level does fewer than PROFILE_MEMORY_BOUND_OPS operations a memory
@@ -28,12 +32,16 @@
 
 #define PRIOR_GAIN 1.25 /* set_choice.c: a predicted gain this large is tried first */
 
-/* Launches, per item: each costs launch_us with the device idle. */
+/*
+ * n kernels, per item: each after the first adds launch_us (the calibration's gap
+ * between kernels back to back: the profiling events' view, which the measured
+ * choice and --reps time by, sees no cost of the first).
+ */
 static double launches(const nplus1rt_calibration *cal, unsigned n, unsigned long long items)
 {
-    if (!items || !(cal->fma_ns > 0))
+    if (!items || !(cal->fma_ns > 0) || n < 2)
         return 0;
-    return n * cal->launch_us * 1000.0 / cal->fma_ns / (double)items;
+    return (n - 1) * cal->launch_us * 1000.0 / cal->fma_ns / (double)items;
 }
 
 static void unknown(candidate_prediction *p, const char *why)
@@ -51,6 +59,10 @@ static void predict_loop(const replay_costs *rc, const profile_set *set,
         return;
     }
     p->known = 1;
+    if (!set->regroup) { /* never regrouped: refill only, the branches diverge as they did */
+        p->cost = rc->loop_refill + launches(cal, 1, items);
+        return;
+    }
     p->cost = rc->loop + rc->loop_rounds * (cal->round + cal->word * set->ctx_bytes / 4.0) +
               launches(cal, 1, items);
 }
@@ -74,6 +86,11 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
         return;
     }
     p->known = 1;
+    if (p->cand == NPLUS1RT_CAND_TILE && set->tile == 2 && !set->regroup) {
+        /* in place: each item runs where it is, its context private; the classify phase */
+        p->cost = rc->original + set->classifier + launches(cal, 1, items);
+        return;
+    }
     if (p->cand == NPLUS1RT_CAND_TILE) {
         double words = set->tile == 2 ? set->ctx_bytes / 4.0 : 1.0;
         p->cost = rc->tile + set->classifier + (set->tile == 2 ? 0.0 : set->prologue) +

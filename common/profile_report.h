@@ -47,6 +47,8 @@ typedef struct profile_set {
     double classifier;        /* the classifier's operations per item */
     double prologue;          /* the prologue's, which the plain tile runs twice */
     double accesses, ops;     /* the kernel's memory accesses and operations (its top level) */
+    unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
+                               * place; the loop kernel only refills), 1 or 2 regrouped */
 } profile_set;
 
 /* One profiled kernel: its name and its tree. */
@@ -73,6 +75,7 @@ typedef struct replay_costs {
     int has_split;            /* the split regroups by a decision the profile sees */
     int has_loop;             /* a regrouped loop was predicted (profile_loop.h) */
     double loop;              /* the kernel with that loop regrouped */
+    double loop_refill;       /* ... refilled only: its trip-count loss gone, branches as run */
     double loop_rounds;       /* its regrouping rounds per item (the loop's iterations) */
 } replay_costs;
 

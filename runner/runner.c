@@ -731,7 +731,7 @@ static int run_calibrate(void)
                c.rank_match16);
     else
         printf("  ranking by a warp match: none on this device\n");
-    printf("  a launch of an empty kernel: %.1f us\n", c.launch_us);
+    printf("  one more kernel in a launch (empty, back to back): %.1f us\n", c.launch_us);
     if (path[0])
         printf("stored in %s (%.0f ms)\n", path, ms);
     else

@@ -271,7 +271,7 @@ typedef struct nplus1rt_calibration {
     double barriers;       /* the four barriers alone */
     double rank_atomic4, rank_atomic16; /* ranking by per-item local atomics, 4 / 16 leaves */
     double rank_match4, rank_match16;   /* by a warp match per item (-1: none here) */
-    double launch_us;      /* an empty kernel, enqueued and finished, microseconds */
+    double launch_us;      /* one more kernel back to back (start to end, events), microseconds */
 } nplus1rt_calibration;
 
 /*
@@ -280,12 +280,12 @@ typedef struct nplus1rt_calibration {
  * word 0.13 cycles, the barriers 0.25, ranking and offsets by atomics 0.31 at 4 leaves;
  * the ranking figures from the full rounds of a 64-byte context (atomics 2.46 / 2.89,
  * match 2.22 / 3.06 cycles at 4 / 16 leaves) against the atomics' 0.31 at 4 leaves.
- * fma_ns: 132 SMs x 128 lanes at 1.98 GHz.
+ * fma_ns: 132 SMs x 128 lanes at 1.98 GHz; launch_us: a guess (2-4 us between kernels).
  */
 static inline void nplus1rt_calibration_defaults(nplus1rt_calibration *c)
 {
     static const nplus1rt_calibration h200 = {"defaults", 3.0e-5, 16.0, 70.0, 30.0, 39.0, 93.0,
-                                              9.0, 115.0, 5.0};
+                                              9.0, 115.0, 3.0};
     *c = h200;
 }
 

@@ -31,6 +31,7 @@
 
 #include "analyze.h"
 #include "auto_tile.h"
+#include "calibration.h"
 #include "divergence.h"
 #include "job.h"
 #include "profile_build.h"
@@ -233,6 +234,9 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
             ps.carries |= 1u << c;
     ps.tile = (unsigned)kp->tile_candidate;
     ps.ctx_bytes = kp->tile_candidate == AUTO_TILE_LOOP ? kp->loop.bytes : kp->ctx.bytes;
+    ps.regroup = kp->tile_candidate == AUTO_TILE_LOOP      ? (unsigned)kp->loop.regroup
+                 : kp->tile_candidate == AUTO_TILE_CONTEXT ? kp->ctx.regroup
+                                                           : 1;
     unsigned passes = kp->strategy == STRATEGY_ORDERED ? 3 : kp->strategy == STRATEGY_CHUNKED ? 1 : 2;
     ps.launches = kp->strategy == STRATEGY_TILE ? 1 : passes + (fused ? 1 : kp->nkernels);
     auto_tile_costs(kp, &ps.prologue, &ps.classifier);
@@ -367,10 +371,13 @@ static int draw_pictures(const pctx *x)
             lay = li;
         ks[i].name = (char *)name;
         ks[i].tree = x->pks[i].tree;
+        ks[i].set = set_of(x, x->pks[i].k);
     }
     const validate_options *vo = x->vo;
+    calibration_choice cal; /* the runner's: the device's calibration, else the defaults */
+    calibration_find(res[0].device, &cal);
     profile_report rep = {x->input, vo->dim, {vo->global[0], vo->global[1], vo->global[2]},
-                          vo->seed, o->width, NULL, lay, x->items, ks, n, res, NULL};
+                          vo->seed, o->width, NULL, lay, x->items, ks, n, res, &cal};
     if (rc == 0 && o->map) {
         rep.nks = 1;
         rc = profile_write_map(&rep, o->map);
