@@ -225,7 +225,8 @@ static void print_candidates(FILE *f, const profile_report *rep, const kprof *kp
     fprintf(f, "  predicted for the candidates the generated set carries (calibration: %s):\n",
             rep->cal && rep->cal->path[0] ? rep->cal->path : "defaults");
     if (!kp->ncands)
-        fprintf(f, "    none: the kernel has no generated set (the plan refused it)\n");
+        fprintf(f, "    none: nplus1gen generates no set for this kernel (nothing it splits, "
+                   "or refused)\n");
     for (unsigned c = 0; c < kp->ncands; c++) {
         const candidate_prediction *p = &kp->cands[c];
         if (p->known)
