@@ -9,6 +9,8 @@
  *   seq N                      the top level: N nodes follow
  *   node KIND COST INIT STEP TEST CONSTRUCT NARMS   then NARMS seqs, its arms
  *   end
+ *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP  (optional:
+ *                              the generated set, profile_report.h's profile_set)
  *
  * KIND: work, if, switch, loop, break, continue, return; TEST: pre, post,
  * none; DIVERGENCE: -1 (none), 0 uniform, 1 affine, 2 data; costs with 17
@@ -60,6 +62,14 @@ void profile_tree_write(strbuf *sb, const char *name, const ptree *t)
     write_seq(sb, &t->top);
     sb_puts(sb, "end\n");
 }
+
+void profile_set_write(strbuf *sb, const profile_set *ps)
+{
+    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u\n", ps->carries, ps->tile,
+              ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue, ps->accesses, ps->ops,
+              ps->regroup);
+}
+
 
 /* ---- reading ---------------------------------------------------------------------- */
 
@@ -157,6 +167,19 @@ static int read_kernel(reader *r, profile_kernel_tree *k)
     return 0;
 }
 
+/* A kernel's "set" line (after its "end"): the generated set it predicts for. */
+static int read_set(reader *r, profile_kernel_tree *k)
+{
+    profile_set *ps = &k->set;
+    if (sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u", &ps->carries, &ps->tile,
+               &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue, &ps->accesses,
+               &ps->ops, &ps->regroup) != 9 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES ||
+        ps->tile > 3 || ps->regroup > 2)
+        return bad(r, "a 'set' line of 9 numbers expected");
+    ps->known = 1;
+    return 0;
+}
+
 int profile_tree_read(const char *path, profile_kernel_tree **ks, unsigned *nks)
 {
     reader r = {fopen(path, "r"), path, 0, "", 0, 0};
@@ -173,6 +196,10 @@ int profile_tree_read(const char *path, profile_kernel_tree **ks, unsigned *nks)
     while (rc == 0 && fgets(r.buf, sizeof r.buf, r.f)) {
         r.line++;
         r.buf[strcspn(r.buf, "\n")] = '\0';
+        if (!strncmp(r.buf, "set ", 4) && *nks) {
+            rc = read_set(&r, &(*ks)[*nks - 1]);
+            continue;
+        }
         profile_kernel_tree k;
         memset(&k, 0, sizeof k);
         rc = read_kernel(&r, &k);

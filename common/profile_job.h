@@ -19,6 +19,9 @@
 /* Appends kernel `name`'s tree to sb (the profile.tree format). */
 void profile_tree_write(strbuf *sb, const char *name, const ptree *t);
 
+/* Appends the "set" line of the kernel written last (profile_report.h's profile_set). */
+void profile_set_write(strbuf *sb, const profile_set *ps);
+
 /*
  * Reads every kernel of a profile.tree file into *ks (malloc'd, *nks of
  * them). Returns 0, or -1 after a message naming the file and the line.

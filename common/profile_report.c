@@ -71,6 +71,42 @@ static void regrouped(const ptree *t, const profile_result *r, unsigned long lon
     free(seg);
 }
 
+/* Per item: the replays' issued work, for profile_predict_candidates. */
+static void replay_costs_of(const kprof *kp, replay_costs *rc)
+{
+    double items = kp->base.items ? (double)kp->base.items : 1.0;
+    memset(rc, 0, sizeof *rc);
+    rc->original = kp->base.issued / items;
+    rc->has_split = kp->has_split;
+    if (kp->has_split) {
+        rc->split = kp->split.issued / items;
+        rc->tile = kp->tile.issued / items;
+    }
+    if (kp->nloops) { /* the first regrouped loop: the one loop.c regroups */
+        const loop_prediction *p = &kp->loops[0];
+        rc->has_loop = 1;
+        rc->loop = (kp->base.issued - p->loop_issued + p->loop_issued_regrouped) / items;
+        rc->loop_rounds = kp->base.c[p->loop].lane_iters / items;
+        rc->loop_refill = (kp->base.issued - kp->base.c[p->loop].lost) / items;
+    }
+}
+
+/* The carried candidates' predictions, when the tree says which the set carries. */
+static void predict_candidates(const profile_report *rep, const profile_kernel_tree *pk,
+                               kprof *kp)
+{
+    kp->auto_first = -1;
+    if (!pk->set.known)
+        return;
+    nplus1rt_calibration defaults;
+    nplus1rt_calibration_defaults(&defaults);
+    replay_costs_of(kp, &kp->costs);
+    kp->ncands = profile_predict_candidates(&kp->costs, &pk->set,
+                                            rep->cal ? &rep->cal->cal : &defaults,
+                                            rep->items, kp->cands);
+    kp->auto_first = profile_auto_first(kp->cands, kp->ncands);
+}
+
 void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replayed *kp)
 {
     const profile_kernel_tree *pk = &rep->ks[i];
@@ -87,12 +123,13 @@ void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replay
     kp->nloops = profile_loop_predict(t, &kp->base, w, PROFILE_LOOP_LANES, kp->loops, PROFILE_MAX_LOOP_PREDICTIONS);
     for (unsigned c = 0; c < t->nc; c++)
         kp->has_split |= t->c[c].split;
-    if (!kp->has_split)
-        return;
-    pstats_init(&kp->split, t);
-    regrouped(t, r, 0, w, &kp->split);
-    pstats_init(&kp->tile, t);
-    regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile);
+    if (kp->has_split) {
+        pstats_init(&kp->split, t);
+        regrouped(t, r, 0, w, &kp->split);
+        pstats_init(&kp->tile, t);
+        regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile);
+    }
+    predict_candidates(rep, pk, kp);
 }
 
 /* ---- text ---------------------------------------------------------------------- */
@@ -182,6 +219,26 @@ static void print_loop_predictions(FILE *f, const ptree *t, const kprof *kp)
     }
 }
 
+/* The carried candidates' predictions beside what auto tries first. */
+static void print_candidates(FILE *f, const profile_report *rep, const kprof *kp)
+{
+    fprintf(f, "  predicted for the candidates the generated set carries (calibration: %s):\n",
+            rep->cal && rep->cal->path[0] ? rep->cal->path : "defaults");
+    if (!kp->ncands)
+        fprintf(f, "    none: nplus1gen generates no set for this kernel (nothing it splits, "
+                   "or refused)\n");
+    for (unsigned c = 0; c < kp->ncands; c++) {
+        const candidate_prediction *p = &kp->cands[c];
+        if (p->known)
+            fprintf(f, "    %s: %.2fx (%.0f FMA-equivalents an item)\n",
+                    nplus1rt_candidate_text(p->cand), p->speedup, p->cost);
+        else
+            fprintf(f, "    %s: cannot tell: %s\n", nplus1rt_candidate_text(p->cand), p->why);
+    }
+    if (kp->auto_first >= 0)
+        fprintf(f, "    auto tries first: %s\n", nplus1rt_candidate_text(kp->auto_first));
+}
+
 void profile_print_kernel(FILE *f, const profile_report *rep, unsigned i, const kprof *kp)
 {
     const profile_kernel_tree *pk = &rep->ks[i];
@@ -202,6 +259,8 @@ void profile_print_kernel(FILE *f, const profile_report *rep, unsigned i, const 
         print_construct(f, &pk->tree, &kp->base, c);
     print_predictions(f, kp, r->tile);
     print_loop_predictions(f, &pk->tree, kp);
+    if (pk->set.known)
+        print_candidates(f, rep, kp);
 }
 
 /* ---- JSON (docs/cli.md, "--profile-json") ---------------------------------------- */
@@ -263,6 +322,29 @@ static void json_loop_prediction(strbuf *sb, const ptree *t, const loop_predicti
               e > 0 ? er / e : 1.0, last ? "" : ",");
 }
 
+/* "candidates": the carried candidates' predictions; "auto_first". */
+static void json_candidates(strbuf *sb, const kprof *kp)
+{
+    sb_puts(sb, ",\n     \"candidates\": [");
+    for (unsigned c = 0; c < kp->ncands; c++) {
+        const candidate_prediction *p = &kp->cands[c];
+        sb_printf(sb, "%s{\"candidate\": \"%s\", \"predicted\": %s", c ? ", " : "",
+                  nplus1rt_candidate_text(p->cand), p->known ? "true" : "false");
+        if (p->known)
+            sb_printf(sb, ", \"cost\": %.6f, \"speedup\": %.6f", p->cost, p->speedup);
+        else {
+            sb_puts(sb, ", \"why\": ");
+            json_str(sb, p->why);
+        }
+        sb_putc(sb, '}');
+    }
+    sb_puts(sb, "], \"auto_first\": ");
+    if (kp->auto_first >= 0)
+        json_str(sb, nplus1rt_candidate_text(kp->auto_first));
+    else
+        sb_puts(sb, "null");
+}
+
 static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const kprof *kp)
 {
     const profile_kernel_tree *pk = &rep->ks[i];
@@ -291,7 +373,10 @@ static void json_kernel(strbuf *sb, const profile_report *rep, unsigned i, const
             json_loop_prediction(sb, &pk->tree, &kp->loops[l], l + 1 == kp->nloops);
         sb_puts(sb, "     ");
     }
-    sb_printf(sb, "]}%s\n", i + 1 < rep->nks ? "," : "");
+    sb_puts(sb, "]");
+    if (pk->set.known)
+        json_candidates(sb, kp);
+    sb_printf(sb, "}%s\n", i + 1 < rep->nks ? "," : "");
 }
 
 static int write_json(const profile_report *rep, const kprof *kps)

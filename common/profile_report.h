@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "calibration.h"
 #include "profile.h"
 #include "profile_loop.h"
 
@@ -32,11 +33,67 @@ typedef struct profile_result {
 
 void profile_result_free(profile_result *r);
 
+/*
+ * The generated set the profile predicts for (profile.tree's "set" line,
+ * written from the plan of the same options): the candidates it carries and
+ * what their schedules cost besides the replayed work.
+ */
+typedef struct profile_set {
+    int known;                /* 0: a tree without the line (the split and tile as before) */
+    unsigned carries;         /* bit c: candidate c (NPLUS1RT_CAND_*, nplus1rt_format.h) */
+    unsigned tile;            /* the tile kernel: AUTO_TILE_* (0 none, 1 plain, 2 context, 3 loop) */
+    unsigned ctx_bytes;       /* the tile's (the loop's) context per item */
+    unsigned launches;        /* kernels one launch of the split runs: passes and leaves */
+    double classifier;        /* the classifier's operations per item */
+    double prologue;          /* the prologue's, which the plain tile runs twice */
+    double accesses, ops;     /* the kernel's memory accesses and operations (its top level) */
+    unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
+                               * place; the loop kernel only refills), 1 or 2 regrouped */
+} profile_set;
+
 /* One profiled kernel: its name and its tree. */
 typedef struct profile_kernel_tree {
     char *name;
     ptree tree;
+    profile_set set;
 } profile_kernel_tree;
+
+/* One carried candidate's prediction (profile_replay_cost.c). */
+typedef struct candidate_prediction {
+    int cand;                 /* NPLUS1RT_CAND_* */
+    int known;                /* 0: the model cannot tell: why says why */
+    double cost;              /* FMA-equivalents per item: replayed work, classifier, rounds,
+                               * launches */
+    double speedup;           /* the original's cost / this one's */
+    char why[200];
+} candidate_prediction;
+
+/* What the replays measured, per item (FMA-equivalents), for the predictions. */
+typedef struct replay_costs {
+    double original;          /* the measured grouping's issued work */
+    double split, tile;       /* grouped by leaf (split), by leaf inside tiles (tile) */
+    int has_split;            /* the split regroups by a decision the profile sees */
+    int has_loop;             /* a regrouped loop was predicted (profile_loop.h) */
+    double loop;              /* the kernel with that loop regrouped */
+    double loop_refill;       /* ... refilled only: its trip-count loss gone, branches as run */
+    double loop_rounds;       /* its regrouping rounds per item (the loop's iterations) */
+} replay_costs;
+
+#define PROFILE_MAX_CANDIDATES 4
+/* Below this many operations per memory access the model cannot tell (memory-bound). */
+#define PROFILE_MEMORY_BOUND_OPS 16.0
+
+/*
+ * Predicts each candidate set carries (in NPLUS1RT_CANDIDATES order) from the
+ * replays rc under the cost model cal, for a launch of launch_items items;
+ * writes at most PROFILE_MAX_CANDIDATES to out and returns how many.
+ */
+unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
+                                    const nplus1rt_calibration *cal,
+                                    unsigned long long launch_items, candidate_prediction *out);
+
+/* The candidate auto tries first from these predictions (set_choice.c's prior), or -1. */
+int profile_auto_first(const candidate_prediction *p, unsigned n);
 
 typedef struct profile_report {
     const char *input;            /* the user's file name, for the JSON */
@@ -50,6 +107,7 @@ typedef struct profile_report {
     const profile_kernel_tree *ks;
     unsigned nks;
     profile_result *res;          /* per kernel */
+    const calibration_choice *cal; /* the cost model (NULL: the defaults) */
 } profile_report;
 
 /* One kernel's replays: the measured grouping and the predictions the report prints. */
@@ -59,6 +117,10 @@ typedef struct profile_replayed {
     int has_split;
     loop_prediction loops[PROFILE_MAX_LOOP_PREDICTIONS]; /* the regroupable loops */
     unsigned nloops;
+    replay_costs costs;           /* per item, for the candidates' predictions */
+    candidate_prediction cands[PROFILE_MAX_CANDIDATES]; /* the carried candidates (set known) */
+    unsigned ncands;
+    int auto_first;               /* the candidate auto tries first, -1 none */
 } profile_replayed;
 
 /* Replays kernel i of rep into kp (profile_replayed_free frees it). */

@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "calibration.h"
 #include "oclgrind.h"
 #include "runner.h"
 
@@ -518,7 +519,11 @@ static int profile_report_job(job *j)
     profile_report rep = {j->input ? j->input : "", j->o.work_dim,
                           {j->o.global_size[0], j->o.global_size[1], j->o.global_size[2]},
                           (unsigned long long)j->o.seed, j->prof_width, json, j->lay,
-                          j->prof_items, ks, nks, j->pres};
+                          j->prof_items, ks, nks, j->pres, NULL};
+    /* the cost model: the device's calibration (common/calibration.h), else the defaults */
+    calibration_choice cal;
+    calibration_find(nks && j->npres ? j->pres[0].device : NULL, &cal);
+    rep.cal = &cal;
     if (rc == 0)
         rc = profile_report_all(&rep);
     fflush(stdout);
@@ -682,14 +687,69 @@ static int supervise(const char *path, const char *device, const char *json)
     return rc == EXIT_RUN_FAILED ? 3 : rc;
 }
 
+/*
+ * --calibrate: measures the device's cost model (runtime/calibrate.c) on the
+ * device NPLUS1_PLATFORM / NPLUS1_DEVICE pick, stores it in the user's choice
+ * cache folder and prints it. 0, or 1 when no device runs it.
+ */
+static int run_calibrate(void)
+{
+    nplus1rt_device dev;
+    cl_context ctx;
+    cl_command_queue q;
+    char err[512], path[1024];
+    if (nplus1rt_pick_device(&dev, err, sizeof err) != CL_SUCCESS) {
+        fprintf(stderr, "nplus1gen: error: no OpenCL device: %s\n", err);
+        return 1;
+    }
+    if (nplus1rt_open(&dev, 1, &ctx, &q) != CL_SUCCESS) {
+        fprintf(stderr, "nplus1gen: error: cannot open device '%s'\n", dev.device_name);
+        return 1;
+    }
+    printf("calibrating on %s (%s)\n", dev.device_name, dev.platform_name);
+    fflush(stdout);
+    nplus1rt_calibration c;
+    double t0 = nplus1rt_now_ms();
+    cl_int e = nplus1rt_calibrate(ctx, dev.device, &c, path, sizeof path, err, sizeof err);
+    double ms = nplus1rt_now_ms() - t0;
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    if (e != CL_SUCCESS) {
+        fprintf(stderr, "nplus1gen: error: the calibration failed on '%s': %s\n",
+                dev.device_name, err);
+        return 1;
+    }
+    printf("  in FMA-equivalents per item and regrouping round (one lane-FMA with the device "
+           "busy: %.3g ns):\n", c.fma_ns);
+    printf("  a context word into local memory and back: %.1f\n", c.word);
+    printf("  a round without context: %.1f (four barriers %.1f, ranking by local atomics and "
+           "offsets %.1f)\n", c.round, c.barriers, c.rank_atomic4);
+    printf("  ranking by local atomics: %.1f at 4 leaves, %.1f at 16\n", c.rank_atomic4,
+           c.rank_atomic16);
+    if (c.rank_match4 >= 0)
+        printf("  ranking by a warp match: %.1f at 4 leaves, %.1f at 16\n", c.rank_match4,
+               c.rank_match16);
+    else
+        printf("  ranking by a warp match: none on this device\n");
+    printf("  one more kernel in a launch (empty, back to back): %.1f us\n", c.launch_us);
+    if (path[0])
+        printf("stored in %s (%.0f ms)\n", path, ms);
+    else
+        printf("not stored: the cache is off (NPLUS1_CACHE=0) or has no folder (%.0f ms)\n", ms);
+    return 0;
+}
+
 /* To stdout and exit 0 for --help; to stderr and exit 2 for a usage error. */
 static int usage(FILE *to)
 {
     fprintf(to, "usage: nplus1gen-validate [--device oclgrind] JOB\n"
                 "       nplus1gen-validate [--profile-json FILE] PROFILE-JOB\n"
+                "       nplus1gen-validate --calibrate\n"
                 "  JOB: a folder written by nplus1gen --validate --emit-job JOB\n"
                 "  PROFILE-JOB: one written by nplus1gen --profile --emit-job PROFILE-JOB;\n"
-                "  the profile's JSON goes to FILE, else to PROFILE-JOB/profile.json\n");
+                "  the profile's JSON goes to FILE, else to PROFILE-JOB/profile.json\n"
+                "  --calibrate: measure the device's cost model (NPLUS1_DEVICE picks it) and\n"
+                "  store it in the choice cache's folder\n");
     return to == stdout ? 0 : 2;
 }
 
@@ -707,6 +767,18 @@ static void private_choice_cache(void)
     const char *tmp = getenv("TMPDIR");
     if (off && !strcmp(off, "0"))
         return;
+    /* the device's calibration is the user's (runtime/calibrate.c): read where it lies */
+    const char *dir = getenv("NPLUS1_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    char user[1024] = "";
+    if (dir && *dir)
+        snprintf(user, sizeof user, "%s", dir);
+    else if (xdg && *xdg)
+        snprintf(user, sizeof user, "%s/nplus1", xdg);
+    else if (home && *home)
+        snprintf(user, sizeof user, "%s/.cache/nplus1", home);
+    if (user[0] && !getenv("NPLUS1_CALIBRATION_DIR"))
+        setenv("NPLUS1_CALIBRATION_DIR", user, 1);
     snprintf(choice_cache, sizeof choice_cache, "%s/nplus1-choice-XXXXXX",
              tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
     if (mkdtemp(choice_cache))
@@ -733,7 +805,7 @@ static void remove_choice_cache(void)
 int main(int argc, char **argv)
 {
     const char *device = NULL, *path = NULL, *json = NULL;
-    int child = 0, original_only = 0;
+    int child = 0, original_only = 0, calibrate = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
             return usage(stdout);
@@ -745,11 +817,15 @@ int main(int argc, char **argv)
             child = 1;
         else if (!strcmp(argv[i], "--original-only"))
             original_only = 1;
+        else if (!strcmp(argv[i], "--calibrate"))
+            calibrate = 1;
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else
             return usage(stderr);
     }
+    if (calibrate)
+        return path || device || json ? usage(stderr) : run_calibrate();
     if (!path)
         return usage(stderr);
     if (child || original_only) {

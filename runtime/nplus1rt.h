@@ -472,6 +472,28 @@ size_t nplus1rt_diff_unordered(const void *expected, const void *got, size_t cou
  * structs checks its layout against the library it loaded.
  */
 size_t nplus1rt_struct_size(const char *name);
+/* ---- the device's cost model (docs/driver.md, "Calibration") ------------ */
+
+/*
+ * Measures the cost model on dev (a second or less on a GPU, small sizes
+ * elsewhere; nplus1rt_calibration in nplus1rt_format.h) and stores it in the
+ * choice cache's folder (NPLUS1_CACHE_DIR, $XDG_CACHE_HOME/nplus1,
+ * ~/.cache/nplus1; nothing stored with NPLUS1_CACHE=0). out gets the figures,
+ * path (pathlen bytes) the file written, "" when none was. CL_SUCCESS, or the
+ * status with err (errlen bytes) saying why.
+ */
+cl_int nplus1rt_calibrate(cl_context ctx, cl_device_id dev, nplus1rt_calibration *out,
+                          char *path, size_t pathlen, char *err, size_t errlen);
+/*
+ * The stored calibration of dev into out and its file into path: 1; else
+ * the defaults (nplus1rt_calibration_defaults), path "", and 0. A file that
+ * does not parse or names another device is ignored with a note on stderr.
+ */
+int nplus1rt_calibration_load(cl_device_id dev, nplus1rt_calibration *out, char *path,
+                              size_t pathlen);
+/* The calibration file a set read when it was created, "" for the defaults. */
+const char *nplus1rt_set_calibration(const nplus1rt_set *s);
+
 /* NPLUS1RT_VERSION of the library loaded ("0.1.0"). */
 const char *nplus1rt_version(void);
 /* free() for what the runtime malloc'd (nplus1rt_set_create's *errmsg). */

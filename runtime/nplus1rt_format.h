@@ -16,6 +16,10 @@
 #ifndef NPLUS1RT_FORMAT_H
 #define NPLUS1RT_FORMAT_H
 
+#include <stdio.h>  /* the calibration file's text (below) */
+#include <stdlib.h>
+#include <string.h>
+
 /* ---- lists: X(ID, value, "name") -------------------------------------------- */
 
 /* --strategy: how the classifier compacts the items into buckets. */
@@ -243,6 +247,124 @@ static inline int nplus1rt_carries(int c, nplus1rt_split split, nplus1rt_strateg
     default:
         return 0;
     }
+}
+
+/* ---- the device's cost model: the calibration file (docs/driver.md, "Calibration") ---- */
+
+/*
+ * What nplus1rt_calibrate (runtime/calibrate.c) measured on one device, per
+ * item and per regrouping round, in FMA-equivalents (one lane's fused
+ * multiply-add at the device's full throughput): the unit of the tool's
+ * static cost rule (tool/plan/context.h) and of the profile's predictions.
+ * Stored as text in the choice cache's folder (calibration-<hash>.txt), one
+ * "key value" per line after the magic line; the generator reads the same
+ * file, so both sides spell it here. A negative figure: not measured (no
+ * warp match on this device).
+ */
+#define NPLUS1RT_CALIBRATION_MAGIC "nplus1-calibration 1"
+
+typedef struct nplus1rt_calibration {
+    char device[640];      /* "vendor | name | driver | version", as the choice cache spells it */
+    double fma_ns;         /* ns of one lane-FMA with the whole device busy (the unit) */
+    double word;           /* a 4-byte context word into local memory and back */
+    double round;          /* a round's four barriers, ranking by local atomics and offsets */
+    double barriers;       /* the four barriers alone */
+    double rank_atomic4, rank_atomic16; /* ranking by per-item local atomics, 4 / 16 leaves */
+    double rank_match4, rank_match16;   /* by a warp match per item (-1: none here) */
+    double launch_us;      /* one more kernel back to back (start to end, events), microseconds */
+} nplus1rt_calibration;
+
+/*
+ * The defaults where no calibration is stored: an NVIDIA H200 measured outside the runtime
+ * (docs/performance.md, "The cost model"; one SM-cycle per item = 126 FMA-equivalents): a
+ * word 0.13 cycles, the barriers 0.25, ranking and offsets by atomics 0.31 at 4 leaves;
+ * the ranking figures from the full rounds of a 64-byte context (atomics 2.46 / 2.89,
+ * match 2.22 / 3.06 cycles at 4 / 16 leaves) against the atomics' 0.31 at 4 leaves.
+ * fma_ns: 132 SMs x 128 lanes at 1.98 GHz; launch_us: a guess (2-4 us between kernels).
+ */
+static inline void nplus1rt_calibration_defaults(nplus1rt_calibration *c)
+{
+    static const nplus1rt_calibration h200 = {"defaults", 3.0e-5, 16.0, 70.0, 30.0, 39.0, 93.0,
+                                              9.0, 115.0, 3.0};
+    *c = h200;
+}
+
+/* The fields a file holds, in its order: X(key, field). */
+#define NPLUS1RT_CALIBRATION_FIELDS(X)                                                     \
+    X("fma_ns", fma_ns) X("word", word) X("round", round) X("barriers", barriers)          \
+    X("rank_atomic4", rank_atomic4) X("rank_atomic16", rank_atomic16)                      \
+    X("rank_match4", rank_match4) X("rank_match16", rank_match16) X("launch_us", launch_us)
+
+/*
+ * Parses a calibration file's text into c. 0, or -1 with why (a phrase) set:
+ * not a calibration, a line missing or not a number, a figure out of range.
+ */
+static inline int nplus1rt_calibration_parse(const char *text, nplus1rt_calibration *c,
+                                             const char **why)
+{
+    const char *p = text;
+    size_t magic = sizeof NPLUS1RT_CALIBRATION_MAGIC - 1;
+    memset(c, 0, sizeof *c);
+    *why = "it is not a calibration file of this runtime";
+    if (strncmp(p, NPLUS1RT_CALIBRATION_MAGIC, magic) || p[magic] != '\n')
+        return -1;
+    p += magic + 1;
+    *why = "its device line is missing";
+    if (strncmp(p, "device ", 7))
+        return -1;
+    p += 7;
+    size_t n = strcspn(p, "\n");
+    if (p[n] != '\n' || n >= sizeof c->device)
+        return -1;
+    memcpy(c->device, p, n);
+    p += n + 1;
+#define NPLUS1RT_CAL_READ_(key, field)                                                     \
+    {                                                                                      \
+        size_t k = strlen(key);                                                            \
+        char *end;                                                                         \
+        *why = "a figure is missing or not a number (" key ")";                          \
+        if (strncmp(p, key " ", k + 1))                                                    \
+            return -1;                                                                     \
+        c->field = strtod(p + k + 1, &end);                                                \
+        if (end == p + k + 1 || *end != '\n' || !(c->field < 1e9) || !(c->field > -2))      \
+            return -1;                                                                     \
+        p = end + 1;                                                                       \
+    }
+    NPLUS1RT_CALIBRATION_FIELDS(NPLUS1RT_CAL_READ_)
+#undef NPLUS1RT_CAL_READ_
+    *why = "a cost is not positive";
+    if (!(c->word > 0) || !(c->round > 0) || !(c->fma_ns > 0) || *p)
+        return -1;
+    *why = "";
+    return 0;
+}
+
+/* The file's text for c into buf (at most n bytes); returns what snprintf returns. */
+static inline int nplus1rt_calibration_format(const nplus1rt_calibration *c, char *buf, size_t n)
+{
+#define NPLUS1RT_CAL_FMT_(key, field) key " %.6g\n"
+#define NPLUS1RT_CAL_ARG_(key, field) , c->field
+    return snprintf(buf, n, NPLUS1RT_CALIBRATION_MAGIC "\ndevice %s\n"
+                    NPLUS1RT_CALIBRATION_FIELDS(NPLUS1RT_CAL_FMT_),
+                    c->device NPLUS1RT_CALIBRATION_FIELDS(NPLUS1RT_CAL_ARG_));
+#undef NPLUS1RT_CAL_FMT_
+#undef NPLUS1RT_CAL_ARG_
+}
+
+/*
+ * The ranking method of a regrouping round with nleaves leaves: 1 a warp
+ * match per item, 0 per-item local atomics. The calibration's figures at 4
+ * and 16 leaves, interpolated (extrapolated flat); where it has no match,
+ * atomics. The defaults give match up to 8 leaves, atomics at 16 and more.
+ */
+static inline int nplus1rt_rank_by_match(const nplus1rt_calibration *c, unsigned nleaves)
+{
+    if (c->rank_match4 < 0 || c->rank_match16 < 0)
+        return 0;
+    double t = nleaves <= 4 ? 0.0 : nleaves >= 16 ? 1.0 : (nleaves - 4) / 12.0;
+    double match = c->rank_match4 + t * (c->rank_match16 - c->rank_match4);
+    double atomic = c->rank_atomic4 + t * (c->rank_atomic16 - c->rank_atomic4);
+    return match <= atomic;
 }
 
 #endif

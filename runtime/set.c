@@ -31,7 +31,8 @@
  *   NPLUS1_PROBE_PERIOD     adaptive: launches from one probe to the next (16)
  *   NPLUS1_IPT              items per work-item in the classifier passes, 1-64 (8)
  *   NPLUS1_TILE_IPT         items per work-item in a tile, 1-64 (from the local memory)
- *   NPLUS1_TILE_MATCH       0: no warp match in the tile kernel on NVIDIA sm_70+
+ *   NPLUS1_TILE_MATCH       0: no warp match in the tile kernel on NVIDIA sm_70+; 1: a match
+ *                           whatever the leaf count (unset: by leaf count, rank_method)
  *   NPLUS1_LOOP_REGROUP     a regrouped loop's policy, 0-2 (-DNPLUS1_LOOP_REGROUP; unset:
  *                           the tool's choice per loop, docs/design.md "Loops")
  *   NPLUS1_LOOP_REGROUP_EVERY  regroup at most every k-th round (-DNPLUS1_LOOP_REGROUP_EVERY)
@@ -62,6 +63,7 @@ void set_config_from_env(set_config *c)
     c->tile_ipt = v ? atoi(v) : 0;
     v = getenv("NPLUS1_TILE_MATCH");
     c->tile_match_off = v && !strcmp(v, "0");
+    c->tile_match_on = v && !strcmp(v, "1");
     v = getenv("NPLUS1_LOOP_REGROUP");
     c->loop_regroup = v && *v >= '0' && *v <= '2' && !v[1] ? *v - '0' : -1;
     v = getenv("NPLUS1_TILE_REGROUP");
@@ -151,7 +153,7 @@ static void macro_msg(nplus1rt_set *s, const char *log, const char *opts)
 
 static cl_int build(nplus1rt_set *s, const char *user_options)
 {
-    size_t n = strlen(user_options ? user_options : "") + 160;
+    size_t n = strlen(user_options ? user_options : "") + 200;
     char *opts = malloc(n);
     if (!opts)
         return set_fail(s, NPLUS1_ERR_OOM, "building the generated set");
@@ -165,7 +167,9 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         snprintf(loop + strlen(loop), sizeof loop - strlen(loop),
                  " -DNPLUS1_TILE_REGROUP=%d", s->config.tile_regroup);
     snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u%s%s %s", s->wg,
-             s->ipt, s->tile_ipt, s->tile_match ? " -DNPLUS1_TILE_MATCH" : "", loop,
+             s->ipt, s->tile_ipt, s->tile_match    ? " -DNPLUS1_TILE_MATCH"
+                                  : s->tile_atomic ? " -DNPLUS1_TILE_ATOMIC"
+                                                   : "", loop,
              user_options ? user_options : "");
     char *log = NULL;
     cl_int err;
@@ -260,10 +264,8 @@ static unsigned tile_ipt_for(cl_device_id dev, size_t wg, int given)
  * 1.58x at 8 iterations on the H200 (docs/performance.md). NPLUS1_TILE_MATCH=0
  * turns it off.
  */
-static int tile_match_for(cl_device_id dev, int off)
+static int tile_match_for(cl_device_id dev)
 {
-    if (off)
-        return 0;
     char ext[4096] = "";
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
     cl_uint major = 0;
@@ -272,6 +274,29 @@ static int tile_match_for(cl_device_id dev, int off)
             CL_SUCCESS)
         return 0;
     return major >= 7;
+}
+
+/*
+ * The tile's ranking method where the device has a warp match, by the set's
+ * leaf count (costs.md: a match per item is best up to 8 leaves, per-item local
+ * atomics at 16 and more, one ballot per leaf never): the device's calibration
+ * (calibrate.c) when one is stored, else the defaults, decide
+ * (nplus1rt_rank_by_match). NPLUS1_TILE_MATCH=0 never matches (the ballot per
+ * leaf, as before), =1 always.
+ */
+static void rank_method(nplus1rt_set *s)
+{
+    s->has_cal = nplus1rt_calibration_load(s->dev, &s->cal, s->cal_path, sizeof s->cal_path);
+    int match = tile_match_for(s->dev);
+    if (!match || s->config.tile_match_off)
+        return;
+    s->tile_match = s->config.tile_match_on || nplus1rt_rank_by_match(&s->cal, s->desc->nleaves);
+    s->tile_atomic = !s->tile_match;
+}
+
+const char *nplus1rt_set_calibration(const nplus1rt_set *s)
+{
+    return s && s->has_cal ? s->cal_path : "";
 }
 
 /*
@@ -358,7 +383,7 @@ nplus1rt_set *nplus1rt_set_create(cl_context ctx, cl_device_id dev, const nplus1
     while (s->dev_max_wg && s->wg > s->dev_max_wg)
         s->wg /= 2;
     s->tile_ipt = tile_ipt_for(dev, s->wg, s->config.tile_ipt);
-    s->tile_match = tile_match_for(dev, s->config.tile_match_off);
+    rank_method(s);
     e = build(s, build_options);
     if (e == CL_SUCCESS) {
         size_t limit = kernel_limit(s);

@@ -179,3 +179,18 @@ int set_cache_enabled(void)
     char dir[900];
     return cache_dir(dir, sizeof dir);
 }
+
+void set_cache_device_line(cl_device_id dev, char *out, size_t n)
+{
+    device_line(dev, out, n);
+}
+
+int set_cache_folder(char *out, size_t n)
+{
+    return cache_dir(out, n);
+}
+
+int set_cache_make_dirs(char *dir)
+{
+    return make_dirs(dir);
+}

@@ -10,6 +10,7 @@
  *   set_inspect.c what validation and the benchmark read back: counts, times, item leaves
  *   set_msg.c     the set's error message
  *   set_cache.c   the measured choice across processes: its file
+ *   calibrate.c   the device's cost model, measured once and stored beside the choices
  */
 #ifndef NPLUS1RT_SET_INTERNAL_H
 #define NPLUS1RT_SET_INTERNAL_H
@@ -32,6 +33,7 @@ typedef struct set_config {
     unsigned ipt;               /* NPLUS1_IPT in 1-64; default NPLUS1_IPT_DEFAULT */
     int tile_ipt;               /* NPLUS1_TILE_IPT as given, 0: unset (tile_ipt_for checks it) */
     int tile_match_off;         /* NPLUS1_TILE_MATCH=0 */
+    int tile_match_on;          /* NPLUS1_TILE_MATCH=1 */
     int loop_regroup;           /* NPLUS1_LOOP_REGROUP 0-2, -1: unset (the tool's choice) */
     unsigned loop_every;        /* NPLUS1_LOOP_REGROUP_EVERY, 0: unset */
     int tile_regroup;           /* NPLUS1_TILE_REGROUP 0-2, -1: unset (the tool's choice) */
@@ -90,6 +92,10 @@ struct nplus1rt_set {
     cl_kernel tile;             /* desc->tile_kernel, or NULL */
     unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
     int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
+    int tile_atomic;            /* ... or per-item local atomics at many leaves (-DNPLUS1_TILE_ATOMIC) */
+    nplus1rt_calibration cal;   /* the device's cost model (calibrate.c), else the defaults */
+    char cal_path[1024];        /* its file, "" for the defaults */
+    int has_cal;
     int record_leaves;          /* TILE: write each item's leaf (validation) */
     int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
     int last_uncounted;         /* ... and did not count its items (the fast path) */
@@ -136,6 +142,11 @@ void set_cache_write(nplus1rt_set *s, unsigned cls, const char *name);
 void set_cache_note(const nplus1rt_set *s, const char *why);
 /* The cache is on and has a folder (NPLUS1_CACHE, NPLUS1_CACHE_DIR, XDG_CACHE_HOME, HOME). */
 int set_cache_enabled(void);
+/* For the calibration (calibrate.c), which lives in the same folder: the device's line,
+ * the folder (0: the cache is off or has none), and making it. */
+void set_cache_device_line(cl_device_id dev, char *out, size_t n);
+int set_cache_folder(char *out, size_t n);
+int set_cache_make_dirs(char *dir);
 
 /* ---- set.c ---- */
 void set_config_from_env(set_config *c);

@@ -11,7 +11,10 @@
 #   scripts/gpu-profile.sh run [JOBS_DIR]    there (OpenCL, no libclang): builds
 #                                            nplus1gen-validate alone, runs every job,
 #                                            writes NAME.txt, NAME.json and summary.txt
-#                                            to $OUT (or ./gpu-profile-out)
+#                                            to $OUT (or ./gpu-profile-out); first it
+#                                            calibrates the device (--calibrate, into
+#                                            $OUT/cache, copied to $OUT) so that the
+#                                            reports predict with its cost model
 #
 # run registers NVIDIA's OpenCL when its library is there and prefers the NVIDIA
 # platform, as scripts/gpu-check.sh does. Exit 0 when every job printed its report.
@@ -72,6 +75,10 @@ run() {
     export NPLUS1_PLATFORM=${NPLUS1_PLATFORM:-NVIDIA}
     mkdir -p "$out"
     : > "$out/summary.txt"
+    # the device's cost model first (runtime/calibrate.c): the reports' predictions use it
+    export NPLUS1_CACHE_DIR=$out/cache
+    "$NPLUS1_VALIDATE" --calibrate | tee "$out/calibration.txt" >> "$out/summary.txt" || true
+    cp "$out"/cache/calibration-*.txt "$out/" 2>/dev/null || true
     for job in $(find "$jobs" -mindepth 1 -maxdepth 1 -type d | sort); do
         local name rc=0
         name=$(basename "$job")
@@ -81,7 +88,8 @@ run() {
         [ "$rc" -eq 0 ] || failed=$((failed + 1))
         {
             echo "== $name (exit $rc)"
-            grep -E '^profiling on|^kernel |predicted' "$out/$name.txt" || tail -3 "$out/$name.txt"
+            grep -E '^profiling on|^kernel |predicted|^    (original|split|aggregated|tile|auto tries)' \
+                "$out/$name.txt" || tail -3 "$out/$name.txt"
         } >> "$out/summary.txt"
     done
     echo "gpu-profile: $n jobs, $failed did not print a report" | tee -a "$out/summary.txt"

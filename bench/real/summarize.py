@@ -14,7 +14,10 @@ every job validated. A kernel/mix the tool does not split has "not split: ...".
 
 With --profiles DIR (the KERNEL__MIX.json files `nplus1gen --profile --profile-json`
 wrote at gen time, on the job's inputs): predicted_split and predicted_tile, the
-profile's speed-up bounds (SIMD efficiency only, blind to memory traffic), beside
+profile's predictions of the carried candidates ("candidates": the replayed schedule
+with its classifier, regrouping rounds and launches, under the calibration the
+profile used; "cannot tell" for memory-bound kernels, "not carried"), or with an
+older profile its speed-up bounds (SIMD efficiency only), beside
 measured_split and measured_tile (the auto job's candidates forced: original /
 candidate, on the device that ran the jobs; --device NAME labels them, e.g.
 measured_split@pocl-cpu: CPU timings are no GPU speed-ups) and auto.
@@ -37,6 +40,10 @@ def predictions(folder, kernel, mix):
     except (OSError, ValueError):
         return "", ""
     ks = [k for k in prof.get("kernels", []) if k.get("name") == kernel] or prof.get("kernels")
+    if ks and "candidates" in ks[0]:  # the carried candidates' predictions, costs included
+        told = {c["candidate"]: ("%.2fx" % c["speedup"]) if c.get("predicted") else "cannot tell"
+                for c in ks[0]["candidates"]}
+        return told.get("split", "not carried"), told.get("tile", "not carried")
     bounds = {p["strategy"]: "%.2fx" % p["speedup_bound"]
               for p in (ks[0].get("predictions", []) if ks else [])}
     return bounds.get("split", ""), bounds.get("tile", "")

@@ -120,7 +120,7 @@ static void pictures(void)
     r.n = N;
     r.tile = 64;
     profile_report rep = {"in<put>.cl", 1, {N, 1, 1}, 1, 32, NULL, {4096, 1, 1, 8}, N, &k, 1,
-                          &r};
+                          &r, NULL};
     char what[80];
     profile_map_describe_path(&k.tree, &traces[1], what, sizeof what);
     checkf(!strcmp(what, "if 3 else"), "the legend says what a path did (%s)", what);

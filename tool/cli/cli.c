@@ -259,7 +259,7 @@ static int apply_list_rules(cli *c, const option *o, const char *a, const char *
 }
 
 /* --report, --check, -q, --validate, --require-all-leaves, --profile, --no-line,
- * --skip-refused, --dump-ir. */
+ * --skip-refused, --dump-ir, --calibrate. */
 static int apply_flag(cli *c, const option *o, const char *a, const char *v)
 {
     (void)a, (void)v;
@@ -280,6 +280,8 @@ static int apply_flag(cli *c, const option *o, const char *a, const char *v)
         c->skip_refused = 1;
     else if (!strcmp(n, "--dump-ir"))
         c->dump_ir = 1;
+    else if (!strcmp(n, "--calibrate"))
+        c->calibrate = 1;
     else
         c->vopt.require_all_leaves = 1;
     if (!strcmp(n, "--validate") || !strcmp(n, "--require-all-leaves") ||
@@ -580,6 +582,7 @@ static const option options[] = {
     {NULL, "--report", 0, apply_flag},
     {NULL, "--check", 0, apply_flag},
     {NULL, "--dump-ir", 0, apply_flag},
+    {NULL, "--calibrate", 0, apply_flag},
     {"-q", "--quiet", 0, apply_flag},
     {"-o", "--output", 1, apply_path},
     {"-k", "--kernel", 1, apply_list},
@@ -673,6 +676,13 @@ static void set_defaults(cli *c)
 /* What the options ask for together, once all are read. */
 static int check_together(cli *c)
 {
+    if (c->calibrate && (c->input || c->outdir || c->check || c->report || c->validate ||
+                         c->profile || c->dump_ir || given(c, "--emit-job")))
+        return usage_error("%s", "--calibrate measures the device and runs nothing else: no "
+                                 "input file, -o, --check, --report, --validate or --profile "
+                                 "(--device picks the device)");
+    if (c->calibrate)
+        return EXIT_OK;
     if (!c->input)
         return usage_error("%s", "no input file");
     if (c->profile && c->vopt.emit_job && !given(c, "--validate"))

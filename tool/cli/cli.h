@@ -41,6 +41,7 @@ typedef struct cli {
     unsigned ndispatches;
     int report, check, quiet;
     int dump_ir;              /* --dump-ir: print each kernel's IR (ir.h), nothing else */
+    int calibrate;            /* --calibrate: measure the device's cost model, nothing else */
     int no_line;              /* --no-line: no #line directives in the kernel file */
     int skip_refused;         /* --skip-refused: leave refused (and never) kernels out */
     const struct emit_skip *skipped; /* the kernels it left out (main.c), for the manifest */

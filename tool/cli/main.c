@@ -21,9 +21,12 @@
 #include "outdir.h"
 #include "parse.h"
 #include "plan.h"
+#include "calibration.h"
+#include "context.h"
 #include "profile_cmd.h"
 #include "profile_in.h"
 #include "report.h"
+#include "runner_call.h"
 #include "safety_net.h"
 #include "util.h"
 #include "validate_cmd.h"
@@ -400,6 +403,31 @@ static int dump_ir(const cli *c, const parse_options *po)
     return bad ? EXIT_INPUT : EXIT_OK;
 }
 
+/*
+ * --calibrate: nplus1gen-validate --calibrate measures the device (--device,
+ * NPLUS1_DEVICE) and stores its cost model (runtime/calibrate.c). Its status:
+ * 0, or 1 when no device ran it.
+ */
+static int calibrate(const cli *c)
+{
+    static const char *const args[] = {"--calibrate", NULL};
+    int sig = 0, rc = runner_run(args, c->vopt.timeout, &sig);
+    if (rc == RUNNER_TIMED_OUT)
+        fprintf(stderr, "nplus1gen: error: the calibration stopped after %u s (--timeout)\n",
+                c->vopt.timeout);
+    else if (rc == RUNNER_KILLED)
+        fprintf(stderr, "nplus1gen: error: the calibration died (signal %d): the OpenCL "
+                        "implementation crashed\n", sig);
+    return rc < 0 ? EXIT_INTERNAL : rc;
+}
+
+/* The static rule's constants: the device's calibration, else the defaults (calibration.h). */
+static void cost_model(calibration_choice *cc)
+{
+    calibration_find(getenv("NPLUS1_DEVICE"), cc);
+    regroup_costs_set(cc->cal.word, cc->cal.round);
+}
+
 static int run(int argc, char **argv)
 {
     cli c;
@@ -408,6 +436,13 @@ static int run(int argc, char **argv)
         return EXIT_OK;
     if (rc != EXIT_OK)
         return rc;
+    if (c.calibrate) {
+        rc = calibrate(&c);
+        cli_free(&c);
+        return rc;
+    }
+    calibration_choice cc;
+    cost_model(&cc);
     if (c.profile) {
         parse_options ppo = {c.cl_std, c.defines, c.ndefines, c.includes, c.nincludes};
         c.vopt.input = c.input;
@@ -440,6 +475,11 @@ static int run(int argc, char **argv)
     if (rc == EXIT_OK) {
         if (c.report || c.check)
             report_print(stdout, &fe.an, &fe.pl, c.report);
+        if (c.report) {
+            char line[1600];
+            calibration_describe(&cc, line, sizeof line);
+            printf("%s\n", line);
+        }
         for (unsigned i = 0; (c.report || c.check) && i < sl.n; i++)
             if (sl.v[i].rule)
                 printf("kernel %s: left out (--skip-refused): refused: %s [%s]\n",

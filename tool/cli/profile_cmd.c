@@ -30,6 +30,8 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "auto_tile.h"
+#include "calibration.h"
 #include "divergence.h"
 #include "job.h"
 #include "profile_build.h"
@@ -199,12 +201,57 @@ static int write_file(const char *dir, const char *name, const char *data, size_
     return bad ? -1 : 0;
 }
 
+/* The kernel's memory accesses and operations at its top level (the memory-bound test). */
+static void kernel_traffic(const kernel_info *k, profile_set *ps)
+{
+    for (unsigned i = 0; i < k->top.n; i++) {
+        ps->accesses += k->top.items[i].fx.nloads + k->top.items[i].fx.nstores;
+        ps->ops += k->top.items[i].fx.cost;
+    }
+}
+
+/*
+ * The generated set of kernel k under the profile's options (what -o would
+ * write with them): its carried candidates (nplus1rt_carries, as the manifest
+ * lists them) and its schedule's costs besides the work the replay counts.
+ */
+static profile_set set_of(const pctx *x, const kernel_info *k)
+{
+    profile_set ps;
+    memset(&ps, 0, sizeof ps);
+    ps.known = 1;
+    kernel_traffic(k, &ps);
+    const kernel_plan *kp = NULL;
+    for (unsigned i = 0; i < x->pl.nkernels; i++)
+        if (x->pl.kernels[i].k == k && x->pl.kernels[i].errors == 0)
+            kp = &x->pl.kernels[i];
+    if (!kp)
+        return ps; /* refused or left alone: no set, no candidate */
+    int fused = x->pl.opt.dispatch != DISPATCH_HOST;
+    for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
+        if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)kp->strategy,
+                             fused, kp->tile_candidate != AUTO_TILE_NONE))
+            ps.carries |= 1u << c;
+    ps.tile = (unsigned)kp->tile_candidate;
+    ps.ctx_bytes = kp->tile_candidate == AUTO_TILE_LOOP ? kp->loop.bytes : kp->ctx.bytes;
+    ps.regroup = kp->tile_candidate == AUTO_TILE_LOOP      ? (unsigned)kp->loop.regroup
+                 : kp->tile_candidate == AUTO_TILE_CONTEXT ? kp->ctx.regroup
+                                                           : 1;
+    unsigned passes = kp->strategy == STRATEGY_ORDERED ? 3 : kp->strategy == STRATEGY_CHUNKED ? 1 : 2;
+    ps.launches = kp->strategy == STRATEGY_TILE ? 1 : passes + (fused ? 1 : kp->nkernels);
+    auto_tile_costs(kp, &ps.prologue, &ps.classifier);
+    return ps;
+}
+
 static char *trees(const pctx *x)
 {
     strbuf sb;
     sb_init(&sb);
-    for (unsigned i = 0; i < x->npks; i++)
+    for (unsigned i = 0; i < x->npks; i++) {
         profile_tree_write(&sb, x->pks[i].k->name, &x->pks[i].tree);
+        profile_set ps = set_of(x, x->pks[i].k);
+        profile_set_write(&sb, &ps);
+    }
     return sb_steal(&sb);
 }
 
@@ -324,10 +371,13 @@ static int draw_pictures(const pctx *x)
             lay = li;
         ks[i].name = (char *)name;
         ks[i].tree = x->pks[i].tree;
+        ks[i].set = set_of(x, x->pks[i].k);
     }
     const validate_options *vo = x->vo;
+    calibration_choice cal; /* the runner's: the device's calibration, else the defaults */
+    calibration_find(res[0].device, &cal);
     profile_report rep = {x->input, vo->dim, {vo->global[0], vo->global[1], vo->global[2]},
-                          vo->seed, o->width, NULL, lay, x->items, ks, n, res};
+                          vo->seed, o->width, NULL, lay, x->items, ks, n, res, &cal};
     if (rc == 0 && o->map) {
         rep.nks = 1;
         rc = profile_write_map(&rep, o->map);

@@ -329,10 +329,12 @@ static void print_loop(FILE *f, const kernel_plan *kp)
                                         "2: every round"};
     fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
                "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); the branches cost "
-               "%.0f operations, the costliest %.0f, a regrouping round %.0f (the context's two "
+               "%.0f operations, the costliest %.0f (times the %u other group%s: what a mixed "
+               "group runs besides it), a regrouping round %.0f (the context's two "
                "moves and the barriers); a lane whose item leaves the loop runs the epilogue "
                "and takes the next item of the tile\n",
-            modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0], lp->round_cost);
+            modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0],
+            lp->ngroups > 1 ? lp->ngroups - 1 : 1, lp->ngroups > 2 ? "s" : "", lp->round_cost);
 }
 
 /* A top-level decision other than an early-return guard (the loop kernel runs it). */
@@ -374,9 +376,12 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
     if (kp->tile_candidate == AUTO_TILE_LOOP && pl->opt.split == SPLIT_AUTO)
         fprintf(f, "  %s: %s: the loop's decision at line %u is data dependent (the static "
                    "model cannot tell how often a SIMD group mixes branches or trip counts); "
-                   "regroup policy %u (the costliest branch ~%.0f, a round ~%.0f)\n",
+                   "regroup policy %u (the costliest branch ~%.0f times %u other%s, a round "
+                   "~%.0f)\n",
                 name, split_mode_name(kp->tile_split), kp->loop.d->range.line,
-                kp->loop.regroup, kp->loop.arm_cost[0], kp->loop.round_cost);
+                kp->loop.regroup, kp->loop.arm_cost[0],
+                kp->loop.ngroups > 1 ? kp->loop.ngroups - 1 : 1,
+                kp->loop.ngroups > 2 ? "s" : "", kp->loop.round_cost);
     if (kp->tile_candidate != AUTO_TILE_CONTEXT || pl->opt.split != SPLIT_AUTO)
         return;
     double prologue, classifier;

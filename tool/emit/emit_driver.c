@@ -123,10 +123,15 @@ static void profile_c(const emitter *e, const kernel_plan *kp, char *split, char
                       size_t len)
 {
     const profile_prior *pp = profile_in_find(e->opt->profile, kp->k->name);
-    /* a loop set's split is the loop kernel: the profile's regrouped loop */
-    int loop = pp && kp->tile_candidate == AUTO_TILE_LOOP && pp->loop_bound > 0;
-    snprintf(split, len, "%.6f", !pp ? 0.0 : loop ? pp->loop_bound : pp->split_bound);
-    snprintf(tile, len, "%.6f", !pp ? 0.0 : loop ? pp->loop_bound : pp->tile_bound);
+    /* a loop set's split is the loop kernel: the profile's regrouped loop, never the n+1
+     * split's bound (a split the set does not carry); a profile with "candidates" predicted
+     * the carried candidates themselves */
+    int loop = pp && !pp->has_candidates && kp->tile_candidate == AUTO_TILE_LOOP;
+    double ps = !pp ? 0.0 : loop ? pp->loop_bound : pp->split_bound;
+    double pt = !pp || kp->tile_candidate == AUTO_TILE_NONE ? 0.0 : loop ? pp->loop_bound
+                                                                       : pp->tile_bound;
+    snprintf(split, len, "%.6f", ps);
+    snprintf(tile, len, "%.6f", pt);
 }
 
 

@@ -18,11 +18,19 @@
 /* Bytes of local memory the contexts of one work-group's items may take, one item each. */
 #define CONTEXT_LOCAL_BUDGET 16384u
 
-/* What regrouping costs, in effects.c's rough operations (shared with loop.c): a context
- * word's two trips through local memory, and a round's barriers and counting besides the
- * moves (calibrated on an H100 against bench/real's loop kernels: see loop.c). */
-#define REGROUP_MOVE_COST 2.0
-#define REGROUP_ROUND_COST 120.0
+/*
+ * What regrouping costs, per item, in FMA-equivalents (effects.c's rough operations;
+ * shared with loop.c): a context word's two trips through local memory, and a round's
+ * barriers and ranking besides the moves. The device's calibration when the CLI found one
+ * (regroup_costs_set, common/calibration.h), else the defaults measured on an H200
+ * (nplus1rt_calibration_defaults: 16 a word, 70 a round; docs/performance.md).
+ */
+#define REGROUP_MOVE_COST (regroup_move_cost())
+#define REGROUP_ROUND_COST (regroup_round_cost())
+double regroup_move_cost(void);
+double regroup_round_cost(void);
+/* Sets both (a value <= 0 keeps the default): once, before anything is planned. */
+void regroup_costs_set(double move_per_word, double round);
 
 typedef struct ctx_var {
     char *name;

@@ -639,10 +639,12 @@ static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, l
 
 /*
  * The default regroup policy. Regrouping moves each context through local memory twice
- * (its bytes / 4 words each way) and waits at four barriers; in a mixed SIMD group the
- * lanes of the other branches idle through the costliest branch, which regrouping gives
- * whole groups of its own. So it pays when the costliest branch costs more than a round:
- * then "when mixed" (1), else "never" (0: each lane keeps its item and refills).
+ * (its bytes / 4 words each way) and waits at four barriers; in a mixed SIMD group of K
+ * branches the group runs them one after the other, regrouped it runs one. So it pays
+ * when the costliest branch times the K-1 others reaches a round (costs.md's break-even
+ * c > r / (K-1), with c the costliest): then "when mixed" (1), else "never" (0: each lane
+ * keeps its item and refills). With the measured constants (context.h) this keeps the
+ * measured best policy of the five loop kernels of bench/real (docs/performance.md).
  */
 static void loop_policy(loop_plan *lp)
 {
@@ -657,7 +659,7 @@ static void loop_policy(loop_plan *lp)
     lp->arm_cost[0] = max;
     lp->arm_cost[1] = sum;
     lp->round_cost = REGROUP_MOVE_COST * (double)lp->bytes / 4.0 + REGROUP_ROUND_COST;
-    lp->regroup = max >= lp->round_cost ? 1 : 0;
+    lp->regroup = max * (lp->ngroups > 1 ? lp->ngroups - 1 : 1) >= lp->round_cost ? 1 : 0;
 }
 
 static int decide(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,

@@ -195,6 +195,22 @@ static double bound_of(const jv *preds, const char *strategy)
     return 0;
 }
 
+/*
+ * The predicted speed-up of candidate name among "candidates" (the carried
+ * candidates' predictions, profile_report.h): 0 when the set does not carry it
+ * or the model could not tell.
+ */
+static double candidate_speedup(const jv *cands, const char *name)
+{
+    for (unsigned i = 0; cands && i < cands->n; i++) {
+        const jv *c = member(&cands->items[i], "candidate", JV_STR);
+        const jv *x = member(&cands->items[i], "speedup", JV_NUM);
+        if (c && !strcmp(c->str, name))
+            return x ? x->num : 0;
+    }
+    return 0;
+}
+
 /* The kernels array into p; -1 with a message when an entry lacks what a profile has. */
 static int take_kernels(profile_in *p, const jv *ks, char *err, size_t errlen)
 {
@@ -212,6 +228,13 @@ static int take_kernels(profile_in *p, const jv *ks, char *err, size_t errlen)
         pp->name = xstrdup(name->str);
         pp->simt_efficiency = e->num;
         pp->width = (unsigned)w->num;
+        const jv *cands = member(k, "candidates", JV_ARR);
+        pp->has_candidates = cands != NULL;
+        if (cands) { /* the carried candidates' predictions: none for what the set lacks */
+            pp->split_bound = candidate_speedup(cands, "split");
+            pp->tile_bound = candidate_speedup(cands, "tile");
+            continue;
+        }
         pp->split_bound = bound_of(preds, "split");
         pp->tile_bound = bound_of(preds, "tile");
         pp->loop_bound = bound_of(preds, "tile+loop");

@@ -18,6 +18,8 @@ typedef struct profile_prior {
     double split_bound;        /* predicted speed-up bound of the n+1 split */
     double tile_bound;         /* ... of the tile strategy */
     double loop_bound;         /* ... of the regrouped loop ("tile+loop"), 0: none predicted */
+    int has_candidates;        /* the bounds are the carried candidates' predicted speed-ups
+                                * ("candidates"), 0 for a candidate not carried or not told */
 } profile_prior;
 
 typedef struct profile_in {

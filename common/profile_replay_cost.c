@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profile_replay_cost.c - the predictions of the candidates a generated set
+ * carries (profile_report.h, docs/performance.md "Predictions"). Each
+ * candidate's schedule, replayed on the recorded paths, in FMA-equivalents
+ * per item of the launch (the unit of the calibration, nplus1rt_format.h):
+ *
+ *   original  the measured grouping's issued work, one launch
+ *   split     its leaves over their buckets (the items grouped by leaf), the
+ *             classifier, a bucket entry written and read back (two words),
+ *             and its passes' and leaves' launches
+ *   tile      the leaves regrouped inside tiles, the classify phase (the
+ *             plain tile runs the prologue again in the leaves), one
+ *             regrouping round (the item's id, or its context's words), one launch
+ *   loop      (the tile+loop kernel, which a loop set's split and tile run)
+ *             the kernel with the loop regrouped (profile_loop.h), one round a
+ *             loop iteration (the context's words), one launch; under the policy
+ *             "never" (NPLUS1_LOOP_REGROUP=0) refill only: the original's work
+ *             less the loop's trip-count loss, no round
+ *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
+ *             the classify phase)
+ *
+ * Where the model cannot tell, a reason instead of a number: a kernel whose
+ * top level does fewer than PROFILE_MEMORY_BOUND_OPS operations a memory
+ * access (memory-bound: the replay counts operations, not traffic), or a
+ * schedule the profile has no replay of. Pure arithmetic: unit tested.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "profile_report.h"
+
+#define PRIOR_GAIN 1.25 /* set_choice.c: a predicted gain this large is tried first */
+
+/*
+ * n kernels, per item: each after the first adds launch_us (the calibration's gap
+ * between kernels back to back: the profiling events' view, which the measured
+ * choice and --reps time by, sees no cost of the first).
+ */
+static double launches(const nplus1rt_calibration *cal, unsigned n, unsigned long long items)
+{
+    if (!items || !(cal->fma_ns > 0) || n < 2)
+        return 0;
+    return (n - 1) * cal->launch_us * 1000.0 / cal->fma_ns / (double)items;
+}
+
+static void unknown(candidate_prediction *p, const char *why)
+{
+    p->known = 0;
+    snprintf(p->why, sizeof p->why, "%s", why);
+}
+
+static void predict_loop(const replay_costs *rc, const profile_set *set,
+                         const nplus1rt_calibration *cal, unsigned long long items,
+                         candidate_prediction *p)
+{
+    if (!rc->has_loop) {
+        unknown(p, "no replay of its loop kernel (the profile predicts no regrouped loop)");
+        return;
+    }
+    p->known = 1;
+    if (!set->regroup) { /* never regrouped: refill only, the branches diverge as they did */
+        p->cost = rc->loop_refill + launches(cal, 1, items);
+        return;
+    }
+    p->cost = rc->loop + rc->loop_rounds * (cal->round + cal->word * set->ctx_bytes / 4.0) +
+              launches(cal, 1, items);
+}
+
+static void predict_one(const replay_costs *rc, const profile_set *set,
+                        const nplus1rt_calibration *cal, unsigned long long items,
+                        candidate_prediction *p)
+{
+    if (p->cand == NPLUS1RT_CAND_ORIGINAL) {
+        p->known = 1;
+        p->cost = rc->original + launches(cal, 1, items);
+        return;
+    }
+    if (set->tile == 3) { /* a loop set: its split and its tile run the loop kernel */
+        predict_loop(rc, set, cal, items, p);
+        return;
+    }
+    if (!rc->has_split) {
+        unknown(p, "no decision the set regroups by is in the profile (none at the top "
+                   "level, or all kept in the leaves)");
+        return;
+    }
+    p->known = 1;
+    if (p->cand == NPLUS1RT_CAND_TILE && set->tile == 2 && !set->regroup) {
+        /* in place: each item runs where it is, its context private; the classify phase */
+        p->cost = rc->original + set->classifier + launches(cal, 1, items);
+        return;
+    }
+    if (p->cand == NPLUS1RT_CAND_TILE) {
+        double words = set->tile == 2 ? set->ctx_bytes / 4.0 : 1.0;
+        p->cost = rc->tile + set->classifier + (set->tile == 2 ? 0.0 : set->prologue) +
+                  cal->round + cal->word * words + launches(cal, 1, items);
+        return;
+    }
+    unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
+                                                                            : set->launches;
+    p->cost = rc->split + set->classifier + 2.0 * cal->word + launches(cal, n ? n : 2, items);
+}
+
+unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
+                                    const nplus1rt_calibration *cal,
+                                    unsigned long long launch_items, candidate_prediction *out)
+{
+    unsigned n = 0;
+    int memory = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
+    double original = rc->original + launches(cal, 1, launch_items);
+    for (int c = 0; c < NPLUS1RT_NCANDIDATES && n < PROFILE_MAX_CANDIDATES; c++) {
+        if (!(set->carries & (1u << c)))
+            continue;
+        candidate_prediction *p = &out[n++];
+        memset(p, 0, sizeof *p);
+        p->cand = c;
+        if (memory && c != NPLUS1RT_CAND_ORIGINAL) {
+            char why[200];
+            snprintf(why, sizeof why, "memory-bound: the kernel makes a memory access every "
+                                      "%.1f operations, and the model counts operations, not "
+                                      "memory traffic", set->ops / set->accesses);
+            unknown(p, why);
+            continue;
+        }
+        predict_one(rc, set, cal, launch_items, p);
+        p->speedup = p->known && p->cost > 0 ? original / p->cost : 0;
+    }
+    return n;
+}
+
+int profile_auto_first(const candidate_prediction *p, unsigned n)
+{
+    int best = -1, original = -1, split = -1;
+    double bound = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (p[i].cand == NPLUS1RT_CAND_ORIGINAL)
+            original = p[i].cand;
+        if (p[i].cand == NPLUS1RT_CAND_SPLIT)
+            split = p[i].cand;
+        /* the prior weighs the split and the tile (the driver's predicted_split, _tile) */
+        int weighed = p[i].cand == NPLUS1RT_CAND_SPLIT || p[i].cand == NPLUS1RT_CAND_TILE;
+        if (weighed && p[i].known && p[i].speedup > bound) {
+            bound = p[i].speedup;
+            best = p[i].cand;
+        }
+    }
+    if (bound >= PRIOR_GAIN)
+        return best;
+    return original >= 0 ? original : split;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_profile_predict.c - the carried candidates' predictions
+ * (common/profile_replay_cost.c) on hand-made replay costs, and the
+ * calibration file's text (runtime/nplus1rt_format.h): each figure
+ * computed by hand from the formulas in profile_replay_cost.c's head.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "profile_report.h"
+
+#define ORIGINAL (1u << NPLUS1RT_CAND_ORIGINAL)
+#define SPLIT (1u << NPLUS1RT_CAND_SPLIT)
+#define AGGREGATED (1u << NPLUS1RT_CAND_AGGREGATED)
+#define TILE (1u << NPLUS1RT_CAND_TILE)
+
+/* A model whose kernel gaps cost 1 FMA-equivalent an item at 1000 items: fma_ns 1, 1 us. */
+static nplus1rt_calibration model(void)
+{
+    nplus1rt_calibration c;
+    memset(&c, 0, sizeof c);
+    c.fma_ns = 1.0;
+    c.word = 10.0;
+    c.round = 50.0;
+    c.launch_us = 1.0;
+    return c;
+}
+
+static void only_carried_candidates(void)
+{
+    nplus1rt_calibration cal = model();
+    replay_costs rc = {.original = 400, .split = 100, .tile = 150, .has_split = 1};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT, .launches = 3, .classifier = 20,
+                       .ops = 1000, .accesses = 10};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    unsigned n = profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(n == 2 && p[0].cand == NPLUS1RT_CAND_ORIGINAL && p[1].cand == NPLUS1RT_CAND_SPLIT,
+           "a set of the original and the split gets exactly those two predictions (got %u)", n);
+    /* original: 400; split: 100 + classifier 20 + 2 words 20 + 2 gaps of 1 */
+    check_near(p[0].cost, 400, "the original costs its replayed work (one kernel: no launch gap)");
+    check_near(p[1].cost, 142, "the split costs its leaves, the classifier, a bucket entry "
+                               "(two words) and the gaps before its second and third kernels");
+    check_near(p[1].speedup, 400.0 / 142.0, "the split's speed-up is the original's cost over its own");
+    checkf(profile_auto_first(p, n) == NPLUS1RT_CAND_SPLIT,
+           "auto tries the split first when it predicts 2.8x (>= 1.25)");
+}
+
+static void tile_schedules(void)
+{
+    nplus1rt_calibration cal = model();
+    replay_costs rc = {.original = 400, .split = 100, .tile = 150, .has_split = 1};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 1, .launches = 3,
+                       .classifier = 20, .prologue = 30, .ops = 1000, .accesses = 10,
+                       .regroup = 1};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    unsigned n = profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(n == 3 && p[2].cand == NPLUS1RT_CAND_TILE, "a set with a tile kernel gets its tile "
+           "predicted third (got %u)", n);
+    /* plain tile: 150 + classifier 20 + prologue again 30 + round 50 + one word (the id) 10 */
+    check_near(p[2].cost, 260, "the plain tile runs the prologue twice and regroups the ids");
+    set.tile = 2;
+    set.ctx_bytes = 16;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    /* context tile: 150 + 20 + round 50 + 4 words 40 */
+    check_near(p[2].cost, 260, "the context tile moves its 4 context words instead");
+    set.ctx_bytes = 64;
+    set.regroup = 1;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[2].cost, 380, "a 64-byte context costs 16 words a round");
+    set.regroup = 0;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[2].cost, 420, "a context tile in place costs the original's work and its "
+                               "classify phase, no round");
+}
+
+static void loop_sets_and_unknowns(void)
+{
+    nplus1rt_calibration cal = model();
+    replay_costs rc = {.original = 1000, .split = 300, .has_split = 1, .has_loop = 1,
+                       .loop = 500, .loop_rounds = 4};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 3,
+                       .ctx_bytes = 8, .ops = 1000, .accesses = 1, .regroup = 1};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    unsigned n = profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    /* the loop kernel: 500 + 4 rounds x (50 + 2 words x 10), never the split's 300 */
+    check(n == 3, "a loop set carries the original, its split and its tile");
+    check_near(p[1].cost, 780, "a loop set's split runs the loop kernel: regrouped work and "
+                               "one round an iteration");
+    check_near(p[2].cost, 780, "... and so does its tile");
+    set.regroup = 0;
+    rc.loop_refill = 700;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[2].cost, 700, "a loop kernel never regrouped refills only: no round, its "
+                               "trip-count loss gone");
+    set.regroup = 1;
+    rc.has_loop = 0;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check(!p[1].known && strstr(p[1].why, "no replay of its loop kernel"),
+          "without a predicted loop the loop set's candidates cannot be told");
+    set.tile = 0;
+    set.carries = ORIGINAL | SPLIT;
+    set.accesses = 100; /* 10 operations an access: memory-bound */
+    n = profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check(p[0].known && !p[1].known && strstr(p[1].why, "memory-bound"),
+          "a kernel under 16 operations a memory access: the split cannot be told");
+    checkf(profile_auto_first(p, n) == NPLUS1RT_CAND_ORIGINAL,
+           "auto tries the original first when nothing is predicted");
+    set.carries = 0;
+    check(profile_predict_candidates(&rc, &set, &cal, 1000, p) == 0,
+          "a kernel without a generated set gets no prediction");
+}
+
+static void calibration_text(void)
+{
+    nplus1rt_calibration c, back;
+    nplus1rt_calibration_defaults(&c);
+    snprintf(c.device, sizeof c.device, "NVIDIA | H200 | 570 | OpenCL 3.0");
+    char text[2048];
+    nplus1rt_calibration_format(&c, text, sizeof text);
+    const char *why = "";
+    check(nplus1rt_calibration_parse(text, &back, &why) == 0 && back.word == c.word &&
+              back.round == c.round && !strcmp(back.device, c.device) &&
+              back.rank_match4 == c.rank_match4,
+          "a calibration's text reads back as the same figures");
+    char bad[2048];
+    snprintf(bad, sizeof bad, "%s", text);
+    *strstr(bad, "word ") = 'x';
+    check(nplus1rt_calibration_parse(bad, &back, &why) != 0 && strstr(why, "(word)"),
+          "a damaged line is refused, naming the figure");
+    check(nplus1rt_calibration_parse("nplus1-choice-cache 1\n", &back, &why) != 0 &&
+              strstr(why, "not a calibration"),
+          "another cache file is not a calibration");
+    check(nplus1rt_rank_by_match(&c, 4) && nplus1rt_rank_by_match(&c, 8) &&
+              !nplus1rt_rank_by_match(&c, 16) && !nplus1rt_rank_by_match(&c, 32),
+          "the defaults rank by a warp match up to 8 leaves and by local atomics at 16 and more");
+    c.rank_match4 = c.rank_match16 = -1;
+    check(!nplus1rt_rank_by_match(&c, 2), "no warp match on the device: local atomics");
+}
+
+int main(void)
+{
+    only_carried_candidates();
+    tile_schedules();
+    loop_sets_and_unknowns();
+    calibration_text();
+    return check_summary("the carried candidates' predictions and the calibration's text");
+}
