@@ -96,14 +96,14 @@ static int validate(cli *c, const plan *pl)
 /* ---- --validate --strategy A,B,... --dispatch C,D: one job, one set per pair ---- */
 
 typedef struct pair_set {
-    analysis an;
     plan pl;
     emit_output out;
     char label[32];                   /* "tile/fused" */
 } pair_set;
 
-/* Pair i's analysis and plan: quiet (the first pair printed its diagnostics), loud on error. */
-static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
+/* Pair i's plan of the one analysis an: quiet (the first pair printed the analysis's
+ * diagnostics), loud on error. Neither the strategy nor the dispatch changes the analysis. */
+static int plan_pair(const cli *c, const analysis *an, pair_set *ps, unsigned i)
 {
     unsigned nd = c->ndispatches ? c->ndispatches : 1;
     plan_options po = c->plan;
@@ -117,17 +117,11 @@ static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
         diag_sink diag;
         diag_init(&diag);
         diag.quiet = !loud;
-        int bad = analyze_tu_loops(&ps->an, pr, c->kernels, c->nkernels,
-                                   po.strategy == STRATEGY_TILE ? ANALYZE_LOOPS_STRICT
-                                                                : ANALYZE_LOOPS_LENIENT,
-                                   &diag);
-        bad |= plan_build(&ps->pl, &ps->an, &po, &diag);
+        int bad = plan_build(&ps->pl, an, &po, &diag);
         if (!bad && !diag.errors)
             return EXIT_OK;
         plan_free(&ps->pl);
-        analyze_free(&ps->an);
         memset(&ps->pl, 0, sizeof ps->pl);
-        memset(&ps->an, 0, sizeof ps->an);
     }
     fprintf(stderr, "nplus1gen: error: --strategy %s --dispatch %s: the input cannot be "
                     "planned (see above)\n", strategy_name(po.strategy),
@@ -137,10 +131,10 @@ static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
 
 /*
  * Pair 0 is the plan run() built (pl, the first strategy and dispatch); the
- * others are planned again from the parse. Each set is emitted and checked,
+ * others are planned again from its analysis (pl->an: the file is analysed once). Each set is emitted and checked,
  * then all go into one job: the runner builds each kernel's original once.
  */
-static int validate_pairs(cli *c, parse_result *pr, const plan *pl)
+static int validate_pairs(cli *c, const plan *pl)
 {
     unsigned n = (c->nstrategies ? c->nstrategies : 1) * (c->ndispatches ? c->ndispatches : 1);
     pair_set *ps = calloc(n, sizeof *ps);
@@ -149,7 +143,7 @@ static int validate_pairs(cli *c, parse_result *pr, const plan *pl)
     int rc = ps && vs ? EXIT_OK : EXIT_INTERNAL;
     unsigned made = 0;
     for (; rc == EXIT_OK && made < n; made++) {
-        rc = made ? plan_pair(c, pr, &ps[made], made) : EXIT_OK;
+        rc = made ? plan_pair(c, pl->an, &ps[made], made) : EXIT_OK;
         if (!made)
             snprintf(ps[0].label, sizeof ps[0].label, "%s/%s", strategy_name(pl->opt.strategy),
                      dispatch_name(pl->opt.dispatch));
@@ -164,10 +158,8 @@ static int validate_pairs(cli *c, parse_result *pr, const plan *pl)
     }
     for (unsigned i = 0; ps && i < made; i++) {
         emit_output_free(&ps[i].out);
-        if (i) {
+        if (i)
             plan_free(&ps[i].pl);
-            analyze_free(&ps[i].an);
-        }
     }
     free(ps);
     free(vs);
@@ -339,7 +331,7 @@ static void find_skipped(const cli *c, const parse_options *po, skip_list *sl)
         const kernel_plan *kp = NULL;
         for (unsigned p = 0; p < fe.pl.nkernels; p++)
             kp = fe.pl.kernels[p].k == k ? &fe.pl.kernels[p] : kp;
-        if (k->loop_lenient || plan_skipped_why(&fe.pl, k))
+        if (plan_loop_lenient(&fe.pl, k) || plan_skipped_why(&fe.pl, k))
             continue; /* left alone for its loop, as before: no set, no error */
         diag_loc at = parse_diag_loc(&fe.pr, clang_getCursorLocation(k->cursor));
         if (!k->legal || !kp || kp->errors) {
@@ -388,7 +380,7 @@ static int dump_ir(const cli *c, const parse_options *po)
     if (parse_input(&pr, c->input, po, &diag) != 0)
         return EXIT_INPUT;
     analysis an;
-    int bad = analyze_tu_loops(&an, &pr, c->kernels, c->nkernels, ANALYZE_LOOPS_LENIENT, &diag);
+    int bad = analyze_tu_loops(&an, &pr, c->kernels, c->nkernels, 1, &diag);
     strbuf sb;
     sb_init(&sb);
     for (unsigned k = 0; k < an.nkernels; k++)
@@ -454,7 +446,7 @@ static int run(int argc, char **argv)
             rc = generate(&c, &fe.pl);
         int pairs = c.nstrategies > 1 || c.ndispatches > 1;
         if (rc == EXIT_OK && c.validate && !c.check)
-            rc = pairs ? validate_pairs(&c, &fe.pr, &fe.pl) : validate(&c, &fe.pl);
+            rc = pairs ? validate_pairs(&c, &fe.pl) : validate(&c, &fe.pl);
     }
     if (rc == EXIT_INPUT && diag.errors)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,

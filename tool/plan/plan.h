@@ -88,8 +88,8 @@ typedef struct plan_options {
     unsigned nkeep;
 } plan_options;
 
-/* A kernel kept only for its loop (kernel_info.loop_lenient) whose loop is not regrouped:
- * left alone, as a kernel with decisions only inside loops was before. */
+/* A kernel kept only for its loop (kernel_info.loop_kept, plan_loop_lenient) whose loop is
+ * not regrouped: left alone, as a kernel with decisions only inside loops was before. */
 typedef struct plan_skip {
     const kernel_info *k;
     char why[360];         /* why its loop is not regrouped, or why the kernel is refused */
@@ -99,10 +99,19 @@ typedef struct plan {
     const analysis *an;    /* read only: one analysis can be planned under any options */
     kernel_plan *kernels;  /* one per transformable kernel with a decision */
     unsigned nkernels;
-    plan_skip *skipped;    /* one per loop_lenient kernel left alone */
+    plan_skip *skipped;    /* one per plan_loop_lenient kernel left alone */
     unsigned nskipped;
     plan_options opt;
 } plan;
+
+/* Is k, kept by the analysis only for its loop, planned leniently: its refusals quiet, and
+ * left alone (a plan_skip) when its loop cannot be regrouped? Under every strategy but tile,
+ * where the loop kernel is the tile candidate beside the set; under tile the loop kernel is
+ * the set, and its refusals are errors like any kernel's. */
+static inline int plan_loop_lenient(const plan *pl, const kernel_info *k)
+{
+    return k->loop_kept && pl->opt.strategy != STRATEGY_TILE;
+}
 
 /* Was k left alone (a plan_skip), and why? NULL: no. */
 const char *plan_skipped_why(const plan *pl, const kernel_info *k);
