@@ -148,12 +148,12 @@ static void warn_unapplied(const cli *c)
 {
     unsigned ns = c->nstrategies ? c->nstrategies : 1, nd = c->ndispatches ? c->ndispatches : 1;
     if (ns == 1 && nd == 1) {
-        warn_unapplied_pair(given(c, "--dispatch"), c->plan.strategy, c->plan.dispatch);
+        warn_unapplied_pair(given(c, "--dispatch"), c->plan.strategy, c->dispatch);
         return;
     }
     for (unsigned i = 0; i < ns; i++)
         for (unsigned k = 0; k < nd; k++) {
-            dispatch d = c->ndispatches ? c->dispatches[k] : c->plan.dispatch;
+            dispatch d = c->ndispatches ? c->dispatches[k] : c->dispatch;
             warn_unapplied_pair(c->ndispatches ? dispatch_name(d) : NULL,
                                 c->nstrategies ? c->strategies[i] : c->plan.strategy, d);
         }
@@ -394,7 +394,7 @@ static int apply_dispatch(cli *c, const option *o, const char *a, const char *v)
         return EXIT_USAGE;
     for (unsigned i = 0; i < c->ndispatches; i++)
         c->dispatches[i] = (dispatch)l[i];
-    c->plan.dispatch = c->dispatches[0];
+    c->dispatch = c->dispatches[0];
     return EXIT_OK;
 }
 
@@ -657,7 +657,7 @@ static void set_defaults(cli *c)
 {
     memset(c, 0, sizeof *c);
     c->plan.strategy = STRATEGY_AGGREGATED; /* fastest measured: docs/performance.md */
-    c->plan.dispatch = DISPATCH_AUTO;
+    c->dispatch = DISPATCH_AUTO;
     c->plan.wg = 256;
     c->vopt.dim = 1;
     c->vopt.global[0] = 65536;

@@ -55,10 +55,11 @@ static int emit_failed(const cli *c, const char *err)
 }
 
 /* The set of plan pl emitted into *out and checked by the safety net: EXIT_OK or the exit. */
-static int emit_checked(const cli *c, const plan *pl, const char *stem, emit_output *out)
+static int emit_checked(const cli *c, const plan *pl, dispatch d, const char *stem,
+                        emit_output *out)
 {
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped};
+                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped, d};
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
     if (emit_all(pl, &eo, out, err, sizeof err) != 0)
@@ -82,11 +83,11 @@ static int validate(cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_output out;
-    int rc = emit_checked(c, pl, stem, &out);
+    int rc = emit_checked(c, pl, c->dispatch, stem, &out);
     if (rc == EXIT_OK) {
         fill_vopt(c);
         fflush(stdout);
-        rc = validate_run(pl, &out, &c->vopt);
+        rc = validate_run(pl, c->dispatch, &out, &c->vopt);
     }
     emit_output_free(&out);
     free(stem);
@@ -96,43 +97,49 @@ static int validate(cli *c, const plan *pl)
 /* ---- --validate --strategy A,B,... --dispatch C,D: one job, one set per pair ---- */
 
 typedef struct pair_set {
-    plan pl;
+    plan pl;                          /* its own plan: the first pair of a later strategy */
+    const plan *p;                    /* the plan it emits: run()'s, its own or an earlier pair's */
+    dispatch dispatch;
     emit_output out;
     char label[32];                   /* "tile/fused" */
 } pair_set;
 
-/* Pair i's plan of the one analysis an: quiet (the first pair printed the analysis's
- * diagnostics), loud on error. Neither the strategy nor the dispatch changes the analysis. */
-static int plan_pair(const cli *c, const analysis *an, pair_set *ps, unsigned i)
+/* Pair i's plan: the one analysis pl->an planned once per strategy (quiet: the first
+ * pair printed the analysis's diagnostics; loud on error), emitted once per dispatch.
+ * Neither the strategy nor the dispatch changes the analysis, nor the dispatch the plan. */
+static int plan_pair(const cli *c, const plan *first, pair_set *ps, unsigned i)
 {
     unsigned nd = c->ndispatches ? c->ndispatches : 1;
     plan_options po = c->plan;
     if (c->nstrategies)
         po.strategy = c->strategies[i / nd];
-    if (c->ndispatches)
-        po.dispatch = c->dispatches[i % nd];
-    snprintf(ps->label, sizeof ps->label, "%s/%s", strategy_name(po.strategy),
-             dispatch_name(po.dispatch));
+    ps[i].dispatch = c->ndispatches ? c->dispatches[i % nd] : c->dispatch;
+    snprintf(ps[i].label, sizeof ps[i].label, "%s/%s", strategy_name(po.strategy),
+             dispatch_name(ps[i].dispatch));
+    ps[i].p = i < nd ? first : i % nd ? ps[i - i % nd].p : &ps[i].pl;
+    if (ps[i].p != &ps[i].pl)
+        return EXIT_OK;
     for (int loud = 0; loud < 2; loud++) {
         diag_sink diag;
         diag_init(&diag);
         diag.quiet = !loud;
-        int bad = plan_build(&ps->pl, an, &po, &diag);
+        int bad = plan_build(&ps[i].pl, first->an, &po, &diag);
         if (!bad && !diag.errors)
             return EXIT_OK;
-        plan_free(&ps->pl);
-        memset(&ps->pl, 0, sizeof ps->pl);
+        plan_free(&ps[i].pl);
+        memset(&ps[i].pl, 0, sizeof ps[i].pl);
     }
     fprintf(stderr, "nplus1gen: error: --strategy %s --dispatch %s: the input cannot be "
                     "planned (see above)\n", strategy_name(po.strategy),
-            dispatch_name(po.dispatch));
+            dispatch_name(ps[i].dispatch));
     return EXIT_INPUT;
 }
 
 /*
  * Pair 0 is the plan run() built (pl, the first strategy and dispatch); the
- * others are planned again from its analysis (pl->an: the file is analysed once). Each set is emitted and checked,
- * then all go into one job: the runner builds each kernel's original once.
+ * other strategies are planned from its analysis (pl->an: the file is analysed
+ * once). Each set is emitted and checked, then all go into one job: the runner
+ * builds each kernel's original once.
  */
 static int validate_pairs(cli *c, const plan *pl)
 {
@@ -143,13 +150,10 @@ static int validate_pairs(cli *c, const plan *pl)
     int rc = ps && vs ? EXIT_OK : EXIT_INTERNAL;
     unsigned made = 0;
     for (; rc == EXIT_OK && made < n; made++) {
-        rc = made ? plan_pair(c, pl->an, &ps[made], made) : EXIT_OK;
-        if (!made)
-            snprintf(ps[0].label, sizeof ps[0].label, "%s/%s", strategy_name(pl->opt.strategy),
-                     dispatch_name(pl->opt.dispatch));
-        const plan *p = made ? &ps[made].pl : pl;
-        rc = rc == EXIT_OK ? emit_checked(c, p, stem, &ps[made].out) : rc;
-        vs[made] = (validate_set){ps[made].label, p, &ps[made].out};
+        rc = plan_pair(c, pl, ps, made);
+        rc = rc == EXIT_OK ? emit_checked(c, ps[made].p, ps[made].dispatch, stem, &ps[made].out)
+                           : rc;
+        vs[made] = (validate_set){ps[made].label, ps[made].p, ps[made].dispatch, &ps[made].out};
     }
     if (rc == EXIT_OK) {
         fill_vopt(c);
@@ -158,8 +162,7 @@ static int validate_pairs(cli *c, const plan *pl)
     }
     for (unsigned i = 0; ps && i < made; i++) {
         emit_output_free(&ps[i].out);
-        if (i)
-            plan_free(&ps[i].pl);
+        plan_free(&ps[i].pl); /* empty unless the pair planned its strategy */
     }
     free(ps);
     free(vs);
@@ -171,7 +174,8 @@ static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped};
+                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped,
+                       c->dispatch};
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
@@ -431,7 +435,7 @@ static int run(int argc, char **argv)
                             &diag);
     if (rc == EXIT_OK) {
         if (c.report || c.check)
-            report_print(stdout, &fe.an, &fe.pl, c.report);
+            report_print(stdout, &fe.an, &fe.pl, c.dispatch, c.report);
         for (unsigned i = 0; (c.report || c.check) && i < sl.n; i++)
             if (sl.v[i].rule)
                 printf("kernel %s: left out (--skip-refused): refused: %s [%s]\n",

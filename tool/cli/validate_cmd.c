@@ -389,14 +389,14 @@ void validate_job_racy(strbuf *sb, const analysis *an, const kernel_info *k)
 }
 
 /* The kernels of one set: each kernel's line, its args and its leaves. */
-static void describe_set(strbuf *sb, const plan *pl)
+static void describe_set(strbuf *sb, const plan *pl, dispatch d)
 {
     for (unsigned i = 0; i < pl->nkernels; i++) {
         const kernel_plan *kp = &pl->kernels[i];
         const kernel_info *k = kp->k;
         /* has_tile: AUTO_TILE_*, 2 and 3 name the tile's kind (the runner's labels) */
         job_kernel jk = {.name = k->name, .strategy = kp->strategy,
-                         .dispatch = pl->opt.dispatch, .wg = pl->opt.wg,
+                         .dispatch = d, .wg = pl->opt.wg,
                          .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]},
                          .nkernels = kp->nkernels, .split = kp->split,
                          .has_tile = kp->tile_candidate};
@@ -458,7 +458,7 @@ static char *describe(const validate_set *sets, unsigned n, const validate_optio
             job_put_set(&sb, sets[i].label, file);
             free(file);
         }
-        describe_set(&sb, sets[i].pl);
+        describe_set(&sb, sets[i].pl, sets[i].dispatch);
     }
     return sb_steal(&sb);
 }
@@ -567,9 +567,9 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
     return rc;
 }
 
-int validate_run(const plan *pl, const emit_output *out, const validate_options *o)
+int validate_run(const plan *pl, dispatch d, const emit_output *out, const validate_options *o)
 {
-    validate_set one = {NULL, pl, out};
+    validate_set one = {NULL, pl, d, out};
     return validate_run_sets(&one, 1, o);
 }
 

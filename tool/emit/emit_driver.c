@@ -180,7 +180,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
     char strat[64], disp[64], split[64];
     c_enum(strat, sizeof strat, "NPLUS1RT_", strategy_name(kp->strategy));
-    c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->pl->opt.dispatch));
+    c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->opt->dispatch));
     c_enum(split, sizeof split, "NPLUS1RT_SPLIT_", split_mode_name(kp->split));
     char scan[300];
     quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
@@ -251,7 +251,7 @@ char *set_desc_json(const emitter *e, const kernel_plan *kp)
     sb_printf(&sb, "\"strategy\": \"%s\", \"dispatch\": \"%s\", \"split\": \"%s\", \"wg\": %s, "
                    "\"reqd_local\": [%u, %u, %u], \"predicted_split\": %s, \"predicted_tile\": %s, "
                    "\"args\": [",
-              strategy_name(kp->strategy), dispatch_name(e->pl->opt.dispatch),
+              strategy_name(kp->strategy), dispatch_name(e->opt->dispatch),
               split_mode_name(kp->split), e->wg, k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2],
               predicted_split, predicted_tile);
     for (unsigned i = 0; i < k->nparams; i++) {

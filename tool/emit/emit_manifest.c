@@ -49,7 +49,7 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
     strbuf sb;
     sb_init(&sb);
     /* AUTO dispatch may be fused: the chunked set may carry its aggregated passes */
-    int fused = e->pl->opt.dispatch != DISPATCH_HOST;
+    int fused = e->opt->dispatch != DISPATCH_HOST;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
         if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)kp->strategy,
                              fused, emits_tile(kp)))
@@ -234,7 +234,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     char tcand[32];
     snprintf(tcand, sizeof tcand, tkind ? "\"%s\"" : "null", tkind);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(kp->strategy)},
-                     {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
+                     {"DISPATCH", dispatch_name(e->opt->dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", cands},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},

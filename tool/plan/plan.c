@@ -21,11 +21,6 @@ const char *strategy_name(strategy s)
     return nplus1rt_strategy_text(s);
 }
 
-const char *dispatch_name(dispatch d)
-{
-    return nplus1rt_dispatch_text(d);
-}
-
 const char *split_mode_name(split_mode m)
 {
     return nplus1rt_split_text(m);

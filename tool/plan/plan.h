@@ -16,16 +16,14 @@
 #include "nplus1rt_format.h"
 #include "walk.h"
 
-/* --strategy, --dispatch and the run-time split: the runtime's values (nplus1rt_format.h). */
+/* --strategy and the run-time split: the runtime's values (nplus1rt_format.h); --dispatch
+ * is emit's (emit.h). */
 #define PLAN_STRATEGY_(id, v, name) STRATEGY_##id = v,
-#define PLAN_DISPATCH_(id, v, name) DISPATCH_##id = v,
 #define PLAN_SPLIT_MODE_(id, v, name) SPLIT_MODE_##id = v,
 typedef enum strategy { NPLUS1RT_STRATEGIES(PLAN_STRATEGY_) } strategy;
-typedef enum dispatch { NPLUS1RT_DISPATCHES(PLAN_DISPATCH_) } dispatch;
 /* What the driver does at run time (the generator writes ALWAYS, ADAPTIVE, NEVER). */
 typedef enum split_mode { NPLUS1RT_SPLITS(PLAN_SPLIT_MODE_) } split_mode;
 #undef PLAN_STRATEGY_
-#undef PLAN_DISPATCH_
 #undef PLAN_SPLIT_MODE_
 typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
 
@@ -80,7 +78,6 @@ typedef struct kernel_plan {
 
 typedef struct plan_options {
     strategy strategy;
-    dispatch dispatch;
     unsigned wg;           /* work-group size of the generated kernels */
     split_policy split;    /* auto: cost model and run-time probe; always: split every launch */
     unsigned max_leaves;   /* split only the outer levels that keep this many leaves (0: 64) */
@@ -127,7 +124,6 @@ int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink 
 void plan_free(plan *pl);
 
 const char *strategy_name(strategy s);
-const char *dispatch_name(dispatch d);
 const char *split_mode_name(split_mode m);
 
 #endif
