@@ -59,7 +59,7 @@ static int emit_checked(const cli *c, const plan *pl, dispatch d, const char *st
                         emit_output *out)
 {
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped, d};
+                       c->no_line, c->skipped, c->nskipped, d};
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
     if (emit_all(pl, &eo, out, err, sizeof err) != 0)
@@ -124,6 +124,7 @@ static int plan_pair(const cli *c, const plan *first, pair_set *ps, unsigned i)
         diag_init(&diag);
         diag.quiet = !loud;
         int bad = plan_build(&ps[i].pl, first->an, &po, &diag);
+        profile_in_apply(&c->prior, &ps[i].pl); /* --profile-in's numbers, as run() put them */
         if (!bad && !diag.errors)
             return EXIT_OK;
         plan_free(&ps[i].pl);
@@ -174,8 +175,7 @@ static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped,
-                       c->dispatch};
+                       c->no_line, c->skipped, c->nskipped, c->dispatch};
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
@@ -230,19 +230,21 @@ static int generate(const cli *c, const plan *pl)
 
 /*
  * --profile-in: reads the profile and checks that it is one of the input's
- * kernels; EXIT_USAGE with a message when it is not. A generated kernel the
+ * kernels; EXIT_USAGE with a message when it is not. Its predictions go onto
+ * pl's kernels (kernel_plan.prior), where emit reads them; a generated kernel the
  * profile lacks keeps the static prior (a note says so).
  */
-static int load_profile(cli *c, const plan *pl)
+static int load_profile(cli *c, plan *pl)
 {
     char err[512];
     if (profile_in_load(&c->prior, c->profile_in, c->input, err, sizeof err) != 0) {
         fprintf(stderr, "nplus1gen: error: --profile-in '%s': %s\n", c->profile_in, err);
         return EXIT_USAGE;
     }
+    profile_in_apply(&c->prior, pl);
     unsigned found = 0;
     for (unsigned i = 0; i < pl->nkernels; i++)
-        found += profile_in_find(&c->prior, pl->kernels[i].k->name) != NULL;
+        found += pl->kernels[i].prior.has;
     if (!found && pl->nkernels) {
         fprintf(stderr, "nplus1gen: error: --profile-in '%s': it profiles ", c->profile_in);
         for (unsigned i = 0; i < c->prior.nkernels; i++)
@@ -252,7 +254,7 @@ static int load_profile(cli *c, const plan *pl)
         return EXIT_USAGE;
     }
     for (unsigned i = 0; i < pl->nkernels && !c->quiet; i++)
-        if (!profile_in_find(&c->prior, pl->kernels[i].k->name))
+        if (!pl->kernels[i].prior.has)
             fprintf(stderr, "nplus1gen: note: --profile-in '%s' has no kernel '%s': its "
                             "measured choice keeps the static prior\n",
                     c->profile_in, pl->kernels[i].k->name);

@@ -31,7 +31,6 @@ typedef struct emit_options {
     const char *template_dir; /* NULL: embedded templates */
     const char **defines;     /* -D values, embedded in the kernel file */
     unsigned ndefines;
-    const struct profile_in *profile; /* --profile-in, or NULL */
     int no_line;              /* --no-line: no #line directives back to the user's text */
     const emit_skip *skipped; /* --skip-refused: the kernels left out (manifest "skipped") */
     unsigned nskipped;

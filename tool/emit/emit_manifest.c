@@ -12,7 +12,6 @@
 
 #include "auto_tile.h"
 #include "divergence.h"
-#include "profile_in.h"
 #include "tree.h"
 #include "util.h"
 
@@ -26,15 +25,14 @@ static char *json_escape(const char *s)
     return sb_steal(&sb);
 }
 
-/* The manifest's "profile" of kernel k: null without one. */
-static char *profile_json(const emitter *e, const char *k)
+/* The manifest's "profile" of a kernel: null without one. */
+static char *profile_json(const plan_prior *pp)
 {
-    const profile_prior *pp = profile_in_find(e->opt->profile, k);
-    if (!pp)
+    if (!pp->has)
         return xstrdup("null");
     strbuf sb;
     sb_init(&sb);
-    char *file = json_escape(e->opt->profile->path);
+    char *file = json_escape(pp->file);
     sb_printf(&sb, "{\"file\": \"%s\", \"width\": %u, \"simt_efficiency\": %.6f, "
                    "\"split_speedup_bound\": %.6f, \"tile_speedup_bound\": %.6f}",
               file, pp->width, pp->simt_efficiency, pp->split_bound, pp->tile_bound);
@@ -227,7 +225,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     manifest_list ml = {e, kp, &decisions};
     for_each_decision(&k->top, manifest_decision, &ml);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
-    char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
+    char *prof = profile_json(&kp->prior), *cands = candidates_json(e, kp);
     char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp);
     char *set_desc = set_desc_json(e, kp);
     const char *tkind = emits_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;

@@ -51,6 +51,18 @@ typedef struct leaf {
     unsigned line_begin, line_end;
 } leaf;
 
+/* --profile-in: what the profile predicts for one kernel (profile_in_apply). All zero
+ * without a profile, or when it does not profile this kernel (the static prior stays). */
+typedef struct plan_prior {
+    int has;               /* the profile has this kernel */
+    const char *file;      /* the profile as given on the command line (borrowed) */
+    unsigned width;
+    double simt_efficiency;
+    double split_bound;    /* predicted speed-up bound of the n+1 split */
+    double tile_bound;     /* ... of the tile strategy */
+    double loop_bound;     /* ... of the regrouped loop ("tile+loop"), 0: none predicted */
+} plan_prior;
+
 typedef struct kernel_plan {
     const kernel_info *k;
     decision_plan *decisions; /* by decision.id: kept or split, level, the policy's reason */
@@ -74,6 +86,7 @@ typedef struct kernel_plan {
                             * split candidate under --split auto (auto_tile.h) */
     int tile_candidate;    /* the set's tile kernel: AUTO_TILE_* (auto_tile.h) */
     split_mode tile_split; /* the context tile's own verdict, the prologue counted once */
+    plan_prior prior;      /* --profile-in's predictions (profile_in_apply), for emit */
 } kernel_plan;
 
 typedef struct plan_options {
