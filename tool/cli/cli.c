@@ -5,7 +5,7 @@
  * together (docs/cli.md, "Options given together"): refused (exit 2) when
  * one cannot apply, warned about when it changes nothing.
  */
-#define _DEFAULT_SOURCE /* setenv, strcasecmp */
+#define _DEFAULT_SOURCE /* strcasecmp */
 #include "cli.h"
 
 #include <stdio.h>
@@ -495,8 +495,8 @@ static int apply_device(cli *c, const option *o, const char *a, const char *v)
         return EXIT_USAGE;
     if (!strcasecmp(v, "oclgrind")) /* the runner runs under oclgrind */
         c->vopt.device = "oclgrind";
-    else
-        setenv("NPLUS1_DEVICE", v, 1);
+    else /* the runner's device selection (runtime/device.c), set in its environment only */
+        c->vopt.device_select = v;
     return EXIT_OK;
 }
 

@@ -33,6 +33,7 @@ typedef struct validate_options {
     int require_all_leaves;   /* fail when a leaf that does work got no items */
     const char *emit_job;     /* --emit-job DIR: write the job there, run nothing */
     const char *device;       /* --device oclgrind, or NULL (the default device) */
+    const char *device_select; /* --device NAME|INDEX: the runner's NPLUS1_DEVICE, or NULL */
     const char *build_options; /* --build-options: run-time options for both builds, or NULL */
 } validate_options;
 
