@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "big_stack.h"
+#include "builtins.h"
 #include "parse_facts.h"
 #include "util.h"
 #include "rules.h"
@@ -138,8 +139,7 @@ static int report_group_builtin(parse_result *pr, CXDiagnostic dg)
     if (undeclared && q1 && q2) {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
-        group = strstr(name, "work_group") || strstr(name, "sub_group") ||
-                strstr(name, "subgroup") || strstr(name, "workgroup");
+        group = builtins_is_group_function(name);
         if (group) {
             diag_loc loc = parse_diag_loc(pr, clang_getDiagnosticLocation(dg));
             diag_report(pr->diag, DIAG_ERROR, &loc, rule_name(RULE_GROUP_FUNCTION),
