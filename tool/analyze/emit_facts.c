@@ -4,12 +4,12 @@
  */
 #include "emit_facts.h"
 
-int decision_switch_wide(const decision *d)
+int emit_facts_switch_wide(const decision *d)
 {
     return clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(d->cond_cursor))) > 4;
 }
 
-diag_loc kernel_diag_loc(const analysis *an, const kernel_info *k)
+diag_loc emit_facts_kernel_loc(const analysis *an, const kernel_info *k)
 {
     return parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
 }

@@ -12,9 +12,9 @@
 
 /* Does the switch d's controlling value have more than 32 bits (its case constants are
  * then written with an L suffix)? */
-int decision_switch_wide(const decision *d);
+int emit_facts_switch_wide(const decision *d);
 
 /* Where a diagnostic about kernel k points: its name in the declaration. */
-diag_loc kernel_diag_loc(const analysis *an, const kernel_info *k);
+diag_loc emit_facts_kernel_loc(const analysis *an, const kernel_info *k);
 
 #endif

@@ -419,7 +419,7 @@ void path_edits(const analysis *an, const leaf *lf, edits *es)
             if (br->kind == BR_CASE && br->macro_labels) {
                 sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", label_first(br->labels[0]));
             } else if (br->kind == BR_CASE) {
-                case_literal(lit, sizeof lit, br->values[0], decision_switch_wide(d));
+                case_literal(lit, sizeof lit, br->values[0], emit_facts_switch_wide(d));
                 sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", lit);
             }
             if (sb.len)
@@ -427,7 +427,7 @@ void path_edits(const analysis *an, const leaf *lf, edits *es)
         } else if (d->kind == DEC_SWITCH) {
             case_literal(lit, sizeof lit,
                          br->kind == BR_CASE ? br->values[0] : d->default_value,
-                         decision_switch_wide(d));
+                         emit_facts_switch_wide(d));
             snprintf(buf, sizeof buf, "(%s) /* nplus1: this leaf's case */", lit);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {

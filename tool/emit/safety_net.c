@@ -66,7 +66,7 @@ int safety_net_check(const plan *pl, const parse_options *po, const char *input,
     const kernel_info *k = first.line ? kernel_at(pl, text, first.offset) : NULL;
     diag_loc at = {0};
     if (k)
-        at = kernel_diag_loc(pl->an, k);
+        at = emit_facts_kernel_loc(pl->an, k);
     else
         at.path = input;
     diag_report(&diag, DIAG_ERROR, &at, user_templates ? "nplus1-template" : "nplus1-internal",
