@@ -46,12 +46,12 @@ enum { FUZZ_STRATEGIES = 0 NPLUS1RT_STRATEGIES(FUZZ_COUNT_),
 #undef FUZZ_COUNT_
 
 /* Input lengths n, n+1, ... walk every strategy, then dispatch, split and work-group size. */
-static void plan_options_for(size_t size, plan_options *o)
+static void plan_options_for(size_t size, plan_options *o, dispatch *d)
 {
     const size_t ns = FUZZ_STRATEGIES, nd = FUZZ_DISPATCHES;
     memset(o, 0, sizeof *o);
     o->strategy = (strategy)(size % ns);
-    o->dispatch = (dispatch)(size / ns % nd);
+    *d = (dispatch)(size / ns % nd);
     o->split = (split_policy)(size / (ns * nd) % 2);
     o->wg = 1u << (size / (ns * nd * 2) % 9); /* 1 .. 256 */
 }
@@ -63,12 +63,13 @@ static void run_front_end(size_t size)
     diag.quiet = 1;
     parse_options po = {NULL, NULL, 0, NULL, 0};
     plan_options opt;
-    plan_options_for(size, &opt);
+    dispatch d;
+    plan_options_for(size, &opt, &d);
     front_end fe;
     if (front_end_run(&fe, scratch, &po, NULL, 0, &opt, &diag) == 0) {
-        report_print(devnull, &fe.an, &fe.pl, 1);
+        report_print(devnull, &fe.an, &fe.pl, d, 1);
         if (!fe.bad) {
-            emit_options eo = {.input = scratch, .stem = "fuzz"};
+            emit_options eo = {.input = scratch, .stem = "fuzz", .dispatch = d};
             emit_output out;
             char err[512];
             if (emit_all(&fe.pl, &eo, &out, err, sizeof err) != 0) {

@@ -3,7 +3,7 @@
 # Checks that two nplus1gen binaries give byte-identical results over the
 # project's kernels: stdout, stderr and exit status of --report, --check and
 # -o (every file written), under the default options and under --strategy
-# tile / ordered / chunked and --split always. For structure changes that must
+# tile / ordered / chunked and --split always, and of --dump-ir. For structure changes that must
 # not change behaviour (docs/testing.md).
 #   scripts/same-output.sh OLD_BINARY NEW_BINARY [KERNEL.cl ...]
 # Without kernels: samples/, tests/ and bench/real/ (every .cl, recursively).
@@ -24,7 +24,8 @@ run() { # run BIN TAG FILE ARGS...: output under $work/TAG
 }
 for f in "${files[@]}"; do
   for opts in "--report" "--check" "-o out" "-o out --strategy tile" "-o out --strategy ordered" \
-              "-o out --strategy chunked" "-o out --split always" "--report --strategy tile"; do
+              "-o out --strategy chunked" "-o out --split always" "--report --strategy tile" \
+              "--check --strategy tile" "--dump-ir"; do
     # shellcheck disable=SC2086 # the options are words
     run "$old" a "$f" $opts; run "$new" b "$f" $opts
     n=$((n + 1))

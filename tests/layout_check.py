@@ -8,7 +8,11 @@
   common/ and of runtime/'s contract only (an upward include also fails the
   build, since a stage's folder is on no lower stage's include path);
 - a folder's *_int.h headers are included from that folder only;
-- runner/ and common/ include nothing of tool/.
+- runner/ and common/ include nothing of tool/;
+- the stages after the analysis read its facts, not libclang: no file of
+  tool/emit/ calls a clang_ function (a breach). tool/plan/ and tool/profile/
+  still do while that work goes on: their calls are counted in a note, not
+  failed (move a folder into NO_CLANG once it has none).
 
 Usage: layout_check.py SOURCE_DIR. Prints each breach; exit 1 on any.
 """
@@ -27,6 +31,25 @@ BELOW = {
     "cli": ["emit", "profile", "plan", "analyze", "parse", "base"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# after the analysis: no libclang call (NO_CLANG fails, CLANG_NOTED only counts)
+NO_CLANG = ["tool/emit"]
+CLANG_NOTED = ["tool/plan", "tool/profile"]
+CLANG_CALL = re.compile(r"\bclang_\w+\s*\(")
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def clang_calls(top, folder):
+    """(file, line, call) of each libclang call in folder's C files, comments left out."""
+    calls = []
+    for f in sorted(os.listdir(os.path.join(top, folder))):
+        if not f.endswith((".c", ".h")):
+            continue
+        text = open(os.path.join(top, folder, f), encoding="utf-8").read()
+        code = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+        for m in CLANG_CALL.finditer(code):
+            calls.append(("%s/%s" % (folder, f), code.count("\n", 0, m.start()) + 1,
+                          m.group(0).rstrip("( ")))
+    return calls
 
 
 def headers(top, folder):
@@ -67,6 +90,13 @@ def main():
                     bad.append("%s: includes %s of %s (not below it)" % (where, inc, home))
                 elif inc.endswith("_int.h") and home != folder:
                     bad.append("%s: includes %s, internal to %s" % (where, inc, home))
+    for folder in NO_CLANG:
+        bad += ["%s:%d: calls %s (ask the parse or analyze stage: parse_facts.h, emit_facts.h)" % c
+                for c in clang_calls(top, folder)]
+    for folder in CLANG_NOTED:
+        calls = clang_calls(top, folder)
+        print("layout: note: %s: %d libclang call(s) left (%s)" % (
+            folder, len(calls), ", ".join(sorted({c[0].split("/")[-1] for c in calls})) or "none"))
     for b in bad:
         print("layout: " + b)
     print("layout: %d breach(es) in %s" % (len(bad), ", ".join(folders)))

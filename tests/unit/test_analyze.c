@@ -47,7 +47,7 @@ static result run(const char *src)
         analysis *an = &fe.an;
         r.rc = fe.bad;
         static const unsigned first[] = {0}; /* decision ids number the tree in pre-order */
-        plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, 0, first,
+        plan_options opt = {STRATEGY_ORDERED, 256, SPLIT_ALWAYS, 0, first,
                             keep_first ? 1u : 0u};
         r.rc |= plan_build(&fe.pl, an, &opt, &d);
         const plan *pl = &fe.pl;
@@ -96,7 +96,7 @@ static void check_two_plans(void)
         unsigned limits[3] = {0, 2, 0};
         for (unsigned i = 0; i < 3; i++) {
             plan pl;
-            plan_options opt = {STRATEGY_ORDERED, DISPATCH_HOST, 256, SPLIT_ALWAYS, limits[i],
+            plan_options opt = {STRATEGY_ORDERED, 256, SPLIT_ALWAYS, limits[i],
                                 NULL, 0};
             plan_build(&pl, &fe.an, &opt, &d);
             leaves[i] = pl.nkernels ? pl.kernels[0].nleaves : 0;

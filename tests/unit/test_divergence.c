@@ -69,7 +69,7 @@ static result run(const char *src)
         visit v = {&r, NULL};
         if (an->nkernels) /* the classes are the analysis's: no plan needed */
             for_each_decision(&an->kernels[0].top, collect, &v);
-        plan_options opt = {.strategy = STRATEGY_ORDERED, .dispatch = DISPATCH_HOST, .wg = 256,
+        plan_options opt = {.strategy = STRATEGY_ORDERED, .wg = 256,
                             .split = SPLIT_AUTO};
         plan pl;
         plan_build(&pl, an, &opt, &d);

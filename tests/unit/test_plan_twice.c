@@ -56,15 +56,15 @@ static const char *const SRC =
     "}\n";
 
 /* What a plan shows: its --report, then the four emitted files (caller frees). */
-static char *plan_text(const analysis *an, const plan *pl, const char *path)
+static char *plan_text(const analysis *an, const plan *pl, dispatch d, const char *path)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    report_print(f, an, pl, 1);
-    emit_options eo = {.input = path, .stem = "twice"};
+    report_print(f, an, pl, d, 1);
+    emit_options eo = {.input = path, .stem = "twice", .dispatch = d};
     emit_output out;
     memset(&out, 0, sizeof out);
     char err[256] = "";
@@ -130,9 +130,9 @@ int main(void)
     diag_init(&d);
     d.quiet = 1;
     parse_options po = {0};
-    plan_options tile = {.strategy = STRATEGY_TILE, .dispatch = DISPATCH_AUTO, .wg = 256,
+    plan_options tile = {.strategy = STRATEGY_TILE, .wg = 256,
                          .split = SPLIT_AUTO};
-    plan_options other = {.strategy = STRATEGY_AGGREGATED, .dispatch = DISPATCH_HOST, .wg = 64,
+    plan_options other = {.strategy = STRATEGY_AGGREGATED, .wg = 64,
                           .split = SPLIT_ALWAYS, .max_leaves = 2};
     front_end fe;
     int rc = front_end_run(&fe, path, &po, NULL, 0, &tile, &d);
@@ -140,14 +140,14 @@ int main(void)
         const analysis *an = &fe.an;
         check_loop_tree(an);
         check_borrowed(an, &fe.pl);
-        char *first = plan_text(an, &fe.pl, path);
+        char *first = plan_text(an, &fe.pl, DISPATCH_AUTO, path);
         plan p2, p3;
         plan_build(&p2, an, &other, &d);
-        char *second = plan_text(an, &p2, path);
+        char *second = plan_text(an, &p2, DISPATCH_HOST, path);
         plan_free(&p2);
         plan_free(&fe.pl); /* the analysis's loop tree outlives the plans that borrowed it */
         plan_build(&p3, an, &tile, &d);
-        char *third = plan_text(an, &p3, path);
+        char *third = plan_text(an, &p3, DISPATCH_AUTO, path);
         check(first && strstr(first, "loop (tile): line 23: regrouped"),
               "the first plan regroups walk's loop");
         check(second && third && strcmp(first, second) != 0,

@@ -334,7 +334,7 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
         int keep = nwant ? wanted(ki->name, want, nwant) : body_has_decision(ki->cursor);
         if (!keep && !nwant && loops) {
             keep = decision_in_loop(an, ki->cursor) != 0;
-            ki->loop_lenient = keep && loops == ANALYZE_LOOPS_LENIENT;
+            ki->loop_kept = keep;
         }
         if (keep && nskip && wanted(ki->name, skip, nskip)) {
             free(ki->name); /* --skip-refused: the caller names it in a note */
@@ -372,15 +372,15 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
     }
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
-        if (ki->loop_lenient) { /* kept only for its loop: skipped if refused, its refusals
-                                 * kept for the plan to name (plan.c) */
+        if (ki->loop_kept) { /* kept only for its loop: its diagnostics kept for the plan
+                              * to print or name (plan.c) */
             ki->blockers = xcalloc(1, sizeof *ki->blockers);
             diag_init(ki->blockers);
             ki->blockers->quiet = 1;
             ki->blockers->record = 1;
         }
-        analyze_kernel(an, ki, ki->loop_lenient ? ki->blockers : diag);
-        bad |= !ki->legal && !ki->loop_lenient;
+        analyze_kernel(an, ki, ki->loop_kept ? ki->blockers : diag);
+        bad |= !ki->legal && !ki->loop_kept;
     }
     find_helpers(an, root);
     for (unsigned k = 0; k < an->nkernels; k++) {

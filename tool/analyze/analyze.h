@@ -224,9 +224,11 @@ typedef struct kernel_info {
     int has_decision;
     unsigned loop_only;       /* analyze_tu_loops: no top-level decision, an if or switch
                                * inside a loop at this line (0: not such a kernel) */
-    int loop_lenient;         /* kept for its loop only under ANALYZE_LOOPS_LENIENT: its
-                               * refusals are quiet and it is skipped as before (plan.h) */
-    diag_sink *blockers;      /* loop_lenient: its refusals, kept to be named (plan.c) */
+    int loop_kept;            /* kept only for its loop (not named by -k, no top-level
+                               * decision): its diagnostics are recorded in blockers, not
+                               * printed; the plan replays them (--strategy tile, where the
+                               * loop kernel is the set) or leaves it alone (plan.h) */
+    diag_sink *blockers;      /* loop_kept: its diagnostics, recorded (plan.c) */
     int legal;                /* no errors reported for this kernel */
     loop_tree *loops;         /* legal kernels with a decision (or loop_only): the loops */
     unsigned nloops, caploops; /* at the top level, in order (loop_tree.c) */
@@ -267,13 +269,10 @@ typedef struct analysis {
  */
 int analyze_tu(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                diag_sink *diag);
-/* analyze_tu; with loops, a kernel whose decisions all sit inside loops is kept too, its
- * loop_only set, for the plan to regroup its loop (loop.h). ANALYZE_LOOPS_STRICT (--strategy
- * tile): such a kernel is refused like any other; ANALYZE_LOOPS_LENIENT (the other strategies,
- * where the loop kernel is the tile candidate of the set): one not selected by name is
- * analyzed quietly, and one that cannot be regrouped is skipped as it was before. */
-#define ANALYZE_LOOPS_STRICT 1
-#define ANALYZE_LOOPS_LENIENT 2
+/* analyze_tu; with loops (nonzero), a kernel whose decisions all sit inside loops is kept
+ * too, its loop_only set, for the plan to regroup its loop (loop.h). One not selected by name
+ * is analyzed quietly (loop_kept, its diagnostics in blockers): whether its refusals are
+ * errors depends on the strategy, which the plan reads, not the analysis. */
 int analyze_tu_loops(analysis *an, parse_result *pr, const char **want, unsigned nwant,
                      int loops, diag_sink *diag);
 /* analyze_tu_loops, leaving out the kernels named in skip[0..nskip) as if not selected

@@ -19,11 +19,12 @@
 #include <string.h>
 
 #include "analyze_int.h"
+#include "builtins.h"
 #include "util.h"
 
 static int starts(const char *s, const char *p)
 {
-    return strncmp(s, p, strlen(p)) == 0;
+    return builtins_starts(s, p);
 }
 
 typedef struct iframe {
@@ -339,7 +340,7 @@ static int in_builtin_load(ictx *c, const iframe *f, const char *fn, CXCursor *a
         ok = pointee_name(c, f, args[nargs - 1], name, sizeof name, &idx);
         if (ok)
             in_expr(c, f, args[0], &idx);
-    } else if ((starts(fn, "atomic_") || starts(fn, "atom_")) && nargs >= 1) {
+    } else if (builtins_is_atomic(fn) && nargs >= 1) {
         ok = pointee_name(c, f, args[0], name, sizeof name, &idx);
         for (unsigned i = 1; ok && i < nargs; i++)
             in_expr(c, f, args[i], out);

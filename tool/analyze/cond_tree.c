@@ -14,25 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag_at.h"
 #include "util.h"
 #include "rules.h"
 
 /* ---- condition trees --------------------------------------------------- */
 
-static void report_va(build_ctx *bc, diag_level lvl, CXCursor at, const char *rule,
-                      const char *fmt, va_list ap)
-{
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    diag_loc loc = parse_diag_loc(bc->an->pr, clang_getCursorLocation(at));
-    diag_report(bc->diag, lvl, &loc, rule, "%s", msg);
-}
-
 void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report_va(bc, DIAG_ERROR, at, rule, fmt, ap);
+    diag_vat(bc->diag, bc->an->pr, DIAG_ERROR, at, rule, fmt, ap);
     va_end(ap);
     bc->errors++;
 }
@@ -41,7 +33,7 @@ void note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report_va(bc, DIAG_NOTE, at, NULL, fmt, ap);
+    diag_vat(bc->diag, bc->an->pr, DIAG_NOTE, at, NULL, fmt, ap);
     va_end(ap);
 }
 

@@ -4,7 +4,8 @@
  * compared with clang_equalCursors: the one set every stage uses for the
  * variables a statement reads or writes, a slice needs, or a context carries.
  * Lookups are linear: these sets hold a statement's or a kernel's variables.
- * For memo tables keyed by cursor, see cursor_map.h.
+ * For memo tables keyed by cursor, see cursor_map.h. The same struct is the
+ * ordered list of a cursor's children (cursor_list, syntax.h): one vector type.
  */
 #ifndef NPLUS1_CURSOR_SET_H
 #define NPLUS1_CURSOR_SET_H

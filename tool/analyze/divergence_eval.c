@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze_int.h"
+#include "builtins.h"
 #include "util.h"
 
 static dval eval_var_value(dctx *x, const frame *f, CXCursor var);
@@ -486,7 +487,7 @@ static int name_is(const char *name, const char *const *set)
 
 static int starts(const char *s, const char *p)
 {
-    return strncmp(s, p, strlen(p)) == 0;
+    return builtins_starts(s, p);
 }
 
 static void builtin_source(dctx *x, CXCursor call, const char *name, int id)
@@ -518,30 +519,26 @@ static dval join_args(const call_args *a, unsigned from)
 static dval eval_builtin(dctx *x, const frame *f, CXCursor e, const char *name,
                          const call_args *a)
 {
-    static const char *const ids[] = {"get_global_id", "get_global_linear_id", NULL};
-    static const char *const sizes[] = {"get_global_size", "get_global_offset", "get_work_dim",
-                                        NULL};
     static const char *const monotone[] = {"min", "max", "clamp", "abs", "fmin", "fmax",
                                            "add_sat", "sub_sat", NULL};
     static const char *const products[] = {"mad", "mad24", "mul24", "fma", "mad_sat", NULL};
     char why[160];
-    if (name_is(name, ids)) {
+    if (builtins_kind(name) == BUILTIN_GLOBAL_ID) { /* sources of divergence: builtins.h */
         builtin_source(x, e, name, 1);
         return mk(V_AFFINE, "");
     }
-    if (name_is(name, sizes)) {
+    if (builtins_kind(name) == BUILTIN_GLOBAL_SIZE) {
         builtin_source(x, e, name, 0);
         return mk(V_UNIFORM, "");
     }
-    if (starts(name, "atomic_") || starts(name, "atom_")) {
+    if (builtins_is_atomic(name)) {
         snprintf(why, sizeof why, "calls %s (an atomic: every item may see another value)", name);
         return mk(V_DATA, why);
     }
     if (starts(name, "vload") && a->n >= 2)
         return eval_load(x, a->v[a->n - 1], join_args(a, 0), e, 0);
-    if (starts(name, "read_image") || starts(name, "get_local") || starts(name, "get_group") ||
-        starts(name, "get_num_groups") || starts(name, "work_group") || starts(name, "sub_group") ||
-        !strcmp(name, "printf")) {
+    if (starts(name, "read_image") || builtins_kind(name) == BUILTIN_LOCAL_ID ||
+        builtins_is_group_function(name) || !strcmp(name, "printf")) {
         snprintf(why, sizeof why, "calls %s", name);
         return mk(V_DATA, why);
     }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "util.h"
 #include "rules.h"
 
@@ -111,8 +112,8 @@ static int inside_branch(build_ctx *bc, CXCursor where)
 static void note_barrier_in_branch(build_ctx *bc, CXCursor at, CXCursor via)
 {
     char *name = cursor_spelling(at);
-    int group = !strcmp(name, "barrier") || !strcmp(name, "work_group_barrier");
-    int sub = !strcmp(name, "sub_group_barrier");
+    builtin_scope scope = builtins_barrier_scope(name);
+    int group = scope == BUILTIN_SCOPE_WORK_GROUP, sub = scope == BUILTIN_SCOPE_SUB_GROUP;
     free(name);
     if (!group && !sub)
         return;

@@ -41,14 +41,6 @@ static void seq_writes(const seq *s, cursor_list *out)
     }
 }
 
-static int in_list(const cursor_list *l, CXCursor c)
-{
-    for (unsigned i = 0; i < l->n; i++)
-        if (clang_equalCursors(l->v[i], c))
-            return 1;
-    return 0;
-}
-
 /* Is c declared inside r? */
 static int declared_in(const analysis *an, CXCursor c, src_range r)
 {
@@ -76,12 +68,12 @@ static void carried_condition(const loop_ctx *lc, decision *d)
     cursor_list w = {0}, carried = {0};
     seq_writes(lc->tree, &w);
     for (unsigned i = 0; i < w.n; i++)
-        if (!declared_in(lc->an, w.v[i], lc->stmt) && !in_list(&carried, w.v[i]))
+        if (!declared_in(lc->an, w.v[i], lc->stmt) && !cursor_set_has(&carried, w.v[i]))
             VEC_PUSH(carried.v, carried.n, carried.cap, w.v[i]);
     int found = 0;
     for (unsigned r = 0; carried.n && r < d->cond_fx.nreads && !found; r++) {
         CXCursor v = d->cond_fx.reads[r];
-        found = in_list(&carried, v) || (in_list(&w, v) && declared_in(lc->an, v, lc->body));
+        found = cursor_set_has(&carried, v) || (cursor_set_has(&w, v) && declared_in(lc->an, v, lc->body));
         if (found) {
             strbuf names;
             sb_init(&names);

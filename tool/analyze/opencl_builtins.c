@@ -8,38 +8,29 @@
 
 #include <string.h>
 
+#include "builtins.h"
+
 int starts_with(const char *s, const char *p)
 {
-    return strncmp(s, p, strlen(p)) == 0;
+    return builtins_starts(s, p);
 }
 
 unsigned builtin_effects(const char *name)
 {
-    /* mem_fence, read_mem_fence and write_mem_fence order one work-item's own
-     * accesses: not barriers, they may stay in the leaves. A fence with a scope
-     * (atomic_work_item_fence) orders them for a work-group: refused. */
-    static const char *barriers[] = {"barrier", "work_group_barrier", "sub_group_barrier",
-                                     "atomic_work_item_fence", NULL};
-    static const char *local_ids[] = {"get_local_id", "get_group_id", "get_local_size",
-                                      "get_num_groups", "get_enqueued_local_size",
-                                      "get_local_linear_id", NULL};
-    static const char *workitem[] = {"get_global_id", "get_global_size", "get_global_offset",
-                                     "get_work_dim", "get_global_linear_id", NULL};
-    for (int i = 0; barriers[i]; i++)
-        if (!strcmp(name, barriers[i]))
-            return EFF_BARRIER;
-    for (int i = 0; local_ids[i]; i++)
-        if (!strcmp(name, local_ids[i]))
-            return EFF_LOCAL_ID;
-    for (int i = 0; workitem[i]; i++)
-        if (!strcmp(name, workitem[i]))
-            return EFF_WORKITEM;
-    /* work-group and sub-group builtins, extensions' too (intel_sub_group_shuffle,
-     * qcom_sub_group_..., a prototype the kernel declares itself) */
-    if (strstr(name, "work_group") || strstr(name, "sub_group") || strstr(name, "subgroup") ||
-        strstr(name, "workgroup") || !strcmp(name, "wait_group_events"))
+    switch (builtins_kind(name)) { /* the table: builtins.h */
+    case BUILTIN_BARRIER:
+        return EFF_BARRIER;
+    case BUILTIN_LOCAL_ID:
+        return EFF_LOCAL_ID;
+    case BUILTIN_GLOBAL_ID:
+    case BUILTIN_GLOBAL_SIZE:
+        return EFF_WORKITEM;
+    case BUILTIN_OTHER:
+        break;
+    }
+    if (builtins_is_group_function(name) || !strcmp(name, "wait_group_events"))
         return EFF_GROUP_FN;
-    if (starts_with(name, "atomic_") || starts_with(name, "atom_"))
+    if (builtins_is_atomic(name))
         return EFF_ATOMIC | EFF_MEM_READ;
     if (!strcmp(name, "printf"))
         return EFF_PRINTF;

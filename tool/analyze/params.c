@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "diag_at.h"
 #include "nplus1rt_format.h" /* nplus1rt_elem: the kinds the runtime fills and diffs */
 #include "util.h"
 #include "rules.h"
@@ -38,21 +39,6 @@ static const scalar_kind *find_scalar(enum CXTypeKind k)
         if (scalars[i].kind == k)
             return &scalars[i];
     return NULL;
-}
-
-static void report(diag_sink *diag, const analysis *an, CXCursor at, const char *fmt,
-                   const char *a, const char *b)
-{
-    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
-    char msg[512];
-    snprintf(msg, sizeof msg, fmt, a, b);
-    diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_UNSUPPORTED_ARG), "%s", msg);
-}
-
-static void note(diag_sink *diag, const analysis *an, CXCursor at, const char *msg)
-{
-    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
-    diag_report(diag, DIAG_NOTE, &loc, NULL, "%s", msg);
 }
 
 /* Fills elem/lanes/size/host type from a value type; 0 on success. */
@@ -319,9 +305,9 @@ static int describe_struct(const analysis *an, const char *kernel, CXCursor c, C
 {
     long long sz = clang_Type_getSizeOf(canon);
     if (declared_in_param(an, c, canon)) { /* each generated kernel would get its own type */
-        report(diag, an, c, "parameter '%s' has a struct type declared in the parameter "
+        diag_at(diag, an->pr, DIAG_ERROR, c, rule_name(RULE_UNSUPPORTED_ARG), "parameter '%s' has a struct type declared in the parameter "
                             "list%s", p->name, "");
-        note(diag, an, c, "the generated kernels pass the argument on to helper functions, "
+        diag_at(diag, an->pr, DIAG_NOTE, c, NULL, "%s", "the generated kernels pass the argument on to helper functions, "
                           "which need one named type: declare it before the kernel (typedef "
                           "struct { ... } Name;)");
         return 1;
@@ -340,11 +326,11 @@ static int describe_struct(const analysis *an, const char *kernel, CXCursor c, C
     sb_puts(&h.sb, "};\n");
     if (h.why || sz <= 0) {
         char *f = h.why ? cursor_name(h.bad_at) : xstrdup("");
-        report(diag, an, c, "parameter '%s' is a struct passed by value that the host cannot "
+        diag_at(diag, an->pr, DIAG_ERROR, c, rule_name(RULE_UNSUPPORTED_ARG), "parameter '%s' is a struct passed by value that the host cannot "
                             "lay out as the device does: field '%s'",
                p->name, f);
-        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(h.why ? h.bad_at : c));
-        diag_report(diag, DIAG_NOTE, &loc, NULL, "the field %s", h.why ? h.why : "has no size");
+        diag_at(diag, an->pr, DIAG_NOTE, h.why ? h.bad_at : c, NULL, "the field %s",
+                h.why ? h.why : "has no size");
         free(f);
         sb_free(&h.sb);
         return 1;
@@ -485,7 +471,7 @@ static int describe_param(const analysis *an, const char *kernel, CXCursor c, in
     p->type_text = type_spelling(canon);
     strip_address_space(p->type_text);
     if (!p->name[0] || !p->decl_text) {
-        report(diag, an, c, "kernel parameters must be named and written in the kernel's file%s%s",
+        diag_at(diag, an->pr, DIAG_ERROR, c, rule_name(RULE_UNSUPPORTED_ARG), "kernel parameters must be named and written in the kernel's file%s%s",
                "", "");
         return 1;
     }
@@ -516,9 +502,9 @@ static int describe_param(const analysis *an, const char *kernel, CXCursor c, in
         } else if (describe_value(pointee, p, 0) != 0) {
             long long sz = clang_Type_getSizeOf(pointee);
             if (sz <= 0) {
-                report(diag, an, c, "parameter '%s' points to a type of unknown size%s",
+                diag_at(diag, an->pr, DIAG_ERROR, c, rule_name(RULE_UNSUPPORTED_ARG), "parameter '%s' points to a type of unknown size%s",
                        p->name, "");
-                note(diag, an, c, "the generated driver and the validation need the element "
+                diag_at(diag, an->pr, DIAG_NOTE, c, NULL, "%s", "the generated driver and the validation need the element "
                                   "size of every buffer: give the pointer an element type "
                                   "(for example __global uchar *)");
                 return 1;
@@ -535,10 +521,10 @@ static int describe_param(const analysis *an, const char *kernel, CXCursor c, in
     if (describe_image(p) == 0)
         return 0;
     if (describe_value(t, p, 1) != 0) {
-        report(diag, an, c, "parameter '%s' has type '%s': only buffers, images, samplers, "
+        diag_at(diag, an->pr, DIAG_ERROR, c, rule_name(RULE_UNSUPPORTED_ARG), "parameter '%s' has type '%s': only buffers, images, samplers, "
                             "scalars, vectors and structs are supported",
                p->name, p->type_text);
-        note(diag, an, c, "the generated driver passes __global and __constant pointers as "
+        diag_at(diag, an->pr, DIAG_NOTE, c, NULL, "%s", "the generated driver passes __global and __constant pointers as "
                           "cl_mem, scalars and vectors by value, images as cl_mem, samplers as "
                           "cl_sampler and structs as a pointer to a host struct; pipes, events "
                           "and queues have no host form there");

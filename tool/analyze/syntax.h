@@ -9,13 +9,13 @@
 #define NPLUS1_SYNTAX_H
 
 #include "analyze.h"
+#include "cursor_set.h"
 
 /* ---- syntax.c: cursors, ranges, operators ---- */
 
-typedef struct cursor_list {
-    CXCursor *v;
-    unsigned n, cap;
-} cursor_list;
+/* A list of cursors in order (a cursor's children, duplicates kept): the one cursor
+ * vector type, cursor_set's (cursor_set.h), under the name that says it is a list. */
+typedef cursor_set cursor_list;
 
 cursor_list children_of(CXCursor c);
 /* The last child of parent of this kind, or the null cursor: a function's body

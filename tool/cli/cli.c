@@ -5,7 +5,7 @@
  * together (docs/cli.md, "Options given together"): refused (exit 2) when
  * one cannot apply, warned about when it changes nothing.
  */
-#define _DEFAULT_SOURCE /* setenv, strcasecmp */
+#define _DEFAULT_SOURCE /* strcasecmp */
 #include "cli.h"
 
 #include <stdio.h>
@@ -148,12 +148,12 @@ static void warn_unapplied(const cli *c)
 {
     unsigned ns = c->nstrategies ? c->nstrategies : 1, nd = c->ndispatches ? c->ndispatches : 1;
     if (ns == 1 && nd == 1) {
-        warn_unapplied_pair(given(c, "--dispatch"), c->plan.strategy, c->plan.dispatch);
+        warn_unapplied_pair(given(c, "--dispatch"), c->plan.strategy, c->dispatch);
         return;
     }
     for (unsigned i = 0; i < ns; i++)
         for (unsigned k = 0; k < nd; k++) {
-            dispatch d = c->ndispatches ? c->dispatches[k] : c->plan.dispatch;
+            dispatch d = c->ndispatches ? c->dispatches[k] : c->dispatch;
             warn_unapplied_pair(c->ndispatches ? dispatch_name(d) : NULL,
                                 c->nstrategies ? c->strategies[i] : c->plan.strategy, d);
         }
@@ -396,7 +396,7 @@ static int apply_dispatch(cli *c, const option *o, const char *a, const char *v)
         return EXIT_USAGE;
     for (unsigned i = 0; i < c->ndispatches; i++)
         c->dispatches[i] = (dispatch)l[i];
-    c->plan.dispatch = c->dispatches[0];
+    c->dispatch = c->dispatches[0];
     return EXIT_OK;
 }
 
@@ -497,8 +497,8 @@ static int apply_device(cli *c, const option *o, const char *a, const char *v)
         return EXIT_USAGE;
     if (!strcasecmp(v, "oclgrind")) /* the runner runs under oclgrind */
         c->vopt.device = "oclgrind";
-    else
-        setenv("NPLUS1_DEVICE", v, 1);
+    else /* the runner's device selection (runtime/device.c), set in its environment only */
+        c->vopt.device_select = v;
     return EXIT_OK;
 }
 
@@ -660,7 +660,7 @@ static void set_defaults(cli *c)
 {
     memset(c, 0, sizeof *c);
     c->plan.strategy = STRATEGY_AGGREGATED; /* fastest measured: docs/performance.md */
-    c->plan.dispatch = DISPATCH_AUTO;
+    c->dispatch = DISPATCH_AUTO;
     c->plan.wg = 256;
     c->vopt.dim = 1;
     c->vopt.global[0] = 65536;

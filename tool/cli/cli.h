@@ -34,7 +34,8 @@ typedef struct cli {
     const char **includes;
     unsigned nincludes;
     const char *cl_std;
-    plan_options plan;        /* strategy, dispatch: the first of each list below */
+    plan_options plan;        /* strategy: the first of the list below */
+    dispatch dispatch;        /* the first of dispatches[] (emit's option) */
     strategy strategies[8];   /* --strategy A,B,...: --validate checks each pair with */
     unsigned nstrategies;     /* each of dispatches[] (0: the default alone) */
     dispatch dispatches[4];

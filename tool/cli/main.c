@@ -58,10 +58,11 @@ static int emit_failed(const cli *c, const char *err)
 }
 
 /* The set of plan pl emitted into *out and checked by the safety net: EXIT_OK or the exit. */
-static int emit_checked(const cli *c, const plan *pl, const char *stem, emit_output *out)
+static int emit_checked(const cli *c, const plan *pl, dispatch d, const char *stem,
+                        emit_output *out)
 {
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped};
+                       c->no_line, c->skipped, c->nskipped, d};
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
     if (emit_all(pl, &eo, out, err, sizeof err) != 0)
@@ -85,11 +86,11 @@ static int validate(cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_output out;
-    int rc = emit_checked(c, pl, stem, &out);
+    int rc = emit_checked(c, pl, c->dispatch, stem, &out);
     if (rc == EXIT_OK) {
         fill_vopt(c);
         fflush(stdout);
-        rc = validate_run(pl, &out, &c->vopt);
+        rc = validate_run(pl, c->dispatch, &out, &c->vopt);
     }
     emit_output_free(&out);
     free(stem);
@@ -99,51 +100,52 @@ static int validate(cli *c, const plan *pl)
 /* ---- --validate --strategy A,B,... --dispatch C,D: one job, one set per pair ---- */
 
 typedef struct pair_set {
-    analysis an;
-    plan pl;
+    plan pl;                          /* its own plan: the first pair of a later strategy */
+    const plan *p;                    /* the plan it emits: run()'s, its own or an earlier pair's */
+    dispatch dispatch;
     emit_output out;
     char label[32];                   /* "tile/fused" */
 } pair_set;
 
-/* Pair i's analysis and plan: quiet (the first pair printed its diagnostics), loud on error. */
-static int plan_pair(const cli *c, parse_result *pr, pair_set *ps, unsigned i)
+/* Pair i's plan: the one analysis pl->an planned once per strategy (quiet: the first
+ * pair printed the analysis's diagnostics; loud on error), emitted once per dispatch.
+ * Neither the strategy nor the dispatch changes the analysis, nor the dispatch the plan. */
+static int plan_pair(const cli *c, const plan *first, pair_set *ps, unsigned i)
 {
     unsigned nd = c->ndispatches ? c->ndispatches : 1;
     plan_options po = c->plan;
     if (c->nstrategies)
         po.strategy = c->strategies[i / nd];
-    if (c->ndispatches)
-        po.dispatch = c->dispatches[i % nd];
-    snprintf(ps->label, sizeof ps->label, "%s/%s", strategy_name(po.strategy),
-             dispatch_name(po.dispatch));
+    ps[i].dispatch = c->ndispatches ? c->dispatches[i % nd] : c->dispatch;
+    snprintf(ps[i].label, sizeof ps[i].label, "%s/%s", strategy_name(po.strategy),
+             dispatch_name(ps[i].dispatch));
+    ps[i].p = i < nd ? first : i % nd ? ps[i - i % nd].p : &ps[i].pl;
+    if (ps[i].p != &ps[i].pl)
+        return EXIT_OK;
     for (int loud = 0; loud < 2; loud++) {
         diag_sink diag;
         diag_init(&diag);
         diag.quiet = !loud;
-        int bad = analyze_tu_loops(&ps->an, pr, c->kernels, c->nkernels,
-                                   po.strategy == STRATEGY_TILE ? ANALYZE_LOOPS_STRICT
-                                                                : ANALYZE_LOOPS_LENIENT,
-                                   &diag);
-        bad |= plan_build(&ps->pl, &ps->an, &po, &diag);
+        int bad = plan_build(&ps[i].pl, first->an, &po, &diag);
+        profile_in_apply(&c->prior, &ps[i].pl); /* --profile-in's numbers, as run() put them */
         if (!bad && !diag.errors)
             return EXIT_OK;
-        plan_free(&ps->pl);
-        analyze_free(&ps->an);
-        memset(&ps->pl, 0, sizeof ps->pl);
-        memset(&ps->an, 0, sizeof ps->an);
+        plan_free(&ps[i].pl);
+        memset(&ps[i].pl, 0, sizeof ps[i].pl);
     }
     fprintf(stderr, "nplus1gen: error: --strategy %s --dispatch %s: the input cannot be "
                     "planned (see above)\n", strategy_name(po.strategy),
-            dispatch_name(po.dispatch));
+            dispatch_name(ps[i].dispatch));
     return EXIT_INPUT;
 }
 
 /*
  * Pair 0 is the plan run() built (pl, the first strategy and dispatch); the
- * others are planned again from the parse. Each set is emitted and checked,
- * then all go into one job: the runner builds each kernel's original once.
+ * other strategies are planned from its analysis (pl->an: the file is analysed
+ * once). Each set is emitted and checked, then all go into one job: the runner
+ * builds each kernel's original once.
  */
-static int validate_pairs(cli *c, parse_result *pr, const plan *pl)
+static int validate_pairs(cli *c, const plan *pl)
 {
     unsigned n = (c->nstrategies ? c->nstrategies : 1) * (c->ndispatches ? c->ndispatches : 1);
     pair_set *ps = calloc(n, sizeof *ps);
@@ -152,13 +154,10 @@ static int validate_pairs(cli *c, parse_result *pr, const plan *pl)
     int rc = ps && vs ? EXIT_OK : EXIT_INTERNAL;
     unsigned made = 0;
     for (; rc == EXIT_OK && made < n; made++) {
-        rc = made ? plan_pair(c, pr, &ps[made], made) : EXIT_OK;
-        if (!made)
-            snprintf(ps[0].label, sizeof ps[0].label, "%s/%s", strategy_name(pl->opt.strategy),
-                     dispatch_name(pl->opt.dispatch));
-        const plan *p = made ? &ps[made].pl : pl;
-        rc = rc == EXIT_OK ? emit_checked(c, p, stem, &ps[made].out) : rc;
-        vs[made] = (validate_set){ps[made].label, p, &ps[made].out};
+        rc = plan_pair(c, pl, ps, made);
+        rc = rc == EXIT_OK ? emit_checked(c, ps[made].p, ps[made].dispatch, stem, &ps[made].out)
+                           : rc;
+        vs[made] = (validate_set){ps[made].label, ps[made].p, ps[made].dispatch, &ps[made].out};
     }
     if (rc == EXIT_OK) {
         fill_vopt(c);
@@ -167,10 +166,7 @@ static int validate_pairs(cli *c, parse_result *pr, const plan *pl)
     }
     for (unsigned i = 0; ps && i < made; i++) {
         emit_output_free(&ps[i].out);
-        if (i) {
-            plan_free(&ps[i].pl);
-            analyze_free(&ps[i].an);
-        }
+        plan_free(&ps[i].pl); /* empty unless the pair planned its strategy */
     }
     free(ps);
     free(vs);
@@ -182,7 +178,7 @@ static int generate(const cli *c, const plan *pl)
 {
     char *stem = c->stem ? xstrdup(c->stem) : default_stem(c->input);
     emit_options eo = {c->input, stem, c->template_dir, c->defines, c->ndefines,
-                       c->profile_in ? &c->prior : NULL, c->no_line, c->skipped, c->nskipped};
+                       c->no_line, c->skipped, c->nskipped, c->dispatch};
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
@@ -237,19 +233,21 @@ static int generate(const cli *c, const plan *pl)
 
 /*
  * --profile-in: reads the profile and checks that it is one of the input's
- * kernels; EXIT_USAGE with a message when it is not. A generated kernel the
+ * kernels; EXIT_USAGE with a message when it is not. Its predictions go onto
+ * pl's kernels (kernel_plan.prior), where emit reads them; a generated kernel the
  * profile lacks keeps the static prior (a note says so).
  */
-static int load_profile(cli *c, const plan *pl)
+static int load_profile(cli *c, plan *pl)
 {
     char err[512];
     if (profile_in_load(&c->prior, c->profile_in, c->input, err, sizeof err) != 0) {
         fprintf(stderr, "nplus1gen: error: --profile-in '%s': %s\n", c->profile_in, err);
         return EXIT_USAGE;
     }
+    profile_in_apply(&c->prior, pl);
     unsigned found = 0;
     for (unsigned i = 0; i < pl->nkernels; i++)
-        found += profile_in_find(&c->prior, pl->kernels[i].k->name) != NULL;
+        found += pl->kernels[i].prior.has;
     if (!found && pl->nkernels) {
         fprintf(stderr, "nplus1gen: error: --profile-in '%s': it profiles ", c->profile_in);
         for (unsigned i = 0; i < c->prior.nkernels; i++)
@@ -259,7 +257,7 @@ static int load_profile(cli *c, const plan *pl)
         return EXIT_USAGE;
     }
     for (unsigned i = 0; i < pl->nkernels && !c->quiet; i++)
-        if (!profile_in_find(&c->prior, pl->kernels[i].k->name))
+        if (!pl->kernels[i].prior.has)
             fprintf(stderr, "nplus1gen: note: --profile-in '%s' has no kernel '%s': its "
                             "measured choice keeps the static prior\n",
                     c->profile_in, pl->kernels[i].k->name);
@@ -342,7 +340,7 @@ static void find_skipped(const cli *c, const parse_options *po, skip_list *sl)
         const kernel_plan *kp = NULL;
         for (unsigned p = 0; p < fe.pl.nkernels; p++)
             kp = fe.pl.kernels[p].k == k ? &fe.pl.kernels[p] : kp;
-        if (k->loop_lenient || plan_skipped_why(&fe.pl, k))
+        if (plan_loop_lenient(&fe.pl, k) || plan_skipped_why(&fe.pl, k))
             continue; /* left alone for its loop, as before: no set, no error */
         diag_loc at = parse_diag_loc(&fe.pr, clang_getCursorLocation(k->cursor));
         if (!k->legal || !kp || kp->errors) {
@@ -391,7 +389,7 @@ static int dump_ir(const cli *c, const parse_options *po)
     if (parse_input(&pr, c->input, po, &diag) != 0)
         return EXIT_INPUT;
     analysis an;
-    int bad = analyze_tu_loops(&an, &pr, c->kernels, c->nkernels, ANALYZE_LOOPS_LENIENT, &diag);
+    int bad = analyze_tu_loops(&an, &pr, c->kernels, c->nkernels, 1, &diag);
     strbuf sb;
     sb_init(&sb);
     for (unsigned k = 0; k < an.nkernels; k++)
@@ -411,7 +409,7 @@ static int dump_ir(const cli *c, const parse_options *po)
 static int calibrate(const cli *c)
 {
     static const char *const args[] = {"--calibrate", NULL};
-    int sig = 0, rc = runner_run(args, c->vopt.timeout, &sig);
+    int sig = 0, rc = runner_run(args, c->vopt.timeout, c->vopt.device_select, &sig);
     if (rc == RUNNER_TIMED_OUT)
         fprintf(stderr, "nplus1gen: error: the calibration stopped after %u s (--timeout)\n",
                 c->vopt.timeout);
@@ -450,6 +448,7 @@ static int run(int argc, char **argv)
         c.vopt.ndefines = c.ndefines;
         c.vopt.includes = c.includes;
         c.vopt.nincludes = c.nincludes;
+        c.popt.fused = c.dispatch != DISPATCH_HOST;
         rc = profile_command(c.input, &ppo, c.kernels, c.nkernels, &c.plan, &c.vopt, &c.popt);
         cli_free(&c);
         return rc;
@@ -474,7 +473,7 @@ static int run(int argc, char **argv)
                             &diag);
     if (rc == EXIT_OK) {
         if (c.report || c.check)
-            report_print(stdout, &fe.an, &fe.pl, c.report);
+            report_print(stdout, &fe.an, &fe.pl, c.dispatch, c.report);
         if (c.report) {
             char line[1600];
             calibration_describe(&cc, line, sizeof line);
@@ -494,7 +493,7 @@ static int run(int argc, char **argv)
             rc = generate(&c, &fe.pl);
         int pairs = c.nstrategies > 1 || c.ndispatches > 1;
         if (rc == EXIT_OK && c.validate && !c.check)
-            rc = pairs ? validate_pairs(&c, &fe.pr, &fe.pl) : validate(&c, &fe.pl);
+            rc = pairs ? validate_pairs(&c, &fe.pl) : validate(&c, &fe.pl);
     }
     if (rc == EXIT_INPUT && diag.errors)
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,

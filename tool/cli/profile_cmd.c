@@ -109,7 +109,7 @@ static int has_construct(const ptree *t)
     return t->nc > 0;
 }
 
-/* Trees for every kernel; 0, or 1 after an error message. */
+/* Trees for every kernel; EXIT_OK, or EXIT_INPUT after an error message. */
 static int build_trees(pctx *x)
 {
     x->pks = xcalloc(x->an.nkernels ? x->an.nkernels : 1, sizeof *x->pks);
@@ -137,13 +137,13 @@ static int build_trees(pctx *x)
         } else if (pk->err[0]) {
             fprintf(stderr, "nplus1gen: error: cannot profile kernel '%s': %s\n", k->name,
                     pk->err);
-            return 1;
+            return EXIT_INPUT;
         }
     }
     if (!x->npks)
         fprintf(stderr, "nplus1gen: error: no kernel in %s has a decision or a loop: nothing "
                         "to profile\n", x->input);
-    return x->npks ? 0 : 1;
+    return x->npks ? EXIT_OK : EXIT_INPUT;
 }
 
 /* ---- the job ------------------------------------------------------------------ */
@@ -227,7 +227,7 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
             kp = &x->pl.kernels[i];
     if (!kp)
         return ps; /* refused or left alone: no set, no candidate */
-    int fused = x->pl.opt.dispatch != DISPATCH_HOST;
+    int fused = x->o->fused;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
         if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)kp->strategy,
                              fused, kp->tile_candidate != AUTO_TILE_NONE))
@@ -255,7 +255,7 @@ static char *trees(const pctx *x)
     return sb_steal(&sb);
 }
 
-/* 0, 2 (a file: input that cannot be read) or 3. */
+/* EXIT_OK, EXIT_USAGE (a file: input that cannot be read) or EXIT_INTERNAL. */
 static int write_job(pctx *x)
 {
     const src_file *f = &x->an.pr->files[0];
@@ -273,18 +273,19 @@ static int write_job(pctx *x)
         write_file(".", getenv("NPLUS1_PROFILE_KEEP_SOURCE"), src, strlen(src));
     free(src);
     free(desc);
-    return bad ? 3 : 0;
+    return bad ? EXIT_INTERNAL : EXIT_OK;
 }
 
 
 
-static int run_runner(const char *dir, unsigned timeout, const char *device, const char *json)
+static int run_runner(const char *dir, const validate_options *vo, const char *json)
 {
     const char *args[6];
+    unsigned timeout = vo->timeout;
     int n = 0, sig = 0;
-    if (device) {
+    if (vo->device) {
         args[n++] = "--device";
-        args[n++] = device;
+        args[n++] = vo->device;
     }
     if (json) {
         args[n++] = "--profile-json";
@@ -292,14 +293,14 @@ static int run_runner(const char *dir, unsigned timeout, const char *device, con
     }
     args[n++] = dir;
     args[n] = NULL;
-    int rc = runner_run(args, timeout, &sig);
+    int rc = runner_run(args, timeout, vo->device_select, &sig);
     if (rc == RUNNER_TIMED_OUT)
         fprintf(stderr, "nplus1gen: error: the profile run stopped after %u s (--timeout)\n",
                 timeout);
     else if (rc == RUNNER_KILLED || rc == RUNNER_NOT_STARTED)
         fprintf(stderr, "nplus1gen: error: the profile runner died: a kernel probably read or "
                         "wrote out of bounds; check --arg sizes and values\n");
-    return rc < 0 ? 3 : rc;
+    return rc < 0 ? EXIT_INTERNAL : rc; /* the runner's exit: the same statuses */
 }
 
 /* ---- --profile-map, --profile-html: the recordings the runner left --------------------------------- */
@@ -358,8 +359,8 @@ static int draw_pictures(const pctx *x)
     profile_kernel_tree *ks = xcalloc(n, sizeof *ks);
     profile_layout lay;
     memset(&lay, 0, sizeof lay);
-    int rc = 0;
-    for (unsigned i = 0; i < n && rc == 0; i++) {
+    int rc = EXIT_OK;
+    for (unsigned i = 0; i < n && rc == EXIT_OK; i++) {
         const char *name = x->pks[i].k->name;
         profile_layout li;
         if (read_run_info(x, name, &res[i], &li) != 0 || read_record(x, name, &res[i], &li) != 0) {
@@ -378,12 +379,12 @@ static int draw_pictures(const pctx *x)
     calibration_find(res[0].device, &cal);
     profile_report rep = {x->input, vo->dim, {vo->global[0], vo->global[1], vo->global[2]},
                           vo->seed, o->width, NULL, lay, x->items, ks, n, res, &cal};
-    if (rc == 0 && o->map) {
+    if (rc == EXIT_OK && o->map) {
         rep.nks = 1;
         rc = profile_write_map(&rep, o->map);
         rep.nks = n;
     }
-    if (rc == 0 && o->html) {
+    if (rc == EXIT_OK && o->html) {
         const src_file *f = &x->an.pr->files[0];
         rc = profile_write_html(&rep, f->text, f->len, o->html);
         if (rc == 0)
@@ -411,7 +412,7 @@ static int run_job(pctx *x)
         }
         x->dir = vo->emit_job;
         int rc = write_job(x);
-        if (rc == 0)
+        if (rc == EXIT_OK)
             printf("wrote the profile job to %s: run it with nplus1gen-validate %s\n",
                    vo->emit_job, vo->emit_job);
         return rc;
@@ -424,9 +425,9 @@ static int run_job(pctx *x)
     }
     x->dir = dir;
     int rc = write_job(x);
-    if (rc == 0)
-        rc = run_runner(x->dir, vo->timeout, vo->device, x->o->json);
-    if (rc == 0 && (x->o->map || x->o->html))
+    if (rc == EXIT_OK)
+        rc = run_runner(x->dir, vo, x->o->json);
+    if (rc == EXIT_OK && (x->o->map || x->o->html))
         rc = draw_pictures(x);
     remove_tree(x->dir);
     x->dir = NULL;
@@ -444,18 +445,18 @@ static int analyze_input(pctx *x, parse_result *pr, const char **kernels, unsign
     quiet.quiet = 1;
     const char **want = nkernels ? kernels : all.v;
     unsigned nwant = nkernels ? nkernels : all.n;
-    int rc = 0;
+    int rc = EXIT_OK;
     if (!nwant) {
         fprintf(stderr, "nplus1gen: error: %s defines no __kernel function: nothing to profile\n",
                 x->input);
-        rc = 1;
+        rc = EXIT_INPUT;
     } else {
         analyze_tu(&x->an, pr, want, nwant, &quiet);
         plan_build(&x->pl, &x->an, popt, &quiet);
         if (x->an.nkernels < nwant) {
             fprintf(stderr, "nplus1gen: error: no kernel named '%s' in %s\n",
                     want[x->an.nkernels], x->input);
-            rc = 1;
+            rc = EXIT_INPUT;
         }
     }
     for (unsigned i = 0; i < all.n; i++)
@@ -472,7 +473,7 @@ int profile_command(const char *input, const parse_options *po, const char **ker
     diag_init(&diag);
     parse_result pr;
     if (parse_input(&pr, input, po, &diag) != 0)
-        return 1;
+        return EXIT_INPUT;
     pctx x;
     memset(&x, 0, sizeof x);
     x.input = input;
@@ -483,11 +484,11 @@ int profile_command(const char *input, const parse_options *po, const char **ker
     for (unsigned d = 0; d < vo->dim; d++)
         x.items *= vo->global[d];
     int rc = analyze_input(&x, &pr, kernels, nkernels, popt);
-    if (rc == 0)
+    if (rc == EXIT_OK)
         rc = build_trees(&x);
-    if (rc == 0 && profile_plan_layout(x.items, o->memory, PROFILE_FIRST_SLOT, &x.lay) != 0)
-        rc = 1; /* the user's limit, not a bug: exit 1 */
-    if (rc == 0)
+    if (rc == EXIT_OK && profile_plan_layout(x.items, o->memory, PROFILE_FIRST_SLOT, &x.lay) != 0)
+        rc = EXIT_INPUT; /* the user's limit, not a bug */
+    if (rc == EXIT_OK)
         rc = run_job(&x);
     for (unsigned i = 0; i < x.npks; i++)
         profile_kernel_free(&x.pks[i]);

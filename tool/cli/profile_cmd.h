@@ -18,6 +18,7 @@ typedef struct profile_options {
     const char *json;             /* --profile-json FILE, or NULL */
     const char *map;              /* --profile-map FILE.png, or NULL */
     const char *html;             /* --profile-html FILE.html, or NULL */
+    int fused;                    /* --dispatch is not host: the set carries the fused kernel */
 } profile_options;
 
 /*

@@ -349,7 +349,7 @@ static int loop_has_top_decision(const kernel_plan *kp)
 }
 
 /* The tile kernel the set carries: its name, and why it is the only split or what it costs. */
-static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
+static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kernel_plan *kp)
 {
     if (kp->tile_candidate == AUTO_TILE_NONE)
         return;
@@ -372,7 +372,7 @@ static void print_tile_candidate(FILE *f, const plan *pl, const kernel_plan *kp)
                       "the top level has only early-return guards)");
     else if (pl->opt.strategy != STRATEGY_TILE)
         fprintf(f, "  candidates: original, %s/%s and %s\n", strategy_name(kp->strategy),
-                dispatch_name(pl->opt.dispatch), name);
+                dispatch_name(d), name);
     if (kp->tile_candidate == AUTO_TILE_LOOP && pl->opt.split == SPLIT_AUTO)
         fprintf(f, "  %s: %s: the loop's decision at line %u is data dependent (the static "
                    "model cannot tell how often a SIMD group mixes branches or trip counts); "
@@ -405,8 +405,8 @@ static int plan_ok(const kernel_plan *kp)
     return kp && kp->nkernels > 0 && kp->nleaves <= PLAN_MAX_LEAVES && kp->errors == 0;
 }
 
-static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kernel_info *k,
-                         int full)
+static void print_kernel(FILE *f, const analysis *an, const plan *pl, dispatch d,
+                         const kernel_info *k, int full)
 {
     const kernel_plan *kp = plan_of(pl, k);
     const char *skip = plan_skipped_why(pl, k);
@@ -422,7 +422,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     fprintf(f, "kernel %s: can be split: %u leaves, %u leaf kernels, classifier slice of %u "
                "statements, strategy %s, dispatch %s\n",
             k->name, kp->nleaves, kp->nkernels, kp->nslice, strategy_name(kp->strategy),
-            dispatch_name(pl->opt.dispatch));
+            dispatch_name(d));
     if (kp->split == SPLIT_MODE_NEVER && kp->ndata == 0)
         fprintf(f, "  split: never: no decision depends on data (every condition is uniform or "
                    "affine, so the items of a SIMD group agree except at the borders); the driver "
@@ -433,7 +433,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     else if (kp->split == SPLIT_MODE_ADAPTIVE)
         fprintf(f, "  split: adaptive: the driver probes divergence (every 16th launch by default) "
                    "and runs the original kernel while few 32-item chunks mix leaves\n");
-    print_tile_candidate(f, pl, kp);
+    print_tile_candidate(f, pl, d, kp);
     if (kp->merged_kernel >= 0)
         fprintf(f, "  merged: %u cheap leaves share %s" NPLUS1RT_SUFFIX_LEAF "%d, which runs the "
                    "original code\n", kp->nmerged, k->name, kp->merged_kernel);
@@ -473,10 +473,10 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, const kern
     for_each_decision(&k->top, print_divergence, &c);
 }
 
-void report_print(FILE *f, const analysis *an, const plan *pl, int full)
+void report_print(FILE *f, const analysis *an, const plan *pl, dispatch d, int full)
 {
     for (unsigned i = 0; i < an->nkernels; i++)
-        print_kernel(f, an, pl, &an->kernels[i], full);
+        print_kernel(f, an, pl, d, &an->kernels[i], full);
     for (unsigned i = 0; i < an->nskipped; i++)
         if (an->skipped_loop_line && an->skipped_loop_line[i])
             fprintf(f, "kernel %s: skipped (its decisions are inside loops, from line %u: "

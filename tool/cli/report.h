@@ -8,8 +8,9 @@
 
 #include <stdio.h>
 
+#include "emit.h"
 #include "plan.h"
 
-void report_print(FILE *f, const analysis *an, const plan *pl, int full);
+void report_print(FILE *f, const analysis *an, const plan *pl, dispatch d, int full);
 
 #endif

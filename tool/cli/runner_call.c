@@ -63,7 +63,33 @@ char *runner_path(void)
     return path_join(self, "nplus1gen-validate");
 }
 
-int runner_run(const char *const *args, unsigned timeout, int *signal_out)
+extern char **environ;
+
+/* The runner's environment: ours, with NPLUS1_DEVICE=device_select when that is not NULL
+ * (caller frees the array and *added, the one string it made). */
+static char **runner_env(const char *device_select, char **added)
+{
+    static const char var[] = "NPLUS1_DEVICE=";
+    size_t n = 0, k = 0;
+    while (environ[n])
+        n++;
+    char **env = xcalloc(n + 2, sizeof *env);
+    for (size_t i = 0; i < n; i++)
+        if (!device_select || strncmp(environ[i], var, sizeof var - 1) != 0)
+            env[k++] = environ[i];
+    *added = NULL;
+    if (device_select) {
+        strbuf sb;
+        sb_init(&sb);
+        sb_printf(&sb, "%s%s", var, device_select);
+        env[k++] = *added = sb_steal(&sb);
+    }
+    env[k] = NULL;
+    return env;
+}
+
+int runner_run(const char *const *args, unsigned timeout, const char *device_select,
+               int *signal_out)
 {
     const char *argv[16];
     char *runner = runner_path();
@@ -72,17 +98,21 @@ int runner_run(const char *const *args, unsigned timeout, int *signal_out)
     for (; *args && n < 15; args++)
         argv[n++] = *args;
     argv[n] = NULL;
+    char *added;
+    char **env = runner_env(device_select, &added);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0); /* the runner may start oclgrind: --timeout stops the whole group */
-        execv(runner, (char *const *)argv);
+        execve(runner, (char *const *)argv, env);
         fprintf(stderr, "nplus1gen: error: cannot run '%s': %s (set NPLUS1_VALIDATE_RUNNER)\n",
                 runner, strerror(errno));
         _exit(EXIT_INTERNAL);
     }
     free(runner);
+    free(env);
+    free(added);
     if (pid < 0)
         return RUNNER_NOT_STARTED;
     int status = 0;

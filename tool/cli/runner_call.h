@@ -26,8 +26,11 @@ enum {
 /*
  * Runs the runner with args (NULL-terminated, argv[1] on) in its own process
  * group, polling so that a kernel that never ends cannot hang the tool: its
- * exit status, or one of the RUNNER_* values. timeout 0: no limit.
+ * exit status, or one of the RUNNER_* values. timeout 0: no limit. device_select,
+ * when not NULL, is the runner's NPLUS1_DEVICE (--device NAME|INDEX); this
+ * process's environment is left as it is.
  */
-int runner_run(const char *const *args, unsigned timeout, int *signal_out);
+int runner_run(const char *const *args, unsigned timeout, const char *device_select,
+               int *signal_out);
 
 #endif

@@ -389,14 +389,14 @@ void validate_job_racy(strbuf *sb, const analysis *an, const kernel_info *k)
 }
 
 /* The kernels of one set: each kernel's line, its args and its leaves. */
-static void describe_set(strbuf *sb, const plan *pl)
+static void describe_set(strbuf *sb, const plan *pl, dispatch d)
 {
     for (unsigned i = 0; i < pl->nkernels; i++) {
         const kernel_plan *kp = &pl->kernels[i];
         const kernel_info *k = kp->k;
         /* has_tile: AUTO_TILE_*, 2 and 3 name the tile's kind (the runner's labels) */
         job_kernel jk = {.name = k->name, .strategy = kp->strategy,
-                         .dispatch = pl->opt.dispatch, .wg = pl->opt.wg,
+                         .dispatch = d, .wg = pl->opt.wg,
                          .reqd_wg = {k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]},
                          .nkernels = kp->nkernels, .split = kp->split,
                          .has_tile = kp->tile_candidate};
@@ -458,7 +458,7 @@ static char *describe(const validate_set *sets, unsigned n, const validate_optio
             job_put_set(&sb, sets[i].label, file);
             free(file);
         }
-        describe_set(&sb, sets[i].pl);
+        describe_set(&sb, sets[i].pl, sets[i].dispatch);
     }
     return sb_steal(&sb);
 }
@@ -492,7 +492,8 @@ static int write_sets(const validate_set *sets, unsigned n, const char *dir)
     return 0;
 }
 
-/* Writes the sets, original.cl, inputs/ and job.desc into dir; 0, 2 (bad --arg) or 3. */
+/* Writes the sets, original.cl, inputs/ and job.desc into dir; EXIT_OK, EXIT_USAGE (a bad
+ * --arg) or EXIT_INTERNAL. */
 static int write_job(const validate_set *sets, unsigned n, const validate_options *o,
                      const char *dir)
 {
@@ -504,7 +505,7 @@ static int write_job(const validate_set *sets, unsigned n, const validate_option
     }
     char *text = describe(sets, n, o, dir);
     char *orig = path_join(dir, "original.cl"), *desc = path_join(dir, "job.desc");
-    int rc = text ? 0 : 2;
+    int rc = text ? EXIT_OK : EXIT_USAGE;
     if (text && (write_sets(sets, n, dir) || write_bytes(orig, original, len) ||
                  write_text(desc, text))) {
         fprintf(stderr, "nplus1gen: error: cannot write to %s: %s\n", dir, strerror(errno));
@@ -520,12 +521,13 @@ static int write_job(const validate_set *sets, unsigned n, const validate_option
 
 
 
-static int run_runner(const char *job_dir, unsigned timeout, const char *device)
+static int run_runner(const char *job_dir, const validate_options *o)
 {
-    const char *with_device[] = {"--device", device, job_dir, NULL};
+    const char *with_device[] = {"--device", o->device, job_dir, NULL};
     const char *plain[] = {job_dir, NULL};
+    unsigned timeout = o->timeout;
     int sig = 0;
-    int rc = runner_run(device ? with_device : plain, timeout, &sig);
+    int rc = runner_run(o->device ? with_device : plain, timeout, o->device_select, &sig);
     if (rc == RUNNER_TIMED_OUT)
         fprintf(stderr, "nplus1gen: error: validation stopped after %u s (--timeout): a "
                         "kernel ran too long; check the --arg values (loop bounds, sizes)\n",
@@ -534,13 +536,13 @@ static int run_runner(const char *job_dir, unsigned timeout, const char *device)
         fprintf(stderr, "nplus1gen: error: the validation runner died (signal %d): a kernel "
                         "probably read or wrote out of bounds; check --arg sizes and values\n",
                 sig);
-    return rc < 0 ? 3 : rc;
+    return rc < 0 ? EXIT_INTERNAL : rc; /* the runner's exit: the same statuses */
 }
 
 int validate_run_sets(const validate_set *sets, unsigned n, const validate_options *o)
 {
     int rc = check_names(sets[0].pl, o);
-    if (rc)
+    if (rc != EXIT_OK)
         return rc;
     if (o->emit_job) {
         if (mkdir(o->emit_job, 0777) != 0 && errno != EEXIST) {
@@ -549,7 +551,7 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
             return EXIT_INTERNAL;
         }
         rc = write_job(sets, n, o, o->emit_job);
-        if (rc == 0 && !o->quiet)
+        if (rc == EXIT_OK && !o->quiet)
             printf("wrote the validation job to %s: run it with nplus1gen-validate %s\n",
                    o->emit_job, o->emit_job);
         return rc;
@@ -561,15 +563,15 @@ int validate_run_sets(const validate_set *sets, unsigned n, const validate_optio
         return EXIT_INTERNAL;
     }
     rc = write_job(sets, n, o, dir);
-    if (rc == 0)
-        rc = run_runner(dir, o->timeout, o->device);
+    if (rc == EXIT_OK)
+        rc = run_runner(dir, o);
     remove_tree(dir);
     return rc;
 }
 
-int validate_run(const plan *pl, const emit_output *out, const validate_options *o)
+int validate_run(const plan *pl, dispatch d, const emit_output *out, const validate_options *o)
 {
-    validate_set one = {NULL, pl, out};
+    validate_set one = {NULL, pl, d, out};
     return validate_run_sets(&one, 1, o);
 }
 

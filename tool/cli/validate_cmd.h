@@ -33,6 +33,7 @@ typedef struct validate_options {
     int require_all_leaves;   /* fail when a leaf that does work got no items */
     const char *emit_job;     /* --emit-job DIR: write the job there, run nothing */
     const char *device;       /* --device oclgrind, or NULL (the default device) */
+    const char *device_select; /* --device NAME|INDEX: the runner's NPLUS1_DEVICE, or NULL */
     const char *build_options; /* --build-options: run-time options for both builds, or NULL */
 } validate_options;
 
@@ -44,12 +45,13 @@ unsigned parse_dims(const char *s, size_t out[3]);
  * run, 2 on a bad --arg, 3 when it cannot run. With emit_job: writes the
  * job and returns 0.
  */
-int validate_run(const plan *pl, const emit_output *out, const validate_options *o);
+int validate_run(const plan *pl, dispatch d, const emit_output *out, const validate_options *o);
 
 /* One generated set of a run that validates several (--strategy A,B --dispatch C,D). */
 typedef struct validate_set {
     const char *label;        /* "tile/fused": the runner's verdict names the set by it */
     const plan *pl;
+    dispatch dispatch;        /* the dispatch its driver was emitted with */
     const emit_output *out;
 } validate_set;
 

@@ -257,9 +257,8 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
     int rc = -1;
     if (load_templates(&e) == 0) {
         macro_deps_find(&e.md, pl, opt->defines, opt->ndefines);
-        inclusions inc = {pl->an, &e.md, NULL, 0, 0, !opt->no_line};
-        clang_getInclusions(pl->an->pr->tu, inclusion_cb, &inc);
-        inclusions_add_skipped(&inc);
+        inclusions inc = {pl->an, &e.md, NULL, 0, !opt->no_line};
+        inc.n = parse_inclusions(pl->an->pr, &inc.v);
         out->kernel_file = kernel_file(&e, &inc);
         out->driver_h = driver_h(&e);
         out->driver_c = driver_c(&e, out->kernel_file);

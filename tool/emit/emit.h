@@ -17,16 +17,24 @@ typedef struct emit_skip {
     unsigned line, col;       /* where: the refusal's, else the kernel's */
 } emit_skip;
 
+/* --dispatch: how the driver launches the leaf kernels (the runtime's values,
+ * nplus1rt_format.h). Only emit reads it (the driver and the manifest); the plan
+ * does not depend on it. */
+#define EMIT_DISPATCH_(id, v, name) DISPATCH_##id = v,
+typedef enum dispatch { NPLUS1RT_DISPATCHES(EMIT_DISPATCH_) } dispatch;
+#undef EMIT_DISPATCH_
+const char *dispatch_name(dispatch d);
+
 typedef struct emit_options {
     const char *input;        /* the path as given on the command line */
     const char *stem;         /* output file stem */
     const char *template_dir; /* NULL: embedded templates */
     const char **defines;     /* -D values, embedded in the kernel file */
     unsigned ndefines;
-    const struct profile_in *profile; /* --profile-in, or NULL */
     int no_line;              /* --no-line: no #line directives back to the user's text */
     const emit_skip *skipped; /* --skip-refused: the kernels left out (manifest "skipped") */
     unsigned nskipped;
+    dispatch dispatch;        /* --dispatch (the driver's launch of the leaf kernels) */
 } emit_options;
 
 typedef struct emit_output {

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "auto_tile.h"
-#include "profile_in.h"
 #include "util.h"
 
 /* ---- driver -------------------------------------------------------------- */
@@ -116,13 +115,12 @@ static void set_kernel_names(const kernel_plan *kp, const char *k, char *count, 
     quoted_kernel(fused, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_FUSED, none);
     quoted_kernel(tile, n, emits_tile(kp), k, NPLUS1RT_SUFFIX_TILE, none);
 }
-/* ---- --profile-in: the profile's predictions (profile_in.h) -------------- */
+/* ---- --profile-in: the profile's predictions (kernel_plan.prior) ---------- */
 
 /* The desc's predicted_split, predicted_tile (each len bytes): 0 (unknown) without a profile. */
-static void profile_c(const emitter *e, const kernel_plan *kp, char *split, char *tile,
-                      size_t len)
+static void profile_c(const kernel_plan *kp, char *split, char *tile, size_t len)
 {
-    const profile_prior *pp = profile_in_find(e->opt->profile, kp->k->name);
+    const plan_prior *pp = kp->prior.has ? &kp->prior : NULL;
     /* a loop set's split is the loop kernel: the profile's regrouped loop, never the n+1
      * split's bound (a split the set does not carry); a profile with "candidates" predicted
      * the carried candidates themselves */
@@ -185,7 +183,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(reqd, sizeof reqd, "%u, %u, %u", k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2]);
     char strat[64], disp[64], split[64];
     c_enum(strat, sizeof strat, "NPLUS1RT_", strategy_name(kp->strategy));
-    c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->pl->opt.dispatch));
+    c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->opt->dispatch));
     c_enum(split, sizeof split, "NPLUS1RT_SPLIT_", split_mode_name(kp->split));
     char scan[300];
     quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
@@ -194,7 +192,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count, "NULL");
     char *params = c_params(k);
     char predicted_split[32], predicted_tile[32];
-    profile_c(e, kp, predicted_split, predicted_tile, sizeof predicted_split);
+    profile_c(kp, predicted_split, predicted_tile, sizeof predicted_split);
     tmpl_var kv[] = {{"K", k->name},
                      {"COUNT", count},
                      {"SCATTER", scatter},
@@ -246,7 +244,7 @@ char *set_desc_json(const emitter *e, const kernel_plan *kp)
                   NPLUS1RT_SUFFIX_SCAN, "null");
     set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count, "null");
     char predicted_split[32], predicted_tile[32];
-    profile_c(e, kp, predicted_split, predicted_tile, sizeof predicted_split);
+    profile_c(kp, predicted_split, predicted_tile, sizeof predicted_split);
     sb_printf(&sb, "{\"format_version\": %s, \"leaf_kernels\": [", NPLUS1_FORMAT_VERSION_STRING);
     for (unsigned kn = 0; kn < kp->nkernels; kn++)
         sb_printf(&sb, "%s\"%s" NPLUS1RT_SUFFIX_LEAF "%u\"", kn ? ", " : "", k->name, kn);
@@ -256,7 +254,7 @@ char *set_desc_json(const emitter *e, const kernel_plan *kp)
     sb_printf(&sb, "\"strategy\": \"%s\", \"dispatch\": \"%s\", \"split\": \"%s\", \"wg\": %s, "
                    "\"reqd_local\": [%u, %u, %u], \"predicted_split\": %s, \"predicted_tile\": %s, "
                    "\"args\": [",
-              strategy_name(kp->strategy), dispatch_name(e->pl->opt.dispatch),
+              strategy_name(kp->strategy), dispatch_name(e->opt->dispatch),
               split_mode_name(kp->split), e->wg, k->reqd_wg[0], k->reqd_wg[1], k->reqd_wg[2],
               predicted_split, predicted_tile);
     for (unsigned i = 0; i < k->nparams; i++) {

@@ -10,6 +10,7 @@
 
 #include "emit.h"
 #include "macro_deps.h"
+#include "parse_facts.h"
 #include "template.h"
 #include "util.h"
 #include "version.h"
@@ -98,24 +99,13 @@ char *text_lines_resolved(char *text, const char *generated);
 
 /* ---- emit_kernel.c: the pieces made from the user's text ---- */
 
-typedef struct inclusion {
-    unsigned includer, offset, included;
-    int skipped;        /* the preprocessor did not enter it here (a guard or #pragma once) */
-} inclusion;
-
 typedef struct inclusions {
     const analysis *an;
     const macro_deps *md;
-    inclusion *v;
-    unsigned n, cap;
+    parse_inclusion *v; /* the user's #include lines, entered or not (parse_inclusions) */
+    unsigned n;
     int lines;          /* #line directives before each file's text (not --no-line) */
 } inclusions;
-
-/* clang_getInclusions' visitor: collects the user's #include lines into an inclusions. */
-void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len, CXClientData data);
-/* Adds the #include lines of user files that the preprocessor did not enter (a header's
- * guard or #pragma once skipped it), and sorts the list by (includer, offset). */
-void inclusions_add_skipped(inclusions *inc);
 /* The text of file with its user headers inlined between nplus1gen markers. */
 void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth);
 /* Copies of the helpers that call work-item builtins, taking the original ids. */

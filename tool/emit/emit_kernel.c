@@ -19,101 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_facts.h"
 #include "util.h"
 
 /* ---- original source, user headers inlined ---------------------------- */
-
-void inclusion_cb(CXFile included, CXSourceLocation *stack, unsigned len,
-                  CXClientData data)
-{
-    inclusions *inc = data;
-    if (len == 0 || clang_Location_isInSystemHeader(stack[0]))
-        return;
-    CXFile from;
-    unsigned off;
-    clang_getExpansionLocation(stack[0], &from, NULL, NULL, &off);
-    parse_result *pr = inc->an->pr;
-    int a = parse_file_index(pr, from), b = parse_file_index(pr, included);
-    if (a < 0 || b < 0)
-        return;
-    inclusion i = {(unsigned)a, off, (unsigned)b, 0};
-    VEC_PUSH(inc->v, inc->n, inc->cap, i);
-}
-
-/* The logical line around f->text[off] (lines joined by a backslash): [*ls, *le), *le at its '\n'. */
-static void logical_line(const src_file *f, unsigned off, unsigned *ls, unsigned *le)
-{
-    unsigned b = off > f->len ? (unsigned)f->len : off, e = b;
-    for (;;) {
-        while (b > 0 && f->text[b - 1] != '\n')
-            b--;
-        if (b < 2 || f->text[b - 2] != '\\')
-            break;
-        b--; /* the line before ends in a backslash: it goes on here */
-    }
-    for (;;) {
-        while (e < f->len && f->text[e] != '\n')
-            e++;
-        if (e == 0 || e >= f->len || f->text[e - 1] != '\\')
-            break;
-        e++;
-    }
-    *ls = b;
-    *le = e;
-}
-
-/* Is there an entered inclusion on the (logical) line of (file, off)? */
-static int entered_at(const inclusions *inc, unsigned file, unsigned off)
-{
-    const src_file *f = &inc->an->pr->files[file];
-    unsigned ls, le, ils, ile;
-    logical_line(f, off, &ls, &le);
-    for (unsigned i = 0; i < inc->n; i++) {
-        if (inc->v[i].skipped || inc->v[i].includer != file)
-            continue;
-        logical_line(f, inc->v[i].offset, &ils, &ile);
-        if (ils == ls)
-            return 1;
-    }
-    return 0;
-}
-
-static enum CXChildVisitResult directive_cb(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    inclusions *inc = data;
-    if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
-        return CXChildVisit_Continue;
-    CXSourceLocation loc = clang_getCursorLocation(c);
-    CXFile from, included = clang_getIncludedFile(c);
-    unsigned off;
-    clang_getExpansionLocation(loc, &from, NULL, NULL, &off);
-    if (!from || !included || clang_Location_isInSystemHeader(loc))
-        return CXChildVisit_Continue;
-    parse_result *pr = inc->an->pr;
-    int a = parse_file_index(pr, from), b = parse_file_index(pr, included);
-    if (a < 0 || b < 0 || off > pr->files[a].len || entered_at(inc, (unsigned)a, off))
-        return CXChildVisit_Continue;
-    inclusion i = {(unsigned)a, off, (unsigned)b, 1};
-    VEC_PUSH(inc->v, inc->n, inc->cap, i);
-    return CXChildVisit_Continue;
-}
-
-static int inclusion_cmp(const void *x, const void *y)
-{
-    const inclusion *a = x, *b = y;
-    if (a->includer != b->includer)
-        return (a->includer > b->includer) - (a->includer < b->includer);
-    return (a->offset > b->offset) - (a->offset < b->offset);
-}
-
-void inclusions_add_skipped(inclusions *inc)
-{
-    unsigned entered = inc->n;
-    clang_visitChildren(clang_getTranslationUnitCursor(inc->an->pr->tu), directive_cb, inc);
-    if (inc->n > entered) /* a skipped line goes between the entered lines of its file */
-        qsort(inc->v, inc->n, sizeof *inc->v, inclusion_cmp);
-}
 
 /* Appends file's text[from, to) with the #error lines of macro_deps.h inserted. */
 static void put_guarded(strbuf *sb, const inclusions *inc, unsigned file, unsigned from,
@@ -188,11 +97,11 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
     if (inc->lines)
         put_line_directive(sb, 1, f->path);
     for (unsigned i = 0; i < inc->n; i++) {
-        const inclusion *in = &inc->v[i];
+        const parse_inclusion *in = &inc->v[i];
         if (in->includer != file || in->offset < pos || in->offset > f->len || depth > 64)
             continue;
         unsigned ls, le;
-        logical_line(f, in->offset, &ls, &le); /* `#include \` may go on to the next line */
+        parse_logical_line(f, in->offset, &ls, &le); /* `#include \` may go on to the next line */
         if (ls < pos)
             continue;
         size_t at = sb->len;
@@ -390,12 +299,6 @@ static void case_literal(char *buf, size_t n, long long v, int wide)
         snprintf(buf, n, "%lld", v);
 }
 
-/* Whether the switch's controlling value has 64 bits. */
-static int switch_is_wide(const decision *d)
-{
-    return clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(d->cond_cursor))) > 4;
-}
-
 static void ce_branch_begin(void *ud, const decision *d, unsigned b)
 {
     classify_emitter *c = ud;
@@ -516,7 +419,7 @@ void path_edits(const analysis *an, const leaf *lf, edits *es)
             if (br->kind == BR_CASE && br->macro_labels) {
                 sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", label_first(br->labels[0]));
             } else if (br->kind == BR_CASE) {
-                case_literal(lit, sizeof lit, br->values[0], switch_is_wide(d));
+                case_literal(lit, sizeof lit, br->values[0], emit_facts_switch_wide(d));
                 sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", lit);
             }
             if (sb.len)
@@ -524,7 +427,7 @@ void path_edits(const analysis *an, const leaf *lf, edits *es)
         } else if (d->kind == DEC_SWITCH) {
             case_literal(lit, sizeof lit,
                          br->kind == BR_CASE ? br->values[0] : d->default_value,
-                         switch_is_wide(d));
+                         emit_facts_switch_wide(d));
             snprintf(buf, sizeof buf, "(%s) /* nplus1: this leaf's case */", lit);
             add_edit(es, d->cond.begin, d->cond.end, buf);
         } else if (br->kind == BR_IMPLICIT_ELSE) {

@@ -12,7 +12,6 @@
 
 #include "auto_tile.h"
 #include "divergence.h"
-#include "profile_in.h"
 #include "tree.h"
 #include "util.h"
 
@@ -26,15 +25,14 @@ static char *json_escape(const char *s)
     return sb_steal(&sb);
 }
 
-/* The manifest's "profile" of kernel k: null without one. */
-static char *profile_json(const emitter *e, const char *k)
+/* The manifest's "profile" of a kernel: null without one. */
+static char *profile_json(const plan_prior *pp)
 {
-    const profile_prior *pp = profile_in_find(e->opt->profile, k);
-    if (!pp)
+    if (!pp->has)
         return xstrdup("null");
     strbuf sb;
     sb_init(&sb);
-    char *file = json_escape(e->opt->profile->path);
+    char *file = json_escape(pp->file);
     sb_printf(&sb, "{\"file\": \"%s\", \"width\": %u, \"simt_efficiency\": %.6f, "
                    "\"split_speedup_bound\": %.6f, \"tile_speedup_bound\": %.6f}",
               file, pp->width, pp->simt_efficiency, pp->split_bound, pp->tile_bound);
@@ -49,7 +47,7 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
     strbuf sb;
     sb_init(&sb);
     /* AUTO dispatch may be fused: the chunked set may carry its aggregated passes */
-    int fused = e->pl->opt.dispatch != DISPATCH_HOST;
+    int fused = e->opt->dispatch != DISPATCH_HOST;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
         if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)kp->strategy,
                              fused, emits_tile(kp)))
@@ -227,14 +225,14 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     manifest_list ml = {e, kp, &decisions};
     for_each_decision(&k->top, manifest_decision, &ml);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
-    char *prof = profile_json(e, k->name), *cands = candidates_json(e, kp);
+    char *prof = profile_json(&kp->prior), *cands = candidates_json(e, kp);
     char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp);
     char *set_desc = set_desc_json(e, kp);
     const char *tkind = emits_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;
     char tcand[32];
     snprintf(tcand, sizeof tcand, tkind ? "\"%s\"" : "null", tkind);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(kp->strategy)},
-                     {"DISPATCH", dispatch_name(e->pl->opt.dispatch)},
+                     {"DISPATCH", dispatch_name(e->opt->dispatch)},
                      {"SPLIT", split_mode_name(kp->split)},
                      {"CANDIDATES", cands},
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},

@@ -22,6 +22,11 @@ void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
         e->failed = 1;
 }
 
+const char *dispatch_name(dispatch d)
+{
+    return nplus1rt_dispatch_text(d);
+}
+
 const char *line_path(const emitter *e, unsigned file)
 {
     return e->opt->no_line ? NULL : e->an->pr->files[file].path;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse_facts.h"
 #include "tree.h"
 #include "util.h"
 
@@ -305,19 +306,6 @@ static void guard_file(group_ctx *g, unsigned n)
     }
 }
 
-static void skipped_blocks(const plan *pl, const src_file *f, group_ctx *g)
-{
-    CXSourceRangeList *l = clang_getSkippedRanges(pl->an->pr->tu, f->cxfile);
-    g->skipped = xcalloc(l && l->count ? 2 * l->count : 1, sizeof *g->skipped);
-    for (unsigned i = 0; l && i < l->count; i++, g->nskipped++) {
-        clang_getExpansionLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL,
-                                   &g->skipped[2 * i]);
-        clang_getExpansionLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL,
-                                   &g->skipped[2 * i + 1]);
-    }
-    if (l)
-        clang_disposeSourceRangeList(l);
-}
 
 static void guard_groups(macro_deps *md, const plan *pl)
 {
@@ -330,7 +318,7 @@ static void guard_groups(macro_deps *md, const plan *pl)
             continue;
         group_ctx g = {md, pl, &pr->files[file], file, 0, NULL, NULL, 0};
         unsigned n = parse_directives(g.f, (pp_directive **)&g.d);
-        skipped_blocks(pl, g.f, &g);
+        g.nskipped = parse_skipped_ranges(pr, file, &g.skipped);
         guard_file(&g, n);
         free((void *)g.d);
         free(g.skipped);
@@ -367,22 +355,18 @@ typedef struct value_ctx {
     parse_result *pr;
 } value_ctx;
 
-static enum CXChildVisitResult definition_cb(CXCursor c, CXCursor parent, CXClientData data)
+static int is_dep(void *ud, const char *name)
 {
-    (void)parent;
-    value_ctx *v = data;
-    if (clang_getCursorKind(c) != CXCursor_MacroDefinition)
-        return CXChildVisit_Continue;
-    CXString s = clang_getCursorSpelling(c);
-    const char *name = clang_getCString(s);
+    value_ctx *v = ud;
+    return find_dep(v->md, name, strlen(name)) != NULL;
+}
+
+static void definition_found(void *ud, const char *name, const src_pos *p)
+{
+    value_ctx *v = ud;
     macro_dep *d = find_dep(v->md, name, strlen(name));
-    src_pos p;
-    if (d && parse_resolve(v->pr, clang_getCursorLocation(c), &p) == 0) {
-        free(d->value); /* the last definition in the text wins */
-        d->value = definition_value(&v->pr->files[p.file], p.offset);
-    }
-    clang_disposeString(s);
-    return CXChildVisit_Continue;
+    free(d->value); /* the last definition in the text wins */
+    d->value = definition_value(&v->pr->files[p->file], p->offset);
 }
 
 static void find_values(macro_deps *md, const plan *pl, const char **defines, unsigned n)
@@ -397,7 +381,7 @@ static void find_values(macro_deps *md, const plan *pl, const char **defines, un
         }
     }
     value_ctx v = {md, pl->an->pr};
-    clang_visitChildren(clang_getTranslationUnitCursor(pl->an->pr->tu), definition_cb, &v);
+    parse_each_macro_definition(pl->an->pr, is_dep, definition_found, &v);
 }
 
 /* "FAST undefined, SEL=3": the state of the comma-separated macros in names. */

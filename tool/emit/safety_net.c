@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_facts.h"
 #include "util.h"
 
 /* The generated file's name: beside the input (where -T templates' includes resolve). */
@@ -65,7 +66,7 @@ int safety_net_check(const plan *pl, const parse_options *po, const char *input,
     const kernel_info *k = first.line ? kernel_at(pl, text, first.offset) : NULL;
     diag_loc at = {0};
     if (k)
-        at = parse_diag_loc(pl->an->pr, clang_getCursorLocation(k->cursor));
+        at = emit_facts_kernel_loc(pl->an, k);
     else
         at.path = input;
     diag_report(&diag, DIAG_ERROR, &at, user_templates ? "nplus1-template" : "nplus1-internal",

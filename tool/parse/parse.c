@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "big_stack.h"
+#include "builtins.h"
+#include "parse_facts.h"
 #include "util.h"
 #include "rules.h"
 
@@ -137,8 +139,7 @@ static int report_group_builtin(parse_result *pr, CXDiagnostic dg)
     if (undeclared && q1 && q2) {
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
-        group = strstr(name, "work_group") || strstr(name, "sub_group") ||
-                strstr(name, "subgroup") || strstr(name, "workgroup");
+        group = builtins_is_group_function(name);
         if (group) {
             diag_loc loc = parse_diag_loc(pr, clang_getDiagnosticLocation(dg));
             diag_report(pr->diag, DIAG_ERROR, &loc, rule_name(RULE_GROUP_FUNCTION),
@@ -405,16 +406,14 @@ static void find_directive_lines(src_file *f, unsigned *cap)
     free(d);
 }
 
-/* The blocks libclang skipped, widened to whole lines. */
-static void find_skipped_blocks(parse_result *pr, src_file *f, unsigned *cap)
+/* The blocks libclang skipped (parse_skipped_ranges), widened to whole lines. */
+static void find_skipped_blocks(parse_result *pr, unsigned file, unsigned *cap)
 {
-    if (!pr->tu || !f->cxfile)
-        return;
-    CXSourceRangeList *l = clang_getSkippedRanges(pr->tu, f->cxfile);
-    for (unsigned i = 0; l && i < l->count; i++) {
-        unsigned b, e;
-        clang_getExpansionLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL, &b);
-        clang_getExpansionLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL, &e);
+    src_file *f = &pr->files[file];
+    unsigned *r;
+    unsigned n = parse_skipped_ranges(pr, file, &r);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = r[2 * i], e = r[2 * i + 1];
         if (b > e || e > f->len)
             continue;
         size_t lb = b;
@@ -424,8 +423,7 @@ static void find_skipped_blocks(parse_result *pr, src_file *f, unsigned *cap)
             b = (unsigned)lb;
         add_inactive(f, cap, b, line_end(f->text, f->len, e));
     }
-    if (l)
-        clang_disposeSourceRangeList(l);
+    free(r);
 }
 
 static int inactive_cmp(const void *a, const void *b)
@@ -458,7 +456,7 @@ const src_file *parse_inactive(parse_result *pr, unsigned file)
         return f;
     unsigned cap = 0;
     find_directive_lines(f, &cap);
-    find_skipped_blocks(pr, f, &cap);
+    find_skipped_blocks(pr, file, &cap);
     merge_inactive(f);
     f->inactive_ready = 1;
     return f;

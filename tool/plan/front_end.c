@@ -21,12 +21,9 @@ int front_end_run_skip(front_end *fe, const char *path, const parse_options *po,
     int rc = parse_input(&fe->pr, path, po, diag);
     if (rc != 0)
         return rc;
-    /* a kernel whose only decisions sit in a loop is kept for loop.c: under tile its loop
-     * kernel is the set (refused if it cannot be), else the tile candidate beside the
-     * original (skipped as before if it cannot be) */
-    int loops = !popt ? 0 : popt->strategy == STRATEGY_TILE ? ANALYZE_LOOPS_STRICT
-                                                             : ANALYZE_LOOPS_LENIENT;
-    fe->bad = analyze_tu_skip(&fe->an, &fe->pr, kernels, nkernels, skip, nskip, loops,
+    /* a kernel whose only decisions sit in a loop is kept for loop.c when there is a plan:
+     * the plan decides (plan_loop_lenient) whether its refusals are errors */
+    fe->bad = analyze_tu_skip(&fe->an, &fe->pr, kernels, nkernels, skip, nskip, popt != NULL,
                               diag) != 0;
     if (popt)
         fe->bad |= plan_build(&fe->pl, &fe->an, popt, diag) != 0;

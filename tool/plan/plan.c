@@ -21,11 +21,6 @@ const char *strategy_name(strategy s)
     return nplus1rt_strategy_text(s);
 }
 
-const char *dispatch_name(dispatch d)
-{
-    return nplus1rt_dispatch_text(d);
-}
-
 const char *split_mode_name(split_mode m)
 {
     return nplus1rt_split_text(m);
@@ -394,7 +389,7 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     if (auto_tile_wants_context(&pl->opt)) /* the set has a tile kernel (auto_tile.h) */
         context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, to);
     loop_build(an, k, pl->opt.wg, &kp.loop, to); /* a regrouped loop is the split */
-    if (k->loop_lenient && !kp.loop.active) { /* left alone, as before (not an error) */
+    if (plan_loop_lenient(pl, k) && !kp.loop.active) { /* left alone, as before (not an error) */
         plan_skip_kernel(pl, k, kp.loop.why[0] ? kp.loop.why
                                                : "no loop at its top level holds one");
         tree_lists_free(&t);
@@ -471,9 +466,16 @@ int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink 
     pl->kernels = xcalloc(an->nkernels ? an->nkernels : 1, sizeof *pl->kernels);
     pl->skipped = xcalloc(an->nkernels ? an->nkernels : 1, sizeof *pl->skipped);
     int errors = 0;
+    for (unsigned i = 0; i < an->nkernels; i++) { /* under tile the loop kernel is the set: */
+        const kernel_info *k = &an->kernels[i];  /* its analysis's diagnostics printed first */
+        if (k->loop_kept && !plan_loop_lenient(pl, k)) {
+            diag_replay(k->blockers, diag);
+            errors += !k->legal;
+        }
+    }
     for (unsigned i = 0; i < an->nkernels; i++) {
         const kernel_info *k = &an->kernels[i];
-        if (!k->legal && k->loop_lenient) {
+        if (!k->legal && plan_loop_lenient(pl, k)) {
             char why[sizeof pl->skipped->why];
             blockers_why(k, an->pr->files[0].path, why, sizeof why);
             plan_skip_kernel(pl, k, why);

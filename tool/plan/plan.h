@@ -16,16 +16,14 @@
 #include "nplus1rt_format.h"
 #include "walk.h"
 
-/* --strategy, --dispatch and the run-time split: the runtime's values (nplus1rt_format.h). */
+/* --strategy and the run-time split: the runtime's values (nplus1rt_format.h); --dispatch
+ * is emit's (emit.h). */
 #define PLAN_STRATEGY_(id, v, name) STRATEGY_##id = v,
-#define PLAN_DISPATCH_(id, v, name) DISPATCH_##id = v,
 #define PLAN_SPLIT_MODE_(id, v, name) SPLIT_MODE_##id = v,
 typedef enum strategy { NPLUS1RT_STRATEGIES(PLAN_STRATEGY_) } strategy;
-typedef enum dispatch { NPLUS1RT_DISPATCHES(PLAN_DISPATCH_) } dispatch;
 /* What the driver does at run time (the generator writes ALWAYS, ADAPTIVE, NEVER). */
 typedef enum split_mode { NPLUS1RT_SPLITS(PLAN_SPLIT_MODE_) } split_mode;
 #undef PLAN_STRATEGY_
-#undef PLAN_DISPATCH_
 #undef PLAN_SPLIT_MODE_
 typedef enum split_policy { SPLIT_AUTO, SPLIT_ALWAYS } split_policy;
 
@@ -53,6 +51,20 @@ typedef struct leaf {
     unsigned line_begin, line_end;
 } leaf;
 
+/* --profile-in: what the profile predicts for one kernel (profile_in_apply). All zero
+ * without a profile, or when it does not profile this kernel (the static prior stays). */
+typedef struct plan_prior {
+    int has;               /* the profile has this kernel */
+    const char *file;      /* the profile as given on the command line (borrowed) */
+    unsigned width;
+    double simt_efficiency;
+    double split_bound;    /* predicted speed-up bound of the n+1 split */
+    double tile_bound;     /* ... of the tile strategy */
+    double loop_bound;     /* ... of the regrouped loop ("tile+loop"), 0: none predicted */
+    int has_candidates;    /* the bounds are the carried candidates' predictions ("candidates"):
+                            * 0 for a candidate the set does not carry */
+} plan_prior;
+
 typedef struct kernel_plan {
     const kernel_info *k;
     decision_plan *decisions; /* by decision.id: kept or split, level, the policy's reason */
@@ -76,11 +88,11 @@ typedef struct kernel_plan {
                             * split candidate under --split auto (auto_tile.h) */
     int tile_candidate;    /* the set's tile kernel: AUTO_TILE_* (auto_tile.h) */
     split_mode tile_split; /* the context tile's own verdict, the prologue counted once */
+    plan_prior prior;      /* --profile-in's predictions (profile_in_apply), for emit */
 } kernel_plan;
 
 typedef struct plan_options {
     strategy strategy;
-    dispatch dispatch;
     unsigned wg;           /* work-group size of the generated kernels */
     split_policy split;    /* auto: cost model and run-time probe; always: split every launch */
     unsigned max_leaves;   /* split only the outer levels that keep this many leaves (0: 64) */
@@ -88,8 +100,8 @@ typedef struct plan_options {
     unsigned nkeep;
 } plan_options;
 
-/* A kernel kept only for its loop (kernel_info.loop_lenient) whose loop is not regrouped:
- * left alone, as a kernel with decisions only inside loops was before. */
+/* A kernel kept only for its loop (kernel_info.loop_kept, plan_loop_lenient) whose loop is
+ * not regrouped: left alone, as a kernel with decisions only inside loops was before. */
 typedef struct plan_skip {
     const kernel_info *k;
     char why[360];         /* why its loop is not regrouped, or why the kernel is refused */
@@ -99,10 +111,19 @@ typedef struct plan {
     const analysis *an;    /* read only: one analysis can be planned under any options */
     kernel_plan *kernels;  /* one per transformable kernel with a decision */
     unsigned nkernels;
-    plan_skip *skipped;    /* one per loop_lenient kernel left alone */
+    plan_skip *skipped;    /* one per plan_loop_lenient kernel left alone */
     unsigned nskipped;
     plan_options opt;
 } plan;
+
+/* Is k, kept by the analysis only for its loop, planned leniently: its refusals quiet, and
+ * left alone (a plan_skip) when its loop cannot be regrouped? Under every strategy but tile,
+ * where the loop kernel is the tile candidate beside the set; under tile the loop kernel is
+ * the set, and its refusals are errors like any kernel's. */
+static inline int plan_loop_lenient(const plan *pl, const kernel_info *k)
+{
+    return k->loop_kept && pl->opt.strategy != STRATEGY_TILE;
+}
 
 /* Was k left alone (a plan_skip), and why? NULL: no. */
 const char *plan_skipped_why(const plan *pl, const kernel_info *k);
@@ -118,7 +139,6 @@ int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink 
 void plan_free(plan *pl);
 
 const char *strategy_name(strategy s);
-const char *dispatch_name(dispatch d);
 const char *split_mode_name(split_mode m);
 
 #endif

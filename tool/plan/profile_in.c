@@ -304,6 +304,19 @@ const profile_prior *profile_in_find(const profile_in *p, const char *kernel)
     return NULL;
 }
 
+void profile_in_apply(const profile_in *p, plan *pl)
+{
+    for (unsigned i = 0; i < pl->nkernels; i++) {
+        const profile_prior *pp = profile_in_find(p, pl->kernels[i].k->name);
+        plan_prior *to = &pl->kernels[i].prior;
+        memset(to, 0, sizeof *to);
+        if (!pp)
+            continue;
+        *to = (plan_prior){1, p->path, pp->width, pp->simt_efficiency, pp->split_bound,
+                           pp->tile_bound, pp->loop_bound, pp->has_candidates};
+    }
+}
+
 void profile_in_free(profile_in *p)
 {
     for (unsigned i = 0; i < p->nkernels; i++)

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "plan.h"
+
 /* One kernel of the profile. A bound of 0: the profile predicts nothing (no split). */
 typedef struct profile_prior {
     char *name;
@@ -39,6 +41,10 @@ int profile_in_load(profile_in *p, const char *path, const char *input, char *er
 
 /* The kernel's entry, NULL when the profile has none. */
 const profile_prior *profile_in_find(const profile_in *p, const char *kernel);
+
+/* Puts p's predictions on each kernel of pl that p profiles (kernel_plan.prior), the
+ * numbers emit writes into the driver and the manifest; the others keep a zero prior. */
+void profile_in_apply(const profile_in *p, plan *pl);
 
 void profile_in_free(profile_in *p);
 
