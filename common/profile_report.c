@@ -128,16 +128,19 @@ static void print_construct(FILE *f, const ptree *t, const pstats *s, unsigned c
     const pconstruct *pc = &t->c[c];
     const pcstats *cs = &s->c[c];
     double issued = s->issued;
+    char at[112] = ""; /* a helper's: where it is called */
+    if (pc->helper[0])
+        snprintf(at, sizeof at, " in %s called at line %u", pc->helper, pc->call_line);
     if (pc->kind == PN_LOOP) {
-        fprintf(f, "  loop line %u (%s): %.0f lane iterations of %.0f issued (%.2f); work lost: "
+        fprintf(f, "  loop line %u (%s)%s: %.0f lane iterations of %.0f issued (%.2f); work lost: "
                    "%.1f%% to trip-count imbalance, %.1f%% to branches in its body\n",
-                pc->line, pc->what, cs->lane_iters, cs->issued_iters,
+                pc->line, pc->what, at, cs->lane_iters, cs->issued_iters,
                 cs->issued_iters > 0 ? cs->lane_iters / cs->issued_iters : 1.0,
                 100 * share(cs->lost, issued), 100 * share(lost_in_body(t, s, c), issued));
         return;
     }
-    fprintf(f, "  decision line %u (%s, %s): items per branch ", pc->line, pc->what,
-            class_name(pc->divergence));
+    fprintf(f, "  decision line %u (%s, %s)%s: items per branch ", pc->line, pc->what,
+            class_name(pc->divergence), at);
     for (unsigned a = 0; a < pc->narms; a++)
         fprintf(f, "%s%llu", a ? "/" : "", cs->arm_items[a]);
     fprintf(f, "; diverges in %.1f%% of the groups that reach it; %.1f%% of the issued work "
@@ -234,6 +237,11 @@ static void json_construct(strbuf *sb, const ptree *t, const pstats *s, unsigned
         sb_printf(sb, ", \"lane_iterations\": %.0f, \"issued_iterations\": %.0f, "
                       "\"lost_share_body\": %.6f",
                   cs->lane_iters, cs->issued_iters, share(lost_in_body(t, s, c), s->issued));
+    if (pc->helper[0]) {
+        sb_puts(sb, ", \"helper\": ");
+        json_str(sb, pc->helper);
+        sb_printf(sb, ", \"call_line\": %u", pc->call_line);
+    }
     sb_printf(sb, "}%s\n", c + 1 < t->nc ? "," : "");
 }
 

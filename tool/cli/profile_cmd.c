@@ -31,6 +31,7 @@
 
 #include "analyze.h"
 #include "divergence.h"
+#include "ir_src.h"
 #include "job.h"
 #include "profile_build.h"
 #include "profile_job.h"
@@ -116,6 +117,7 @@ static int build_trees(pctx *x)
         profile_kernel *pk = &x->pks[x->npks++];
         pk->k = k;
         pk->planned = planned(&x->pl, k);
+        ir_ensure(&x->an, &x->an.kernels[i]); /* a kernel the split refuses has none yet */
         if (!params_ok(&x->an, k))
             snprintf(pk->err, sizeof pk->err, "a parameter the validation inputs cannot make "
                                               "(nplus1gen --check names it)");
@@ -128,6 +130,12 @@ static int build_trees(pctx *x)
                     pk->opaque, pk->opaque > 1 ? "s" : "", pk->opaque > 1 ? "s" : "",
                     pk->opaque_line, pk->opaque > 1 ? "are" : "is",
                     pk->opaque > 1 ? "their" : "its");
+        if (pk->unrecorded && !pk->err[0])
+            fprintf(stderr, "nplus1gen: note: kernel '%s': %u call%s of helpers that hold "
+                            "decisions or loops %s not recorded (the first: %s): %s cost counts "
+                            "as straight-line work\n", k->name, pk->unrecorded,
+                    pk->unrecorded > 1 ? "s" : "", pk->unrecorded > 1 ? "are" : "is",
+                    pk->unrecorded_why, pk->unrecorded > 1 ? "their" : "its");
         if (!x->named && strstr(pk->err, "nothing to profile")) { /* and its edits */
             fprintf(stderr, "nplus1gen: note: kernel '%s' left out: %s\n", k->name, pk->err);
             profile_kernel_free(pk);
