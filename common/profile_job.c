@@ -249,6 +249,7 @@ int profile_take_record(profile_result *r, unsigned char *data, size_t len,
     r->ids = xcalloc(slots ? slots : 1, sizeof *r->ids);
     r->n = 0;
     r->longest = 0;
+    r->cut = 0;
     for (size_t s = 0; s < slots; s++) {
         unsigned long long id = (s / lay->unit) * lay->every * lay->unit + s % lay->unit;
         if (id >= items)
@@ -258,7 +259,11 @@ int profile_take_record(profile_result *r, unsigned char *data, size_t len,
         memcpy(&n, slot, 4);
         if (n > r->longest)
             r->longest = n;
-        r->traces[r->n] = (ptrace){slot + 4, n > lay->slot - 4 ? lay->slot - 4 : n};
+        if (n > lay->slot - 4) { /* its path does not fit: it cannot be replayed */
+            r->cut++;
+            continue;
+        }
+        r->traces[r->n] = (ptrace){slot + 4, n};
         r->ids[r->n++] = id;
     }
     return 0;
