@@ -112,12 +112,13 @@ static int has_construct(const ptree *t)
 static int build_trees(pctx *x)
 {
     x->pks = xcalloc(x->an.nkernels ? x->an.nkernels : 1, sizeof *x->pks);
+    for (unsigned i = 0; i < x->an.nkernels; i++) /* a kernel the split refuses has none yet */
+        ir_ensure(&x->an, &x->an.kernels[i]);
     for (unsigned i = 0; i < x->an.nkernels; i++) {
         const kernel_info *k = &x->an.kernels[i];
         profile_kernel *pk = &x->pks[x->npks++];
         pk->k = k;
         pk->planned = planned(&x->pl, k);
-        ir_ensure(&x->an, &x->an.kernels[i]); /* a kernel the split refuses has none yet */
         if (!params_ok(&x->an, k))
             snprintf(pk->err, sizeof pk->err, "a parameter the validation inputs cannot make "
                                               "(nplus1gen --check names it)");

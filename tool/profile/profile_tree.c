@@ -224,6 +224,18 @@ static double record_call(tctx *x, const ir_node *call, pseq *out)
         unrecorded(x, call, err);
         return 0;
     }
+    if (first && pk->tree.nc == saved_nc) {
+        /* nothing of it is recorded (its loops run alike everywhere): called as written,
+         * no copy, its cost the statement's (as the cost model counts it) */
+        seq_free(&body);
+        for (unsigned i = saved_edits; i < pk->nedits; i++)
+            free(pk->edits[i].text);
+        pk->nedits = saved_edits;
+        for (unsigned i = saved_clones - 1; i < pk->nclones; i++)
+            free(pk->clones[i].name);
+        pk->nclones = saved_clones - 1;
+        return 0;
+    }
     pnode *nd = push_node(out, PN_CALL);
     nd->narms = 1;
     nd->arms = xcalloc(1, sizeof *nd->arms);
@@ -396,9 +408,53 @@ static int instrument_test(tctx *x, const ir_node *n)
     return 0;
 }
 
+/* Straight-line statements only: no decision, loop, jump or inlined helper below n. */
+static int plain_body(const ir_node *n)
+{
+    if ((n->kind != IR_BLOCK && n->kind != IR_STMT) || n->ncalls)
+        return 0;
+    for (unsigned i = 0; i < n->nkids; i++)
+        if (!plain_body(n->kids[i]))
+            return 0;
+    return 1;
+}
+
+static int uniform_plain_loop(const ir_node *n)
+{
+    return n->kind == IR_LOOP && n->cond.divergence == DIV_UNIFORM && !n->ncalls &&
+           (!n->nkids || plain_body(n->kids[0]));
+}
+
+/*
+ * Is the helper loop n uniform with a straight-line body at every call of every kernel's
+ * IR? (The recording copy of a helper is one text for all its calls: a loop left out of
+ * the recording is left out at each.)
+ */
+static int uniform_everywhere(const analysis *an, const ir_node *n)
+{
+    for (unsigned k = 0; k < an->nkernels; k++) {
+        const ir_kernel *ir = an->kernels[k].ir;
+        for (unsigned i = 0; ir && i < ir->nnodes; i++) {
+            const ir_node *m = ir->nodes[i];
+            if (m->kind == IR_LOOP && m->frame != 0 && m->range.file == n->range.file &&
+                m->range.begin == n->range.begin && !uniform_plain_loop(m))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 static int build_loop(tctx *x, const ir_node *n, pseq *out)
 {
     static const char *const whats[] = {"for", "while", "do"};
+    if (x->call && uniform_plain_loop(n) && uniform_everywhere(x->an, n)) {
+        /* a helper's loop every item runs alike at each call (`for (r = 0; r < rounds;
+         * r++)`, rounds a constant there): no lane waits in it, and recording each of its
+         * tests would only lengthen the paths (a hash's rounds, millions of tokens).
+         * Straight-line work, the cost model's, as before helpers were recorded. */
+        push_node(out, PN_WORK)->cost = ir_src_stmt_cost(x->an, n);
+        return 0;
+    }
     int has_test = ir_src_has_cond(n);
     if (n->loop != IR_FOR && (!has_test || !n->nkids))
         return fail(x, n->line, "a loop the profile cannot read");
