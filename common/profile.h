@@ -27,7 +27,9 @@
  * gives 1 (then) or 2 (else), a switch the 1-based index of the case entry
  * it jumps to (entries in source order, default included), a loop test 2
  * (one more iteration) or 1 (leave). break, continue and return record
- * nothing: the tree knows where they are.
+ * nothing: the tree knows where they are. A helper that holds a decision or
+ * a loop records its tokens where it runs: the tree holds its body at each
+ * call (PN_CALL), its return a PN_LEAVE.
  */
 #ifndef NPLUS1_PROFILE_H
 #define NPLUS1_PROFILE_H
@@ -39,7 +41,9 @@
 #define PROFILE_MAX_ARMS 250   /* case entries of one switch */
 
 typedef enum pnode_kind {
-    PN_WORK, PN_IF, PN_SWITCH, PN_LOOP, PN_BREAK, PN_CONTINUE, PN_RETURN
+    PN_WORK, PN_IF, PN_SWITCH, PN_LOOP, PN_BREAK, PN_CONTINUE, PN_RETURN,
+    PN_CALL,    /* a helper's body where it is called (arms[0]); records nothing itself */
+    PN_LEAVE    /* a helper's return: on after the innermost PN_CALL */
 } pnode_kind;
 
 /* Where a loop tests: while/for before each iteration, do after, for(;;) never. */
@@ -59,7 +63,7 @@ typedef struct pnode {
     double step_cost;         /* LOOP: a for's increment */
     loop_test test;           /* LOOP */
     unsigned construct;       /* IF, SWITCH, LOOP: index in ptree.c */
-    pseq *arms;               /* IF: then, else; SWITCH: the entries; LOOP: the body */
+    pseq *arms;               /* IF: then, else; SWITCH: the entries; LOOP, CALL: the body */
     unsigned narms;
 } pnode;
 
@@ -73,6 +77,9 @@ typedef struct pconstruct {
     int split;                /* the n+1 split (and tile) regroup items by it */
     int divergence;           /* div_class from the analysis, -1 when it has none */
     unsigned offset;          /* where it starts in the input file */
+    /* in a helper the kernel calls (recorded at each call: one construct per call) */
+    char helper[64];          /* the helper's name, "" in the kernel's own body */
+    unsigned call_line;       /* the line of the call that runs it */
 } pconstruct;
 
 typedef struct ptree {

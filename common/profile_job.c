@@ -5,14 +5,16 @@
  *
  *   nplus1-profile-tree 1
  *   kernel NAME NCONSTRUCTS
- *   construct KIND WHAT LINE NARMS PARENT SPLIT DIVERGENCE OFFSET   (NCONSTRUCTS lines)
+ *   construct KIND WHAT LINE NARMS PARENT SPLIT DIVERGENCE OFFSET [HELPER CALL_LINE]
+ *                              (NCONSTRUCTS lines; HELPER, CALL_LINE: one in a helper)
  *   seq N                      the top level: N nodes follow
  *   node KIND COST INIT STEP TEST CONSTRUCT NARMS   then NARMS seqs, its arms
  *   end
  *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP  (optional:
  *                              the generated set, profile_report.h's profile_set)
  *
- * KIND: work, if, switch, loop, break, continue, return; TEST: pre, post,
+ * KIND: work, if, switch, loop, break, continue, return, call (a helper's
+ * body, its one arm), leave (a helper's return); TEST: pre, post,
  * none; DIVERGENCE: -1 (none), 0 uniform, 1 affine, 2 data; costs with 17
  * significant digits, so that the replay reads back the very doubles.
  */
@@ -23,7 +25,7 @@
 #include <string.h>
 
 static const char *const kinds[] = {"work", "if", "switch", "loop", "break", "continue",
-                                    "return", NULL};
+                                    "return", "call", "leave", NULL};
 static const char *const tests[] = {"pre", "post", "none", NULL};
 static const char *const whats[] = {"if", "switch", "for", "while", "do", NULL};
 
@@ -56,8 +58,11 @@ void profile_tree_write(strbuf *sb, const char *name, const ptree *t)
     sb_printf(sb, "kernel %s %u\n", name, t->nc);
     for (unsigned c = 0; c < t->nc; c++) {
         const pconstruct *pc = &t->c[c];
-        sb_printf(sb, "construct %s %s %u %u %d %d %d %u\n", kinds[pc->kind], pc->what, pc->line,
+        sb_printf(sb, "construct %s %s %u %u %d %d %d %u", kinds[pc->kind], pc->what, pc->line,
                   pc->narms, pc->parent, pc->split, pc->divergence, pc->offset);
+        if (pc->helper[0])
+            sb_printf(sb, " %s %u", pc->helper, pc->call_line);
+        sb_putc(sb, '\n');
     }
     write_seq(sb, &t->top);
     sb_puts(sb, "end\n");
@@ -131,10 +136,13 @@ static int read_seq(reader *r, pseq *s)
 static int read_construct(reader *r, pconstruct *pc)
 {
     char kind[16], what[16];
-    if (next_line(r) || sscanf(r->buf, "construct %15s %15s %u %u %d %d %d %u", kind, what,
+    int used = 0;
+    if (next_line(r) || sscanf(r->buf, "construct %15s %15s %u %u %d %d %d %u%n", kind, what,
                                &pc->line, &pc->narms, &pc->parent, &pc->split,
-                               &pc->divergence, &pc->offset) != 8)
+                               &pc->divergence, &pc->offset, &used) != 8)
         return bad(r, "a 'construct' line expected");
+    if (r->buf[used] && sscanf(r->buf + used, " %63s %u", pc->helper, &pc->call_line) != 2)
+        return bad(r, "a construct's helper and call line expected");
     int k = find(kinds, kind), w = find(whats, what);
     if (k < 0 || w < 0 || pc->parent < -1 || pc->divergence < -1 || pc->divergence > 2)
         return bad(r, "a construct of an unknown kind");
@@ -268,6 +276,7 @@ int profile_take_record(profile_result *r, unsigned char *data, size_t len,
     r->ids = xcalloc(slots ? slots : 1, sizeof *r->ids);
     r->n = 0;
     r->longest = 0;
+    r->cut = 0;
     for (size_t s = 0; s < slots; s++) {
         unsigned long long id = (s / lay->unit) * lay->every * lay->unit + s % lay->unit;
         if (id >= items)
@@ -277,7 +286,11 @@ int profile_take_record(profile_result *r, unsigned char *data, size_t len,
         memcpy(&n, slot, 4);
         if (n > r->longest)
             r->longest = n;
-        r->traces[r->n] = (ptrace){slot + 4, n > lay->slot - 4 ? lay->slot - 4 : n};
+        if (n > lay->slot - 4) { /* its path does not fit: it cannot be replayed */
+            r->cut++;
+            continue;
+        }
+        r->traces[r->n] = (ptrace){slot + 4, n};
         r->ids[r->n++] = id;
     }
     return 0;

@@ -23,6 +23,7 @@ typedef struct rctx {
     int cause[PROFILE_MAX_WIDTH]; /* why an idle lane waits: a construct, -1 the top */
     uint64_t present;
     uint64_t brk, cont;       /* lanes that left by break / continue, for the construct */
+    uint64_t ret;             /* lanes that left the innermost helper by its return */
     int cur;                  /* the innermost construct being run */
     unsigned char *reached, *diverged; /* per construct, in this group */
     unsigned char *key;       /* profile_leaf_key: the split tokens */
@@ -229,6 +230,18 @@ static uint64_t exec_seq(rctx *x, const pseq *s, uint64_t m)
             break;
         case PN_RETURN:
             set_cause(x, m, x->cur);
+            m = 0;
+            break;
+        case PN_CALL: { /* the lanes that returned early wait at its end */
+            uint64_t outer_ret = x->ret;
+            x->ret = 0;
+            m = nd->narms ? exec_seq(x, &nd->arms[0], m) | x->ret : m;
+            x->ret = outer_ret;
+            break;
+        }
+        case PN_LEAVE:
+            set_cause(x, m, x->cur);
+            x->ret |= m;
             m = 0;
             break;
         }

@@ -29,6 +29,8 @@ typedef struct profile_result {
     unsigned long long *ids;
     size_t n;
     unsigned longest;             /* the longest path, in tokens */
+    size_t cut;                   /* items whose path did not fit their slot: left out (a
+                                   * kernel that took a longer path on the second run) */
 } profile_result;
 
 void profile_result_free(profile_result *r);

@@ -2,7 +2,10 @@
 /*
  * test_profile_replay - the lock-step replay of --profile on hand-built
  * trees and paths, asserted exactly: the efficiency, the work lost per
- * decision and loop, the groups that diverge, and the regrouping key.
+ * decision and loop, the groups that diverge, and the regrouping key; a
+ * helper's body at its call (PN_CALL, PN_LEAVE) and its constructs' helper
+ * fields through profile.tree; the items a second, longer run leaves out,
+ * and a mismatch no race scan explains, reported with no exit 3.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +13,10 @@
 #include <string.h>
 
 #include "profile.h"
+#include "profile_job.h"
 #include "profile_loop.h"
+#include "profile_report.h"
+#include "util.h"
 
 #include "check.h"
 
@@ -190,11 +196,106 @@ static void regrouped_loop(void)
     ptree_free(&t);
 }
 
+/*
+ * A helper's body at its call: call { while (test 1) { if (0) { return } work 4 } } work 2.
+ * Lane A: stays, then-arm (returns from the helper); lane B: twice through the else, leaves.
+ * A waits at the call's end, not the kernel's: the work 2 after the call is both lanes'.
+ */
+static void helper_call(void)
+{
+    ptree t = {0};
+    pnode *call = add(&t.top, PN_CALL, 0);
+    call->narms = 1;
+    call->arms = calloc(1, sizeof *call->arms);
+    pnode *loop = add(&call->arms[0], PN_LOOP, 1);
+    loop->construct = construct(&t, PN_LOOP, 2, -1, 0);
+    loop->narms = 1;
+    loop->arms = calloc(1, sizeof *loop->arms);
+    pnode *d = add(&loop->arms[0], PN_IF, 0);
+    d->construct = construct(&t, PN_IF, 2, 0, 0);
+    d->narms = 2;
+    d->arms = calloc(2, sizeof *d->arms);
+    add(&d->arms[0], PN_LEAVE, 0);
+    add(&loop->arms[0], PN_WORK, 4);
+    add(&t.top, PN_WORK, 2);
+    snprintf(t.c[0].helper, sizeof t.c[0].helper, "radiance");
+    t.c[0].call_line = 42;
+    unsigned char pa[] = {2, 1}, pb[] = {2, 2, 2, 2, 1};
+    ptrace items[2] = {{pa, 2}, {pb, 5}};
+    pstats s;
+    pstats_init(&s, &t);
+    profile_replay(&t, items, NULL, NULL, 2, 2, &s);
+    /* tests 2+2+2 issued (2+1+1 done), work 4 twice (8 issued, 4 done each), work 2 (4, 4) */
+    check_near(s.issued, 26, "helper issued");
+    check_near(s.useful, 16, "helper useful");
+    check_near(s.bad_trace, 0, "helper paths fit");
+    check_near(s.c[0].lane_iters, 3, "helper loop lane iterations");
+    check_near(s.c[0].issued_iters, 4, "helper loop issued iterations (two iterations of two lanes)");
+    pstats_free(&s);
+    /* profile.tree keeps the helper's name and its call's line */
+    strbuf sb;
+    sb_init(&sb);
+    profile_tree_write(&sb, "k", &t);
+    char path[] = "/tmp/test_profile_tree_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f) {
+        fputs(sb.data, f);
+        fclose(f);
+    }
+    profile_kernel_tree *ks = NULL;
+    unsigned nks = 0;
+    check_near(profile_tree_read(path, &ks, &nks), 0, "tree read back");
+    check_near(nks, 1, "one kernel read back");
+    if (nks == 1) {
+        check_near(strcmp(ks[0].tree.c[0].helper, "radiance"), 0, "helper name read back");
+        check_near(ks[0].tree.c[0].call_line, 42, "call line read back");
+        check_near(ks[0].tree.c[1].helper[0], 0, "no helper on the kernel's own construct");
+        check_near(ks[0].tree.top.v[0].kind, PN_CALL, "call node read back");
+    }
+    profile_kernel_trees_free(ks, nks);
+    remove(path);
+    sb_free(&sb);
+    ptree_free(&t);
+}
+
+/*
+ * A racy original: a path longer on the second run than its slot is left out (counted),
+ * and a mismatch that neither the original's second run nor the race scan explains is
+ * a warning beside the report, not exit 3.
+ */
+static void racy_original(void)
+{
+    profile_layout lay = {2, 1, 1, 8}; /* two items, 4 tokens of room each */
+    unsigned char *data = calloc(1, 16);
+    unsigned n0 = 1, n1 = 6;
+    memcpy(data, &n0, 4);
+    data[4] = 1;
+    memcpy(data + 8, &n1, 4);
+    profile_result r;
+    memset(&r, 0, sizeof r);
+    check_near(profile_take_record(&r, data, 16, &lay, 2), 0, "record taken");
+    check_near(r.n, 1, "the item that fits is kept");
+    check_near(r.cut, 1, "the item that does not fit is left out");
+    check_near(r.longest, 6, "the longest path is still known");
+    ptree t = {0};
+    add_if(&t, &t.top, 1, 2, 2);
+    profile_kernel_tree k = {"racy", t};
+    r.compared = 10;
+    r.mismatches = 3; /* no self mismatch, none on a racy buffer */
+    profile_report rep = {"racy.cl", 1, {2, 1, 1}, 1, 32, NULL, lay, 2, &k, 1, &r};
+    check_near(profile_report_all(&rep), 0, "an unexplained mismatch is no exit 3");
+    profile_result_free(&r);
+    ptree_free(&t);
+}
+
 int main(void)
 {
     alternating_if();
     loop_trips();
     early_return();
     regrouped_loop();
+    helper_call();
+    racy_original();
     return check_summary("profile replay");
 }

@@ -33,6 +33,7 @@
 #include "auto_tile.h"
 #include "calibration.h"
 #include "divergence.h"
+#include "ir_src.h"
 #include "job.h"
 #include "profile_build.h"
 #include "profile_job.h"
@@ -113,6 +114,8 @@ static int has_construct(const ptree *t)
 static int build_trees(pctx *x)
 {
     x->pks = xcalloc(x->an.nkernels ? x->an.nkernels : 1, sizeof *x->pks);
+    for (unsigned i = 0; i < x->an.nkernels; i++) /* a kernel the split refuses has none yet */
+        ir_ensure(&x->an, &x->an.kernels[i]);
     for (unsigned i = 0; i < x->an.nkernels; i++) {
         const kernel_info *k = &x->an.kernels[i];
         profile_kernel *pk = &x->pks[x->npks++];
@@ -130,6 +133,12 @@ static int build_trees(pctx *x)
                     pk->opaque, pk->opaque > 1 ? "s" : "", pk->opaque > 1 ? "s" : "",
                     pk->opaque_line, pk->opaque > 1 ? "are" : "is",
                     pk->opaque > 1 ? "their" : "its");
+        if (pk->unrecorded && !pk->err[0])
+            fprintf(stderr, "nplus1gen: note: kernel '%s': %u call%s of helpers that hold "
+                            "decisions or loops %s not recorded (the first: %s): %s cost counts "
+                            "as straight-line work\n", k->name, pk->unrecorded,
+                    pk->unrecorded > 1 ? "s" : "", pk->unrecorded > 1 ? "are" : "is",
+                    pk->unrecorded_why, pk->unrecorded > 1 ? "their" : "its");
         if (!x->named && strstr(pk->err, "nothing to profile")) { /* and its edits */
             fprintf(stderr, "nplus1gen: note: kernel '%s' left out: %s\n", k->name, pk->err);
             profile_kernel_free(pk);

@@ -78,6 +78,8 @@ static void put_marker(strbuf *sb, const profile_report *rep, unsigned k,
         put_esc(sb, rep->ks[k].name);
         sb_puts(sb, ": ");
     }
+    if (pc->helper[0]) /* a helper's: one marker per call */
+        sb_printf(sb, "called at line %u, ", pc->call_line);
     if (pc->kind == PN_LOOP)
         sb_printf(sb, "%s loop: efficiency %.2f (%.0f of %.0f lane iterations); %.1f%% lost",
                   pc->what, e, cs->lane_iters, cs->issued_iters,

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profile_tree.c - a kernel's structured control flow for the profile
- * (profile.h): its decisions and loops, the cost model's cost of every
- * region (effects.c), and the edits that make the instrumented copy record
- * each item's path (applied by profile_emit.c). Part of the analyze stage:
- * it reads the cursors and the analysis, and reports nothing itself.
+ * (profile.h), read from the kernel IR (ir.h): its decisions and loops,
+ * those of the helpers it calls where the IR inlines them, the cost
+ * model's cost of every region, and the edits that make the instrumented
+ * copy record each item's path (applied by profile_emit.c). Where the text
+ * sits and whether a macro writes it comes from ir_src.h; no cursor is read
+ * here. It reports nothing itself.
  */
-#include "syntax.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,44 +19,38 @@
 typedef struct tctx {
     const analysis *an;
     profile_kernel *pk;
+    const ir_kernel *ir;
     int parent;               /* the enclosing construct */
     const decision **decs;    /* the analysis's decisions, to read their classes */
     unsigned ndecs, capdecs;
+    /* the function being built: the kernel, or a helper at one of its calls */
+    int clone;                /* -1: the kernel (edits to the input file), else its clone */
+    int emit;                 /* add the edits (a clone's: the first time it is built) */
+    const char *rec;          /* the recorder, as the function's text names it */
+    const ir_node *call;      /* the call node, NULL in the kernel */
+    char *err;                /* why it cannot be recorded: the kernel's, or the helper's */
+    size_t errlen;
 } tctx;
 
-static int fail(tctx *x, CXCursor at, const char *why)
+static int fail(tctx *x, unsigned line, const char *why)
 {
-    if (!x->pk->err[0]) {
-        src_range r = {0};
-        cursor_range(x->an, at, &r);
-        snprintf(x->pk->err, sizeof x->pk->err, "line %u: %s", r.line, why);
-    }
+    if (!x->err[0])
+        snprintf(x->err, x->errlen, "line %u: %s", line, why);
     return -1;
 }
 
-static void add_edit(profile_kernel *pk, unsigned at, const char *text)
+static void add_edit_full(tctx *x, unsigned at, const char *text, unsigned skip, int early)
 {
-    pedit e = {at, pk->nedits, xstrdup(text)};
+    if (!x->emit)
+        return;
+    profile_kernel *pk = x->pk;
+    pedit e = {at, pk->nedits, xstrdup(text), skip, x->clone, early};
     VEC_PUSH(pk->edits, pk->nedits, pk->capedits, e);
 }
 
-static double cost_of(tctx *x, CXCursor c)
+static void add_edit(tctx *x, unsigned at, const char *text)
 {
-    effects fx;
-    effects_of(x->an, x->pk->k->cursor, c, &fx);
-    double cost = fx.cost;
-    effects_free(&fx);
-    return cost;
-}
-
-/* The text range of c in the input file, not inside a macro expansion. */
-static int plain_range(tctx *x, CXCursor c, src_range *r)
-{
-    CXSourceRange ext = clang_getCursorExtent(c);
-    if (cursor_range(x->an, c, r) != 0 || r->file != 0 ||
-        parse_in_macro(clang_getRangeStart(ext)) || parse_in_macro(clang_getRangeEnd(ext)))
-        return fail(x, c, "a condition written by a macro cannot be instrumented");
-    return 0;
+    add_edit_full(x, at, text, 0, 0);
 }
 
 static pnode *push_node(pseq *s, pnode_kind kind)
@@ -68,6 +62,17 @@ static pnode *push_node(pseq *s, pnode_kind kind)
     return &s->v[s->n - 1];
 }
 
+static void seq_free(pseq *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        for (unsigned a = 0; a < s->v[i].narms; a++)
+            seq_free(&s->v[i].arms[a]);
+        free(s->v[i].arms);
+    }
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
 static const decision *find_decision(tctx *x, unsigned offset)
 {
     for (unsigned i = 0; i < x->ndecs; i++)
@@ -76,353 +81,427 @@ static const decision *find_decision(tctx *x, unsigned offset)
     return NULL;
 }
 
-static unsigned add_construct(tctx *x, CXCursor c, pnode_kind kind, const char *what,
+static unsigned add_construct(tctx *x, const ir_node *n, pnode_kind kind, const char *what,
                               unsigned narms)
 {
     ptree *t = &x->pk->tree;
     pconstruct pc;
     memset(&pc, 0, sizeof pc);
-    src_range r = {0};
-    cursor_range(x->an, c, &r);
     pc.kind = kind;
     pc.what = what;
-    pc.line = r.line;
-    pc.offset = r.begin;
+    pc.line = n->line;
+    pc.offset = n->range.begin;
     pc.narms = narms;
     pc.parent = x->parent;
     pc.divergence = -1;
-    const decision *d = kind == PN_LOOP ? NULL : find_decision(x, r.begin);
-    if (d) {
-        pc.divergence = d->divergence;
-        pc.split = x->pk->planned && !decision_kept(x->pk->planned, d) &&
-                   (x->parent < 0 || t->c[x->parent].split);
+    if (x->call) { /* a helper's: the IR's class at this call */
+        snprintf(pc.helper, sizeof pc.helper, "%s", x->call->call.name);
+        pc.call_line = x->call->line;
+        if (kind != PN_LOOP)
+            pc.divergence = n->cond.divergence;
+    } else {
+        const decision *d = kind == PN_LOOP ? NULL : find_decision(x, n->range.begin);
+        if (d) {
+            pc.divergence = d->divergence;
+            pc.split = x->pk->planned && !decision_kept(x->pk->planned, d) &&
+                       (x->parent < 0 || t->c[x->parent].split);
+        }
     }
     VEC_PUSH(t->c, t->nc, t->capc, pc);
     return t->nc - 1;
 }
 
-static int build_stmt(tctx *x, CXCursor c, pseq *out);
+static int build_node(tctx *x, const ir_node *n, pseq *out);
 
-static int build_arm(tctx *x, CXCursor c, pseq *arm, unsigned construct)
+static int build_arm(tctx *x, const ir_node *n, pseq *arm, unsigned construct)
 {
     int saved = x->parent;
     x->parent = (int)construct;
-    int rc = clang_Cursor_isNull(c) ? 0 : build_stmt(x, c, arm);
+    int rc = n ? build_node(x, n, arm) : 0;
     x->parent = saved;
     return rc;
 }
 
+static int cond_range(tctx *x, const ir_node *n, src_range *r)
+{
+    if (ir_src_cond(x->an, n, r) != 0)
+        return fail(x, n->cond.range.line ? n->cond.range.line : n->line,
+                    "a condition written by a macro cannot be instrumented");
+    return 0;
+}
+
+/* ---- helpers: recorded where they are called ------------------------------------------ */
+
+static int find_clone(const profile_kernel *pk, unsigned begin)
+{
+    for (unsigned i = 0; i < pk->nclones; i++)
+        if (pk->clones[i].src.def.begin == begin)
+            return (int)i;
+    return -1;
+}
+
+/* Is the call inside r (a loop's init, condition or step)? */
+static int within(const ir_node *call, src_range r)
+{
+    return call->range.file == r.file && call->range.begin >= r.begin &&
+           call->range.end <= r.end && r.end > r.begin;
+}
+
+static void unrecorded(tctx *x, const ir_node *call, const char *why)
+{
+    profile_kernel *pk = x->pk;
+    if (!pk->unrecorded++)
+        snprintf(pk->unrecorded_why, sizeof pk->unrecorded_why, "helper '%s' called at line %u: "
+                 "%s", call->call.name, call->line, why);
+}
+
+/* The clone's own edits: its name, the recorder as the first parameter, the switch temp. */
+static void clone_header(tctx *x, const ir_helper_src *h)
+{
+    add_edit(x, h->name_begin, "__nplus1_");
+    if (h->nparams)
+        add_edit(x, h->lparen + 1, "__nplus1_rec_t *__np1r, ");
+    else /* () or (void) */
+        add_edit_full(x, h->lparen + 1, "__nplus1_rec_t *__np1r", h->rparen - h->lparen - 1, 0);
+    add_edit(x, h->body_open + 1, " long __np1_sv = 0; (void)__np1_sv;");
+}
+
+/*
+ * The call node's helper recorded at the call: its body as a PN_CALL node in out, the
+ * call edited to call the clone. Returns the cost the call's statement counted for it
+ * (to take off: the body is in the tree now), 0 when the call stays as written.
+ */
+static double record_call(tctx *x, const ir_node *call, pseq *out)
+{
+    ir_call_src cs;
+    ir_helper_src hs;
+    profile_kernel *pk = x->pk;
+    if (x->ir->truncated || !call->nkids) {
+        unrecorded(x, call, "helpers called too deep");
+        return 0;
+    }
+    if (ir_src_call(x->an, call, &cs) != 0 || ir_src_helper(x->an, call, &hs) != 0) {
+        unrecorded(x, call, "its text is not in the input file as written (a macro, or "
+                            "another file)");
+        return 0;
+    }
+    if (cs.conditional) {
+        unrecorded(x, call, "it runs only on one side of ?:, && or ||");
+        return 0;
+    }
+    int ci = find_clone(pk, hs.def.begin);
+    if (ci >= 0 && pk->clones[ci].failed)
+        return 0;
+    int first = ci < 0;
+    if (first) {
+        pclone c = {hs, xstrdup(call->call.name), 0};
+        VEC_PUSH(pk->clones, pk->nclones, pk->capclones, c);
+        ci = (int)pk->nclones - 1;
+    }
+    unsigned saved_nc = pk->tree.nc, saved_edits = pk->nedits, saved_clones = pk->nclones;
+    tctx h = *x;
+    char err[256] = "";
+    h.clone = ci;
+    h.emit = first;
+    h.rec = "__np1r";
+    h.call = call;
+    h.err = err;
+    h.errlen = sizeof err;
+    if (first)
+        clone_header(&h, &hs);
+    pseq body = {0};
+    int rc = build_node(&h, call->kids[0], &body);
+    if (rc != 0) { /* as written: its constructs, edits and the clones it made go */
+        seq_free(&body);
+        pk->tree.nc = saved_nc;
+        for (unsigned i = saved_edits; i < pk->nedits; i++)
+            free(pk->edits[i].text);
+        pk->nedits = saved_edits;
+        for (unsigned i = saved_clones; i < pk->nclones; i++)
+            free(pk->clones[i].name);
+        pk->nclones = saved_clones;
+        pk->clones[ci].failed = 1;
+        unrecorded(x, call, err);
+        return 0;
+    }
+    if (first && pk->tree.nc == saved_nc) {
+        /* nothing of it is recorded (its loops run alike everywhere): called as written,
+         * no copy, its cost the statement's (as the cost model counts it) */
+        seq_free(&body);
+        for (unsigned i = saved_edits; i < pk->nedits; i++)
+            free(pk->edits[i].text);
+        pk->nedits = saved_edits;
+        for (unsigned i = saved_clones - 1; i < pk->nclones; i++)
+            free(pk->clones[i].name);
+        pk->nclones = saved_clones - 1;
+        return 0;
+    }
+    pnode *nd = push_node(out, PN_CALL);
+    nd->narms = 1;
+    nd->arms = xcalloc(1, sizeof *nd->arms);
+    nd->arms[0] = body;
+    add_edit(x, cs.name_begin, "__nplus1_");
+    strbuf arg;
+    sb_init(&arg);
+    sb_printf(&arg, "%s%s", x->rec, cs.nargs ? ", " : "");
+    add_edit_full(x, cs.lparen + 1, arg.data, 0, 1);
+    sb_free(&arg);
+    return ir_src_call_cost(x->an, call);
+}
+
+/*
+ * The helpers n's own expressions call (those of n's part r when r.end, else all), each
+ * before n in out; the cost they took off n's.
+ */
+static double record_calls(tctx *x, const ir_node *n, const src_range *r, pseq *out)
+{
+    double taken = 0;
+    for (unsigned i = 0; i < n->ncalls; i++)
+        if (!r || within(n->calls[i], *r))
+            taken += record_call(x, n->calls[i], out);
+    return taken;
+}
+
+static double less(double cost, double taken)
+{
+    return taken > 0 ? (cost > taken ? cost - taken : 0) : cost;
+}
+
+/* ---- decisions ------------------------------------------------------------------------- */
+
 /* if (C): C becomes __nplus1_rec(&__np1, !(C) ? 2 : 1) == 1 (OpenCL C refuses a float
  * as the condition of ?: though if takes one: `if (body.invMass)`; ! takes any scalar) */
-static int build_if(tctx *x, CXCursor c, pseq *out)
+static int build_if(tctx *x, const ir_node *n, pseq *out)
 {
-    cursor_list ch = children_of(c);
     src_range cr;
-    int rc = ch.n < 2 || plain_range(x, ch.v[0], &cr) != 0 ? -1 : 0;
-    if (rc == 0) {
-        add_edit(x->pk, cr.begin, "__nplus1_rec(&__np1, !(");
-        add_edit(x->pk, cr.end, ") ? 2 : 1) == 1");
-        unsigned id = add_construct(x, c, PN_IF, "if", 2);
-        pnode *nd = push_node(out, PN_IF);
-        nd->cost = cost_of(x, ch.v[0]);
-        nd->construct = id;
-        nd->narms = 2;
-        nd->arms = xcalloc(2, sizeof *nd->arms);
-        pseq *arms = nd->arms; /* out may move while the arms are built */
-        rc = build_arm(x, ch.v[1], &arms[0], id);
-        if (rc == 0 && ch.n > 2)
-            rc = build_arm(x, ch.v[2], &arms[1], id);
-    }
-    free(ch.v);
+    if (!n->nkids || cond_range(x, n, &cr) != 0)
+        return -1;
+    strbuf open;
+    sb_init(&open);
+    sb_printf(&open, "__nplus1_rec(%s, !(", x->rec);
+    add_edit(x, cr.begin, open.data);
+    sb_free(&open);
+    add_edit(x, cr.end, ") ? 2 : 1) == 1");
+    double taken = record_calls(x, n, NULL, out);
+    unsigned id = add_construct(x, n, PN_IF, "if", 2);
+    pnode *nd = push_node(out, PN_IF);
+    nd->cost = less(n->cond.fx.cost, taken);
+    nd->construct = id;
+    nd->narms = 2;
+    nd->arms = xcalloc(2, sizeof *nd->arms);
+    pseq *arms = nd->arms; /* out may move while the arms are built */
+    int rc = build_arm(x, n->kids[0], &arms[0], id);
+    if (rc == 0 && n->nkids > 1)
+        rc = build_arm(x, n->kids[1], &arms[1], id);
     return rc;
 }
 
-/* ---- switch: the entries (runs of labels) and the chain that numbers them ---- */
-
-typedef struct entry {
-    strbuf test;              /* "__np1_sv == (long)(A) || ..." or "" for default */
-    int is_default;
-    CXCursor *stmts;
-    unsigned nstmts, capstmts;
-} entry;
-
-typedef struct entries {
-    entry *v;
-    unsigned n, cap;
-} entries;
-
-static entry *new_entry(entries *es)
+/* One entry's test: "__np1_sv == (long)(A) || ..."; -1 when a label cannot be read. */
+static int entry_test(tctx *x, const ir_node *sw, unsigned arm, strbuf *test)
 {
-    entry e;
-    memset(&e, 0, sizeof e);
-    sb_init(&e.test);
-    VEC_PUSH(es->v, es->n, es->cap, e);
-    return &es->v[es->n - 1];
-}
-
-/* A label (and the labels right under it) opens an entry; returns the statement they label. */
-static CXCursor add_labels(tctx *x, CXCursor c, entry *e)
-{
-    for (;;) {
-        enum CXCursorKind k = clang_getCursorKind(c);
-        if (k != CXCursor_CaseStmt && k != CXCursor_DefaultStmt)
-            return c;
-        cursor_list ch = children_of(c);
-        CXCursor sub = ch.n ? ch.v[ch.n - 1] : clang_getNullCursor();
-        src_range vr, hr;
-        if (k == CXCursor_DefaultStmt) {
-            e->is_default = 1;
-        } else if (ch.n == 3 && plain_range(x, ch.v[0], &vr) == 0 &&
-                   plain_range(x, ch.v[1], &hr) == 0) { /* GNU's case LO ... HI: */
-            size_t lo_len, hi_len;
-            const char *lo = range_text(x->an, vr, &lo_len), *hi = range_text(x->an, hr, &hi_len);
-            sb_printf(&e->test, "%s(__np1_sv >= (long)(%.*s) && __np1_sv <= (long)(%.*s))",
-                      e->test.len ? " || " : "", (int)lo_len, lo, (int)hi_len, hi);
-        } else if (ch.n != 2 || plain_range(x, ch.v[0], &vr) != 0) {
-            free(ch.v);
-            fail(x, c, "a case label the profile cannot read (a range, or a macro)");
-            return clang_getNullCursor();
+    ir_label_src *ls;
+    unsigned nl;
+    if (ir_src_case_labels(x->an, sw, arm, &ls, &nl) != 0)
+        return fail(x, sw->line, "a case label the profile cannot read (a range, or a macro)");
+    int rc = 0;
+    for (unsigned i = 0; i < nl && rc == 0; i++) {
+        size_t lo_len, hi_len;
+        if (!ls[i].plain) {
+            rc = fail(x, ls[i].lo.line ? ls[i].lo.line : sw->line,
+                      "a case label the profile cannot read (a range, or a macro)");
+            break;
+        }
+        const char *lo = range_text(x->an, ls[i].lo, &lo_len);
+        if (ls[i].is_range) {
+            const char *hi = range_text(x->an, ls[i].hi, &hi_len);
+            sb_printf(test, "%s(__np1_sv >= (long)(%.*s) && __np1_sv <= (long)(%.*s))",
+                      test->len ? " || " : "", (int)lo_len, lo, (int)hi_len, hi);
         } else {
-            size_t len;
-            const char *t = range_text(x->an, vr, &len);
-            sb_printf(&e->test, "%s__np1_sv == (long)(%.*s)", e->test.len ? " || " : "",
-                      (int)len, t);
-        }
-        free(ch.v);
-        c = sub;
-        if (clang_Cursor_isNull(c))
-            return c;
-    }
-}
-
-static int collect_entries(tctx *x, CXCursor body, entries *es)
-{
-    cursor_list ch = children_of(body);
-    int rc = clang_getCursorKind(body) == CXCursor_CompoundStmt ? 0 : -1;
-    for (unsigned i = 0; rc == 0 && i < ch.n; i++) {
-        enum CXCursorKind k = clang_getCursorKind(ch.v[i]);
-        CXCursor s = ch.v[i];
-        if (k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt) {
-            if (es->n >= PROFILE_MAX_ARMS - 1)
-                return fail(x, body, "a switch with too many case entries");
-            s = add_labels(x, s, new_entry(es));
-            if (x->pk->err[0])
-                rc = -1;
-        } else if (!es->n) {
-            continue; /* never runs: before the first label */
-        }
-        if (rc == 0 && !clang_Cursor_isNull(s)) {
-            entry *e = &es->v[es->n - 1];
-            VEC_PUSH(e->stmts, e->nstmts, e->capstmts, s);
+            sb_printf(test, "%s__np1_sv == (long)(%.*s)", test->len ? " || " : "",
+                      (int)lo_len, lo);
         }
     }
-    free(ch.v);
-    if (rc != 0 && !x->pk->err[0])
-        fail(x, body, "a switch whose body is not a block");
+    free(ls);
     return rc;
 }
 
 /* The entry index chain: `A ? 1 : B ? 2 : D` (D: the default's, or the empty last entry). */
-static char *switch_chain(const entries *es, unsigned *narms)
+static int switch_chain(tctx *x, const ir_node *sw, unsigned written, strbuf *chain)
 {
     unsigned def = 0;
-    strbuf sb;
-    sb_init(&sb);
-    for (unsigned i = 0; i < es->n; i++) {
-        if (es->v[i].is_default)
-            def = i + 1;
-        else if (es->v[i].test.len)
-            sb_printf(&sb, "(%s) ? %u : ", es->v[i].test.data, i + 1);
+    for (unsigned a = 0; a < written; a++) {
+        strbuf test;
+        sb_init(&test);
+        int rc = sw->arms[a].is_default ? 0 : entry_test(x, sw, a, &test);
+        if (rc == 0 && sw->arms[a].is_default)
+            def = a + 1;
+        else if (rc == 0 && test.len)
+            sb_printf(chain, "(%s) ? %u : ", test.data, a + 1);
+        sb_free(&test);
+        if (rc != 0)
+            return -1;
     }
-    *narms = es->n + !def; /* no default: items matching no case take an empty entry */
-    sb_printf(&sb, "%u", def ? def : es->n + 1);
-    return sb_steal(&sb);
+    sb_printf(chain, "%u", def ? def : written + 1);
+    return 0;
 }
 
-static void free_entries(entries *es)
+static int build_switch(tctx *x, const ir_node *n, pseq *out)
 {
-    for (unsigned i = 0; i < es->n; i++) {
-        sb_free(&es->v[i].test);
-        free(es->v[i].stmts);
-    }
-    free(es->v);
-}
-
-static int build_switch(tctx *x, CXCursor c, pseq *out)
-{
-    cursor_list ch = children_of(c);
-    entries es = {0};
     src_range cr;
-    int rc = ch.n < 2 || plain_range(x, ch.v[0], &cr) != 0 ? -1
-             : collect_entries(x, ch.v[ch.n - 1], &es);
-    if (rc == 0) {
-        unsigned narms;
-        char *chain = switch_chain(&es, &narms);
-        strbuf after;
-        sb_init(&after);
-        sb_printf(&after, "), __nplus1_rec(&__np1, %s), __np1_sv)", chain);
-        add_edit(x->pk, cr.begin, "(__np1_sv = (long)(");
-        add_edit(x->pk, cr.end, after.data);
-        sb_free(&after);
-        free(chain);
-        unsigned id = add_construct(x, c, PN_SWITCH, "switch", narms);
-        pnode *nd = push_node(out, PN_SWITCH);
-        nd->cost = cost_of(x, ch.v[0]);
-        nd->construct = id;
-        nd->narms = narms;
-        nd->arms = xcalloc(narms, sizeof *nd->arms);
-        pseq *arms = nd->arms;
-        for (unsigned e = 0; rc == 0 && e < es.n; e++)
-            for (unsigned s = 0; rc == 0 && s < es.v[e].nstmts; s++)
-                rc = build_arm(x, es.v[e].stmts[s], &arms[e], id);
+    if (!n->nkids || cond_range(x, n, &cr) != 0)
+        return -1;
+    const ir_node *body = n->kids[0];
+    if (body->kind != IR_BLOCK)
+        return fail(x, n->line, "a switch whose body is not a block");
+    unsigned written = 0; /* the entries written: all but an implicit default */
+    for (unsigned a = 0; a < n->narms; a++)
+        written += !n->arms[a].implicit;
+    if (written > PROFILE_MAX_ARMS - 1)
+        return fail(x, n->line, "a switch with too many case entries");
+    strbuf chain;
+    sb_init(&chain);
+    if (switch_chain(x, n, written, &chain) != 0) {
+        sb_free(&chain);
+        return -1;
     }
-    free_entries(&es);
-    free(ch.v);
+    unsigned narms = n->narms;
+    strbuf open, after;
+    sb_init(&open);
+    sb_init(&after);
+    sb_printf(&after, "), __nplus1_rec(%s, %s), __np1_sv)", x->rec, chain.data);
+    add_edit(x, cr.begin, "(__np1_sv = (long)(");
+    add_edit(x, cr.end, after.data);
+    sb_free(&after);
+    sb_free(&open);
+    sb_free(&chain);
+    double taken = record_calls(x, n, NULL, out);
+    unsigned id = add_construct(x, n, PN_SWITCH, "switch", narms);
+    pnode *nd = push_node(out, PN_SWITCH);
+    nd->cost = less(n->cond.fx.cost, taken);
+    nd->construct = id;
+    nd->narms = narms;
+    nd->arms = xcalloc(narms, sizeof *nd->arms);
+    pseq *arms = nd->arms;
+    int rc = 0;
+    for (unsigned a = 0; rc == 0 && a < written; a++) {
+        unsigned end = a + 1 < written ? n->arms[a + 1].first : body->nkids;
+        for (unsigned s = n->arms[a].first; rc == 0 && s < end; s++)
+            rc = build_arm(x, body->kids[s], &arms[a], id);
+    }
     return rc;
 }
 
-/* ---- loops ----------------------------------------------------------------- */
+/* ---- loops ------------------------------------------------------------------------------ */
 
 /* A loop test C becomes __nplus1_rec(&__np1, !(C) ? 1 : 2) == 2 (a float test: build_if). */
-static int instrument_test(tctx *x, CXCursor cond)
+static int instrument_test(tctx *x, const ir_node *n)
 {
     src_range cr;
-    if (plain_range(x, cond, &cr) != 0)
+    if (cond_range(x, n, &cr) != 0)
         return -1;
-    add_edit(x->pk, cr.begin, "__nplus1_rec(&__np1, !(");
-    add_edit(x->pk, cr.end, ") ? 1 : 2) == 2");
+    strbuf open;
+    sb_init(&open);
+    sb_printf(&open, "__nplus1_rec(%s, !(", x->rec);
+    add_edit(x, cr.begin, open.data);
+    sb_free(&open);
+    add_edit(x, cr.end, ") ? 1 : 2) == 2");
     return 0;
 }
 
-static pnode *new_loop(tctx *x, CXCursor c, pseq *out, const char *what, loop_test test)
+/* Straight-line statements only: no decision, loop, jump or inlined helper below n. */
+static int plain_body(const ir_node *n)
 {
-    unsigned id = add_construct(x, c, PN_LOOP, what, 2);
-    pnode *nd = push_node(out, PN_LOOP);
-    nd->construct = id;
-    nd->test = test;
-    nd->narms = 1;
-    nd->arms = xcalloc(1, sizeof *nd->arms);
-    return nd;
+    if ((n->kind != IR_BLOCK && n->kind != IR_STMT) || n->ncalls)
+        return 0;
+    for (unsigned i = 0; i < n->nkids; i++)
+        if (!plain_body(n->kids[i]))
+            return 0;
+    return 1;
 }
 
-static int build_while(tctx *x, CXCursor c, pseq *out, int is_do)
+static int uniform_plain_loop(const ir_node *n)
 {
-    cursor_list ch = children_of(c);
-    int rc = ch.n == 2 ? 0 : fail(x, c, "a loop the profile cannot read");
-    CXCursor cond = ch.n == 2 ? ch.v[is_do ? 1 : 0] : clang_getNullCursor();
-    CXCursor body = ch.n == 2 ? ch.v[is_do ? 0 : 1] : clang_getNullCursor();
-    if (rc == 0)
-        rc = instrument_test(x, cond);
-    if (rc == 0) {
-        pnode *nd = new_loop(x, c, out, is_do ? "do" : "while", is_do ? LOOP_POST : LOOP_PRE);
-        nd->cost = cost_of(x, cond);
-        pseq *arm = nd->arms;
-        rc = build_arm(x, body, arm, nd->construct);
-    }
-    free(ch.v);
-    return rc;
+    return n->kind == IR_LOOP && n->cond.divergence == DIV_UNIFORM && !n->ncalls &&
+           (!n->nkids || plain_body(n->kids[0]));
 }
-
-/* A for's parts by where they sit: init ; cond ; step ) body. */
-static void for_parts(tctx *x, CXCursor c, CXCursor part[4])
-{
-    for (int i = 0; i < 4; i++)
-        part[i] = clang_getNullCursor();
-    src_range r;
-    if (cursor_range(x->an, c, &r) != 0)
-        return;
-    const src_file *f = &x->an->pr->files[r.file];
-    unsigned semi[2] = {0, 0}, nsemi = 0, depth = 0, close = r.end;
-    for (unsigned o = r.begin; o < r.end && close == r.end; o++) {
-        char ch = f->text[o];
-        depth += ch == '(';
-        if (ch == ')' && --depth == 0)
-            close = o;
-        if (ch == ';' && depth == 1 && nsemi < 2)
-            semi[nsemi++] = o;
-    }
-    cursor_list ch = children_of(c);
-    for (unsigned i = 0; i < ch.n; i++) {
-        src_range p;
-        if (cursor_range(x->an, ch.v[i], &p) != 0)
-            continue;
-        int slot = p.begin < semi[0] ? 0 : p.begin < semi[1] ? 1 : p.begin < close ? 2 : 3;
-        part[slot] = ch.v[i];
-    }
-    free(ch.v);
-}
-
-static int build_for(tctx *x, CXCursor c, pseq *out)
-{
-    CXCursor part[4];
-    for_parts(x, c, part);
-    int has_test = !clang_Cursor_isNull(part[1]);
-    if (has_test && instrument_test(x, part[1]) != 0)
-        return -1;
-    pnode *nd = new_loop(x, c, out, "for", has_test ? LOOP_PRE : LOOP_NONE);
-    nd->init_cost = clang_Cursor_isNull(part[0]) ? 0 : cost_of(x, part[0]);
-    nd->cost = has_test ? cost_of(x, part[1]) : 0;
-    nd->step_cost = clang_Cursor_isNull(part[2]) ? 0 : cost_of(x, part[2]);
-    pseq *arm = nd->arms;
-    return clang_Cursor_isNull(part[3]) ? 0 : build_arm(x, part[3], arm, nd->construct);
-}
-
-/* ---- constructs a macro writes ------------------------------------------------- */
 
 /*
- * Does a macro write statement c? Its text in the file must start with its
- * keyword (if, switch, while, do, for); a macro's expansion starts with the
- * macro's name (libclang 14's spelling locations do not tell a macro's body).
+ * Is the helper loop n uniform with a straight-line body at every call of every kernel's
+ * IR? (The recording copy of a helper is one text for all its calls: a loop left out of
+ * the recording is left out at each.)
  */
-static int macro_written(tctx *x, CXCursor c)
+static int uniform_everywhere(const analysis *an, const ir_node *n)
 {
-    static const struct { enum CXCursorKind kind; const char *word; } words[] = {
-        {CXCursor_IfStmt, "if"}, {CXCursor_SwitchStmt, "switch"}, {CXCursor_WhileStmt, "while"},
-        {CXCursor_DoStmt, "do"}, {CXCursor_ForStmt, "for"}};
-    src_range r;
-    if (cursor_range(x->an, c, &r) != 0 || r.file != 0)
-        return 1;
-    const src_file *f = &x->an->pr->files[r.file];
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    for (unsigned i = 0; i < sizeof words / sizeof *words; i++) {
-        size_t n = strlen(words[i].word);
-        if (words[i].kind != kind)
-            continue;
-        if (r.begin + n > f->len || strncmp(f->text + r.begin, words[i].word, n))
-            return 1;
-        char next = r.begin + n < f->len ? f->text[r.begin + n] : ' ';
-        return next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-               (next >= '0' && next <= '9');
+    for (unsigned k = 0; k < an->nkernels; k++) {
+        const ir_kernel *ir = an->kernels[k].ir;
+        for (unsigned i = 0; ir && i < ir->nnodes; i++) {
+            const ir_node *m = ir->nodes[i];
+            if (m->kind == IR_LOOP && m->frame != 0 && m->range.file == n->range.file &&
+                m->range.begin == n->range.begin && !uniform_plain_loop(m))
+                return 0;
+        }
     }
+    return 1;
+}
+
+static int build_loop(tctx *x, const ir_node *n, pseq *out)
+{
+    static const char *const whats[] = {"for", "while", "do"};
+    if (x->call && uniform_plain_loop(n) && uniform_everywhere(x->an, n)) {
+        /* a helper's loop every item runs alike at each call (`for (r = 0; r < rounds;
+         * r++)`, rounds a constant there): no lane waits in it, and recording each of its
+         * tests would only lengthen the paths (a hash's rounds, millions of tokens).
+         * Straight-line work, the cost model's, as before helpers were recorded. */
+        push_node(out, PN_WORK)->cost = ir_src_stmt_cost(x->an, n);
+        return 0;
+    }
+    int has_test = ir_src_has_cond(n);
+    if (n->loop != IR_FOR && (!has_test || !n->nkids))
+        return fail(x, n->line, "a loop the profile cannot read");
+    if (has_test && instrument_test(x, n) != 0)
+        return -1;
+    ir_loop_src ls;
+    ir_src_loop(x->an, n, &ls);
+    double taken = ls.has_init ? record_calls(x, n, &ls.init, out) : 0;
+    for (unsigned i = 0; i < n->ncalls; i++)
+        if (!ls.has_init || !within(n->calls[i], ls.init))
+            unrecorded(x, n->calls[i], "it is called in a loop's condition or step");
+    unsigned id = add_construct(x, n, PN_LOOP, whats[n->loop], 2);
+    pnode *nd = push_node(out, PN_LOOP);
+    nd->construct = id;
+    nd->test = n->loop == IR_DO ? LOOP_POST : has_test ? LOOP_PRE : LOOP_NONE;
+    nd->narms = 1;
+    nd->arms = xcalloc(1, sizeof *nd->arms);
+    nd->init_cost = less(ls.init_cost, taken);
+    nd->cost = has_test ? n->cond.fx.cost : 0;
+    nd->step_cost = ls.step_cost;
+    pseq *arm = nd->arms;
+    return n->nkids ? build_arm(x, n->kids[0], arm, id) : 0;
+}
+
+/* ---- constructs a macro writes ------------------------------------------------------- */
+
+static int inside(const ir_node *n, const ir_node *top)
+{
+    for (; n; n = n->parent)
+        if (n == top)
+            return 1;
     return 0;
 }
 
-typedef struct escape_scan {
-    int loops, switches; /* around the cursor, inside the construct (itself included) */
-    int escapes;
-} escape_scan;
-
-static enum CXChildVisitResult escape_cb(CXCursor c, CXCursor parent, CXClientData data)
+/* Does a path leave top early: a return of its function, a break or continue of an outer
+ * loop, a goto? (the statements of top's own function: helpers return into it) */
+static int escapes(const analysis *an, const ir_node *top, const ir_node *n)
 {
-    (void)parent;
-    escape_scan *e = data;
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    int is_loop = kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt ||
-                  kind == CXCursor_DoStmt;
-    if (kind == CXCursor_ReturnStmt || kind == CXCursor_GotoStmt ||
-        kind == CXCursor_IndirectGotoStmt ||
-        (kind == CXCursor_BreakStmt && !e->loops && !e->switches) ||
-        (kind == CXCursor_ContinueStmt && !e->loops))
-        e->escapes = 1;
-    else if (is_loop || kind == CXCursor_SwitchStmt) {
-        e->loops += is_loop;
-        e->switches += !is_loop;
-        clang_visitChildren(c, escape_cb, e);
-        e->loops -= is_loop;
-        e->switches -= !is_loop;
-        return e->escapes ? CXChildVisit_Break : CXChildVisit_Continue;
-    }
-    return e->escapes ? CXChildVisit_Break : CXChildVisit_Recurse;
+    if ((n->kind == IR_RETURN && n->frame == top->frame) ||
+        ((n->kind == IR_BREAK || n->kind == IR_CONTINUE) &&
+         (!n->target || !inside(n->target, top))) ||
+        (n->kind == IR_STMT && ir_src_stmt_kind(an, n) == IR_SRC_GOTO))
+        return 1;
+    for (unsigned i = 0; i < n->nkids; i++)
+        if (escapes(an, top, n->kids[i]))
+            return 1;
+    return 0;
 }
 
 /*
@@ -434,80 +513,74 @@ static enum CXChildVisitResult escape_cb(CXCursor c, CXCursor parent, CXClientDa
  * the cost model's, and every path still fits. 1: made opaque; 0: not macro
  * written; -1: a macro-written construct a path leaves early (an error).
  */
-static int opaque_if_macro(tctx *x, CXCursor c, pseq *out)
+static int opaque_if_macro(tctx *x, const ir_node *n, pseq *out)
 {
-    if (!macro_written(x, c))
+    if (!ir_src_macro_written(x->an, n))
         return 0;
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    escape_scan e = {kind != CXCursor_IfStmt && kind != CXCursor_SwitchStmt,
-                     kind == CXCursor_SwitchStmt, 0};
-    clang_visitChildren(c, escape_cb, &e);
-    if (e.escapes)
-        return fail(x, c, "a loop or decision written by a macro that a path leaves early "
-                          "(return, or break or continue of an outer loop) cannot be recorded");
+    if (escapes(x->an, n, n))
+        return fail(x, n->line, "a loop or decision written by a macro that a path leaves early "
+                                "(return, or break or continue of an outer loop) cannot be "
+                                "recorded");
     pnode *nd = push_node(out, PN_WORK);
-    nd->cost = cost_of(x, c);
-    if (!x->pk->opaque++) {
-        src_range r = {0};
-        cursor_range(x->an, c, &r);
-        x->pk->opaque_line = r.line;
-    }
+    nd->cost = ir_src_stmt_cost(x->an, n);
+    if (!x->pk->opaque++)
+        x->pk->opaque_line = n->line;
     return 1;
 }
 
-static int build_stmt(tctx *x, CXCursor c, pseq *out)
+/* ---- statements ----------------------------------------------------------------------- */
+
+static int build_node(tctx *x, const ir_node *n, pseq *out)
 {
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_IfStmt:
-    case CXCursor_SwitchStmt:
-    case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
-    case CXCursor_ForStmt: {
-        int o = opaque_if_macro(x, c, out);
+    if (n->kind == IR_IF || n->kind == IR_SWITCH || n->kind == IR_LOOP) {
+        int o = opaque_if_macro(x, n, out);
         if (o != 0)
             return o < 0 ? -1 : 0;
-        break;
     }
-    default:
-        break;
-    }
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_CompoundStmt: {
-        cursor_list ch = children_of(c);
+    switch (n->kind) {
+    case IR_BLOCK: {
         int rc = 0;
-        for (unsigned i = 0; rc == 0 && i < ch.n; i++)
-            rc = build_stmt(x, ch.v[i], out);
-        free(ch.v);
+        for (unsigned i = 0; rc == 0 && i < n->nkids; i++)
+            rc = build_node(x, n->kids[i], out);
         return rc;
     }
-    case CXCursor_IfStmt:
-        return build_if(x, c, out);
-    case CXCursor_SwitchStmt:
-        return build_switch(x, c, out);
-    case CXCursor_WhileStmt:
-        return build_while(x, c, out, 0);
-    case CXCursor_DoStmt:
-        return build_while(x, c, out, 1);
-    case CXCursor_ForStmt:
-        return build_for(x, c, out);
-    case CXCursor_BreakStmt:
+    case IR_IF:
+        return build_if(x, n, out);
+    case IR_SWITCH:
+        return build_switch(x, n, out);
+    case IR_LOOP:
+        return build_loop(x, n, out);
+    case IR_BREAK:
         push_node(out, PN_BREAK);
         return 0;
-    case CXCursor_ContinueStmt:
+    case IR_CONTINUE:
         push_node(out, PN_CONTINUE);
         return 0;
-    case CXCursor_ReturnStmt:
-        push_node(out, PN_RETURN);
+    case IR_RETURN: {
+        double taken = record_calls(x, n, NULL, out);
+        if (n->in_helper) /* its value is the helper's work (a kernel's return has none) */
+            push_node(out, PN_WORK)->cost = less(n->cost, taken);
+        push_node(out, n->in_helper ? PN_LEAVE : PN_RETURN);
         return 0;
-    case CXCursor_GotoStmt:
-    case CXCursor_IndirectGotoStmt:
-    case CXCursor_LabelStmt:
-        return fail(x, c, "goto and labels: the profile replays structured control flow only");
-    case CXCursor_CaseStmt:
-    case CXCursor_DefaultStmt:
-        return fail(x, c, "a case label inside a nested block of its switch");
+    }
+    case IR_CALL: /* only under a node's calls */
+        return 0;
+    case IR_STMT:
     default:
-        push_node(out, PN_WORK)->cost = cost_of(x, c);
+        switch (ir_src_stmt_kind(x->an, n)) {
+        case IR_SRC_GOTO:
+        case IR_SRC_LABEL:
+            return fail(x, n->line,
+                        "goto and labels: the profile replays structured control flow only");
+        case IR_SRC_CASE:
+            return fail(x, n->line, "a case label inside a nested block of its switch");
+        default:
+            break;
+        }
+        {
+            double taken = record_calls(x, n, NULL, out);
+            push_node(out, PN_WORK)->cost = less(n->cost, taken);
+        }
         return 0;
     }
 }
@@ -525,19 +598,18 @@ static void collect_decisions(tctx *x, const seq *s)
     }
 }
 
-/* The body's '{' and the end of the last parameter: where the recording comes in. */
-static int entry_edits(tctx *x, CXCursor body)
+/* The end of the last parameter and the body's '{': where the recording comes in. */
+static int entry_edits(tctx *x)
 {
     const kernel_info *k = x->pk->k;
-    src_range br;
-    CXCursor last = last_child_of_kind(k->cursor, CXCursor_ParmDecl);
-    src_range pr;
-    if (clang_Cursor_isNull(last))
-        return fail(x, k->cursor, "a kernel without parameters has nothing to record into");
-    if (plain_range(x, last, &pr) != 0 || plain_range(x, body, &br) != 0)
-        return -1;
-    add_edit(x->pk, pr.end, ", __global uint *__nplus1_profile");
-    add_edit(x->pk, br.begin + 1,
+    unsigned param_end = 0, body_open = 0;
+    int rc = ir_src_kernel_entry(x->an, k, &param_end, &body_open);
+    if (rc > 0)
+        return fail(x, k->range.line, "a kernel without parameters has nothing to record into");
+    if (rc < 0)
+        return fail(x, k->range.line, "a condition written by a macro cannot be instrumented");
+    add_edit(x, param_end, ", __global uint *__nplus1_profile");
+    add_edit(x, body_open + 1,
              " __nplus1_rec_t __np1; __nplus1_rec_init(&__np1, __nplus1_profile); "
              "long __np1_sv = 0; (void)__np1_sv;");
     return 0;
@@ -549,19 +621,19 @@ int profile_build_kernel(const analysis *an, profile_kernel *pk)
     memset(&x, 0, sizeof x);
     x.an = an;
     x.pk = pk;
+    x.ir = pk->k->ir;
     x.parent = -1;
+    x.clone = -1;
+    x.emit = 1;
+    x.rec = "&__np1";
+    x.err = pk->err;
+    x.errlen = sizeof pk->err;
     collect_decisions(&x, &pk->k->top);
-    CXCursor body = clang_getNullCursor();
-    cursor_list ch = children_of(pk->k->cursor);
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_getCursorKind(ch.v[i]) == CXCursor_CompoundStmt)
-            body = ch.v[i];
-    free(ch.v);
-    int rc = clang_Cursor_isNull(body) ? fail(&x, pk->k->cursor, "no body") : 0;
+    int rc = !x.ir || !x.ir->root ? fail(&x, pk->k->range.line, "no body") : 0;
     if (rc == 0)
-        rc = entry_edits(&x, body);
+        rc = entry_edits(&x);
     if (rc == 0)
-        rc = build_stmt(&x, body, &pk->tree.top);
+        rc = build_node(&x, x.ir->root, &pk->tree.top);
     free(x.decs);
     return rc;
 }
@@ -571,6 +643,9 @@ void profile_kernel_free(profile_kernel *pk)
     for (unsigned i = 0; i < pk->nedits; i++)
         free(pk->edits[i].text);
     free(pk->edits);
+    for (unsigned i = 0; i < pk->nclones; i++)
+        free(pk->clones[i].name);
+    free(pk->clones);
     ptree_free(&pk->tree);
     memset(pk, 0, sizeof *pk);
 }
