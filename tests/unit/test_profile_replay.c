@@ -280,10 +280,13 @@ static void racy_original(void)
     check_near(r.longest, 6, "the longest path is still known");
     ptree t = {0};
     add_if(&t, &t.top, 1, 2, 2);
-    profile_kernel_tree k = {"racy", t};
+    profile_kernel_tree k;
+    memset(&k, 0, sizeof k);
+    k.name = "racy";
+    k.tree = t;
     r.compared = 10;
     r.mismatches = 3; /* no self mismatch, none on a racy buffer */
-    profile_report rep = {"racy.cl", 1, {2, 1, 1}, 1, 32, NULL, lay, 2, &k, 1, &r};
+    profile_report rep = {"racy.cl", 1, {2, 1, 1}, 1, 32, NULL, lay, 2, &k, 1, &r, NULL};
     check_near(profile_report_all(&rep), 0, "an unexplained mismatch is no exit 3");
     profile_result_free(&r);
     ptree_free(&t);
