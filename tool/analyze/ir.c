@@ -483,6 +483,7 @@ ir_kernel *ir_build(analysis *an, kernel_info *k)
         free(ch.v);
         ir_finish(c.ir->root);
         ir_mark_taken(&c, body, 0);
+        ir_note_refs(&c, body);
     }
     divergence_close(c.div);
     ir_ctx_free(&c);
@@ -513,6 +514,7 @@ void ir_free(ir_kernel *ir)
     for (unsigned v = 0; v < ir->nvars; v++) {
         free(ir->vars[v].name);
         free(ir->vars[v].type);
+        free(ir->vars[v].refs);
     }
     free(ir->vars);
     free(ir);
