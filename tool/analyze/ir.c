@@ -290,6 +290,12 @@ static ir_node *build_loop(ir_ctx *c, CXCursor cur, ir_node *parent, ir_loop_kin
     ir_loop_parts(c->an, cur, kind, &init, &cond, &step, &body);
     n->init = init;
     n->step = step;
+    if (!clang_Cursor_isNull(init) && cursor_range(c->an, init, &n->init_range) == 0) {
+        const src_file *f = &c->an->pr->files[n->init_range.file];
+        while (n->init_range.end > n->init_range.begin &&
+               (f->text[n->init_range.end - 1] == ';' || f->text[n->init_range.end - 1] == ' '))
+            n->init_range.end--;
+    }
     unsigned scope = c->scope;
     c->scope = n->id; /* a for's init declares its variables in the loop */
     if (!clang_Cursor_isNull(init)) {

@@ -107,6 +107,8 @@ typedef struct ir_node {
     struct ir_node *target;
     int in_helper;           /* IR_RETURN: leaves the helper, not the kernel's item */
     ir_call call;            /* IR_CALL */
+    src_range init_range;    /* IR_LOOP, a for's init: its text without the ';' (a declaration
+                              * included); zeros when it has none */
 } ir_node;
 
 enum {

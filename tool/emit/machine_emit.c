@@ -138,6 +138,77 @@ static void arm_labels(emitter *e, strbuf *sb, const ir_arm *a)
     }
 }
 
+/* Where a resuming lane goes from `from` (a loop around point n, or NULL: the function's
+ * top) on its way to point n (the i-th): the next loop around n inside `from`, at its
+ * head, or the point's own label. */
+static void next_label(const ir_kernel *ir, const ir_node *n, const ir_node *from, unsigned i,
+                       char *out, size_t size)
+{
+    const ir_node *next = NULL;
+    for (const ir_node *q = n->parent; q && q != from; q = q->parent)
+        if (q->kind == IR_LOOP && q->frame == 0)
+            next = q;
+    (void)ir;
+    if (next)
+        snprintf(out, size, "nplus1_e%u", next->id);
+    else
+        snprintf(out, size, "nplus1_r%u", i);
+}
+
+/* Each loop around a regroup point: a label at its head, its init and test skipped while
+ * the lane resumes, and its body's first statement the jump on towards the point. */
+static void loop_edits(emitter *e, const kernel_plan *kp, edits *es)
+{
+    const machine_plan *mp = &kp->machine;
+    const ir_kernel *ir = kp->k->ir;
+    for (unsigned li = 0; li < ir->nnodes; li++) {
+        const ir_node *l = ir->nodes[li];
+        if (l->kind != IR_LOOP || l->frame != 0 || !l->nkids)
+            continue;
+        strbuf cases;
+        sb_init(&cases);
+        for (unsigned i = 0; i < mp->npoints; i++) {
+            const ir_node *n = ir->nodes[mp->points[i].node];
+            int inside = 0;
+            for (const ir_node *q = n->parent; q; q = q->parent)
+                inside |= q == l;
+            if (!inside)
+                continue;
+            char label[32], group[16];
+            next_label(ir, n, l, i, label, sizeof label);
+            for (unsigned g = 0; g < mp->points[i].narms; g++) {
+                tmpl_var cv[] = {{"GROUP", NUM(group, mp->points[i].first + g)}, {"LABEL", label}};
+                char *c = piece(e, "machine-loop-case", cv, NV(cv));
+                sb_puts(&cases, c);
+                free(c);
+            }
+        }
+        if (!cases.len) {
+            sb_free(&cases);
+            continue;
+        }
+        char id[16];
+        tmpl_var lv[] = {{"ID", NUM(id, l->id)}, {"CASES", cases.data}};
+        edit_piece(e, es, l->range.begin, l->range.begin, "machine-loop-label", lv, NV(lv), " ");
+        if (l->loop == IR_FOR && l->init_range.end > l->init_range.begin) {
+            edit_piece(e, es, l->init_range.begin, l->init_range.begin, "machine-loop-init-head",
+                       NULL, 0, "");
+            edit_piece(e, es, l->init_range.end, l->init_range.end, "machine-close-paren", NULL, 0,
+                       "");
+        }
+        if (l->loop != IR_DO && l->cond.range.end > l->cond.range.begin) {
+            edit_piece(e, es, l->cond.range.begin, l->cond.range.begin, "machine-loop-cond-head",
+                       NULL, 0, "");
+            edit_piece(e, es, l->cond.range.end, l->cond.range.end, "machine-close-paren", NULL, 0,
+                       "");
+        }
+        const src_range body = l->kids[0]->range;
+        edit_piece(e, es, body.begin, body.begin, "machine-loop-body-head", lv, NV(lv), " ");
+        edit_piece(e, es, body.end, body.end, "machine-close", NULL, 0, "");
+        sb_free(&cases);
+    }
+}
+
 static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *resume,
                         strbuf *members)
 {
@@ -149,10 +220,13 @@ static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *re
         char num[16], a[16], b[16], line[16], st[16];
         NUM(num, i);
         NUM(line, p->line);
+        char entry[32];
+        next_label(ir, n, NULL, i, entry, sizeof entry);
         for (unsigned g = 0; g < p->narms; g++) {
             char *what = machine_group_text(e->an, kp->k, mp, p->first + g);
             char *safe = comment_safe(what);
-            tmpl_var rv[] = {{"STATE", NUM(st, p->first + g + 1)}, {"N", num}, {"WHAT", safe}};
+            tmpl_var rv[] = {{"STATE", NUM(st, p->first + g + 1)}, {"LABEL", entry},
+                             {"WHAT", safe}};
             expand(e, resume, &e->kt, "machine-resume", rv, NV(rv));
             free(what);
             free(safe);
@@ -210,6 +284,7 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     var_edits(e, kp, &es);
     return_edits(e, kp, &es);
     point_edits(e, kp, &es, &resume, &members);
+    loop_edits(e, kp, &es);
     for (unsigned i = 0; i < mp->npoints; i++)
         sb_printf(&points, "%sline %u", i ? ", " : "", mp->points[i].line);
     put_line(&body, e, r.file, r.line);
