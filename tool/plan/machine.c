@@ -140,9 +140,13 @@ static char *unconst(const char *type)
 {
     char *t = xstrdup(type);
     char *pv;
-    while ((pv = strstr(t, "__private ")) != NULL) /* a local's address space, as spelled */
-        memmove(pv, pv + 10, strlen(pv + 10) + 1);
+    while ((pv = strstr(t, "__private")) != NULL) { /* a local's address space, as spelled */
+        size_t skip = 9 + (pv[9] == ' ');
+        memmove(pv, pv + skip, strlen(pv + skip) + 1);
+    }
     size_t n = strlen(t);
+    while (n && t[n - 1] == ' ')
+        t[--n] = '\0';
     if (!strchr(t, '*') && !strncmp(t, "const ", 6))
         memmove(t, t + 6, n - 5);
     n = strlen(t);
