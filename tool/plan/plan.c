@@ -376,6 +376,35 @@ static void machine_blockers(const analysis *an, const machine_plan *mp, diag_si
     }
 }
 
+/* The loop kernel keeps its loop unless its decision holds a regroup point of the state
+ * machine (a cheap guard around the costly decision, issue 28 item 5): then the machine
+ * regroups at the costly one. Where the loop kernel declines, the machine is the split. */
+static void machine_or_loop(kernel_plan *kp)
+{
+    machine_plan *mp = &kp->machine;
+    loop_plan *lp = &kp->loop;
+    if (!lp->active)
+        return;
+    const ir_kernel *ir = kp->k->ir;
+    const ir_node *ld = NULL;
+    for (unsigned i = 0; ir && i < ir->nnodes && !ld; i++)
+        if ((ir->nodes[i]->kind == IR_IF || ir->nodes[i]->kind == IR_SWITCH) &&
+            ir->nodes[i]->frame == 0 && ir->nodes[i]->range.begin == lp->d->range.begin)
+            ld = ir->nodes[i];
+    const machine_point *inner = NULL;
+    for (unsigned i = 0; mp->active && ld && i < mp->npoints && !inner; i++)
+        for (const ir_node *q = ir->nodes[mp->points[i].node]->parent; q && !inner; q = q->parent)
+            if (q == ld)
+                inner = &mp->points[i];
+    if (!inner) {
+        machine_free(mp);
+        return;
+    }
+    lp->active = 0;
+    snprintf(lp->why, sizeof lp->why, "its decision at line %u holds a costlier one (line %u): "
+             "the state machine regroups there", lp->d->range.line, inner->line);
+}
+
 /* The decisions the options keep whatever their class (by id). */
 static void keep_asked(const plan_options *opt, const kernel_info *k, decision_plan *dp)
 {
@@ -488,8 +517,8 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     if (auto_tile_wants_context(&pl->opt)) /* the set has a tile kernel (auto_tile.h) */
         context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, to);
     loop_build(an, k, pl->opt.wg, &kp.loop, to); /* a regrouped loop is the split */
-    if (!kp.loop.active) /* the state machine on the IR, where the loop kernel declines */
-        machine_build(an, k, pl->opt.wg, &kp.machine);
+    machine_build(an, k, pl->opt.wg, &kp.machine); /* the state machine on the IR */
+    machine_or_loop(&kp);
     const int regrouped = kp.loop.active || kp.machine.active;
     char mwhy[1024];
     machine_why(an, &kp, mwhy, sizeof mwhy);
