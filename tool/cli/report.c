@@ -301,7 +301,7 @@ static void print_loop(FILE *f, const kernel_plan *kp)
     const loop_plan *lp = &kp->loop;
     if (!lp->line || kp->machine.active)
         return;
-    if (!lp->active && (kp->machine.nblockers || kp->machine.npoints)) {
+    if (!lp->active && kp->machine.nblockers) {
         fprintf(f, "  loop (tile): line %u: not regrouped by the loop kernel: see the state "
                    "machine\n", lp->line);
         return;
@@ -380,8 +380,13 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
         }
         return;
     }
-    fprintf(f, "  state machine (tile): regrouped round by round in the work-group at %u "
-               "regroup point%s\n", mp->npoints, mp->npoints == 1 ? "" : "s");
+    if (mp->in_place)
+        fprintf(f, "  state machine (tile): cut at %u regroup point%s, each item in its lane "
+                   "(refill only, no move: the policy below)\n", mp->npoints,
+                mp->npoints == 1 ? "" : "s");
+    else
+        fprintf(f, "  state machine (tile): regrouped round by round in the work-group at %u "
+                   "regroup point%s\n", mp->npoints, mp->npoints == 1 ? "" : "s");
     for (unsigned i = 0; i < mp->npoints; i++) {
         const machine_point *p = &mp->points[i];
         const ir_node *n = ir->nodes[p->node];

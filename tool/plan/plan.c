@@ -349,7 +349,7 @@ static void machine_why(const analysis *an, const kernel_plan *kp, char *out, si
             const ir_node *d = kp->k->ir->nodes[mp->left[i].node];
             if (d->cond.divergence != DIV_DATA)
                 continue;
-            sb_printf(&sb, "%s the decision at line %u: %s", shown ? ";" : " (", mp->left[i].line,
+            sb_printf(&sb, "%sthe decision at line %u: %s", shown ? "; " : " (", mp->left[i].line,
                       mp->left[i].why);
             shown++;
         }
