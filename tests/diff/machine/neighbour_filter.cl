@@ -1,6 +1,6 @@
-// RUN: nplus1gen %s --validate --global 256,256 --require-all-leaves
-// RUN: nplus1gen %s --validate --global 256,256 --split always --require-all-leaves
-// RUN: nplus1gen %s --validate --global 256,256 --strategy tile --require-all-leaves
+// RUN: nplus1gen %s --validate --global 256,256 --require-all-leaves --arg w=256 --arg h=256
+// RUN: nplus1gen %s --validate --global 256,256 --split always --require-all-leaves --arg w=256 --arg h=256
+// RUN: nplus1gen %s --validate --global 256,256 --strategy tile --require-all-leaves --arg w=256 --arg h=256
 // EXPECT: match all-leaves
 /* Issue 28, shape 2: a 5x5 neighbour filter, `for dy { for dx { if (...) } }`: the data
  * decision sits in an inner loop. Both loop counters and the sums are the item's context;
