@@ -375,8 +375,6 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
                 fprintf(f, "    %s:%u:%u: %s\n", sf->path, mp->blockers[i].at.line, col,
                         mp->blockers[i].msg);
             }
-        } else if (mp->why[0] && mp->npoints) {
-            fprintf(f, "  state machine (tile): not used: %s\n", mp->why);
         }
         return;
     }
