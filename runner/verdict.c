@@ -14,7 +14,8 @@
 /* "tile", or what the job says the tile kernel is: "tile+context", "tile+loop". */
 static const char *variant_name(const kdesc *k, const char *name)
 {
-    static const char *const kinds[] = {"tile", "tile", "tile+context", "tile+loop"};
+    static const char *const kinds[] = {"tile", "tile", "tile+context", "tile+loop",
+                                         "tile+machine"};
     if (!strcmp(name, "tile") && k->tile_kind < sizeof kinds / sizeof *kinds)
         return kinds[k->tile_kind];
     return name;

@@ -290,6 +290,12 @@ static ir_node *build_loop(ir_ctx *c, CXCursor cur, ir_node *parent, ir_loop_kin
     ir_loop_parts(c->an, cur, kind, &init, &cond, &step, &body);
     n->init = init;
     n->step = step;
+    if (!clang_Cursor_isNull(init) && cursor_range(c->an, init, &n->init_range) == 0) {
+        const src_file *f = &c->an->pr->files[n->init_range.file];
+        while (n->init_range.end > n->init_range.begin &&
+               (f->text[n->init_range.end - 1] == ';' || f->text[n->init_range.end - 1] == ' '))
+            n->init_range.end--;
+    }
     unsigned scope = c->scope;
     c->scope = n->id; /* a for's init declares its variables in the loop */
     if (!clang_Cursor_isNull(init)) {
@@ -483,6 +489,7 @@ ir_kernel *ir_build(analysis *an, kernel_info *k)
         free(ch.v);
         ir_finish(c.ir->root);
         ir_mark_taken(&c, body, 0);
+        ir_note_refs(&c, body);
     }
     divergence_close(c.div);
     ir_ctx_free(&c);
@@ -513,6 +520,7 @@ void ir_free(ir_kernel *ir)
     for (unsigned v = 0; v < ir->nvars; v++) {
         free(ir->vars[v].name);
         free(ir->vars[v].type);
+        free(ir->vars[v].refs);
     }
     free(ir->vars);
     free(ir);

@@ -107,6 +107,8 @@ typedef struct ir_node {
     struct ir_node *target;
     int in_helper;           /* IR_RETURN: leaves the helper, not the kernel's item */
     ir_call call;            /* IR_CALL */
+    src_range init_range;    /* IR_LOOP, a for's init: its text without the ';' (a declaration
+                              * included); zeros when it has none */
 } ir_node;
 
 enum {
@@ -116,9 +118,11 @@ enum {
     IR_VAR_STRUCT = 1u << 3,
     IR_VAR_UNION = 1u << 4,
     IR_VAR_POINTER = 1u << 5,
-    IR_VAR_ADDR_TAKEN = 1u << 6 /* &x, or an array that decays to a pointer (a call's
-                                 * argument, an initialiser): a store through a pointer
-                                 * may change it */
+    IR_VAR_ADDR_TAKEN = 1u << 6, /* &x, or an array that decays to a pointer (a call's
+                                  * argument, an initialiser): a store through a pointer
+                                  * may change it */
+    IR_VAR_WRITTEN = 1u << 7     /* ir_refs.c, the kernel's frame: assigned or declared in
+                                  * the body (a parameter the body changes) */
 };
 
 typedef struct ir_var {
@@ -132,6 +136,17 @@ typedef struct ir_var {
     long long size;          /* bytes (clang_Type_getSizeOf), -1 when unknown */
     unsigned flags;          /* IR_VAR_* */
     src_range range;         /* the declaration (zeros for a return variable) */
+    /* ir_refs.c, the kernel's own variables (frame 0): where its text names them, so a
+     * later stage can rename a variable or turn its declaration into an assignment
+     * without libclang (the state machine, tool/plan/machine.c) */
+    unsigned *refs;          /* file offsets of each reference's name, in text order */
+    unsigned nrefs;
+    int refs_hidden;         /* a reference sits inside a macro's own text (not renamable) */
+    src_range decl_stmt;     /* the declaration statement that declares it (a for's init
+                              * included), ';' included when it has one; zeros: a param */
+    unsigned name_at;        /* offset of its name in its declaration */
+    src_range init;          /* its initialiser; end == begin: none */
+    int init_list;           /* the initialiser is a braced list ({1, 2}) */
 } ir_var;
 
 typedef struct ir_kernel {

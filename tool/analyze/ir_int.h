@@ -64,6 +64,11 @@ void ir_loop_parts(const analysis *an, CXCursor loop, ir_loop_kind kind, CXCurso
 /* for (i = A; i < B; i += S) with A, B, S constants: the trip count, else -1. */
 long long ir_trip_count(const analysis *an, CXCursor init, CXCursor cond, CXCursor step);
 
+/* ---- ir_refs.c ---- */
+/* The kernel's variables' references, declaration statements and initialisers (ir_var's
+ * refs, decl_stmt, name_at, init) and the written flag, from the kernel's body. */
+void ir_note_refs(ir_ctx *c, CXCursor body);
+
 /* ---- ir_call.c ---- */
 /* The calls below e (post-order: arguments first) to helpers holding a decision or a
  * loop: each an IR_CALL node in owner->calls, its body built in a frame of its own. */

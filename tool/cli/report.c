@@ -162,6 +162,19 @@ static tree_step print_divergence(void *ud, const decision *d)
     fputs(")]\n", f);
     const decision_plan *p = &c->kp->decisions[d->id];
     const char *plan = plan_text(p, c->in_kept);
+    if (c->kp->machine.active) { /* the state machine is the split: nothing here is split */
+        const ir_kernel *ir = c->kp->k->ir;
+        const machine_plan *mp = &c->kp->machine;
+        unsigned point = 0;
+        for (unsigned i = 0; i < mp->npoints; i++)
+            if (ir->nodes[mp->points[i].node]->range.begin == d->range.begin)
+                point = mp->points[i].line;
+        if (point)
+            fprintf(f, "      plan: a regroup point of the state machine (above)\n");
+        else
+            fprintf(f, "      plan: runs as written in the state machine's body\n");
+        return TREE_RECURSE;
+    }
     if (loop_runs_it(c, d)) { /* the loop kernel is the split: nothing here is split */
         print_loop_decision(f, &c->kp->loop, d, c->in_loop);
         report_ctx inner = *c;
@@ -220,6 +233,11 @@ static void print_context(FILE *f, const kernel_plan *kp)
     if (kp->tile_candidate == AUTO_TILE_LOOP) {
         fprintf(f, "  context (tile): none at the top level: the tile kernel is the loop kernel "
                    "(its context below)\n");
+        return;
+    }
+    if (kp->tile_candidate == AUTO_TILE_MACHINE) {
+        fprintf(f, "  context (tile): none at the top level: the tile kernel is the state "
+                   "machine (its context below)\n");
         return;
     }
     if (!cx->active) {
@@ -281,8 +299,13 @@ static void print_outer(FILE *f, const loop_plan *lp)
 static void print_loop(FILE *f, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
-    if (!lp->line)
+    if (!lp->line || kp->machine.active)
         return;
+    if (!lp->active && kp->machine.nblockers) {
+        fprintf(f, "  loop (tile): line %u: not regrouped by the loop kernel: see the state "
+                   "machine\n", lp->line);
+        return;
+    }
     if (!lp->active) {
         fprintf(f, "  loop (tile): line %u: not regrouped: %s\n", lp->line, lp->why);
         return;
@@ -337,6 +360,70 @@ static void print_loop(FILE *f, const kernel_plan *kp)
             lp->ngroups > 1 ? lp->ngroups - 1 : 1, lp->ngroups > 2 ? "s" : "", lp->round_cost);
 }
 
+/* The state machine (machine.h): its regroup points, the decisions left as written and
+ * why, its context and policy; or why it is not used. */
+static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, unsigned wg)
+{
+    const machine_plan *mp = &kp->machine;
+    const ir_kernel *ir = kp->k->ir;
+    if (!mp->active) {
+        if (mp->nblockers) {
+            fprintf(f, "  state machine (tile): cannot be regrouped:\n");
+            for (unsigned i = 0; i < mp->nblockers; i++) {
+                const src_file *sf = &an->pr->files[mp->blockers[i].at.file];
+                unsigned col = 1;
+                for (unsigned o = mp->blockers[i].at.begin; o > 0 && sf->text[o - 1] != '\n'; o--)
+                    col++;
+                fprintf(f, "    %s:%u:%u: %s\n", sf->path, mp->blockers[i].at.line, col,
+                        mp->blockers[i].msg);
+            }
+        }
+        return;
+    }
+    if (mp->in_place)
+        fprintf(f, "  state machine (tile): cut at %u regroup point%s, each item in its lane "
+                   "(refill only, no move: the policy below)\n", mp->npoints,
+                mp->npoints == 1 ? "" : "s");
+    else
+        fprintf(f, "  state machine (tile): regrouped round by round in the work-group at %u "
+                   "regroup point%s\n", mp->npoints, mp->npoints == 1 ? "" : "s");
+    for (unsigned i = 0; i < mp->npoints; i++) {
+        const machine_point *p = &mp->points[i];
+        const ir_node *n = ir->nodes[p->node];
+        fprintf(f, "    regroup point: line %u, %s (", p->line, n->kind == IR_SWITCH ? "switch" : "if");
+        put_text(f, an, n->cond.range, 40);
+        fprintf(f, "), divergence: data (%s), %u arms, inside %u loop%s: its costliest arm ~%.0f "
+                   "operations pays for a regrouping round ~%.0f\n",
+                n->cond.why, p->narms, p->depth, p->depth == 1 ? "" : "s", p->cost, mp->round_cost);
+    }
+    for (unsigned i = 0; i < mp->nleft; i++) {
+        const ir_node *n = ir->nodes[mp->left[i].node];
+        fprintf(f, "    left as written: line %u, %s (", mp->left[i].line,
+                n->kind == IR_SWITCH ? "switch" : "if");
+        put_text(f, an, n->cond.range, 40);
+        fprintf(f, "): %s\n", mp->left[i].why);
+    }
+    fprintf(f, "    context: %u variable%s, %u bytes an item with the state and the item; %u "
+               "bytes of local memory a work-group of %u\n",
+            mp->nvars, mp->nvars == 1 ? "" : "s", mp->bytes, mp->bytes * wg, wg);
+    for (unsigned i = 0; i < mp->nvars; i++) {
+        const ir_var *v = &ir->vars[mp->vars[i].var];
+        fprintf(f, "      %s, %lld bytes (line %u)\n", mp->vars[i].decl, v->size, v->range.line);
+    }
+    static const char *const modes[] = {"0: never (each lane keeps its item's context)",
+                                        "1: a round whose contexts take two arms or more"};
+    if (mp->in_place)
+        fprintf(f, "    policy: in place: %s\n", mp->in_place_why);
+    else
+        fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
+                   "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); the costliest "
+                   "arm %.0f operations, a regrouping round %.0f (the context's two moves and "
+                   "the barriers)\n",
+                modes[mp->regroup ? 1 : 0], mp->arm_cost, mp->round_cost);
+    fprintf(f, "    a lane runs its item to the next regroup point or its end; a lane whose "
+               "item ends takes the next item of the tile\n");
+}
+
 /* A top-level decision other than an early-return guard (the loop kernel runs it). */
 static int loop_has_top_decision(const kernel_plan *kp)
 {
@@ -356,7 +443,10 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
     const char *name = auto_tile_name(kp->tile_candidate);
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
-                kp->tile_candidate != AUTO_TILE_LOOP
+                kp->tile_candidate == AUTO_TILE_MACHINE
+                    ? "the state machine is the split (it regroups at its regroup points, at any "
+                      "depth; the other decisions run as written in its body)"
+                : kp->tile_candidate != AUTO_TILE_LOOP
                     ? "only the context makes the kernel legal (a prologue statement the other "
                       "strategies refuse runs once per item in its classify phase)"
                 : kp->k->loop_only
@@ -382,6 +472,12 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
                 kp->loop.regroup, kp->loop.arm_cost[0],
                 kp->loop.ngroups > 1 ? kp->loop.ngroups - 1 : 1,
                 kp->loop.ngroups > 2 ? "s" : "", kp->loop.round_cost);
+    if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO)
+        fprintf(f, "  %s: %s: its regroup points are data dependent (the static model cannot "
+                   "tell how often a SIMD group mixes arms); regroup policy %u (the costliest "
+                   "arm ~%.0f, a round ~%.0f)\n",
+                name, split_mode_name(kp->tile_split), kp->machine.regroup,
+                kp->machine.arm_cost, kp->machine.round_cost);
     if (kp->tile_candidate != AUTO_TILE_CONTEXT || pl->opt.split != SPLIT_AUTO)
         return;
     double prologue, classifier;
@@ -468,6 +564,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, dispatch d
     if (kp->tile_candidate != AUTO_TILE_NONE) {
         print_context(f, kp);
         print_loop(f, kp);
+        print_machine(f, an, kp, pl->opt.wg);
     }
     fputs("  divergence (one line per decision, in source order):\n", f);
     for_each_decision(&k->top, print_divergence, &c);

@@ -143,6 +143,12 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     const char *strat = strategy_name(kp->strategy);
     tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
     expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
+    if (tile_only(kp) && kp->machine.active) {
+        machine_emit_set(e, kp, sb);
+        free(params);
+        free(args);
+        return;
+    }
     if (tile_only(kp) && kp->loop.active) {
         char line[16];
         snprintf(line, sizeof line, "%u", kp->loop.line);

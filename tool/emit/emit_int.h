@@ -123,6 +123,12 @@ char *leaf_body_merged(emitter *e, const kernel_plan *kp);
 /* Appends kp's loop set (kp->loop.active): the loop functions and the tile kernel. */
 void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb);
 
+/* ---- machine_emit.c: the state machine (machine.h) ---- */
+
+/* Appends kp's state machine (kp->machine.active): the context, the resumable body and the
+ * tile kernel, between machine-begin and machine-end. */
+void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb);
+
 /* ---- emit_driver.c: <stem>_nplus1.h and <stem>_nplus1.c ---- */
 
 char *driver_h(emitter *e);

@@ -142,6 +142,9 @@ static char *context_json(const kernel_plan *kp)
     if (kp->tile_candidate == AUTO_TILE_LOOP)
         return xstrdup("{\"active\": false, \"why\": \"the tile kernel is the loop kernel: its "
                        "context is loop_context\"}");
+    if (kp->tile_candidate == AUTO_TILE_MACHINE)
+        return xstrdup("{\"active\": false, \"why\": \"the tile kernel is the state machine: its "
+                       "context is machine\"}");
     strbuf sb;
     sb_init(&sb);
     sb_printf(&sb, "{\"active\": %s, ", cx->active ? "true" : "false");
@@ -209,6 +212,72 @@ static char *loop_context_json(const kernel_plan *kp)
     return sb_steal(&sb);
 }
 
+static void json_str(strbuf *sb, const char *s)
+{
+    sb_putc(sb, '"');
+    sb_put_json_string(sb, s, strlen(s));
+    sb_putc(sb, '"');
+}
+
+/* The state machine (machine.h): its regroup points, the decisions left as written, its
+ * context and policy; or why it is not used (blockers at their lines); null: nothing. */
+static char *machine_json(const kernel_plan *kp)
+{
+    const machine_plan *mp = &kp->machine;
+    if (!emits_tile(kp) || (!mp->npoints && !mp->nblockers))
+        return xstrdup("null");
+    const ir_kernel *ir = kp->k->ir;
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "{\"active\": %s, ", mp->active ? "true" : "false");
+    if (!mp->active) {
+        sb_puts(&sb, "\"why\": ");
+        json_str(&sb, mp->why);
+        sb_puts(&sb, ", \"blockers\": [");
+        for (unsigned i = 0; i < mp->nblockers; i++) {
+            sb_printf(&sb, "%s{\"line\": %u, \"why\": ", i ? ", " : "", mp->blockers[i].at.line);
+            json_str(&sb, mp->blockers[i].msg);
+            sb_putc(&sb, '}');
+        }
+        sb_puts(&sb, "]}");
+        return sb_steal(&sb);
+    }
+    sb_puts(&sb, "\"regroup_points\": [");
+    for (unsigned i = 0; i < mp->npoints; i++) {
+        const machine_point *p = &mp->points[i];
+        sb_printf(&sb, "%s{\"line\": %u, \"kind\": \"%s\", \"arms\": %u, \"first_group\": %u, "
+                       "\"loops_around\": %u, \"cost\": %.0f}",
+                  i ? ", " : "", p->line, ir->nodes[p->node]->kind == IR_SWITCH ? "switch" : "if",
+                  p->narms, p->first, p->depth, p->cost);
+    }
+    sb_puts(&sb, "], \"left_as_written\": [");
+    for (unsigned i = 0; i < mp->nleft; i++) {
+        sb_printf(&sb, "%s{\"line\": %u, \"why\": ", i ? ", " : "", mp->left[i].line);
+        json_str(&sb, mp->left[i].why);
+        sb_putc(&sb, '}');
+    }
+    sb_printf(&sb, "], \"groups\": %u, \"bytes_per_item\": %u, \"where\": \"%s\", "
+                   "\"regroup\": %u, \"arm_cost\": %.0f, \"round_cost\": %.0f, ",
+              mp->ngroups, mp->bytes, mp->in_place ? "private" : "local", mp->regroup,
+              mp->arm_cost, mp->round_cost);
+    if (mp->in_place) {
+        sb_puts(&sb, "\"in_place_why\": ");
+        json_str(&sb, mp->in_place_why);
+        sb_puts(&sb, ", ");
+    }
+    sb_puts(&sb, "\"variables\": [");
+    for (unsigned i = 0; i < mp->nvars; i++) {
+        const ir_var *v = &ir->vars[mp->vars[i].var];
+        sb_printf(&sb, "%s{\"name\": ", i ? ", " : "");
+        json_str(&sb, v->name);
+        sb_puts(&sb, ", \"member\": ");
+        json_str(&sb, mp->vars[i].decl);
+        sb_printf(&sb, ", \"bytes\": %lld, \"line\": %u}", v->size, v->range.line);
+    }
+    sb_puts(&sb, "]}");
+    return sb_steal(&sb);
+}
+
 static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int last)
 {
     const kernel_info *k = kp->k;
@@ -226,7 +295,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     for_each_decision(&k->top, manifest_decision, &ml);
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(&kp->prior), *cands = candidates_json(e, kp);
-    char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp);
+    char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp), *mach = machine_json(kp);
     char *set_desc = set_desc_json(e, kp);
     const char *tkind = emits_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;
     char tcand[32];
@@ -238,6 +307,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
                      {"CLASSIFIER_KERNELS", ck}, {"NSLICE", nslice}, {"CCOST", ccost},
                      {"FUSED", fused}, {"TILE", tile}, {"PROFILE", prof}, {"CONTEXT", ctx},
                      {"TILE_CANDIDATE", tcand}, {"LOOP_CONTEXT", loop_ctx},
+                     {"MACHINE", mach},
                      {"SET_DESC", set_desc},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
@@ -291,6 +361,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     free(cands);
     free(ctx);
     free(loop_ctx);
+    free(mach);
     free(set_desc);
 }
 

@@ -23,7 +23,9 @@ void add_edit(edits *es, unsigned begin, unsigned end, const char *text)
 static int edit_cmp(const void *a, const void *b)
 {
     const edit *x = a, *y = b;
-    return (x->begin > y->begin) - (x->begin < y->begin);
+    if (x->begin != y->begin)
+        return (x->begin > y->begin) - (x->begin < y->begin);
+    return (x->end > y->end) - (x->end < y->end); /* an insertion before a replacement */
 }
 
 void edits_free(edits *es)

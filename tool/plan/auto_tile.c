@@ -16,6 +16,11 @@ void auto_tile_choose(const plan_options *opt, kernel_plan *kp)
         kp->tile_candidate = AUTO_TILE_LOOP;
         return;
     }
+    if (kp->machine.active) { /* the state machine likewise */
+        kp->strategy = STRATEGY_TILE;
+        kp->tile_candidate = AUTO_TILE_MACHINE;
+        return;
+    }
     if (!tile) {
         kp->tile_candidate = AUTO_TILE_NONE;
         return;
@@ -49,7 +54,7 @@ split_mode auto_tile_verdict(const plan_options *opt, const kernel_plan *kp)
      * SIMD groups mix branches or trip counts, and so whether the loop kernel pays, is for
      * the driver's probe and the measured choice to find. kp->ndata counts the top level
      * only (none in a kernel whose decisions all sit in the loop). */
-    if (kp->loop.active)
+    if (kp->loop.active || kp->machine.active)
         return SPLIT_MODE_ADAPTIVE;
     if (kp->ndata == 0)
         return SPLIT_MODE_NEVER;
@@ -76,6 +81,8 @@ const char *auto_tile_name(int kind)
         return "tile+context";
     case AUTO_TILE_LOOP:
         return "tile+loop";
+    case AUTO_TILE_MACHINE:
+        return "tile+machine";
     default:
         return "tile";
     }

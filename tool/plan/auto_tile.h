@@ -21,7 +21,8 @@ enum auto_tile_kind {
     AUTO_TILE_NONE = 0,    /* no tile kernel (--split always under another strategy) */
     AUTO_TILE_PLAIN = 1,   /* the leaves recompute the prologue */
     AUTO_TILE_CONTEXT = 2, /* the leaves start from the context the classify phase kept */
-    AUTO_TILE_LOOP = 3     /* the loop kernel: contexts regrouped round by round */
+    AUTO_TILE_LOOP = 3,    /* the loop kernel: contexts regrouped round by round */
+    AUTO_TILE_MACHINE = 4  /* the state machine on the IR (machine.h): regrouped at any depth */
 };
 
 /* Whether the plan builds the top-level context (the set emits a tile kernel). */
@@ -53,7 +54,7 @@ double auto_tile_costliest_leaf(const kernel_plan *kp);
  */
 split_mode auto_tile_verdict(const plan_options *opt, const kernel_plan *kp);
 
-/* "tile", "tile+context", "tile+loop": the candidate's name in the report and the job. */
+/* "tile", "tile+context", "tile+loop", "tile+machine": the candidate's name in the report and the job. */
 const char *auto_tile_name(int kind);
 
 #endif

@@ -277,6 +277,129 @@ static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
     kp->split = split == SPLIT_AUTO ? SPLIT_MODE_ADAPTIVE : SPLIT_MODE_ALWAYS;
 }
 
+/* The state machine's groups (machine.h): each regroup point's arms, the leaves counted. */
+static void machine_leaves(const analysis *an, kernel_plan *kp, split_policy split)
+{
+    for (unsigned l = 0; l < kp->nleaves; l++) {
+        free(kp->leaves[l].path);
+        free(kp->leaves[l].condition);
+        free(kp->leaves[l].impossible);
+        cond_inputs_free(kp->leaves[l].inputs, kp->leaves[l].ninputs);
+    }
+    kp->nleaves = 0;
+    const machine_plan *mp = &kp->machine;
+    for (unsigned g = 0; g < mp->ngroups; g++) {
+        unsigned arm;
+        const machine_point *p = machine_group(mp, g, &arm);
+        const ir_node *n = kp->k->ir->nodes[p->node];
+        leaf lf = {0};
+        lf.kernel = (int)g;
+        lf.condition = machine_group_text(an, kp->k, mp, g);
+        lf.line_begin = n->range.line;
+        lf.line_end = n->range.end_line;
+        lf.cost = n->arms[arm].cost;
+        VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
+    }
+    kp->nkernels = mp->ngroups;
+    kp->merged_kernel = -1;
+    kp->nmerged = 0;
+    kp->split = split == SPLIT_AUTO ? SPLIT_MODE_ADAPTIVE : SPLIT_MODE_ALWAYS;
+}
+
+/* "file:line:col" of r's start. */
+static void range_place(const analysis *an, src_range r, char *out, size_t n, diag_loc *loc)
+{
+    const src_file *f = &an->pr->files[r.file];
+    unsigned col = 1;
+    for (unsigned o = r.begin; o > 0 && f->text[o - 1] != '\n'; o--)
+        col++;
+    snprintf(out, n, "%s:%u:%u", f->path, r.line, col);
+    if (loc) {
+        memset(loc, 0, sizeof *loc);
+        loc->path = f->path;
+        loc->line = r.line;
+        loc->col = col;
+        loc->text = f->text;
+        loc->text_len = f->len;
+    }
+}
+
+/* Why a kernel's decisions in loops are not regrouped: the state machine's blockers at
+ * their places, or its cost reasons; the loop kernel's reason when neither applies. */
+static void machine_why(const analysis *an, const kernel_plan *kp, char *out, size_t n)
+{
+    const machine_plan *mp = &kp->machine;
+    strbuf sb;
+    sb_init(&sb);
+    if (mp->nblockers) {
+        sb_puts(&sb, "it cannot be regrouped: ");
+        for (unsigned i = 0; i < mp->nblockers; i++) {
+            char place[512];
+            range_place(an, mp->blockers[i].at, place, sizeof place, NULL);
+            sb_printf(&sb, "%s%s: %s", i ? "; " : "", place, mp->blockers[i].msg);
+        }
+    } else if (mp->why[0]) {
+        sb_puts(&sb, mp->why);
+        for (unsigned i = 0, shown = 0; i < mp->nleft && shown < 3; i++) {
+            const ir_node *d = kp->k->ir->nodes[mp->left[i].node];
+            if (d->cond.divergence != DIV_DATA)
+                continue;
+            sb_printf(&sb, "%sthe decision at line %u: %s", shown ? "; " : " (", mp->left[i].line,
+                      mp->left[i].why);
+            shown++;
+        }
+        for (unsigned i = 0; i < mp->nleft; i++)
+            if (kp->k->ir->nodes[mp->left[i].node]->cond.divergence == DIV_DATA) {
+                sb_putc(&sb, ')');
+                break;
+            }
+    } else {
+        sb_puts(&sb, kp->loop.why[0] ? kp->loop.why : "no loop at its top level holds one");
+    }
+    snprintf(out, n, "%s", sb.data ? sb.data : "");
+    sb_free(&sb);
+}
+
+/* The state machine's blockers as notes at their places (before the kernel's error). */
+static void machine_blockers(const analysis *an, const machine_plan *mp, diag_sink *diag)
+{
+    for (unsigned i = 0; i < mp->nblockers; i++) {
+        char place[512];
+        diag_loc loc;
+        range_place(an, mp->blockers[i].at, place, sizeof place, &loc);
+        diag_report(diag, DIAG_NOTE, &loc, NULL, "cannot regroup here: %s", mp->blockers[i].msg);
+    }
+}
+
+/* The loop kernel keeps its loop unless its decision holds a regroup point of the state
+ * machine (a cheap guard around the costly decision, issue 28 item 5): then the machine
+ * regroups at the costly one. Where the loop kernel declines, the machine is the split. */
+static void machine_or_loop(kernel_plan *kp)
+{
+    machine_plan *mp = &kp->machine;
+    loop_plan *lp = &kp->loop;
+    if (!lp->active)
+        return;
+    const ir_kernel *ir = kp->k->ir;
+    const ir_node *ld = NULL;
+    for (unsigned i = 0; ir && i < ir->nnodes && !ld; i++)
+        if ((ir->nodes[i]->kind == IR_IF || ir->nodes[i]->kind == IR_SWITCH) &&
+            ir->nodes[i]->frame == 0 && ir->nodes[i]->range.begin == lp->d->range.begin)
+            ld = ir->nodes[i];
+    const machine_point *inner = NULL;
+    for (unsigned i = 0; mp->active && ld && i < mp->npoints && !inner; i++)
+        for (const ir_node *q = ir->nodes[mp->points[i].node]->parent; q && !inner; q = q->parent)
+            if (q == ld)
+                inner = &mp->points[i];
+    if (!inner) {
+        machine_free(mp);
+        return;
+    }
+    lp->active = 0;
+    snprintf(lp->why, sizeof lp->why, "its decision at line %u holds a costlier one (line %u): "
+             "the state machine regroups there", lp->d->range.line, inner->line);
+}
+
 /* The decisions the options keep whatever their class (by id). */
 static void keep_asked(const plan_options *opt, const kernel_info *k, decision_plan *dp)
 {
@@ -389,22 +512,27 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     if (auto_tile_wants_context(&pl->opt)) /* the set has a tile kernel (auto_tile.h) */
         context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, to);
     loop_build(an, k, pl->opt.wg, &kp.loop, to); /* a regrouped loop is the split */
-    if (plan_loop_lenient(pl, k) && !kp.loop.active) { /* left alone, as before (not an error) */
-        plan_skip_kernel(pl, k, kp.loop.why[0] ? kp.loop.why
-                                               : "no loop at its top level holds one");
+    machine_build(an, k, pl->opt.wg, &kp.machine); /* the state machine on the IR */
+    machine_or_loop(&kp);
+    const int regrouped = kp.loop.active || kp.machine.active;
+    char mwhy[1024];
+    machine_why(an, &kp, mwhy, sizeof mwhy);
+    if (plan_loop_lenient(pl, k) && !regrouped) { /* left alone, as before (not an error) */
+        plan_skip_kernel(pl, k, mwhy);
         tree_lists_free(&t);
         free(kp.decisions);
         free(kp.in_slice);
         context_free(&kp.ctx);
         loop_free(&kp.loop);
+        machine_free(&kp.machine);
         return 0;
     }
-    if (k->loop_only && !kp.loop.active) { /* its decisions sit in a loop left alone */
+    if (k->loop_only && !regrouped) { /* its decisions sit in a loop left alone */
+        machine_blockers(an, &kp.machine, diag);
         diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
         diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
                     "kernel '%s' has decisions only inside loops (the first at line %u), "
-                    "and its loop is not regrouped: %s", k->name, k->loop_only,
-                    kp.loop.why[0] ? kp.loop.why : "no loop at its top level holds one");
+                    "and its loop is not regrouped: %s", k->name, k->loop_only, mwhy);
         errors++;
     }
     tile_hint hint = {k, kp.decisions, pl->opt.wg, !auto_tile_wants_context(&pl->opt), 0, {0}};
@@ -454,6 +582,8 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
         kp.split = kp.tile_split; /* the context tile may pay where the strategy does not */
     if (kp.loop.active && !errors)
         loop_leaves(an, &kp, pl->opt.split);
+    else if (kp.machine.active && !errors)
+        machine_leaves(an, &kp, pl->opt.split);
     pl->kernels[pl->nkernels++] = kp; /* room for every kernel was made by plan_build */
     return errors;
 }
@@ -502,6 +632,7 @@ void plan_free(plan *pl)
         free(pl->kernels[i].in_slice);
         context_free(&pl->kernels[i].ctx);
         loop_free(&pl->kernels[i].loop);
+        machine_free(&pl->kernels[i].machine);
     }
     free(pl->kernels);
     free(pl->skipped);

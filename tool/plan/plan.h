@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "keep_in_leaf.h"
 #include "loop.h"
+#include "machine.h"
 #include "nplus1rt_format.h"
 #include "walk.h"
 
@@ -89,6 +90,9 @@ typedef struct kernel_plan {
     int tile_candidate;    /* the set's tile kernel: AUTO_TILE_* (auto_tile.h) */
     split_mode tile_split; /* the context tile's own verdict, the prologue counted once */
     plan_prior prior;      /* --profile-in's predictions (profile_in_apply), for emit */
+    machine_plan machine;  /* the state machine on the IR (machine.h), where the loop kernel
+                            * declines; when active, the leaves are its regroup points'
+                            * arms, one group each */
 } kernel_plan;
 
 typedef struct plan_options {
@@ -104,7 +108,7 @@ typedef struct plan_options {
  * not regrouped: left alone, as a kernel with decisions only inside loops was before. */
 typedef struct plan_skip {
     const kernel_info *k;
-    char why[360];         /* why its loop is not regrouped, or why the kernel is refused */
+    char why[1024];        /* why its loop is not regrouped, or why the kernel is refused */
 } plan_skip;
 
 typedef struct plan {

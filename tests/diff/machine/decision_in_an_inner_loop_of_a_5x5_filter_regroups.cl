@@ -1,0 +1,32 @@
+// RUN: nplus1gen %s --validate --global 256,256 --require-all-leaves --arg w=256 --arg h=256
+// RUN: nplus1gen %s --validate --global 256,256 --split always --require-all-leaves --arg w=256 --arg h=256
+// RUN: nplus1gen %s --validate --global 256,256 --strategy tile --require-all-leaves --arg w=256 --arg h=256
+// EXPECT: match all-leaves
+/* Issue 28, shape 2: a 5x5 neighbour filter, `for dy { for dx { if (...) } }`: the data
+ * decision sits in an inner loop. Both loop counters and the sums are the item's context;
+ * `continue` of the inner loop keeps its meaning in the resumable body. */
+__kernel void neighbour_filter(__global const float *img, __global float *out, const int w,
+                               const int h)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    float sum = 0.0f, wsum = 0.0f;
+    const float c = img[y * w + x];
+    for (int dy = -2; dy <= 2; dy++) {
+        for (int dx = -2; dx <= 2; dx++) {
+            const int xx = clamp(x + dx, 0, w - 1), yy = clamp(y + dy, 0, h - 1);
+            const float v = img[yy * w + xx];
+            if (v == c)
+                continue;
+            if (fabs(v - c) < 0.25f) {
+                float k = v;
+                for (int it = 0; it < 12; it++)
+                    k = native_exp(-k * k) + 0.5f * sin(k + (float)it);
+                sum += k * v;
+                wsum += k;
+            } else {
+                sum += 0.01f * v;
+            }
+        }
+    }
+    out[y * w + x] = wsum > 0.0f ? sum / wsum : sum;
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ir_refs.c - part of the IR's builder (ir.h): where the kernel's text names
+ * each of its own variables (frame 0). Each reference's offset, each local's
+ * declaration statement, the offset of its name there and its initialiser,
+ * and whether the body writes it. The state machine (tool/plan/machine.c,
+ * tool/emit/machine_emit.c) renames the variables it keeps in an item's
+ * context and turns their declarations into assignments from these offsets,
+ * without calling libclang.
+ */
+#include "ir_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct refs_walk {
+    ir_ctx *c;
+    unsigned file;            /* the kernel body's file */
+    unsigned begin, end;      /* the kernel body's offsets */
+} refs_walk;
+
+static int is_ident(char ch)
+{
+    return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* Whether the text of file at off is the identifier name, whole. */
+static int names_at(const analysis *an, unsigned file, unsigned off, const char *name)
+{
+    const src_file *f = &an->pr->files[file];
+    size_t n = strlen(name);
+    if (off + n > f->len || strncmp(f->text + off, name, n) != 0)
+        return 0;
+    if (off > 0 && is_ident(f->text[off - 1]))
+        return 0;
+    return off + n >= f->len || !is_ident(f->text[off + n]);
+}
+
+/* The offset where the text names v's variable at loc: its expansion, else its spelling
+ * in the body (a macro's argument); -1 when it is inside a macro's own text. */
+static long ref_offset(refs_walk *w, CXSourceLocation loc, const char *name)
+{
+    const analysis *an = w->c->an;
+    src_pos p;
+    if (parse_resolve(an->pr, loc, &p) == 0 && p.file == w->file &&
+        names_at(an, p.file, p.offset, name))
+        return p.offset;
+    CXFile file;
+    unsigned line, col, off;
+    clang_getSpellingLocation(loc, &file, &line, &col, &off);
+    int fi = file ? parse_file_index(an->pr, file) : -1;
+    if (fi == (int)w->file && off >= w->begin && off < w->end &&
+        names_at(an, (unsigned)fi, off, name))
+        return off;
+    return -1;
+}
+
+static const char *bare_name(const ir_var *v)
+{
+    const char *dot = strrchr(v->name, '.');
+    return dot ? dot + 1 : v->name;
+}
+
+static void note_ref(refs_walk *w, CXCursor ref)
+{
+    int vi = ir_var_of(w->c, clang_getCursorReferenced(ref), 0);
+    if (vi < 0)
+        return;
+    ir_var *v = &w->c->ir->vars[vi];
+    long off = ref_offset(w, clang_getCursorLocation(ref), bare_name(v));
+    if (off < 0) {
+        v->refs_hidden = 1;
+        return;
+    }
+    for (unsigned i = 0; i < v->nrefs; i++)
+        if (v->refs[i] == (unsigned)off)
+            return; /* a macro argument expanded twice */
+    unsigned cap = v->nrefs;
+    VEC_PUSH(v->refs, v->nrefs, cap, (unsigned)off);
+}
+
+/* A declaration statement: each variable's statement, name and initialiser. */
+static void note_decl_stmt(refs_walk *w, CXCursor stmt)
+{
+    const analysis *an = w->c->an;
+    src_range sr;
+    if (stmt_range(an, stmt, &sr) != 0)
+        return;
+    const src_file *f = &an->pr->files[sr.file];
+    if (sr.end < f->len && f->text[sr.end] == ';')
+        sr.end++; /* a for's init: the ';' after it belongs to the for */
+    cursor_list ch = children_of(stmt);
+    for (unsigned i = 0; i < ch.n; i++) {
+        if (clang_getCursorKind(ch.v[i]) != CXCursor_VarDecl)
+            continue;
+        int vi = ir_var_of(w->c, ch.v[i], 0);
+        if (vi < 0)
+            continue;
+        ir_var *v = &w->c->ir->vars[vi];
+        v->decl_stmt = sr;
+        src_pos np;
+        if (parse_resolve(an->pr, clang_getCursorLocation(ch.v[i]), &np) == 0)
+            v->name_at = np.offset;
+        v->init.file = sr.file;
+        v->init.begin = v->init.end = v->name_at;
+        cursor_list vk = children_of(ch.v[i]);
+        if (vk.n > 0 && clang_isExpression(clang_getCursorKind(vk.v[vk.n - 1]))) {
+            src_range ir;
+            CXCursor e = vk.v[vk.n - 1];
+            if (cursor_range(an, e, &ir) == 0 && ir.file == sr.file && ir.begin > v->name_at) {
+                unsigned k = v->name_at;
+                while (k < ir.begin && f->text[k] != '=')
+                    k++;
+                if (k < ir.begin) { /* `= init`, not an array's bound */
+                    v->init = ir;
+                    v->init_list = clang_getCursorKind(e) == CXCursor_InitListExpr;
+                }
+            }
+        }
+        free(vk.v);
+    }
+    free(ch.v);
+}
+
+static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    refs_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (k == CXCursor_DeclRefExpr)
+        note_ref(w, cur);
+    else if (k == CXCursor_DeclStmt)
+        note_decl_stmt(w, cur);
+    return CXChildVisit_Recurse;
+}
+
+void ir_note_refs(ir_ctx *c, CXCursor body)
+{
+    src_range br;
+    if (cursor_range(c->an, body, &br) != 0)
+        return;
+    refs_walk w = {c, br.file, br.begin, br.end};
+    clang_visitChildren(body, visit, &w);
+    if (!c->ir->root)
+        return;
+    const effects *fx = &c->ir->root->fx;
+    for (unsigned i = 0; i < c->ir->nvars; i++) {
+        ir_var *v = &c->ir->vars[i];
+        if (v->frame != 0)
+            continue;
+        for (unsigned j = 0; j < fx->nwrites; j++)
+            if (clang_equalCursors(fx->writes[j], v->decl))
+                v->flags |= IR_VAR_WRITTEN;
+    }
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * machine_emit.c - the generated text of the state machine (machine.h): the
+ * item's context struct, the kernel's body as one resumable function and
+ * the tile kernel that runs it round by round. The text is kernel.cl.tmpl's
+ * machine-* fragments; this file fills them with data and edits the user's
+ * body by the offsets the IR holds (ir_refs.c): each reference of a context
+ * variable becomes its member, its declaration an assignment, each regroup
+ * point a yield and a label to resume at, each `return` a `return -1`.
+ */
+#include "emit_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Fragment name expanded into a string, its last newline dropped. */
+static char *piece(emitter *e, const char *name, const tmpl_var *v, unsigned n)
+{
+    strbuf sb;
+    sb_init(&sb);
+    expand(e, &sb, &e->kt, name, v, n);
+    text_chomp(&sb);
+    return sb_steal(&sb);
+}
+
+#define NUM(buf, n) (snprintf((buf), sizeof(buf), "%u", (unsigned)(n)), (buf))
+
+static void edit_piece(emitter *e, edits *es, unsigned begin, unsigned end, const char *name,
+                       const tmpl_var *v, unsigned n, const char *tail)
+{
+    char *t = piece(e, name, v, n);
+    strbuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, t);
+    sb_puts(&sb, tail);
+    add_edit(es, begin, end, sb.data ? sb.data : "");
+    sb_free(&sb);
+    free(t);
+}
+
+static const char *bare(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? dot + 1 : name;
+}
+
+/* The type without a top-level const, for a compound literal. */
+static void var_edits(emitter *e, const kernel_plan *kp, edits *es)
+{
+    const machine_plan *mp = &kp->machine;
+    const ir_kernel *ir = kp->k->ir;
+    for (unsigned i = 0; i < mp->nvars; i++) {
+        const ir_var *v = &ir->vars[mp->vars[i].var];
+        tmpl_var mv[] = {{"MEMBER", mp->vars[i].member}, {"TYPE", v->type}};
+        size_t len = strlen(bare(v->name));
+        for (unsigned r = 0; r < v->nrefs; r++)
+            edit_piece(e, es, v->refs[r], v->refs[r] + (unsigned)len, "machine-ref", mv, NV(mv),
+                       "");
+        /* the declaration statement's type goes once, before its first name */
+        int first = 1;
+        for (unsigned j = 0; j < mp->nvars; j++) {
+            const ir_var *w = &ir->vars[mp->vars[j].var];
+            if (j != i && w->decl_stmt.begin == v->decl_stmt.begin && w->name_at < v->name_at)
+                first = 0;
+        }
+        if (first)
+            add_edit(es, v->decl_stmt.begin, v->name_at, "");
+        if (v->init.end > v->init.begin) {
+            char *ref = piece(e, "machine-ref", mv, NV(mv));
+            if (v->init_list) {
+                edit_piece(e, es, v->name_at, v->init.begin, "machine-assign-list", mv, NV(mv), "");
+            } else {
+                strbuf sb;
+                sb_init(&sb);
+                sb_printf(&sb, "%s = ", ref);
+                add_edit(es, v->name_at, v->init.begin, sb.data);
+                sb_free(&sb);
+            }
+            free(ref);
+        } else {
+            unsigned end = v->range.end > v->name_at ? v->range.end : v->name_at + (unsigned)len;
+            edit_piece(e, es, v->name_at, end, "machine-ref", mv, NV(mv), "");
+        }
+    }
+}
+
+/* `return` in the kernel's own text: the item ends (-1). */
+static void return_edits(emitter *e, const kernel_plan *kp, edits *es)
+{
+    const ir_kernel *ir = kp->k->ir;
+    const char *text = e->an->pr->files[ir->root->range.file].text;
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *n = ir->nodes[i];
+        if (n->kind != IR_RETURN || n->frame != 0 || n->in_helper ||
+            n->range.file != ir->root->range.file || strncmp(text + n->range.begin, "return", 6))
+            continue;
+        edit_piece(e, es, n->range.begin, n->range.begin + 6, "machine-return", NULL, 0, "");
+    }
+}
+
+/* A switch arm's labels as case lines: "1, 2" -> " case 1: case 2:". */
+static void arm_labels(emitter *e, strbuf *sb, const ir_arm *a)
+{
+    if (a->implicit || !a->labels) {
+        char *d = piece(e, "machine-switch-default", NULL, 0);
+        sb_puts(sb, d);
+        free(d);
+        return;
+    }
+    const char *s = a->labels;
+    while (*s) {
+        int depth = 0;
+        const char *t = s;
+        while (*t && !(depth == 0 && *t == ',')) {
+            depth += *t == '(' || *t == '[';
+            depth -= *t == ')' || *t == ']';
+            t++;
+        }
+        while (*s == ' ')
+            s++;
+        size_t n = (size_t)(t - s);
+        while (n && s[n - 1] == ' ')
+            n--;
+        char *label = xstrndup(s, n);
+        char *c = !strcmp(label, "default") ? piece(e, "machine-switch-default", NULL, 0)
+                                            : NULL;
+        if (!c) {
+            tmpl_var lv[] = {{"LABEL", label}};
+            c = piece(e, "machine-switch-case", lv, NV(lv));
+        }
+        sb_puts(sb, c);
+        free(c);
+        free(label);
+        s = *t ? t + 1 : t;
+    }
+}
+
+/* Where a resuming lane goes from `from` (a loop around point n, or NULL: the function's
+ * top) on its way to point n (the i-th): the next loop around n inside `from`, at its
+ * head, or the point's own label. */
+static void next_label(const ir_kernel *ir, const ir_node *n, const ir_node *from, unsigned i,
+                       char *out, size_t size)
+{
+    const ir_node *next = NULL;
+    for (const ir_node *q = n->parent; q && q != from; q = q->parent)
+        if (q->kind == IR_LOOP && q->frame == 0)
+            next = q;
+    (void)ir;
+    if (next)
+        snprintf(out, size, "nplus1_e%u", next->id);
+    else
+        snprintf(out, size, "nplus1_r%u", i);
+}
+
+/* Each loop around a regroup point: a label at its head, its init and test skipped while
+ * the lane resumes, and its body's first statement the jump on towards the point. */
+static void loop_edits(emitter *e, const kernel_plan *kp, edits *es)
+{
+    const machine_plan *mp = &kp->machine;
+    const ir_kernel *ir = kp->k->ir;
+    for (unsigned li = 0; li < ir->nnodes; li++) {
+        const ir_node *l = ir->nodes[li];
+        if (l->kind != IR_LOOP || l->frame != 0 || !l->nkids)
+            continue;
+        strbuf cases;
+        sb_init(&cases);
+        for (unsigned i = 0; i < mp->npoints; i++) {
+            const ir_node *n = ir->nodes[mp->points[i].node];
+            int inside = 0;
+            for (const ir_node *q = n->parent; q; q = q->parent)
+                inside |= q == l;
+            if (!inside)
+                continue;
+            char label[32], group[16];
+            next_label(ir, n, l, i, label, sizeof label);
+            for (unsigned g = 0; g < mp->points[i].narms; g++) {
+                tmpl_var cv[] = {{"GROUP", NUM(group, mp->points[i].first + g)}, {"LABEL", label}};
+                char *c = piece(e, "machine-loop-case", cv, NV(cv));
+                sb_puts(&cases, c);
+                free(c);
+            }
+        }
+        if (!cases.len) {
+            sb_free(&cases);
+            continue;
+        }
+        char id[16];
+        tmpl_var lv[] = {{"ID", NUM(id, l->id)}, {"CASES", cases.data}};
+        edit_piece(e, es, l->range.begin, l->range.begin, "machine-loop-label", lv, NV(lv), " ");
+        if (l->loop == IR_FOR && l->init_range.end > l->init_range.begin) {
+            edit_piece(e, es, l->init_range.begin, l->init_range.begin, "machine-loop-init-head",
+                       NULL, 0, "");
+            edit_piece(e, es, l->init_range.end, l->init_range.end, "machine-close-paren", NULL, 0,
+                       "");
+        }
+        if (l->loop != IR_DO && l->cond.range.end > l->cond.range.begin) {
+            edit_piece(e, es, l->cond.range.begin, l->cond.range.begin, "machine-loop-cond-head",
+                       NULL, 0, "");
+            edit_piece(e, es, l->cond.range.end, l->cond.range.end, "machine-close-paren", NULL, 0,
+                       "");
+        }
+        const src_range body = l->kids[0]->range;
+        edit_piece(e, es, body.begin, body.begin, "machine-loop-body-head", lv, NV(lv), " ");
+        edit_piece(e, es, body.end, body.end, "machine-close", NULL, 0, "");
+        sb_free(&cases);
+    }
+}
+
+static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *resume,
+                        strbuf *members)
+{
+    const machine_plan *mp = &kp->machine;
+    const ir_kernel *ir = kp->k->ir;
+    for (unsigned i = 0; i < mp->npoints; i++) {
+        const machine_point *p = &mp->points[i];
+        const ir_node *n = ir->nodes[p->node];
+        char num[16], a[16], b[16], line[16], st[16];
+        NUM(num, i);
+        NUM(line, p->line);
+        char entry[32];
+        next_label(ir, n, NULL, i, entry, sizeof entry);
+        for (unsigned g = 0; g < p->narms; g++) {
+            char *what = machine_group_text(e->an, kp->k, mp, p->first + g);
+            char *safe = comment_safe(what);
+            tmpl_var rv[] = {{"STATE", NUM(st, p->first + g + 1)}, {"LABEL", entry},
+                             {"WHAT", safe}};
+            expand(e, resume, &e->kt, "machine-resume", rv, NV(rv));
+            free(what);
+            free(safe);
+        }
+        const src_range body = n->kids[0]->range;
+        if (n->kind == IR_IF) {
+            tmpl_var v[] = {{"N", num}, {"THEN", NUM(a, p->first)}, {"ELSE", NUM(b, p->first + 1)}};
+            edit_piece(e, es, n->range.begin, n->cond.range.begin, "machine-if-head", v, NV(v), "");
+            edit_piece(e, es, n->cond.range.end, body.begin, "machine-if-tail", v, NV(v), " ");
+        } else {
+            tmpl_var sv[] = {{"N", num}, {"LINE", line}};
+            expand(e, members, &e->kt, "machine-sel", sv, NV(sv));
+            strbuf arms;
+            sb_init(&arms);
+            for (unsigned g = 0; g < n->narms; g++) {
+                strbuf labels;
+                sb_init(&labels);
+                arm_labels(e, &labels, &n->arms[g]);
+                tmpl_var av[] = {{"LABELS", labels.data ? labels.data : ""},
+                                 {"GROUP", NUM(a, p->first + g)}};
+                char *arm = piece(e, "machine-switch-arm", av, NV(av));
+                sb_puts(&arms, arm);
+                free(arm);
+                sb_free(&labels);
+            }
+            tmpl_var v[] = {{"N", num}, {"ARMS", arms.data ? arms.data : ""}};
+            edit_piece(e, es, n->range.begin, n->cond.range.begin, "machine-switch-head", v,
+                       NV(v), "");
+            edit_piece(e, es, n->cond.range.end, body.begin, "machine-switch-tail", v, NV(v), " ");
+            sb_free(&arms);
+        }
+        edit_piece(e, es, n->range.end, n->range.end, "machine-close", NULL, 0, "");
+    }
+}
+
+void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
+{
+    const kernel_info *k = kp->k;
+    const machine_plan *mp = &kp->machine;
+    const ir_kernel *ir = k->ir;
+    strbuf members, resume, body, points;
+    sb_init(&members);
+    sb_init(&resume);
+    sb_init(&body);
+    sb_init(&points);
+    char line[16];
+    for (unsigned i = 0; i < mp->nvars; i++) {
+        const ir_var *v = &ir->vars[mp->vars[i].var];
+        tmpl_var mv[] = {{"DECL", mp->vars[i].decl}, {"LINE", NUM(line, v->range.line)}};
+        expand(e, &members, &e->kt, "machine-member", mv, NV(mv));
+    }
+    edits es = {0};
+    const src_range r = ir->root->range;
+    es.line_path = line_path(e, r.file);
+    var_edits(e, kp, &es);
+    return_edits(e, kp, &es);
+    point_edits(e, kp, &es, &resume, &members);
+    loop_edits(e, kp, &es);
+    for (unsigned i = 0; i < mp->npoints; i++)
+        sb_printf(&points, "%sline %u", i ? ", " : "", mp->points[i].line);
+    put_line(&body, e, r.file, r.line);
+    put_edited_in(&body, e->an, r.file, e->an->pr->files[r.file].text, r.begin, r.end, &es);
+    sb_putc(&body, '\n');
+    put_line_back(&body, e);
+    edits_free(&es);
+    text_chomp(&members);
+    text_chomp(&resume);
+    text_chomp(&body);
+    char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
+    char nleaves[16], bytes[16], regroup[16], why[200];
+    NUM(nleaves, mp->ngroups);
+    NUM(bytes, mp->bytes);
+    NUM(regroup, mp->regroup);
+    snprintf(why, sizeof why, "its costliest regroup point's arm takes about %.0f operations, "
+             "a regrouping round about %.0f", mp->arm_cost, mp->round_cost);
+    char *ipw = comment_safe(mp->in_place_why);
+    tmpl_var v[] = {{"K", k->name},
+                    {"PARAMS", params},
+                    {"ARGS", args},
+                    {"REGROUP", regroup},
+                    {"REGROUP_WHY", why},
+                    {"IN_PLACE", mp->in_place ? "1" : ""},
+                    {"IN_PLACE_WHY", ipw},
+                    {"NLEAVES", nleaves},
+                    {"POINTS", points.data ? points.data : ""},
+                    {"BYTES", bytes},
+                    {"MEMBERS", members.data ? members.data : ""},
+                    {"RESUME", resume.data ? resume.data : ""},
+                    {"BODY", body.data ? body.data : ""}};
+    expand(e, sb, &e->kt, "machine-begin", v, NV(v));
+    expand(e, sb, &e->kt, "machine-run", v, NV(v));
+    expand(e, sb, &e->kt, "machine-tile", v, NV(v));
+    expand(e, sb, &e->kt, "machine-end", v, NV(v));
+    free(ipw);
+    free(params);
+    free(args);
+    sb_free(&members);
+    sb_free(&resume);
+    sb_free(&body);
+    sb_free(&points);
+}
