@@ -240,6 +240,15 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
     choose(ir, round, chosen);
     round = round_cost_of(context_bytes(ir, chosen));
     choose(ir, round, chosen);
+    /* the second pass's context can be larger than the one it chose under: drop the points
+     * that do not pay for the final round (a smaller context only lowers it) */
+    for (int dropped = 1; dropped;) {
+        round = round_cost_of(context_bytes(ir, chosen));
+        dropped = 0;
+        for (unsigned i = ir->nnodes; i-- > 0;)
+            if (chosen[i] && residual(ir, ir->nodes[i], chosen) < round)
+                chosen[i] = 0, dropped = 1;
+    }
     mp->bytes = context_bytes(ir, chosen);
     mp->round_cost = round_cost_of(mp->bytes);
     unsigned in_loop = 0;

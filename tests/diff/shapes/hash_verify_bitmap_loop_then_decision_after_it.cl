@@ -5,8 +5,9 @@
 // RUN: --arg bitmap=size:64 --arg bitmap=range:0:4294967295 --arg table=size:256 \
 // RUN: --arg table=range:0:4294967295 --arg ncand=24 --split always --report
 // EXPECT: match
-// OUTPUT: ^    leaf 1 -> verify__nplus1_leaf0  lines 70-75  cost
-// OUTPUT-NOT: regrouped round by round
+// OUTPUT: regroup point: line 63, if \(bit\)
+// OUTPUT: regroup point: line 70, if \(probes > 6\)
+// OUTPUT: state machine \(tile\): regrouped round by round
 /*
  * Shape of: John the Ripper (openwall/john), run/opencl/md5_kernel.cl: each work-item
  * hashes its candidates in a loop, then cmp() tests the hash against a bitmap
