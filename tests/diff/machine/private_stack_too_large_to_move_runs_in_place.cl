@@ -21,7 +21,7 @@ __kernel void private_stack(__global const float4 *nodes, __global const float *
         visits++;
         if (b.x > o) {
             float t = b.y - o;
-            for (int k = 0; k < 16; k++)
+            for (int k = 0; k < 64; k++)
                 t = t * 0.75f + sin(t * b.z) * 0.125f;
             best = fmin(best, fabs(t));
         } else if (sp < 14) {

@@ -11,7 +11,7 @@ __kernel void two_loops(__global const float *in, __global const int *kind,
     float a = in[i];
     for (int s = 0; s < steps; s++) {
         if (in[(i + (uint)s) % n] < 0.5f) {
-            for (int k = 0; k < 16; k++)
+            for (int k = 0; k < 64; k++)
                 a = sin(a) * 1.5f + 0.25f;
         } else {
             a += 1.0f;
@@ -21,7 +21,7 @@ __kernel void two_loops(__global const float *in, __global const int *kind,
     for (int s = 0; s < steps; s++) {
         switch (kind[(i + (uint)s) % n] & 3) {
         case 0:
-            for (int k = 0; k < 16; k++)
+            for (int k = 0; k < 64; k++)
                 b = cos(b) * 1.25f + 0.5f;
             break;
         case 1:
@@ -29,7 +29,7 @@ __kernel void two_loops(__global const float *in, __global const int *kind,
             b *= 0.5f;
             break;
         default:
-            for (int k = 0; k < 12; k++)
+            for (int k = 0; k < 48; k++)
                 b = sqrt(fabs(b) + 1.0f) + (float)k;
         }
     }

@@ -5,8 +5,8 @@
 // RUN: --arg bitmap=size:64 --arg bitmap=range:0:4294967295 --arg table=size:256 \
 // RUN: --arg table=range:0:4294967295 --arg ncand=24 --split always --report
 // EXPECT: match
-// OUTPUT: regroup point: line 63, if \(bit\)
-// OUTPUT: regroup point: line 70, if \(probes > 6\)
+// OUTPUT: regroup point: line 64, if \(bit\)
+// OUTPUT: regroup point: line 71, if \(probes > 6\)
 // OUTPUT: state machine \(tile\): regrouped round by round
 /*
  * Shape of: John the Ripper (openwall/john), run/opencl/md5_kernel.cl: each work-item
