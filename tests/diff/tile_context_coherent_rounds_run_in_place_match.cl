@@ -1,6 +1,8 @@
 // RUN: nplus1gen %s --validate --global 20000 --strategy tile --split always \
-// RUN: --arg code=size:8 --arg code=choice:0,1,2 --arg n=19990 -D NPLUS1_TILE_REGROUP=2 \
+// RUN: --arg code=size:8 --arg code=choice:0,1,2 --arg n=19990 -D NPLUS1_TILE_REGROUP=1 \
 // RUN: --require-all-leaves
+// RUN: nplus1gen %s --validate --global 20000 --strategy tile --split always \
+// RUN: --arg code=size:8 --arg code=choice:0,1,2 --arg n=19990 -D NPLUS1_TILE_REGROUP=2
 // RUN: nplus1gen %s --validate --global 20000 --strategy tile --split always \
 // RUN: --arg code=size:8 --arg code=choice:2 --arg n=19990 -D NPLUS1_TILE_REGROUP=1
 // RUN: nplus1gen %s --validate --global 20000 --strategy tile --split always \
@@ -10,8 +12,8 @@
  * take two leaves or more; a round of one leaf runs each work-item's own items in place
  * from the contexts it stored itself. The prologue (a loop, carried into the leaves
  * through the context) runs once an item; the leaf comes from code[i / 2500]: runs of
- * 2500 items, some rounds coherent, some mixed (first RUN), all coherent (second), and
- * the in-place policy 0 beside them. */
+ * 2500 items, some rounds coherent, some mixed (first RUN), regrouped every round
+ * (policy 2, second), all coherent (third), and the in-place policy 0 beside them. */
 __kernel void context_runs(__global const int *code, __global const float *in,
                            __global float *out, const uint n)
 {
