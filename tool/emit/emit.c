@@ -176,7 +176,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     char *cdecls = ctx_list(e, k->name, &kp->ctx, "ctx-decl", 0);
     char *csize = ctx_list(e, k->name, &kp->ctx, "ctx-sizeof", 1), cbytes[16];
     /* the tile kernel with regrouping off (tile-in-place): the kernel's own body */
-    char *original = emits_tile(kp) ? leaf_body_merged(e, kp) : NULL;
+    char *original = emits_tile(kp) ? in_place_body(e, kp) : NULL;
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
     /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
      * carries the tile kernel, and with the context */
