@@ -65,7 +65,10 @@ static void print_races(const kdesc *k, const nplus1rt_validation *r)
 void verdict_result(const kdesc *k, const nplus1rt_validation *r)
 {
     printf("kernel %s: %zu values compared, %zu mismatches\n", k->name, r->compared, r->mismatches);
-    for (unsigned l = 0; l < k->npaths; l++) {
+    if (r->empty_items == NPLUS1RT_NOT_COUNTED)
+        printf("  leaves not counted: the tile kernel ran in place (regrouping off: "
+               "NPLUS1_TILE_REGROUP or NPLUS1_LOOP_REGROUP -1), the kernel's own body\n");
+    for (unsigned l = 0; r->empty_items != NPLUS1RT_NOT_COUNTED && l < k->npaths; l++) {
         int kern = k->path_kernel[l];
         if (kern < 0 || kern >= 64) {
             printf("  leaf %u (empty: no kernel, no bucket)  when %s\n", l, k->path_cond[l]);
@@ -75,7 +78,8 @@ void verdict_result(const kdesc *k, const nplus1rt_validation *r)
         printf("  leaf %u -> kernel %d: %9zu items, %zu mismatches%s  when %s\n", l, kern, items,
                r->leaf_mismatches[kern], items ? "" : " (not exercised)", k->path_cond[l]);
     }
-    printf("  items whose path does nothing: %zu\n", r->empty_items);
+    if (r->empty_items != NPLUS1RT_NOT_COUNTED)
+        printf("  items whose path does nothing: %zu\n", r->empty_items);
     for (unsigned i = 0; i < r->nfirst; i++)
         printf("  mismatch: %s[%zu] (leaf kernel %d): original %.9g, generated %.9g\n",
                k->args[r->first[i].arg].name, r->first[i].index, r->first[i].leaf,
@@ -288,6 +292,12 @@ int verdict_coverage(job *j, const kdesc *k, const nplus1rt_validation *r)
 {
     size_t reached = 0;
     unsigned idle = 0, working = 0;
+    if (r->empty_items == NPLUS1RT_NOT_COUNTED) { /* in place: no leaves to cover */
+        if (j->require_all_leaves)
+            printf("validation FAILED (--require-all-leaves): kernel %s's leaves were not "
+                   "counted (its tile kernel ran in place)\n", k->name);
+        return j->require_all_leaves;
+    }
     for (unsigned l = 0; l < k->d.nleaves && l < 64; l++) {
         reached += r->leaf_items[l];
         idle += r->leaf_items[l] == 0;

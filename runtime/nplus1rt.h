@@ -357,12 +357,15 @@ int nplus1rt_image_resolve(const nplus1rt_arg *a, const nplus1rt_image_spec *giv
                            size_t *bytes, nplus1rt_elem *elem, unsigned *channels);
 
 #define NPLUS1RT_MAX_REPORT 8
+#define NPLUS1RT_NOT_COUNTED ((size_t)-1) /* nplus1rt_validation.empty_items */
 
 typedef struct nplus1rt_validation {
     unsigned nleaves;
     size_t leaf_items[64];         /* items in each leaf's bucket */
     size_t leaf_mismatches[64];
-    size_t empty_items;            /* items whose path does nothing */
+    size_t empty_items;            /* items whose path does nothing; NPLUS1RT_NOT_COUNTED: the
+                                    * set counted nothing (its tile kernel runs in place, the
+                                    * regroup policy off), leaf_items are 0 */
     size_t mismatches;
     size_t compared;               /* elements compared */
     struct {

@@ -33,11 +33,14 @@
  *   NPLUS1_TILE_IPT         items per work-item in a tile, 1-64 (from the local memory)
  *   NPLUS1_TILE_MATCH       0: no warp match in the tile kernel on NVIDIA sm_70+; 1: a match
  *                           whatever the leaf count (unset: by leaf count, rank_method)
- *   NPLUS1_LOOP_REGROUP     a regrouped loop's policy, 0-2 (-DNPLUS1_LOOP_REGROUP; unset:
+ *   NPLUS1_LOOP_REGROUP     a regrouped loop's policy, 0-2, or off (-1: the tile kernel is
+ *                           the original's body in place) (-DNPLUS1_LOOP_REGROUP; unset:
  *                           the tool's choice per loop, docs/design.md "Loops")
  *   NPLUS1_LOOP_REGROUP_EVERY  regroup at most every k-th round (-DNPLUS1_LOOP_REGROUP_EVERY)
- *   NPLUS1_TILE_REGROUP     the tile kernel with contexts: 0 in place, 1 or 2 regrouped
- *                           (-DNPLUS1_TILE_REGROUP; unset: the tool's choice)
+ *   NPLUS1_TILE_REGROUP     the tile kernel with contexts: 0 in place, 1 or 2 regrouped;
+ *                           off (-1): every tile kernel (plain too) is the original's body,
+ *                           launched as the original (-DNPLUS1_TILE_REGROUP; unset: the
+ *                           tool's choice)
  *   NPLUS1_CHOICE           auto, or a candidate (original|split|aggregated|tile or
  *                           "<strategy>/<dispatch>") that every launch runs
  *   NPLUS1_CHOICE_DELAY     launches before the measured choice's first trial
@@ -47,6 +50,15 @@
  *   NPLUS1_CACHE            0: no choice cache (set_cache.c reads it, and the next one)
  *   NPLUS1_CACHE_DIR        the choice cache's folder ($XDG_CACHE_HOME/nplus1, ~/.cache/nplus1)
  */
+/* A regroup policy: 0-2, -1 for "off" or "-1" (the tile kernel in place), else -2 (unset). */
+static int regroup_env(const char *name)
+{
+    const char *v = getenv(name);
+    if (v && (!strcmp(v, "off") || !strcmp(v, "-1")))
+        return -1;
+    return v && *v >= '0' && *v <= '2' && !v[1] ? *v - '0' : -2;
+}
+
 void set_config_from_env(set_config *c)
 {
     const char *v;
@@ -64,10 +76,8 @@ void set_config_from_env(set_config *c)
     v = getenv("NPLUS1_TILE_MATCH");
     c->tile_match_off = v && !strcmp(v, "0");
     c->tile_match_on = v && !strcmp(v, "1");
-    v = getenv("NPLUS1_LOOP_REGROUP");
-    c->loop_regroup = v && *v >= '0' && *v <= '2' && !v[1] ? *v - '0' : -1;
-    v = getenv("NPLUS1_TILE_REGROUP");
-    c->tile_regroup = v && *v >= '0' && *v <= '2' && !v[1] ? *v - '0' : -1;
+    c->loop_regroup = regroup_env("NPLUS1_LOOP_REGROUP");
+    c->tile_regroup = regroup_env("NPLUS1_TILE_REGROUP");
     v = getenv("NPLUS1_LOOP_REGROUP_EVERY");
     c->loop_every = v && atoi(v) > 0 ? (unsigned)atoi(v) : 0;
     v = getenv("NPLUS1_RECHECK_PERIOD");
@@ -158,12 +168,12 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
     if (!opts)
         return set_fail(s, NPLUS1_ERR_OOM, "building the generated set");
     char loop[112] = "";
-    if (s->config.loop_regroup >= 0)
+    if (s->config.loop_regroup >= -1)
         snprintf(loop, sizeof loop, " -DNPLUS1_LOOP_REGROUP=%d", s->config.loop_regroup);
     if (s->config.loop_every)
         snprintf(loop + strlen(loop), sizeof loop - strlen(loop),
                  " -DNPLUS1_LOOP_REGROUP_EVERY=%u", s->config.loop_every);
-    if (s->config.tile_regroup >= 0)
+    if (s->config.tile_regroup >= -1)
         snprintf(loop + strlen(loop), sizeof loop - strlen(loop),
                  " -DNPLUS1_TILE_REGROUP=%d", s->config.tile_regroup);
     snprintf(opts, n, "-DNPLUS1_WG=%zu -DNPLUS1_IPT=%u -DNPLUS1_TILE_IPT=%u%s%s %s", s->wg,
@@ -194,6 +204,13 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         return err;
     if (d->tile_kernel && !(s->tile = make_kernel(s, d->tile_kernel, &err)))
         return err;
+    /* every tile kernel requires NPLUS1_WG x 1 x 1 but the one built with regrouping off
+     * (tile-in-place: the original's body, launched with the original's sizes) */
+    size_t reqd[3] = {0, 0, 0};
+    s->tile_in_place =
+        s->tile && clGetKernelWorkGroupInfo(s->tile, s->dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                            sizeof reqd, reqd, NULL) == CL_SUCCESS &&
+        reqd[0] == 0;
     if (d->strategy == NPLUS1RT_TILE) /* the set is the tile kernel alone */
         return s->tile ? CL_SUCCESS
                        : set_fail(s, CL_INVALID_KERNEL_NAME,

@@ -34,9 +34,9 @@ typedef struct set_config {
     int tile_ipt;               /* NPLUS1_TILE_IPT as given, 0: unset (tile_ipt_for checks it) */
     int tile_match_off;         /* NPLUS1_TILE_MATCH=0 */
     int tile_match_on;          /* NPLUS1_TILE_MATCH=1 */
-    int loop_regroup;           /* NPLUS1_LOOP_REGROUP 0-2, -1: unset (the tool's choice) */
+    int loop_regroup;           /* NPLUS1_LOOP_REGROUP 0-2, -1 off, -2: unset (the tool's choice) */
     unsigned loop_every;        /* NPLUS1_LOOP_REGROUP_EVERY, 0: unset */
-    int tile_regroup;           /* NPLUS1_TILE_REGROUP 0-2, -1: unset (the tool's choice) */
+    int tile_regroup;           /* NPLUS1_TILE_REGROUP 0-2, -1 off, -2: unset (the tool's choice) */
     int has_recheck_period;     /* NPLUS1_RECHECK_PERIOD is set */
     unsigned recheck_period;
     int has_choice_delay;       /* NPLUS1_CHOICE_DELAY is set */
@@ -96,6 +96,9 @@ struct nplus1rt_set {
     nplus1rt_calibration cal;   /* the device's cost model (calibrate.c), else the defaults */
     char cal_path[1024];        /* its file, "" for the defaults */
     int has_cal;
+    int tile_in_place;          /* the tile kernel was built with regrouping off: the original's
+                                 * body, launched with the original's sizes; it counts nothing */
+    int in_place_args;          /* ... and its hidden arguments are set */
     int record_leaves;          /* TILE: write each item's leaf (validation) */
     int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
     int last_uncounted;         /* ... and did not count its items (the fast path) */

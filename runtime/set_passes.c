@@ -338,16 +338,51 @@ static void keep_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
 }
 
 /*
+ * TILE with regrouping off (tile-in-place): the tile kernel is the original's body,
+ * launched with the original's sizes, offsets and local size; it touches no counter
+ * (this launch's set stays as it was) and counts nothing. The user's arguments are set
+ * each launch; the hidden ones once (they are unused).
+ */
+static cl_int launch_tile_in_place(nplus1rt_set *s, const request *r)
+{
+    cl_uint a;
+    cl_int err = launch_args(s, s->tile, r->args, &r->L, 1, &a);
+    if (err != CL_SUCCESS)
+        return err;
+    if (!s->in_place_args) {
+        cl_uint zero = 0;
+        SETARG(s->tile, a + NPLUS1RT_TILE_CTR, s->ctrs[0]);
+        SETARG(s->tile, a + NPLUS1RT_TILE_NEXT_CTR, s->ctrs[1]);
+        SETARG(s->tile, a + NPLUS1RT_TILE_PROBE, zero);
+        SETARG(s->tile, a + NPLUS1RT_TILE_LEAFID, s->ctrs[0]);
+        SETARG(s->tile, a + NPLUS1RT_TILE_FLAGS, zero);
+        s->in_place_args = 1;
+    }
+    err = clEnqueueNDRangeKernel(r->q, s->tile, r->dim, r->off, r->gsz, r->lsz, 0, NULL,
+                                 next_event(s));
+    if (err != CL_SUCCESS)
+        return set_fail(s, err, "tile kernel (in place)");
+    s->last_tile = 1;
+    s->counts_valid = 0;
+    s->last_uncounted = 1;
+    return CL_SUCCESS;
+}
+
+/*
  * TILE: one kernel; each work-group regroups its tile of NPLUS1_WG x tile_ipt
  * items by leaf in local memory and runs the leaves. It counts the items per
  * leaf (and, probing, the mixed chunks) into this launch's counter set, zeroes
  * the other set, and writes each item's leaf when recording. The seam for a
  * caller that picks the strategy per launch: it needs only s->tile.
  */
-static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                          const nplus1rt_argval *args, cl_uint probing)
+static cl_int launch_tile(nplus1rt_set *s, const request *r, cl_uint probing)
 {
+    cl_command_queue q = r->q;
+    const launch *L = &r->L;
+    const nplus1rt_argval *args = r->args;
     size_t tile = s->wg * s->tile_ipt;
+    if (s->tile_in_place) /* regrouping off: the original's body, as the original launches */
+        return launch_tile_in_place(s, r);
     if ((size_t)L->n + tile > UINT_MAX)
         return set_fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
     cl_uint record = s->record_leaves || s->launches == 0, a;
@@ -378,14 +413,18 @@ static cl_int launch_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
 }
 
 /* TILE, probing or not: the probing launch has done the work already. */
-static cl_int enqueue_tile(nplus1rt_set *s, cl_command_queue q, const launch *L,
-                           const nplus1rt_argval *args, int probing)
+static cl_int enqueue_tile(nplus1rt_set *s, const request *r, int probing)
 {
-    cl_int err = launch_tile(s, q, L, args, (cl_uint)probing);
+    cl_int err = launch_tile(s, r, (cl_uint)probing);
     if (err != CL_SUCCESS || !probing)
         return err;
     s->until_probe = s->probe_period ? s->probe_period - 1 : 0;
-    return probe(s, q, L, L->n, &s->use_original);
+    if (s->tile_in_place) { /* no chunk mixes: the original's body runs as written */
+        s->use_original = s->split != NPLUS1RT_SPLIT_MEASURED ||
+                          !chooser_probe(&s->chooser, chooser_class_of(r->L.n), 0.0);
+        return CL_SUCCESS;
+    }
+    return probe(s, r->q, &r->L, r->L.n, &s->use_original);
 }
 
 cl_int set_run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const size_t *off,
@@ -426,7 +465,7 @@ static cl_int probe(nplus1rt_set *s, cl_command_queue q, const launch *L, cl_uin
 /* TILE as a launch of its own: counted, the first one records the leaves. */
 cl_int set_run_tile(nplus1rt_set *s, const request *r, int probing)
 {
-    cl_int err = enqueue_tile(s, r->q, &r->L, r->args, probing);
+    cl_int err = enqueue_tile(s, r, probing);
     s->launches++;
     return err;
 }

@@ -606,7 +606,9 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
         if ((err = upload(&v)) == CL_SUCCESS)
             err = run_generated(&v, set, NULL, NULL);
     }
-    if (err == CL_SUCCESS) {
+    if (err == CL_SUCCESS && set->tile_in_place && set->desc->strategy == NPLUS1RT_TILE) {
+        res->empty_items = NPLUS1RT_NOT_COUNTED; /* the original's body in place: no leaves */
+    } else if (err == CL_SUCCESS) {
         leaf_of = malloc(v.items * sizeof *leaf_of);
         cl_uint counts[64] = {0};
         if (leaf_of && nplus1rt_set_item_leaves(set, leaf_of, v.items) == CL_SUCCESS &&

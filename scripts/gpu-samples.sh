@@ -8,7 +8,9 @@
 # SAMPLE_JOBS: a bash regex on the job names CASE_STRATEGY (default: every job).
 # TILE_POLICIES: e.g. "0 2": each tile job runs once per NPLUS1_TILE_REGROUP value
 # (the tile kernel with contexts in place, or regrouped every round; the CSV's strategy
-# reads tile:R0, tile:R2), each run timing the original beside it.
+# reads tile:R0, tile:R2), each run timing the original beside it. "off" (regrouping off:
+# every tile kernel is the kernel's own body, launched as the original) sets
+# NPLUS1_LOOP_REGROUP=off too (tile:Roff).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/bench-out}
@@ -33,7 +35,11 @@ for d in .carry/sample-jobs/*/; do
   [[ $job =~ ${SAMPLE_JOBS:-.} ]] || continue
   if [ "$strat" = tile ] && [ -n "${TILE_POLICIES:-}" ]; then
     for r in $TILE_POLICIES; do
-      NPLUS1_TILE_REGROUP=$r one "$d" "$name" "tile:R$r"
+      if [ "$r" = off ] || [ "$r" = -1 ]; then
+        NPLUS1_TILE_REGROUP=off NPLUS1_LOOP_REGROUP=off one "$d" "$name" "tile:Roff"
+      else
+        NPLUS1_TILE_REGROUP=$r one "$d" "$name" "tile:R$r"
+      fi
     done
   else
     one "$d" "$name" "$strat"

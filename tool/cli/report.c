@@ -262,7 +262,7 @@ static void print_context(FILE *f, const kernel_plan *kp)
     char why[200];
     context_policy_why(cx, why, sizeof why);
     fprintf(f, "    regroup: NPLUS1_TILE_REGROUP=%u (%s): %s; -D sets it\n", cx->regroup,
-            cx->regroup ? "regroup every round" :
+            cx->regroup ? "regroup the rounds whose items take two leaves or more" :
                           "never: each item runs in place, its context in private memory",
             why);
     unsigned group = cx->bytes * cx->wg;

@@ -181,6 +181,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     text_chomp(&ctx_cases);
     char *cdecls = ctx_list(e, k->name, &kp->ctx, "ctx-decl", 0);
     char *csize = ctx_list(e, k->name, &kp->ctx, "ctx-sizeof", 1), cbytes[16];
+    /* the tile kernel with regrouping off (tile-in-place): the kernel's own body */
+    char *original = emits_tile(kp) ? in_place_body(e, kp) : NULL;
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
     /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
      * carries the tile kernel, and with the context */
@@ -193,9 +195,12 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"CTX_SIZE", csize}, {"CTX_BYTES", cbytes},
                      NPLUS1RT_STRATEGIES(EMIT_STRATEGY_FLAG_)
                      {"TILE_KERNEL", emits_tile(kp) ? "1" : ""},
-                     {"CTX", ctx ? "1" : ""}};
+                     {"CTX", ctx ? "1" : ""},
+                     {"ORIGINAL", original ? original : ""},
+                     {"POLICY", "NPLUS1_TILE_REGROUP"}};
 #undef EMIT_STRATEGY_FLAG_
     expand(e, sb, &e->kt, "passes", kv, NV(kv));
+    free(original);
     sb_free(&ctx_cases);
     free(cparams);
     free(cargs);

@@ -117,6 +117,7 @@ void path_edits(const analysis *an, const leaf *lf, edits *es);
 char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf);
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 char *leaf_body_merged(emitter *e, const kernel_plan *kp);
+char *in_place_body(emitter *e, const kernel_plan *kp);
 
 /* ---- loop_emit.c: the loop shape (loop.h) ---- */
 

@@ -198,6 +198,29 @@ void emit_helpers(emitter *e, strbuf *sb)
     expand(e, sb, &e->kt, "helpers-end", NULL, 0);
 }
 
+/*
+ * The tile kernel's body with regrouping off (tile-in-place): the kernel's body as
+ * written between the #undef of every helper copy's macro (the body calls the helpers of
+ * the original, which read the builtins themselves) and their macros again.
+ */
+char *in_place_body(emitter *e, const kernel_plan *kp)
+{
+    const analysis *an = e->an;
+    strbuf sb;
+    sb_init(&sb);
+    for (unsigned i = 0; i < an->nhelpers; i++)
+        sb_printf(&sb, "#undef %s\n", an->helpers[i].name);
+    char *body = leaf_body_merged(e, kp);
+    sb_puts(&sb, body);
+    free(body);
+    for (unsigned i = 0; i < an->nhelpers; i++) {
+        tmpl_var v[] = {{"NAME", an->helpers[i].name},
+                        {"ARGS", an->helpers[i].nparams ? "1" : ""}};
+        expand(e, &sb, &e->kt, "helper-macro", v, NV(v));
+    }
+    return sb_steal(&sb);
+}
+
 /* ---- the classifier ----------------------------------------------------- */
 
 /* The classify phase keeps the carried variables at nplus1_slot. */

@@ -434,7 +434,7 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     char *members = loop_members(e, lp), *start = loop_start(e, kp), *head = loop_head(e, kp);
     char *branch = loop_branch(e, kp), *end = loop_end(e, kp);
-    char regroup[16], why[160];
+    char regroup[16], why[160], *original = in_place_body(e, kp); /* tile-in-place */
     snprintf(regroup, sizeof regroup, "%u", lp->regroup);
     snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a regrouping "
              "round about %.0f", lp->arm_cost[0], lp->round_cost);
@@ -443,9 +443,11 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},
                     {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
                     {"HEAD", head},        {"BRANCH", branch},  {"END", end},
-                    {"PROLOGUE", prologue}, {"EPILOGUE", epilogue}};
+                    {"PROLOGUE", prologue}, {"EPILOGUE", epilogue},
+                    {"ORIGINAL", original}, {"POLICY", "NPLUS1_LOOP_REGROUP"}};
     expand(e, sb, &e->kt, "loop-functions", v, NV(v));
     expand(e, sb, &e->kt, "loop-tile", v, NV(v));
+    free(original);
     free(params);
     free(args);
     free(members);

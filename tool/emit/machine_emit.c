@@ -302,7 +302,7 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     NUM(regroup, mp->regroup);
     snprintf(why, sizeof why, "its costliest regroup point's arm takes about %.0f operations, "
              "a regrouping round about %.0f", mp->arm_cost, mp->round_cost);
-    char *ipw = comment_safe(mp->in_place_why);
+    char *ipw = comment_safe(mp->in_place_why), *original = in_place_body(e, kp);
     tmpl_var v[] = {{"K", k->name},
                     {"PARAMS", params},
                     {"ARGS", args},
@@ -315,12 +315,14 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"BYTES", bytes},
                     {"MEMBERS", members.data ? members.data : ""},
                     {"RESUME", resume.data ? resume.data : ""},
-                    {"BODY", body.data ? body.data : ""}};
+                    {"BODY", body.data ? body.data : ""},
+                    {"ORIGINAL", original}, {"POLICY", "NPLUS1_LOOP_REGROUP"}};
     expand(e, sb, &e->kt, "machine-begin", v, NV(v));
     expand(e, sb, &e->kt, "machine-run", v, NV(v));
     expand(e, sb, &e->kt, "machine-tile", v, NV(v));
     expand(e, sb, &e->kt, "machine-end", v, NV(v));
     free(ipw);
+    free(original);
     free(params);
     free(args);
     sb_free(&members);
