@@ -31,4 +31,25 @@ int var_decl_pos(const analysis *an, CXCursor var, src_pos *out);
 /* Is the load (an access effects.c recorded) a read_image* call? */
 int load_is_image_read(CXCursor load);
 
+/* ---- paths_facts.c: the constant facts of impossible paths (tool/plan/paths.c) ---- */
+
+/* The line of c's expansion location. */
+unsigned cursor_expansion_line(CXCursor c);
+/* `k = C;` or `int k = C;` with C an integer constant: 1 with k and C. */
+int stmt_assigns_constant(const analysis *an, CXCursor stmt, CXCursor *var, long long *value);
+/* Is var a private integer scalar of kernel k whose address k never takes, and does c fit
+ * its type? (Walks k's body: asked only for an assignment the path runs.) */
+int var_tracks_constant(const analysis *an, const kernel_info *k, CXCursor var, long long c);
+/* The variable the expression e names (parentheses and implicit casts stripped), or null. */
+CXCursor named_var(CXCursor e);
+
+/* The value a path knows var holds: a tag (non-NULL) and *value, or NULL when unknown. */
+typedef const void *(*known_value_fn)(const void *ud, CXCursor var, long long *value);
+typedef struct cond_value {
+    int value;             /* 0 false, 1 true, -1 unknown */
+    const void *used;      /* the tag of the known value that decided it */
+} cond_value;
+/* A condition (k OP C, C OP k, k, !k, && and || of those) from the values known() gives. */
+cond_value cond_evaluate(const analysis *an, CXCursor e, known_value_fn known, const void *ud);
+
 #endif
