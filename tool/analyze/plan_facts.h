@@ -13,6 +13,8 @@
 
 #include "analyze.h"
 #include "diag.h"
+#include "ir.h"
+#include "syntax.h"
 
 /* ---- plan_facts.c: handles, places ---- */
 
@@ -51,5 +53,48 @@ typedef struct cond_value {
 } cond_value;
 /* A condition (k OP C, C OP k, k, !k, && and || of those) from the values known() gives. */
 cond_value cond_evaluate(const analysis *an, CXCursor e, known_value_fn known, const void *ud);
+
+/* ---- loop_facts.c: the loop the tile kernel regroups (tool/plan/loop.c) ---- */
+
+/* The line of c's spelling location. */
+unsigned cursor_spelling_line(CXCursor c);
+/* Is c a for, while or do loop whose body holds an if or a switch (at any depth)? */
+int is_decision_loop(CXCursor c);
+/* The first such loop in c (c itself included, pre-order), or null. */
+CXCursor decision_loop_in(CXCursor c);
+/* Appends the break and continue statements of loop's braced body that leave or restart
+ * it (not those of an inner loop, nor a switch's break). */
+void loop_jumps_of(CXCursor loop, cursor_list *out);
+int is_break_stmt(CXCursor c);
+
+/* How a loop statement is written. */
+typedef struct loop_syntax {
+    ir_loop_kind kind;
+    unsigned nkids;          /* the statement's children */
+    int braced;              /* two children or more, and the body is a { } */
+    int body_bad;            /* not braced, or the body's range cannot be read */
+    int body_holds;          /* the body (braced or not) is: 1 an if or switch, 2 a loop, 0 else */
+    int decl_test;           /* while / do: the test is a declaration */
+    int test_bad;            /* while / do with two children or more: the test is no
+                              * declaration and is not one readable range */
+} loop_syntax;
+/* Fills ls; *body_range when braced, *test_range for a while / do's test. */
+void loop_syntax_of(const analysis *an, CXCursor loop, loop_syntax *ls, src_range *body_range,
+                    src_range *test_range);
+/* An if whose then-statement is, or ends with, a break, continue or return. */
+int if_ends_by_jump(CXCursor ifstmt);
+int is_param_decl(CXCursor decl);
+/* The type of the expression e, canonical, without a leading const / volatile (malloc'd). */
+char *expr_value_type(CXCursor e);
+/* sizeof the expression e's type (libclang's answer: negative when unknown). */
+long long expr_type_size(CXCursor e);
+/* A switch's braced body: 0 with its range, 1 when it has none. */
+int switch_body_range(const analysis *an, CXCursor sw, src_range *body);
+/* Appends the variables the declaration statement c declares (nothing for another statement). */
+void decl_stmt_vars(CXCursor c, cursor_list *out);
+/* A for loop's first part when it declares (`int i = 0`), else null. */
+CXCursor for_init_decl(CXCursor loop);
+/* Appends the function fn's parameters. */
+void function_params(CXCursor fn, cursor_list *out);
 
 #endif
