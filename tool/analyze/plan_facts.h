@@ -97,4 +97,27 @@ CXCursor for_init_decl(CXCursor loop);
 /* Appends the function fn's parameters. */
 void function_params(CXCursor fn, cursor_list *out);
 
+/* ---- context_facts.c: a context's variables (tool/plan/context.c) ---- */
+
+/* A variable as a context carries it. */
+typedef struct var_facts {
+    char *name;              /* as declared */
+    unsigned line;           /* of the declaration (expansion) */
+    unsigned bytes;          /* sizeof the whole variable */
+    unsigned count;          /* a constant array: its elements; else 0 */
+    char *value_type;        /* its type as written, an array's element type */
+    char *type;              /* its type as written */
+    int const_value;         /* the value type is const once typedefs are seen through */
+    int pointer;             /* its type is a pointer */
+    int holds_pointer;       /* not a pointer, but a field at any depth or the element is */
+    int movable;             /* the value type is a scalar (not bool), vector or struct */
+    int local_type;          /* a type it spells is declared inside a function */
+} var_facts;
+void var_facts_of(CXCursor var, var_facts *f);
+void var_facts_free(var_facts *f);
+/* Has var an initializer? (An array's last child may be its size, not an initializer.) */
+int var_initialized(CXCursor var);
+/* Does the statement stmt name var anywhere inside it, or is stmt var itself? */
+int stmt_mentions(CXCursor stmt, CXCursor var);
+
 #endif
