@@ -8,7 +8,11 @@
   common/ and of runtime/'s contract only (an upward include also fails the
   build, since a stage's folder is on no lower stage's include path);
 - a folder's *_int.h headers are included from that folder only;
-- runner/ and common/ include nothing of tool/.
+- runner/ and common/ include nothing of tool/;
+- no C file of a stage in NO_LIBCLANG calls libclang (`clang_...(`): those
+  stages read the analysis (its facts, the IR, the functions of the analyze
+  stage's headers), never the cursors themselves; a file in
+  LIBCLANG_EXCEPTIONS is a known, listed exception.
 
 Usage: layout_check.py SOURCE_DIR. Prints each breach; exit 1 on any.
 """
@@ -27,6 +31,10 @@ BELOW = {
     "cli": ["emit", "profile", "plan", "analyze", "parse", "base"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# stages that must not call libclang: they carry cursors as opaque handles at most
+NO_LIBCLANG = ["plan"]
+LIBCLANG_EXCEPTIONS = set()  # "tool/<stage>/<file>.c" still to convert
+LIBCLANG_CALL = re.compile(r'\bclang_\w+\s*\(')
 
 
 def headers(top, folder):
@@ -67,6 +75,18 @@ def main():
                     bad.append("%s: includes %s of %s (not below it)" % (where, inc, home))
                 elif inc.endswith("_int.h") and home != folder:
                     bad.append("%s: includes %s, internal to %s" % (where, inc, home))
+    for stage in NO_LIBCLANG:
+        folder = "tool/" + stage
+        for f in sorted(os.listdir(os.path.join(top, folder))):
+            where = "%s/%s" % (folder, f)
+            if not f.endswith((".c", ".h")) or where in LIBCLANG_EXCEPTIONS:
+                continue
+            text = open(os.path.join(top, folder, f), encoding="utf-8").read()
+            for n, line in enumerate(text.splitlines(), 1):
+                m = LIBCLANG_CALL.search(line)
+                if m:
+                    bad.append("%s:%d: calls libclang (%s): ask the analyze stage "
+                               "(tool/analyze/plan_facts.h, the IR)" % (where, n, m.group(0)))
     for b in bad:
         print("layout: " + b)
     print("layout: %d breach(es) in %s" % (len(bad), ", ".join(folders)))
