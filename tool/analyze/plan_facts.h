@@ -105,7 +105,8 @@ typedef struct var_facts {
     unsigned line;           /* of the declaration (expansion) */
     unsigned bytes;          /* sizeof the whole variable */
     unsigned count;          /* a constant array: its elements; else 0 */
-    char *value_type;        /* its type as written, an array's element type */
+    char *value_type;        /* its type as libclang spells it ("__private float"), an
+                              * array's element type */
     char *type;              /* its type as written */
     int const_value;         /* the value type is const once typedefs are seen through */
     int pointer;             /* its type is a pointer */
