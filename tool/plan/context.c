@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cursor_set.h"
+#include "plan_facts.h"
 #include "rules.h"
 #include "tree.h"
 #include "util.h"
@@ -59,14 +60,6 @@ static void uses_free(uses *u)
 
 /* ---- types ---------------------------------------------------------------- */
 
-static char *type_spelling(CXType t)
-{
-    CXString s = clang_getTypeSpelling(t);
-    char *r = xstrdup(clang_getCString(s));
-    clang_disposeString(s);
-    return r;
-}
-
 /* s without the words __private and private, and with all, const and volatile too. */
 static char *unqualified(const char *s, int all)
 {
@@ -90,75 +83,9 @@ static char *unqualified(const char *s, int all)
     return sb.data ? sb_steal(&sb) : xstrdup("");
 }
 
-/* A value type that moves through local memory: scalars, vectors, structs. */
-static int movable_value(CXType t)
-{
-    CXType c = clang_getCanonicalType(t);
-    if (c.kind == CXType_Record || c.kind == CXType_ExtVector || c.kind == CXType_Vector)
-        return 1;
-    return c.kind >= CXType_Char_U && c.kind <= CXType_LongDouble && c.kind != CXType_Bool;
-}
-
 static int named_type(const char *spelling)
 {
     return !strstr(spelling, "(unnamed") && !strstr(spelling, "(anonymous");
-}
-
-/* Is t, or a field of it at any depth, or its element type, a pointer? */
-static int holds_pointer(CXType t, int depth);
-
-typedef struct field_scan {
-    int depth, found;
-} field_scan;
-
-static enum CXVisitorResult field_cb(CXCursor field, CXClientData data)
-{
-    field_scan *fs = data;
-    if (holds_pointer(clang_getCursorType(field), fs->depth + 1)) {
-        fs->found = 1;
-        return CXVisit_Break;
-    }
-    return CXVisit_Continue;
-}
-
-static int holds_pointer(CXType t, int depth)
-{
-    CXType c = clang_getCanonicalType(t);
-    if (depth > 16 || c.kind == CXType_Pointer || c.kind == CXType_BlockPointer)
-        return 1;
-    if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
-        return holds_pointer(clang_getArrayElementType(c), depth + 1);
-    if (c.kind != CXType_Record)
-        return 0;
-    field_scan fs = {depth, 0};
-    clang_Type_visitFields(c, field_cb, &fs);
-    return fs.found;
-}
-
-/*
- * Is a type the context spells declared inside a function (a struct or a
- * typedef in the kernel's body)? The classify and leaf helpers live at file
- * scope, where it is not visible. Looks through typedefs and arrays.
- */
-static int declared_in_function(CXType t, int depth)
-{
-    if (depth > 16)
-        return 0;
-    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
-        return declared_in_function(clang_getArrayElementType(t), depth + 1);
-    CXCursor d = clang_getTypeDeclaration(t);
-    if (!clang_Cursor_isNull(d) && clang_getCursorKind(d) != CXCursor_NoDeclFound) {
-        for (CXCursor p = clang_getCursorSemanticParent(d);
-             !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
-             p = clang_getCursorSemanticParent(p))
-            if (clang_getCursorKind(p) == CXCursor_FunctionDecl)
-                return 1;
-        if (t.kind == CXType_Typedef)
-            return declared_in_function(clang_getTypedefDeclUnderlyingType(d), depth + 1);
-    }
-    if (t.kind == CXType_Elaborated)
-        return declared_in_function(clang_Type_getNamedType(t), depth + 1);
-    return 0;
 }
 
 /* ---- the prologue's variables ----------------------------------------------- */
@@ -171,56 +98,6 @@ typedef struct build {
     diag_sink *diag;
     int refused;
 } build;
-
-static unsigned cursor_line(CXCursor c)
-{
-    unsigned line = 0;
-    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
-    return line;
-}
-
-typedef struct init_scan {
-    int array;
-    enum CXCursorKind last; /* the kind of the last expression child */
-} init_scan;
-
-static enum CXChildVisitResult init_cb(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    init_scan *is = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (clang_isExpression(k))
-        is->last = k;
-    return CXChildVisit_Continue;
-}
-
-/* Has var an initializer? (An array's last child may be its size, not an initializer.) */
-static int initialized(CXCursor var)
-{
-    init_scan is = {0, CXCursor_InvalidCode};
-    is.array = clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_ConstantArray;
-    clang_visitChildren(var, init_cb, &is);
-    if (is.last == CXCursor_InvalidCode)
-        return 0;
-    return !is.array || is.last == CXCursor_InitListExpr || is.last == CXCursor_StringLiteral;
-}
-
-typedef struct mention_scan {
-    CXCursor var;
-    int found;
-} mention_scan;
-
-static enum CXChildVisitResult mention_cb(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    mention_scan *ms = data;
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-        clang_equalCursors(clang_getCursorReferenced(c), ms->var)) {
-        ms->found = 1;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
 
 /*
  * May var be set before the point by a prologue statement other than its
@@ -235,19 +112,17 @@ static int set_later_in_prologue(const build *b, CXCursor var, unsigned declarin
             continue;
         const effects *fx = &b->k->top.items[i].fx;
         for (unsigned w = 0; w < fx->nwrites; w++)
-            if (clang_equalCursors(fx->writes[w], var))
+            if (cursors_equal(fx->writes[w], var))
                 return 1;
-        mention_scan ms = {var, 0};
-        clang_visitChildren(b->k->top.items[i].cursor, mention_cb, &ms);
-        if (ms.found || clang_equalCursors(b->k->top.items[i].cursor, var))
+        if (stmt_mentions(b->k->top.items[i].cursor, var))
             return 1;
     }
     return 0;
 }
 
-static void refuse_pointer(build *b, CXCursor var, const char *name)
+static void refuse_pointer(build *b, CXCursor var, const char *name, unsigned line)
 {
-    diag_loc loc = parse_diag_loc(b->an->pr, clang_getCursorLocation(var));
+    diag_loc loc = cursor_diag_loc(b->an, var);
     const kernel_context *cx = b->ctx;
     if (cx->loop_line) {
         diag_report(b->diag, DIAG_WARNING, &loc, rule_name(RULE_LOOP_STATE),
@@ -269,7 +144,7 @@ static void refuse_pointer(build *b, CXCursor var, const char *name)
     }
     snprintf(b->ctx->why, sizeof b->ctx->why,
              "pointer '%s' (line %u) is used after the %s [nplus1-loop-state]", name,
-             cursor_line(var), cx->loop_line ? "loop's decision" : "decision");
+             line, cx->loop_line ? "loop's decision" : "decision");
     b->refused = 1;
 }
 
@@ -288,52 +163,38 @@ static void add_var_of(build *b, CXCursor var, unsigned declaring)
     int written = cursor_set_has(&b->after.writes, var);
     if (!read && !written)
         return;
-    CXString ns = clang_getCursorSpelling(var);
-    char *name = xstrdup(clang_getCString(ns));
-    clang_disposeString(ns);
-    CXType t = clang_getCursorType(var), canon = clang_getCanonicalType(t);
+    var_facts f;
+    var_facts_of(var, &f);
     ctx_var v = {0};
-    v.name = name;
-    v.line = cursor_line(var);
-    v.bytes = (unsigned)clang_Type_getSizeOf(t);
-    CXType value = t;
-    if (canon.kind == CXType_ConstantArray) {
-        value = clang_getArrayElementType(t);
-        v.count = (unsigned)clang_getArraySize(canon);
-    }
-    char *spelled = type_spelling(value);
-    v.decl_type = unqualified(spelled, 0);
-    v.store_type = unqualified(spelled, 1);
-    free(spelled);
+    v.name = f.name;
+    v.line = f.line;
+    v.bytes = f.bytes;
+    v.count = f.count;
+    v.decl_type = unqualified(f.value_type, 0);
+    v.store_type = unqualified(f.value_type, 1);
     /* a const the spelling hides (a typedef): the local array's type would be const too */
-    int hidden_const = clang_isConstQualifiedType(clang_getCanonicalType(value)) &&
-                       !strcmp(v.store_type, v.decl_type) && strstr(v.decl_type, "const") == NULL;
-    if (canon.kind == CXType_Pointer || (canon.kind != CXType_Pointer && holds_pointer(t, 0))) {
-        refuse_pointer(b, var, name);
-    } else if (!movable_value(value) || !named_type(v.decl_type) || !v.bytes || hidden_const ||
-               declared_in_function(t, 0)) {
-        char *ts = type_spelling(t);
-        not_movable(b, name, ts);
-        free(ts);
-    }
-    v.carried = read && (initialized(var) || set_later_in_prologue(b, var, declaring));
+    int hidden_const = f.const_value && !strcmp(v.store_type, v.decl_type) &&
+                       strstr(v.decl_type, "const") == NULL;
+    if (f.pointer || f.holds_pointer)
+        refuse_pointer(b, var, f.name, f.line);
+    else if (!f.movable || !named_type(v.decl_type) || !v.bytes || hidden_const || f.local_type)
+        not_movable(b, f.name, f.type);
+    f.name = NULL; /* the context's now */
+    var_facts_free(&f);
+    v.carried = read && (var_initialized(var) || set_later_in_prologue(b, var, declaring));
     VEC_PUSH(b->ctx->vars, b->ctx->nvars, b->ctx->capvars, v);
     if (v.carried)
         b->ctx->bytes += v.bytes;
 }
 
-typedef struct decl_visit {
-    build *b;
-    unsigned item;
-} decl_visit;
-
-static enum CXChildVisitResult decl_cb(CXCursor c, CXCursor parent, CXClientData data)
+/* Adds the variables the declaration statement decl declares (item: its prologue index). */
+static void add_decl_vars(build *b, CXCursor decl, unsigned item)
 {
-    (void)parent;
-    decl_visit *dv = data;
-    if (clang_getCursorKind(c) == CXCursor_VarDecl)
-        add_var_of(dv->b, c, dv->item);
-    return CXChildVisit_Continue;
+    cursor_list vars = {0};
+    decl_stmt_vars(decl, &vars);
+    for (unsigned i = 0; i < vars.n; i++)
+        add_var_of(b, vars.v[i], item);
+    free(vars.v);
 }
 
 /* A parameter the prologue assigns and the rest uses: the leaves would see the old value. */
@@ -343,14 +204,14 @@ static int param_assigned(build *b)
         const effects *fx = &b->k->top.items[i].fx;
         for (unsigned w = 0; w < fx->nwrites; w++) {
             CXCursor p = fx->writes[w];
-            if (clang_getCursorKind(p) != CXCursor_ParmDecl ||
+            if (!is_param_decl(p) ||
                 (!cursor_set_has(&b->after.reads, p) && !cursor_set_has(&b->after.writes, p)))
                 continue;
-            CXString s = clang_getCursorSpelling(p);
+            char *name = cursor_spelling(p);
             snprintf(b->ctx->why, sizeof b->ctx->why,
                      "the prologue assigns parameter '%s', which the rest of the kernel uses",
-                     clang_getCString(s));
-            clang_disposeString(s);
+                     name);
+            free(name);
             return 1;
         }
     }
@@ -374,7 +235,7 @@ static unsigned first_decision(const kernel_info *k, const decision_plan *dp)
 static const seq_item *early_exit(const kernel_context *ctx, const kernel_info *k)
 {
     for (unsigned i = 0; i < ctx->at; i++)
-        if (!clang_Cursor_isNull(k->top.items[i].fx.hidden_exit))
+        if (!cursor_is_null(k->top.items[i].fx.hidden_exit))
             return &k->top.items[i];
     return NULL;
 }
@@ -383,10 +244,8 @@ static void collect_vars(build *b)
 {
     for (unsigned i = 0; i < b->ctx->at; i++) {
         const seq_item *it = &b->k->top.items[i];
-        if (it->kind != ITEM_STMT || clang_getCursorKind(it->cursor) != CXCursor_DeclStmt)
-            continue;
-        decl_visit dv = {b, i};
-        clang_visitChildren(it->cursor, decl_cb, &dv);
+        if (it->kind == ITEM_STMT)
+            add_decl_vars(b, it->cursor, i);
     }
 }
 
@@ -449,9 +308,7 @@ int context_add_loop_vars(const analysis *an, const kernel_info *k, kernel_conte
     if (extra)
         uses_of_fx(&b.after, extra);
     unsigned first = ctx->nvars;
-    decl_visit dv = {&b, ~0u};
-    if (clang_getCursorKind(decl) == CXCursor_DeclStmt)
-        clang_visitChildren(decl, decl_cb, &dv);
+    add_decl_vars(&b, decl, ~0u);
     for (unsigned i = first; i < ctx->nvars && !b.refused; i++) {
         ctx_var *v = &ctx->vars[i];
         for (unsigned j = 0; j < i; j++)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan_facts.h"
 #include "tree.h"
 #include "util.h"
 
@@ -87,11 +88,7 @@ typedef struct outer_query {
 
 static int declared_inside(CXCursor var, const decision *d, const analysis *an)
 {
-    CXFile file;
-    unsigned off;
-    clang_getExpansionLocation(clang_getCursorLocation(var), &file, NULL, NULL, &off);
-    return file == an->pr->files[d->range.file].cxfile && off >= d->range.begin &&
-           off < d->range.end;
+    return cursor_inside(an, var, &d->range);
 }
 
 static tree_step stop_at_outer_write(void *ud, const seq_item *it)
@@ -263,7 +260,7 @@ static int keep_after_exits(const seq *s, decision_plan *dp, int pending)
         if (pending)
             dp[d->id].keep_in_leaf = 1;
         if (dp[d->id].keep_in_leaf) {
-            pending |= !clang_Cursor_isNull(it->fx.hidden_exit);
+            pending |= !cursor_is_null(it->fx.hidden_exit);
             continue;
         }
         for (unsigned b = 0; b < decision_seqs(d); b++)

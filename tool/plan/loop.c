@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan_facts.h"
 #include "syntax.h"
 #include "tree.h"
 #include "util.h"
@@ -30,58 +31,18 @@
  * operations (password verify, 0.98x against 0.69x), and lost where it took 116 (photon
  * steps, 0.83x against 1.47x without). The context tile uses the same rule. */
 
-static int is_loop(CXCursor c)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    return k == CXCursor_WhileStmt || k == CXCursor_ForStmt || k == CXCursor_DoStmt;
-}
-
-/* Is there an if or a switch in c? */
-static int holds_decision(CXCursor c)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt)
-        return 1;
-    cursor_list ch = children_of(c);
-    int found = 0;
-    for (unsigned i = 0; i < ch.n && !found; i++)
-        found = holds_decision(ch.v[i]);
-    free(ch.v);
-    return found;
-}
-
-/* Adds the break and continue statements in c that leave or restart the loop c sits in. */
-static void collect_jumps(CXCursor c, int in_switch, cursor_list *out)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if ((k == CXCursor_BreakStmt && !in_switch) || k == CXCursor_ContinueStmt) {
-        VEC_PUSH(out->v, out->n, out->cap, c);
-        return;
-    }
-    if (is_loop(c))
-        return;
-    in_switch |= k == CXCursor_SwitchStmt;
-    cursor_list ch = children_of(c);
-    for (unsigned i = 0; i < ch.n; i++)
-        collect_jumps(ch.v[i], in_switch, out);
-    free(ch.v);
-}
-
 /* The loop's jumps into lp->jumps; 0, or 1 with lp->why (one a macro writes). */
 static void loop_note(const analysis *an, CXCursor at, diag_sink *diag, const char *why);
 
 static int loop_jumps(const analysis *an, CXCursor loop, loop_plan *lp, diag_sink *diag)
 {
-    cursor_list all = {0}, ch = children_of(loop);
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_getCursorKind(ch.v[i]) == CXCursor_CompoundStmt)
-            collect_jumps(ch.v[i], 0, &all);
-    free(ch.v);
+    cursor_list all = {0};
+    loop_jumps_of(loop, &all);
     int bad = 0;
     lp->jumps = all.n ? xcalloc(all.n, sizeof *lp->jumps) : NULL;
     for (unsigned i = 0; i < all.n && !bad; i++) {
         loop_jump *j = &lp->jumps[lp->njumps++];
-        j->is_break = clang_getCursorKind(all.v[i]) == CXCursor_BreakStmt;
+        j->is_break = is_break_stmt(all.v[i]);
         const char *word = j->is_break ? "break" : "continue";
         size_t n = 0;
         const char *t = cursor_range(an, all.v[i], &j->at) == 0 ? range_text(an, j->at, &n) : NULL;
@@ -96,32 +57,6 @@ static int loop_jumps(const analysis *an, CXCursor loop, loop_plan *lp, diag_sin
     return bad;
 }
 
-/* A loop whose body holds an if or a switch. */
-static int decision_loop(CXCursor c)
-{
-    return is_loop(c) && holds_decision(c);
-}
-
-/* The first loop with a decision in c (c itself included), or a null cursor. */
-static CXCursor inner_decision_loop(CXCursor c)
-{
-    if (decision_loop(c))
-        return c;
-    cursor_list ch = children_of(c);
-    CXCursor found = clang_getNullCursor();
-    for (unsigned i = 0; i < ch.n && clang_Cursor_isNull(found); i++)
-        found = inner_decision_loop(ch.v[i]);
-    free(ch.v);
-    return found;
-}
-
-static unsigned cursor_line(CXCursor c)
-{
-    unsigned line = 0;
-    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
-    return line;
-}
-
 static double seq_cost(const seq *s);
 
 /* The index of s's one top-level loop with a decision, or -1 (none, or two). */
@@ -129,7 +64,7 @@ static int branch_top_loop(const seq *s)
 {
     int at = -1;
     for (unsigned i = 0; i < s->n; i++)
-        if (s->items[i].kind == ITEM_STMT && decision_loop(s->items[i].cursor)) {
+        if (s->items[i].kind == ITEM_STMT && is_decision_loop(s->items[i].cursor)) {
             if (at >= 0)
                 return -1;
             at = (int)i;
@@ -144,8 +79,8 @@ static int branch_top_loop(const seq *s)
  */
 static int branch_loop(const decision *d, unsigned at, loop_plan *lp)
 {
-    CXCursor any = inner_decision_loop(d->cursor);
-    lp->line = cursor_line(any);
+    CXCursor any = decision_loop_in(d->cursor);
+    lp->line = cursor_spelling_line(any);
     if (d->kind == DEC_SWITCH) {
         snprintf(lp->why, sizeof lp->why, "the loop sits in a case of the switch at line %u, "
                  "which the tile kernel splits; this version regroups a loop in a branch of a "
@@ -158,7 +93,7 @@ static int branch_loop(const decision *d, unsigned at, loop_plan *lp)
         int has = 0;
         for (unsigned i = 0; i < s->n && !has; i++) {
             const decision *in = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
-            has = !clang_Cursor_isNull(inner_decision_loop(in ? in->cursor : s->items[i].cursor));
+            has = !cursor_is_null(decision_loop_in(in ? in->cursor : s->items[i].cursor));
         }
         lp->outer_loops += has;
         int j = has ? branch_top_loop(s) : -1;
@@ -201,22 +136,22 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
         const decision *d = it->kind == ITEM_DECISION ? it->decision : NULL;
-        CXCursor in = d ? inner_decision_loop(d->cursor)
-                        : it->kind == ITEM_STMT ? inner_decision_loop(it->cursor)
-                                                : clang_getNullCursor();
-        if (d && !decision_is_guard(d) && found && clang_Cursor_isNull(in) && !lp->outer) {
+        CXCursor in = d ? decision_loop_in(d->cursor)
+                        : it->kind == ITEM_STMT ? decision_loop_in(it->cursor)
+                                                : cursor_null();
+        if (d && !decision_is_guard(d) && found && cursor_is_null(in) && !lp->outer) {
             snprintf(lp->why, sizeof lp->why, "the kernel has a decision at its top level "
                      "after the loop (line %u), which the tile kernel splits; this version "
                      "regroups a loop with decisions before it or around it only (the loop "
                      "runs in its leaf, as written)", it->range.line);
             return 1;
         }
-        if (clang_Cursor_isNull(in))
+        if (cursor_is_null(in))
             continue;
         if (found) {
             snprintf(lp->why, sizeof lp->why,
                      "a second loop with a decision at line %u: one loop a kernel is "
-                     "regrouped in this version", cursor_line(in));
+                     "regrouped in this version", cursor_spelling_line(in));
             return 1;
         }
         found = 1;
@@ -225,8 +160,8 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
                 return 1;
             continue;
         }
-        if (!decision_loop(it->cursor)) {
-            lp->line = cursor_line(in);
+        if (!is_decision_loop(it->cursor)) {
+            lp->line = cursor_spelling_line(in);
             snprintf(lp->why, sizeof lp->why, "the loop sits inside the statement at line %u: "
                      "this version regroups a loop at the top level of the kernel or of a "
                      "branch of a top-level if", it->range.line);
@@ -252,7 +187,7 @@ static CXCursor loop_cursor(const kernel_info *k, const loop_plan *lp)
 
 static void loop_note(const analysis *an, CXCursor at, diag_sink *diag, const char *why)
 {
-    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
+    diag_loc loc = cursor_diag_loc(an, at);
     diag_report(diag, DIAG_NOTE, &loc, NULL, "the loop is not regrouped: %s", why);
 }
 
@@ -294,35 +229,20 @@ static int for_parts(const analysis *an, loop_plan *lp)
     return 0;
 }
 
-/* The for loop's first part when it declares (`int i = 0`), else a null cursor. */
-static CXCursor for_decl(CXCursor loop)
-{
-    cursor_list ch = children_of(loop);
-    CXCursor d = clang_getNullCursor();
-    if (ch.n && clang_getCursorKind(ch.v[0]) == CXCursor_DeclStmt)
-        d = ch.v[0];
-    free(ch.v);
-    return d;
-}
-
 /* The loop's test and body; 0, or 1 with lp->why. */
 static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
 {
-    CXCursor c = loop_cursor(k, lp);
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    lp->kind = kind == CXCursor_ForStmt ? LOOP_FOR : kind == CXCursor_DoStmt ? LOOP_DO
-                                                                              : LOOP_WHILE;
-    cursor_list ch = children_of(c);
-    CXCursor body = ch.n ? ch.v[lp->kind == LOOP_DO ? 0 : ch.n - 1] : clang_getNullCursor();
-    int braced = ch.n >= 2 && clang_getCursorKind(body) == CXCursor_CompoundStmt;
-    int bad = !braced || cursor_range(an, body, &lp->body) != 0;
+    loop_syntax ls;
+    loop_syntax_of(an, loop_cursor(k, lp), &ls, &lp->body, &lp->cond);
+    lp->kind = ls.kind == IR_FOR ? LOOP_FOR : ls.kind == IR_DO ? LOOP_DO : LOOP_WHILE;
+    int braced = ls.braced;
+    int bad = ls.body_bad;
     int decl_test = 0, parts = 0; /* the reasons, each said below */
     if (lp->kind == LOOP_FOR) {
         parts = for_parts(an, lp);
-    } else if (ch.n >= 2) {
-        CXCursor test = ch.v[lp->kind == LOOP_DO ? 1 : 0];
-        decl_test = clang_getCursorKind(test) == CXCursor_VarDecl;
-        parts = !decl_test && (ch.n != 2 || cursor_range(an, test, &lp->cond) != 0);
+    } else if (ls.nkids >= 2) {
+        decl_test = ls.decl_test;
+        parts = ls.test_bad;
     }
     bad = bad || decl_test || parts;
     const loop_tree *lt = bad ? NULL : kernel_loop_tree_at(k, loop_cursor(k, lp));
@@ -333,13 +253,11 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
     if (bad) { /* every reason at once: the first fixed, the next would stop it too */
         strbuf sb;
         sb_init(&sb);
-        if (!braced && ch.n >= 2) {
-            enum CXCursorKind bk = clang_getCursorKind(body);
+        if (!braced && ls.nkids >= 2) {
             sb_printf(&sb, "its body has no braces%s",
-                      bk == CXCursor_IfStmt || bk == CXCursor_SwitchStmt
+                      ls.body_holds == 1
                           ? " (write { } around its decision)"
-                      : bk == CXCursor_ForStmt || bk == CXCursor_WhileStmt ||
-                              bk == CXCursor_DoStmt
+                      : ls.body_holds == 2
                           ? ", and braced it would hold no decision at its top level: its "
                             "body is an inner loop (this version regroups at an if/else or "
                             "switch of the body itself)"
@@ -359,7 +277,6 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
                  lp->line, sb.data);
         sb_free(&sb);
     }
-    free(ch.v);
     return bad;
 }
 
@@ -368,16 +285,7 @@ static int exit_guard(const decision *d)
 {
     if (d->kind != DEC_IF || d->nbranches != 2 || d->branches[1].kind != BR_IMPLICIT_ELSE)
         return 0;
-    cursor_list ch = children_of(d->cursor);
-    CXCursor last = ch.n >= 2 ? ch.v[1] : clang_getNullCursor();
-    free(ch.v);
-    if (clang_getCursorKind(last) == CXCursor_CompoundStmt) {
-        cursor_list in = children_of(last);
-        last = in.n ? in.v[in.n - 1] : clang_getNullCursor();
-        free(in.v);
-    }
-    enum CXCursorKind k = clang_getCursorKind(last);
-    return k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt;
+    return if_ends_by_jump(d->cursor);
 }
 
 /* A sequence's operations, every branch of its decisions counted (an upper bound). */
@@ -510,7 +418,7 @@ static int assigns_param(const kernel_info *k, loop_plan *lp)
     for (unsigned i = 0; i < k->top.n; i++) {
         const effects *fx = &k->top.items[i].fx;
         for (unsigned w = 0; w < fx->nwrites; w++) {
-            if (clang_getCursorKind(fx->writes[w]) != CXCursor_ParmDecl)
+            if (!is_param_decl(fx->writes[w]))
                 continue;
             char *name = cursor_spelling(fx->writes[w]);
             snprintf(lp->why, sizeof lp->why, "the kernel assigns its parameter '%s': the "
@@ -522,41 +430,14 @@ static int assigns_param(const kernel_info *k, loop_plan *lp)
     return 0;
 }
 
-static char *selector_type(const decision *d)
-{
-    CXType t = clang_getCanonicalType(clang_getCursorType(d->cond_cursor));
-    CXString s = clang_getTypeSpelling(t);
-    const char *p = clang_getCString(s);
-    while (!strncmp(p, "const ", 6) || !strncmp(p, "volatile ", 9))
-        p += p[0] == 'c' ? 6 : 9;
-    char *r = xstrdup(p);
-    clang_disposeString(s);
-    return r;
-}
-
 /* The switch's body, braces included; 0 or 1. */
 static int switch_body(const analysis *an, loop_plan *lp)
 {
-    cursor_list ch = children_of(lp->sw->cursor);
-    int bad = ch.n < 2 || clang_getCursorKind(ch.v[ch.n - 1]) != CXCursor_CompoundStmt ||
-              cursor_range(an, ch.v[ch.n - 1], &lp->switch_body) != 0;
-    free(ch.v);
+    int bad = switch_body_range(an, lp->sw->cursor, &lp->switch_body);
     if (bad)
         snprintf(lp->why, sizeof lp->why, "the switch at line %u has no braced body",
                  lp->sw->range.line);
     return bad;
-}
-
-/* Adds the variables the statement c declares at its own level (a declaration). */
-static void declared_vars(CXCursor c, cursor_list *out)
-{
-    if (clang_getCursorKind(c) != CXCursor_DeclStmt)
-        return;
-    cursor_list ch = children_of(c);
-    for (unsigned i = 0; i < ch.n; i++)
-        if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl)
-            VEC_PUSH(out->v, out->n, out->cap, ch.v[i]);
-    free(ch.v);
 }
 
 static int same_name(CXCursor a, CXCursor b)
@@ -577,16 +458,15 @@ static int flattened_names(const kernel_info *k, loop_plan *lp)
 {
     cursor_list outer = {0}, inner = {0};
     CXCursor kc = k->cursor;
-    for (int i = 0; i < clang_Cursor_getNumArguments(kc); i++)
-        VEC_PUSH(outer.v, outer.n, outer.cap, clang_Cursor_getArgument(kc, (unsigned)i));
+    function_params(kc, &outer);
     unsigned ntop = lp->outer ? lp->outer_item : lp->item;
     for (unsigned i = 0; i < ntop; i++)
         if (k->top.items[i].kind == ITEM_STMT)
-            declared_vars(k->top.items[i].cursor, &outer);
+            decl_stmt_vars(k->top.items[i].cursor, &outer);
     for (unsigned i = 0; lp->outer && i < lp->item; i++)
         if (loop_seq(k, lp)->items[i].kind == ITEM_STMT)
-            declared_vars(loop_seq(k, lp)->items[i].cursor, &inner);
-    declared_vars(for_decl(loop_cursor(k, lp)), &inner);
+            decl_stmt_vars(loop_seq(k, lp)->items[i].cursor, &inner);
+    decl_stmt_vars(for_init_decl(loop_cursor(k, lp)), &inner);
     int bad = 0;
     for (unsigned i = 0; i < inner.n && !bad; i++)
         for (unsigned j = 0; j < outer.n + i && !bad; j++) {
@@ -595,8 +475,8 @@ static int flattened_names(const kernel_info *k, loop_plan *lp)
             if (bad) {
                 char *name = cursor_spelling(o);
                 snprintf(lp->why, sizeof lp->why, "'%s' (line %u) is declared again at line %u; "
-                         "the loop's start phase runs both in one scope", name, cursor_line(o),
-                         cursor_line(inner.v[i]));
+                         "the loop's start phase runs both in one scope", name, cursor_spelling_line(o),
+                         cursor_spelling_line(inner.v[i]));
                 free(name);
             }
         }
@@ -626,8 +506,8 @@ static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, l
         if (ls->items[i].kind == ITEM_STMT) /* the branch's statements before the loop */
             bad = context_add_loop_vars(an, k, cx, ls->items[i].cursor, ls, lp->item, NULL,
                                         diag);
-    CXCursor init = for_decl(loop_cursor(k, lp));
-    if (!bad && !clang_Cursor_isNull(init))
+    CXCursor init = for_init_decl(loop_cursor(k, lp));
+    if (!bad && !cursor_is_null(init))
         bad = context_add_loop_vars(an, k, cx, init, ls, lp->item, NULL, diag);
     lp->nprologue = cx->nvars;
     for (unsigned i = 0; i < lp->at && !bad; i++)
@@ -681,8 +561,8 @@ static int decide(const analysis *an, const kernel_info *k, unsigned wg, loop_pl
     }
     lp->bytes = lp->ctx.bytes + 12; /* item, branch, iteration */
     if (lp->sw) {
-        lp->sel_type = selector_type(lp->sw);
-        lp->bytes += (unsigned)clang_Type_getSizeOf(clang_getCursorType(lp->sw->cond_cursor));
+        lp->sel_type = expr_value_type(lp->sw->cond_cursor);
+        lp->bytes += (unsigned)expr_type_size(lp->sw->cond_cursor);
     }
     lp->bytes = (lp->bytes + 15) / 16 * 16; /* the struct's padding, at most */
     if ((unsigned long)lp->bytes * wg > LOOP_LOCAL_BUDGET) {

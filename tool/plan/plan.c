@@ -13,6 +13,7 @@
 
 #include "auto_tile.h"
 #include "paths.h"
+#include "plan_facts.h"
 #include "rules.h"
 #include "util.h"
 
@@ -529,7 +530,7 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     }
     if (k->loop_only && !regrouped) { /* its decisions sit in a loop left alone */
         machine_blockers(an, &kp.machine, diag);
-        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+        diag_loc loc = cursor_diag_loc(an, k->cursor);
         diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
                     "kernel '%s' has decisions only inside loops (the first at line %u), "
                     "and its loop is not regrouped: %s", k->name, k->loop_only, mwhy);
@@ -564,7 +565,7 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
         report_too_many_leaves(an, k, all_paths, split_paths, max_leaves, diag);
         errors++;
     } else if (kp.nkernels == 0) {
-        diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+        diag_loc loc = cursor_diag_loc(an, k->cursor);
         diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_NO_DECISION),
                     "kernel '%s' has no leaf that does anything observable", k->name);
         errors++;

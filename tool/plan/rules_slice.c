@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan_facts.h"
 #include "rules.h"
 #include "tree.h"
 #include "util.h"
@@ -21,24 +22,24 @@
 static void report_at(const analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
                       const char *rule, const char *msg)
 {
-    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(at));
+    diag_loc loc = cursor_diag_loc(an, at);
     diag_report(diag, lvl, &loc, rule, "%s", msg);
 }
 
 static CXCursor first_site(const effects *fx, unsigned mask, CXCursor fallback, CXCursor *via)
 {
     for (unsigned i = 0; i < EFF_COUNT; i++)
-        if ((fx->bits & mask & (1u << i)) && !clang_Cursor_isNull(fx->site[i].at)) {
+        if ((fx->bits & mask & (1u << i)) && !cursor_is_null(fx->site[i].at)) {
             *via = fx->site[i].via;
             return fx->site[i].at;
         }
-    *via = clang_getNullCursor();
+    *via = cursor_null();
     return fallback;
 }
 
 static void note_via(const analysis *an, diag_sink *diag, CXCursor via)
 {
-    if (clang_Cursor_isNull(via))
+    if (cursor_is_null(via))
         return;
     report_at(an, diag, DIAG_NOTE, via, NULL, "reached through this call");
 }
@@ -96,7 +97,7 @@ int check_slice(const analysis *an, const tree_lists *t, unsigned horizon,
             continue;
         /* a kept decision may return: nothing after it is split, unless the slice needs it */
         int in_slice = t->in_slice[it->id];
-        if (!clang_Cursor_isNull(it->fx.hidden_exit) && (it->kind == ITEM_STMT || in_slice)) {
+        if (!cursor_is_null(it->fx.hidden_exit) && (it->kind == ITEM_STMT || in_slice)) {
             report_at(an, diag, DIAG_ERROR, it->fx.hidden_exit, rule_name(RULE_HIDDEN_RETURN),
                       "a return or break inside this statement comes before a decision");
             report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
@@ -199,7 +200,7 @@ static CXCursor fed_load(const effects *w, const effects *r, CXCursor *store)
                 *store = w->stores[j];
                 return r->loads[i];
             }
-    return clang_getNullCursor();
+    return cursor_null();
 }
 
 /* The first load by a condition or the slice that the store item w may feed on a path. */
@@ -207,31 +208,20 @@ static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *
 {
     spans sp = {NULL, 0, 0};
     reach_after(t->dp, top, w, &sp);
-    CXCursor read = clang_getNullCursor();
-    for (unsigned i = 0; i < t->nitems && clang_Cursor_isNull(read); i++) {
+    CXCursor read = cursor_null();
+    for (unsigned i = 0; i < t->nitems && cursor_is_null(read); i++) {
         const seq_item *it = t->items[i];
         if (t->in_slice[it->id] && (it->fx.bits & EFF_MEM_READ) &&
             in_spans(&sp, it->range.begin))
             read = fed_load(&w->fx, &it->fx, store);
     }
-    for (unsigned i = 0; i < t->ndecisions && clang_Cursor_isNull(read); i++) {
+    for (unsigned i = 0; i < t->ndecisions && cursor_is_null(read); i++) {
         const decision *d = t->decisions[i];
         if ((d->cond_fx.bits & EFF_MEM_READ) && in_spans(&sp, d->range.begin))
             read = fed_load(&w->fx, &d->cond_fx, store);
     }
     free(sp.v);
     return read;
-}
-
-/* A read_image* call: 'restrict' does not apply to images. */
-static int is_image_read(CXCursor load)
-{
-    if (clang_getCursorKind(load) != CXCursor_CallExpr)
-        return 0;
-    CXString s = clang_getCursorSpelling(load);
-    int image = !strncmp(clang_getCString(s), "read_image", 10);
-    clang_disposeString(s);
-    return image;
 }
 
 /*
@@ -248,9 +238,9 @@ int check_memory_order(const analysis *an, const tree_lists *t, const seq *top,
         const seq_item *w = t->items[i];
         if (w->range.end > horizon || !(w->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)))
             continue;
-        CXCursor store = clang_getNullCursor();
+        CXCursor store = cursor_null();
         CXCursor read = load_after(t, top, w, &store);
-        if (clang_Cursor_isNull(read))
+        if (cursor_is_null(read))
             continue;
         if (context_in_prologue(ctx, w)) { /* the classify phase runs it, then the read */
             ctx->relaxed++;
@@ -260,10 +250,10 @@ int check_memory_order(const analysis *an, const tree_lists *t, const seq *top,
                   "a condition reads memory after the kernel wrote memory");
         CXCursor via;
         CXCursor at = first_site(&w->fx, EFF_MEM_WRITE | EFF_ATOMIC, w->cursor, &via);
-        if (clang_Cursor_isNull(via) && !clang_Cursor_isNull(store))
+        if (cursor_is_null(via) && !cursor_is_null(store))
             at = store;
         report_at(an, diag, DIAG_NOTE, at, NULL,
-                  is_image_read(read)
+                  load_is_image_read(read) /* 'restrict' does not apply to images */
                       ? "this write runs before the condition; the classifier runs before any "
                         "leaf kernel and would read the old value (read a 'read_only' image and "
                         "write a 'write_only' one if they are different images)"
@@ -281,7 +271,7 @@ int check_memory_order(const analysis *an, const tree_lists *t, const seq *top,
 void report_too_many_leaves(const analysis *an, const kernel_info *k, double all, double outer,
                                    unsigned max_leaves, diag_sink *diag)
 {
-    diag_loc loc = parse_diag_loc(an->pr, clang_getCursorLocation(k->cursor));
+    diag_loc loc = cursor_diag_loc(an, k->cursor);
     if (all > outer)
         diag_report(diag, DIAG_ERROR, &loc, rule_name(RULE_TOO_MANY_LEAVES),
                     "kernel '%s' has %.0f paths through its decisions (leaves), %.0f with only "

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cursor_set.h"
+#include "plan_facts.h"
 #include "tree.h"
 #include "util.h"
 
@@ -63,7 +64,7 @@ typedef struct needed_vars {
 static int need(needed_vars *nv, CXCursor c, unsigned at)
 {
     for (unsigned i = 0; i < nv->vars.n; i++)
-        if (clang_equalCursors(nv->vars.v[i], c)) {
+        if (cursors_equal(nv->vars.v[i], c)) {
             if (at > nv->last[i])
                 nv->last[i] = at;
             return 0;
@@ -81,7 +82,7 @@ static int feeds_a_read(const needed_vars *nv, const seq_item *it)
 {
     for (unsigned w = 0; w < it->fx.nwrites; w++)
         for (unsigned i = 0; i < nv->vars.n; i++)
-            if (clang_equalCursors(nv->vars.v[i], it->fx.writes[w]) &&
+            if (cursors_equal(nv->vars.v[i], it->fx.writes[w]) &&
                 it->range.end <= nv->last[i])
                 return 1;
     return 0;
@@ -92,8 +93,7 @@ static int feeds_a_read(const needed_vars *nv, const seq_item *it)
 static const seq_item *declaring_item(const analysis *an, const tree_lists *t, CXCursor var)
 {
     src_pos d;
-    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
-        parse_resolve(an->pr, clang_getCursorLocation(var), &d) != 0)
+    if (var_decl_pos(an, var, &d) != 0)
         return NULL;
     for (unsigned i = 0; i < t->nitems; i++) {
         const seq_item *it = t->items[i];
