@@ -24,7 +24,8 @@ static int uses_context(const kernel_plan *kp)
     return kp->tile_candidate == AUTO_TILE_CONTEXT;
 }
 
-/* A leaf declares the context's variables, from the local memory where they move. */
+/* A leaf body from the context opens, and declares the context's variables from the local
+ * memory where they move. */
 static void ctx_loads(emitter *e, strbuf *sb, const kernel_context *cx)
 {
     char prologue[48];
@@ -75,15 +76,18 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     edits es = {0};
     es.line_path = line_path(e, k->body.file);
     if (lf)
-        path_edits(e->an, lf, &es);
+        path_edits(e, lf, &es);
     strbuf sb;
     sb_init(&sb);
-    sb_puts(&sb, "{\n");
     ctx_loads(e, &sb, &kp->ctx);
     put_line(&sb, e, k->body.file, text_line_at(f->text, kp->ctx.point));
-    sb_puts(&sb, "    ");
-    put_edited_in(&sb, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
+    strbuf rest;
+    sb_init(&rest);
+    put_edited_in(&rest, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
     edits_free(&es);
+    tmpl_var v[] = {{"REST", rest.data ? rest.data : ""}};
+    expand_inline(e, &sb, "leaf-body-ctx-rest", v, NV(v));
+    sb_free(&rest);
     put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
 }
@@ -268,7 +272,7 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
     int rc = -1;
     if (load_templates(&e) == 0) {
         macro_deps_find(&e.md, pl, opt->defines, opt->ndefines);
-        inclusions inc = {pl->an, &e.md, NULL, 0, !opt->no_line};
+        inclusions inc = {pl->an, &e.md, NULL, 0, !opt->no_line, &e};
         inc.n = parse_inclusions(pl->an->pr, &inc.v);
         out->kernel_file = kernel_file(&e, &inc);
         out->driver_h = driver_h(&e);

@@ -38,6 +38,9 @@ typedef struct emitter {
 /* Expands fragment frag of t into out; a failure sets e->failed (and e->err). */
 void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
             const tmpl_var *vars, unsigned nvars);
+/* The same for a fragment of kernel.cl.tmpl that is a piece of a line: without its newline. */
+void expand_inline(emitter *e, strbuf *out, const char *frag, const tmpl_var *vars,
+                   unsigned nvars);
 /* Strategy tile (--strategy tile, or the only split under --split auto, auto_tile.h): the
  * set is the tile kernel alone (no passes, no leaf kernels). */
 int tile_only(const kernel_plan *kp);
@@ -105,6 +108,7 @@ typedef struct inclusions {
     parse_inclusion *v; /* the user's #include lines, entered or not (parse_inclusions) */
     unsigned n;
     int lines;          /* #line directives before each file's text (not --no-line) */
+    emitter *e;         /* the template of the markers */
 } inclusions;
 /* The text of file with its user headers inlined between nplus1gen markers. */
 void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigned depth);
@@ -113,7 +117,7 @@ void emit_helpers(emitter *e, strbuf *sb);
 /* The classifier's body; with cx, it runs the whole prologue and keeps the context. */
 char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *cx);
 /* The edits that turn the kernel's body into leaf lf's (each decision on its path). */
-void path_edits(const analysis *an, const leaf *lf, edits *es);
+void path_edits(emitter *e, const leaf *lf, edits *es);
 char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf);
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
 char *leaf_body_merged(emitter *e, const kernel_plan *kp);

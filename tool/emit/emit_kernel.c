@@ -66,7 +66,7 @@ static int pragma_once_line(const char *t, size_t b, size_t e)
  * An inlined header's `#pragma once` becomes a comment: the header's text is in
  * the generated file once, and clang warns of a #pragma once in a main file.
  */
-static void comment_pragma_once(strbuf *sb, size_t from)
+static void comment_pragma_once(emitter *em, strbuf *sb, size_t from)
 {
     char *t = sb->data;
     for (size_t b = from; t && b < sb->len;) {
@@ -82,7 +82,7 @@ static void comment_pragma_once(strbuf *sb, size_t from)
         sb_putn(&tail, t + e, sb->len - e);
         sb->len = b;
         sb->data[b] = '\0';
-        sb_puts(sb, "/* nplus1gen: #pragma once: the header is inlined once */");
+        expand_inline(em, sb, "pragma-once", NULL, 0);
         b = sb->len + 1;
         sb_putn(sb, tail.data, tail.len);
         sb_free(&tail);
@@ -107,20 +107,23 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
         size_t at = sb->len;
         put_guarded(sb, inc, file, pos, ls);
         if (depth)
-            comment_pragma_once(sb, at);
+            comment_pragma_once(inc->e, sb, at);
         const char *path = inc->an->pr->files[in->included].path, *base = strrchr(path, '/');
         base = base ? base + 1 : path;
+        char *line = xstrndup(f->text + ls, le - ls);
+        tmpl_var v[] = {{"LINE", line}, {"BASE", base}};
         if (in->skipped) { /* as the preprocessor did: the header's text is above */
-            sb_printf(sb, "/* nplus1gen: %.*s: not entered again (%s is guarded) */", (int)(le - ls),
-                      f->text + ls, base);
+            expand_inline(inc->e, sb, "include-skipped", v, NV(v));
+            free(line);
             pos = le;
             continue;
         }
-        sb_printf(sb, "/* nplus1gen: %.*s */\n", (int)(le - ls), f->text + ls);
+        expand(inc->e, sb, &inc->e->kt, "include-begin", v, NV(v));
         emit_file_inlined(sb, inc, in->included, depth + 1);
         if (sb->len && sb->data[sb->len - 1] != '\n')
             sb_putc(sb, '\n');
-        sb_printf(sb, "/* nplus1gen: end of %s */", base);
+        expand_inline(inc->e, sb, "include-end", v, NV(v));
+        free(line);
         if (inc->lines) { /* the includer goes on after its #include line */
             sb_putc(sb, '\n');
             put_line_directive(sb, text_line_at(f->text, le) + 1, f->path);
@@ -131,7 +134,7 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
     size_t at = sb->len;
     put_guarded(sb, inc, file, pos, (unsigned)f->len);
     if (depth)
-        comment_pragma_once(sb, at);
+        comment_pragma_once(inc->e, sb, at);
     if (sb->len && sb->data[sb->len - 1] != '\n')
         sb_putc(sb, '\n');
 }
@@ -150,15 +153,23 @@ static unsigned matching_paren(const src_file *f, unsigned open)
     return open;
 }
 
-static void helper_signature_edits(const wi_helper *h, const src_file *f, edits *es)
+static void helper_signature_edits(emitter *e, const wi_helper *h, const src_file *f, edits *es)
 {
-    char name[300];
-    snprintf(name, sizeof name, "%s__nplus1", h->name);
-    add_edit(es, h->name_begin, h->name_end, name);
-    if (h->nparams == 0)
-        add_edit(es, h->lparen + 1, matching_paren(f, h->lparen), "const nplus1_wi_t nplus1_wi");
-    else
-        add_edit(es, h->lparen + 1, h->lparen + 1, "const nplus1_wi_t nplus1_wi, ");
+    strbuf name, param;
+    sb_init(&name);
+    sb_init(&param);
+    tmpl_var v[] = {{"NAME", h->name}};
+    expand_inline(e, &name, "helper-name", v, NV(v));
+    expand_inline(e, &param, "helper-wi-param", NULL, 0);
+    add_edit(es, h->name_begin, h->name_end, name.data ? name.data : "");
+    if (h->nparams == 0) {
+        add_edit(es, h->lparen + 1, matching_paren(f, h->lparen), param.data ? param.data : "");
+    } else {
+        sb_puts(&param, ", "); /* before the helper's own parameters */
+        add_edit(es, h->lparen + 1, h->lparen + 1, param.data);
+    }
+    sb_free(&name);
+    sb_free(&param);
 }
 
 void emit_helpers(emitter *e, strbuf *sb)
@@ -177,7 +188,7 @@ void emit_helpers(emitter *e, strbuf *sb)
         const src_file *f = &an->pr->files[h->range.file];
         edits es = {0};
         es.line_path = line_path(e, h->range.file);
-        helper_signature_edits(h, f, &es);
+        helper_signature_edits(e, h, f, &es);
         put_line(sb, e, h->range.file, h->range.line);
         put_edited(sb, f->text, h->range.begin, matching_paren(f, h->lparen) + 1, &es);
         sb_puts(sb, ";\n");
@@ -188,7 +199,7 @@ void emit_helpers(emitter *e, strbuf *sb)
         const src_file *f = &an->pr->files[h->range.file];
         edits es = {0};
         es.line_path = line_path(e, h->range.file);
-        helper_signature_edits(h, f, &es);
+        helper_signature_edits(e, h, f, &es);
         put_line(sb, e, h->range.file, h->range.line);
         put_edited(sb, f->text, h->range.begin, h->range.end, &es);
         sb_puts(sb, "\n");
@@ -208,8 +219,10 @@ char *in_place_body(emitter *e, const kernel_plan *kp)
     const analysis *an = e->an;
     strbuf sb;
     sb_init(&sb);
-    for (unsigned i = 0; i < an->nhelpers; i++)
-        sb_printf(&sb, "#undef %s\n", an->helpers[i].name);
+    for (unsigned i = 0; i < an->nhelpers; i++) {
+        tmpl_var v[] = {{"NAME", an->helpers[i].name}};
+        expand(e, &sb, &e->kt, "helper-unmacro", v, NV(v));
+    }
     char *body = leaf_body_merged(e, kp);
     sb_puts(&sb, body);
     free(body);
@@ -248,15 +261,24 @@ typedef struct classify_emitter {
     const kernel_context *cx; /* the classify phase keeps this context, or NULL */
 } classify_emitter;
 
-static void indent(classify_emitter *c)
+/* The indentation of the classifier's line at c's depth (a fragment's ${PAD}). */
+static const char *pad(const classify_emitter *c)
 {
-    for (unsigned i = 0; i < c->depth + 1; i++)
-        sb_puts(c->sb, "    ");
+    static char blanks[4 * 1024 + 1];
+    size_t n = 4 * (size_t)(c->depth + 1);
+    n = n < sizeof blanks - 1 ? n : sizeof blanks - 1;
+    memset(blanks, ' ', n);
+    blanks[n] = '\0';
+    return blanks;
 }
 
-static void put_range(strbuf *sb, const analysis *an, src_range r)
+/* The text of r, cut from the active text (never half of an #if); free it. */
+static char *range_copy(const analysis *an, src_range r)
 {
-    put_active_range(an, sb, r); /* cut from the active text: never half of an #if */
+    strbuf sb;
+    sb_init(&sb);
+    put_active_range(an, &sb, r);
+    return sb.data ? sb_steal(&sb) : xstrdup("");
 }
 
 static void ce_stmt(void *ud, const seq_item *it)
@@ -265,9 +287,10 @@ static void ce_stmt(void *ud, const seq_item *it)
     if (!plan_in_slice(c->kp, it) && !(c->cx && context_in_prologue(c->cx, it)))
         return;
     put_line(c->sb, c->e, it->range.file, it->range.line);
-    indent(c);
-    put_range(c->sb, c->e->an, it->range);
-    sb_putc(c->sb, '\n');
+    char *stmt = range_copy(c->e->an, it->range);
+    tmpl_var v[] = {{"PAD", pad(c)}, {"STMT", stmt}};
+    expand(c->e, c->sb, &c->e->kt, "classify-stmt", v, NV(v));
+    free(stmt);
 }
 
 static void ce_decision_begin(void *ud, const decision *d)
@@ -278,10 +301,10 @@ static void ce_decision_begin(void *ud, const decision *d)
     if (d->kind != DEC_SWITCH)
         return;
     put_line(c->sb, c->e, d->cond.file, d->cond.line);
-    indent(c);
-    sb_puts(c->sb, "switch (");
-    put_range(c->sb, c->e->an, d->cond);
-    sb_puts(c->sb, ") {\n");
+    char *cond = range_copy(c->e->an, d->cond);
+    tmpl_var v[] = {{"PAD", pad(c)}, {"COND", cond}};
+    expand(c->e, c->sb, &c->e->kt, "classify-switch", v, NV(v));
+    free(cond);
     c->depth++;
 }
 
@@ -328,35 +351,32 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
     const branch *br = &d->branches[b];
     if (br->kind == BR_IF)
         put_line(c->sb, c->e, br->cond.file, br->cond.line);
-    indent(c);
-    switch (br->kind) {
-    case BR_IF:
-        sb_puts(c->sb, b == 0 ? "if (" : "else if (");
-        put_range(c->sb, c->e->an, br->cond);
-        sb_puts(c->sb, ") {\n");
-        break;
-    case BR_ELSE:
-    case BR_IMPLICIT_ELSE:
-        sb_puts(c->sb, "else {\n");
-        break;
-    case BR_CASE:
-    case BR_DEFAULT:
-        if (br->macro_labels) { /* as written: the labels follow their macros' values */
-            for (unsigned i = 0; i < br->nlabels; i++)
-                sb_printf(c->sb, "case %s: ", trimmed(br->labels[i]));
-        } else {
-            for (unsigned i = 0; i < br->nvalues; i++) {
-                char lit[40];
-                case_literal(lit, sizeof lit, br->values[i], 0);
-                sb_printf(c->sb, "case %s: ", lit);
-            }
-        }
-        sb_puts(c->sb, br->kind == BR_DEFAULT ? "default: {\n" : "{\n");
-        break;
-    case BR_IMPLICIT_DEFAULT:
-        sb_puts(c->sb, "default: {\n");
-        break;
+    strbuf labels; /* a case's labels: as written (they follow their macros' values) or values */
+    sb_init(&labels);
+    unsigned n = br->kind != BR_CASE && br->kind != BR_DEFAULT ? 0
+                 : br->macro_labels                            ? br->nlabels
+                                                               : br->nvalues;
+    for (unsigned i = 0; i < n; i++) {
+        char lit[40] = "";
+        if (!br->macro_labels)
+            case_literal(lit, sizeof lit, br->values[i], 0);
+        if (labels.len)
+            sb_putc(&labels, ' ');
+        tmpl_var lv[] = {{"LABEL", br->macro_labels ? trimmed(br->labels[i]) : lit}};
+        expand_inline(c->e, &labels, "classify-label", lv, NV(lv));
     }
+    char *cond = br->kind == BR_IF ? range_copy(c->e->an, br->cond) : xstrdup("");
+    int dflt = br->kind == BR_DEFAULT || br->kind == BR_IMPLICIT_DEFAULT;
+    tmpl_var v[] = {{"PAD", pad(c)},
+                    {"COND", cond},
+                    {"IF", br->kind == BR_IF && b == 0 ? "1" : ""},
+                    {"ELSE_IF", br->kind == BR_IF && b > 0 ? "1" : ""},
+                    {"ELSE", br->kind == BR_ELSE || br->kind == BR_IMPLICIT_ELSE ? "1" : ""},
+                    {"DEFAULT", dflt ? "1" : ""},
+                    {"LABELS", labels.data ? labels.data : ""}};
+    expand(c->e, c->sb, &c->e->kt, "classify-branch", v, NV(v));
+    free(cond);
+    sb_free(&labels);
     c->depth++;
 }
 
@@ -366,8 +386,8 @@ static void ce_branch_end(void *ud, const decision *d, unsigned b)
     (void)b;
     classify_emitter *c = ud;
     c->depth--;
-    indent(c);
-    sb_puts(c->sb, "}\n");
+    tmpl_var v[] = {{"PAD", pad(c)}};
+    expand(c->e, c->sb, &c->e->kt, "classify-close", v, NV(v));
 }
 
 static void ce_decision_end(void *ud, const decision *d)
@@ -376,8 +396,8 @@ static void ce_decision_end(void *ud, const decision *d)
     if (d->kind != DEC_SWITCH)
         return;
     c->depth--;
-    indent(c);
-    sb_puts(c->sb, "}\n");
+    tmpl_var v[] = {{"PAD", pad(c)}};
+    expand(c->e, c->sb, &c->e->kt, "classify-close", v, NV(v));
 }
 
 static void ce_path_end(void *ud, const choice *path, unsigned npath, int returned, unsigned fx,
@@ -386,11 +406,10 @@ static void ce_path_end(void *ud, const choice *path, unsigned npath, int return
     (void)path, (void)npath, (void)returned, (void)fx, (void)cost;
     classify_emitter *c = ud;
     const leaf *lf = &c->kp->leaves[c->path++];
-    indent(c);
-    if (lf->kernel < 0)
-        sb_puts(c->sb, "return -1; /* nothing to do */\n");
-    else
-        sb_printf(c->sb, "return %d;\n", lf->kernel);
+    char leafno[16];
+    snprintf(leafno, sizeof leafno, "%d", lf->kernel);
+    tmpl_var v[] = {{"PAD", pad(c)}, {"LEAF", leafno}, {"NOTHING", lf->kernel < 0 ? "1" : ""}};
+    expand(c->e, c->sb, &c->e->kt, "classify-return", v, NV(v));
 }
 
 /* The classifier's body; with cx, it runs the whole prologue and keeps the context. */
@@ -403,7 +422,7 @@ char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *c
                       ce_decision_end, ce_path_end, &c};
     walk_tree(&kp->k->top, kp->decisions, &v);
     put_line_back(&sb, e);
-    sb_puts(&sb, "    return -1;");
+    expand_inline(e, &sb, "classify-end", NULL, 0);
     return sb_steal(&sb);
 }
 
@@ -414,25 +433,49 @@ char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *c
  * helper) are evaluated again in the leaf, in order, for those writes: the
  * leaf then holds what the original held after the decision.
  */
-static void put_condition_writes(strbuf *sb, const analysis *an, const decision *d, unsigned b)
+static void put_condition_writes(emitter *e, strbuf *sb, const decision *d, unsigned b)
 {
     if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
         return;
     for (unsigned i = 0; i < d->nbranches && i <= b; i++) {
         if (d->branches[i].kind != BR_IF)
             continue;
-        sb_puts(sb, "(void)(");
-        put_active_range(an, sb, d->branches[i].cond);
-        sb_puts(sb, "); ");
+        char *cond = range_copy(e->an, d->branches[i].cond);
+        tmpl_var v[] = {{"COND", cond}};
+        expand_inline(e, sb, "leaf-cond-write", v, NV(v));
+        sb_putc(sb, ' ');
+        free(cond);
     }
 }
 
-void path_edits(const analysis *an, const leaf *lf, edits *es)
+/* The controlling value of a switch on a leaf's path: "(value) /x this leaf's case x/". */
+static void put_leaf_case(emitter *e, strbuf *sb, const char *value)
+{
+    tmpl_var v[] = {{"VALUE", value}};
+    expand_inline(e, sb, "leaf-case", v, NV(v));
+}
+
+/* The text in place of an if on a leaf's path (branch b taken, or none: implicit). */
+static void put_leaf_branch(emitter *e, strbuf *sb, const decision *d, unsigned b, int implicit)
+{
+    strbuf writes;
+    sb_init(&writes);
+    put_condition_writes(e, &writes, d, b);
+    char line[16], branch[16];
+    snprintf(line, sizeof line, "%u", d->range.line);
+    snprintf(branch, sizeof branch, "%u", b);
+    tmpl_var v[] = {{"LINE", line}, {"BRANCH", branch},
+                    {"WRITES", writes.data ? writes.data : ""},
+                    {"COND_WRITES", d->cond_fx.bits & EFF_LOCAL_WRITE ? "1" : ""}};
+    expand_inline(e, sb, implicit ? "leaf-no-branch" : "leaf-branch", v, NV(v));
+    sb_free(&writes);
+}
+
+void path_edits(emitter *e, const leaf *lf, edits *es)
 {
     for (unsigned i = 0; i < lf->npath; i++) {
         const decision *d = lf->path[i].d;
         const branch *br = &d->branches[lf->path[i].branch];
-        char buf[96];
         strbuf sb;
         sb_init(&sb);
         char lit[40];
@@ -440,10 +483,10 @@ void path_edits(const analysis *an, const leaf *lf, edits *es)
             /* the labels follow their macros: a case leaf switches on its label as written;
              * a default leaf keeps the controlling value, which no label matches for it */
             if (br->kind == BR_CASE && br->macro_labels) {
-                sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", label_first(br->labels[0]));
+                put_leaf_case(e, &sb, label_first(br->labels[0]));
             } else if (br->kind == BR_CASE) {
                 case_literal(lit, sizeof lit, br->values[0], emit_facts_switch_wide(d));
-                sb_printf(&sb, "(%s) /* nplus1: this leaf's case */", lit);
+                put_leaf_case(e, &sb, lit);
             }
             if (sb.len)
                 add_edit(es, d->cond.begin, d->cond.end, sb.data);
@@ -451,22 +494,17 @@ void path_edits(const analysis *an, const leaf *lf, edits *es)
             case_literal(lit, sizeof lit,
                          br->kind == BR_CASE ? br->values[0] : d->default_value,
                          emit_facts_switch_wide(d));
-            snprintf(buf, sizeof buf, "(%s) /* nplus1: this leaf's case */", lit);
-            add_edit(es, d->cond.begin, d->cond.end, buf);
+            put_leaf_case(e, &sb, lit);
+            add_edit(es, d->cond.begin, d->cond.end, sb.data ? sb.data : "");
         } else if (br->kind == BR_IMPLICIT_ELSE) {
-            sb_printf(&sb, "/* nplus1: no branch of the if at line %u */ ", d->range.line);
-            put_condition_writes(&sb, an, d, lf->path[i].branch);
-            if (!(d->cond_fx.bits & EFF_LOCAL_WRITE))
-                sb_puts(&sb, ";");
-            add_edit(es, d->range.begin, d->range.end, sb.data);
+            put_leaf_branch(e, &sb, d, lf->path[i].branch, 1);
+            add_edit(es, d->range.begin, d->range.end, sb.data ? sb.data : "");
         } else {
             /* no braces of its own: a split if sits in a block, a case, or a split if's
              * branch (never a loop's or a kept if's), so its statements may stand there,
              * and nesting stays the input's (clang allows 256 levels) */
-            sb_printf(&sb, "/* nplus1: branch %u of the if at line %u */ ", lf->path[i].branch,
-                      d->range.line);
-            put_condition_writes(&sb, an, d, lf->path[i].branch);
-            add_edit(es, d->range.begin, br->body.begin, sb.data);
+            put_leaf_branch(e, &sb, d, lf->path[i].branch, 0);
+            add_edit(es, d->range.begin, br->body.begin, sb.data ? sb.data : "");
             add_edit(es, br->body.end, d->range.end, "");
         }
         sb_free(&sb);
@@ -479,7 +517,7 @@ char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
     es.line_path = line_path(e, k->body.file);
-    path_edits(e->an, lf, &es);
+    path_edits(e, lf, &es);
     strbuf sb;
     sb_init(&sb);
     put_line(&sb, e, k->body.file, k->body.line);

@@ -22,6 +22,15 @@ void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
         e->failed = 1;
 }
 
+void expand_inline(emitter *e, strbuf *out, const char *frag, const tmpl_var *vars,
+                   unsigned nvars)
+{
+    size_t len = out->len;
+    expand(e, out, &e->kt, frag, vars, nvars);
+    if (out->len > len)
+        text_chomp(out);
+}
+
 const char *dispatch_name(dispatch d)
 {
     return nplus1rt_dispatch_text(d);
