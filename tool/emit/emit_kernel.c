@@ -190,8 +190,12 @@ void emit_helpers(emitter *e, strbuf *sb)
         es.line_path = line_path(e, h->range.file);
         helper_signature_edits(e, h, f, &es);
         put_line(sb, e, h->range.file, h->range.line);
-        put_edited(sb, f->text, h->range.begin, matching_paren(f, h->lparen) + 1, &es);
-        sb_puts(sb, ";\n");
+        strbuf sig;
+        sb_init(&sig);
+        put_edited(&sig, f->text, h->range.begin, matching_paren(f, h->lparen) + 1, &es);
+        tmpl_var v[] = {{"SIGNATURE", sig.data ? sig.data : ""}};
+        expand(e, sb, &e->kt, "helper-prototype", v, NV(v));
+        sb_free(&sig);
         edits_free(&es);
     }
     for (unsigned i = 0; i < an->nhelpers; i++) {
