@@ -9,7 +9,10 @@
  * its cases and gets a constant controlling value). The classifier is the
  * condition tree itself, walked path by path, with only the slice's
  * statements kept. Work-item builtins are remapped by macros in the
- * prelude, so user macros and helpers see the original ids too.
+ * prelude, so user macros and helpers see the original ids too. The text
+ * around the user's is kernel.cl.tmpl's (include-*, helper-*, classify-*,
+ * leaf-*): this file gives the fragments the user's text, numbers and the
+ * indentation.
  */
 #include "emit_int.h"
 
