@@ -245,8 +245,8 @@ static char *group_condition(const analysis *an, const loop_plan *lp, unsigned g
     return sb_steal(&sb);
 }
 
-/* An active loop: its decision's branches are the groups, and the leaves the driver counts. */
-static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
+/* The top level's leaves, dropped: a regrouped loop or the state machine sets its own. */
+static void leaves_clear(kernel_plan *kp)
 {
     for (unsigned l = 0; l < kp->nleaves; l++) {
         free(kp->leaves[l].path);
@@ -255,6 +255,12 @@ static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
         cond_inputs_free(kp->leaves[l].inputs, kp->leaves[l].ninputs);
     }
     kp->nleaves = 0;
+}
+
+/* An active loop: its decision's branches are the groups, and the leaves the driver counts. */
+static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
+{
+    leaves_clear(kp);
     const loop_plan *lp = &kp->loop;
     for (unsigned g = 0; g < lp->ngroups; g++) {
         unsigned b;
@@ -281,13 +287,7 @@ static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
 /* The state machine's groups (machine.h): each regroup point's arms, the leaves counted. */
 static void machine_leaves(const analysis *an, kernel_plan *kp, split_policy split)
 {
-    for (unsigned l = 0; l < kp->nleaves; l++) {
-        free(kp->leaves[l].path);
-        free(kp->leaves[l].condition);
-        free(kp->leaves[l].impossible);
-        cond_inputs_free(kp->leaves[l].inputs, kp->leaves[l].ninputs);
-    }
-    kp->nleaves = 0;
+    leaves_clear(kp);
     const machine_plan *mp = &kp->machine;
     for (unsigned g = 0; g < mp->ngroups; g++) {
         unsigned arm;
