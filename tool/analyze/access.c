@@ -239,7 +239,7 @@ static int pointer_origin(const scan_ctx *sc, CXCursor e, int depth, ptr_origin 
 }
 
 /* A private object of the function that the pointer expression base points into, or null. */
-CXCursor private_target(const scan_ctx *sc, CXCursor base, int *param)
+CXCursor analyze_private_target(const scan_ctx *sc, CXCursor base, int *param)
 {
     ptr_origin o;
     *param = -1;
@@ -255,13 +255,13 @@ CXCursor private_target(const scan_ctx *sc, CXCursor base, int *param)
  * A store to the lvalue lv through the pointer base: to memory, through a
  * helper's parameter, or to a private object the pointer is derived from.
  */
-void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site)
+void analyze_note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site)
 {
     int p;
-    CXCursor priv = private_target(sc, base, &p);
+    CXCursor priv = analyze_private_target(sc, base, &p);
     if (!clang_Cursor_isNull(priv)) {
         add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, priv);
-        note_effect(sc->fx, EFF_LOCAL_WRITE, site, clang_getNullCursor());
+        analyze_note_effect(sc->fx, EFF_LOCAL_WRITE, site, clang_getNullCursor());
         return;
     }
     if (p >= 0) {
@@ -270,22 +270,22 @@ void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site)
         sc->fx->param_writes |= 1u << p;
         return;
     }
-    note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
-    record_store(sc->fx, clang_Cursor_isNull(sc->outer) ? lv : sc->outer);
+    analyze_note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+    analyze_record_store(sc->fx, clang_Cursor_isNull(sc->outer) ? lv : sc->outer);
 }
 
 /* A load of the expression site through the pointer base. */
-void note_load(scan_ctx *sc, CXCursor base, CXCursor site)
+void analyze_note_load(scan_ctx *sc, CXCursor base, CXCursor site)
 {
     int p;
-    CXCursor priv = private_target(sc, base, &p);
+    CXCursor priv = analyze_private_target(sc, base, &p);
     if (!clang_Cursor_isNull(priv)) {
         add_var(&sc->fx->reads, &sc->fx->nreads, &sc->fx->capreads, priv);
     } else if (p >= 0) {
         sc->fx->param_reads |= 1u << p;
     } else if (!read_is_immune(base)) {
-        note_effect(sc->fx, EFF_MEM_READ, site, clang_getNullCursor());
-        record_load(sc->fx, clang_Cursor_isNull(sc->outer) ? site : sc->outer);
+        analyze_note_effect(sc->fx, EFF_MEM_READ, site, clang_getNullCursor());
+        analyze_record_load(sc->fx, clang_Cursor_isNull(sc->outer) ? site : sc->outer);
     }
 }
 
@@ -325,7 +325,7 @@ static char image_call_access(CXCursor e, const char *prefix)
     if (clang_getCursorKind(s) != CXCursor_CallExpr)
         return 0;
     CXString fn = clang_getCursorSpelling(s);
-    int match = starts_with(clang_getCString(fn), prefix);
+    int match = analyze_starts_with(clang_getCString(fn), prefix);
     clang_disposeString(fn);
     cursor_list ch = children_of(s);
     CXCursor img = match && ch.n >= 2 ? strip(ch.v[1]) : clang_getNullCursor();

@@ -63,20 +63,20 @@ static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
     CXCursor body = last_child_of_kind(k->cursor, CXCursor_CompoundStmt);
     if (clang_Cursor_isNull(body) || cursor_range(an, body, &k->body) != 0 ||
         cursor_range(an, k->cursor, &k->range) != 0) {
-        report_at(&bc, k->cursor, rule_name(RULE_UNSUPPORTED),
-                  "cannot find the body of kernel '%s'", k->name);
+        analyze_report_at(&bc, k->cursor, rule_name(RULE_UNSUPPORTED),
+                          "cannot find the body of kernel '%s'", k->name);
         k->legal = 0;
         return;
     }
     read_reqd_wg(k);
-    check_param_types(&bc);
-    check_forbidden(&bc);
+    analyze_check_param_types(&bc);
+    analyze_check_forbidden(&bc);
     unsigned cap = 0;
-    build_seq_from(&bc, body, &k->top, &cap);
+    analyze_build_seq_from(&bc, body, &k->top, &cap);
     k->has_decision = seq_has_decision(&k->top);
     if (!k->has_decision && !bc.macro_decisions &&
-        !(an->loops && (k->loop_only = decision_in_loop(an, k->cursor)) != 0))
-        report_no_decision(&bc);
+        !(an->loops && (k->loop_only = analyze_decision_in_loop(an, k->cursor)) != 0))
+        analyze_report_no_decision(&bc);
     bc.errors += analyze_params(an, k, diag);
     k->legal = bc.errors == 0;
 }
@@ -140,7 +140,7 @@ static enum CXChildVisitResult find_helpers_cb(CXCursor c, CXCursor parent, CXCl
         is_kernel(c) || cursor_map_get(&hs->reached->seen, c, 0) < 0 ||
         clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    const effects *fx = function_summary(an, c);
+    const effects *fx = analyze_function_summary(an, c);
     if (!(fx->bits & EFF_WORKITEM))
         return CXChildVisit_Continue;
     wi_helper h;
@@ -307,7 +307,7 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
     memset(an, 0, sizeof *an);
     an->pr = pr;
     an->loops = loops;
-    summaries_init(an); /* the helpers' memo, filled as calls reach them */
+    analyze_summaries_init(an); /* the helpers' memo, filled as calls reach them */
     CXCursor root = clang_getTranslationUnitCursor(pr->tu);
     clang_visitChildren(root, find_kernels_cb, an);
     int bad = 0;
@@ -333,7 +333,7 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
         kernel_info *ki = &an->kernels[k];
         int keep = nwant ? wanted(ki->name, want, nwant) : body_has_decision(ki->cursor);
         if (!keep && !nwant && loops) {
-            keep = decision_in_loop(an, ki->cursor) != 0;
+            keep = analyze_decision_in_loop(an, ki->cursor) != 0;
             ki->loop_kept = keep;
         }
         if (keep && nskip && wanted(ki->name, skip, nskip)) {
@@ -343,7 +343,7 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
             an->kernels[kept++] = *ki;
         } else {
             if (!nwant) {
-                unsigned line = decision_in_loop(an, ki->cursor), cap = an->capskipped;
+                unsigned line = analyze_decision_in_loop(an, ki->cursor), cap = an->capskipped;
                 VEC_PUSH(an->skipped, an->nskipped, an->capskipped, ki->name);
                 if (cap != an->capskipped || !an->skipped_loop_line)
                     an->skipped_loop_line = xrealloc(an->skipped_loop_line,
@@ -418,7 +418,7 @@ void analyze_free(analysis *an)
         analyze_params_free(ki);
         free(ki->attr_text);
         analyze_seq_free(&ki->top);
-        loop_trees_free(ki);
+        analyze_loop_trees_free(ki);
         if (ki->blockers)
             diag_free(ki->blockers);
         free(ki->blockers);
@@ -432,6 +432,6 @@ void analyze_free(analysis *an)
         free(an->skipped[i]);
     free(an->skipped);
     free(an->skipped_loop_line);
-    summaries_free(an);
+    analyze_summaries_free(an);
     memset(an, 0, sizeof *an);
 }

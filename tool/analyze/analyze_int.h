@@ -14,9 +14,9 @@
 
 /* ---- opencl_builtins.c: what a builtin call does ---- */
 
-int starts_with(const char *s, const char *p);
-unsigned builtin_effects(const char *name);
-double builtin_cost(const char *name);
+int analyze_starts_with(const char *s, const char *p);
+unsigned analyze_builtin_effects(const char *name);
+double analyze_builtin_cost(const char *name);
 
 /* ---- effects.c: effects of statements and helpers ---- */
 
@@ -31,24 +31,24 @@ typedef struct scan_ctx {
 
 /* The memoised effects of a helper's definition (the memo: an->summaries, made by
  * summaries_init when analyze_tu starts, freed by summaries_free). */
-void summaries_init(analysis *an);
-const effects *function_summary(const analysis *an, CXCursor def);
-void summaries_free(analysis *an);
+void analyze_summaries_init(analysis *an);
+const effects *analyze_function_summary(const analysis *an, CXCursor def);
+void analyze_summaries_free(analysis *an);
 
 /* ---- fx.c: the effect set (effects_init, merge_effects, effects_free are in analyze.h) ---- */
 
-void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
-void record_store(effects *fx, CXCursor access);
-void record_load(effects *fx, CXCursor access);
+void analyze_note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
+void analyze_record_store(effects *fx, CXCursor access);
+void analyze_record_load(effects *fx, CXCursor access);
 
 /* ---- access.c: where an access lands (accesses_may_alias is in analyze.h) ---- */
 
 /* A private object of the function that the pointer expression base points into, or null. */
-CXCursor private_target(const scan_ctx *sc, CXCursor base, int *param);
+CXCursor analyze_private_target(const scan_ctx *sc, CXCursor base, int *param);
 /* A store to the lvalue lv through the pointer base (memory, a parameter, a private object). */
-void note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site);
+void analyze_note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site);
 /* A load of the expression site through the pointer base. */
-void note_load(scan_ctx *sc, CXCursor base, CXCursor site);
+void analyze_note_load(scan_ctx *sc, CXCursor base, CXCursor site);
 
 /* ---- cond_tree.c: condition trees ---- */
 
@@ -61,28 +61,28 @@ typedef struct build_ctx {
     int in_switch;          /* building the body of a switch decision */
 } build_ctx;
 
-void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
+void analyze_report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
+void analyze_note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Appends the items of a statement used as a branch body, or of a compound. */
-void build_seq_from(build_ctx *bc, CXCursor stmt, seq *out, unsigned *cap);
+void analyze_build_seq_from(build_ctx *bc, CXCursor stmt, seq *out, unsigned *cap);
 /* Frees a sequence build_seq_from made (its items, decisions and effects). */
 void analyze_seq_free(seq *s);
 
 /* ---- legality.c: kernel-wide rules ---- */
 
-void check_forbidden(build_ctx *bc);
-void check_param_types(build_ctx *bc);
+void analyze_check_forbidden(build_ctx *bc);
+void analyze_check_param_types(build_ctx *bc);
 /* The line of the first if/switch inside a loop of the kernel (0: none). */
-unsigned decision_in_loop(analysis *an, CXCursor kernel);
-void report_no_decision(build_ctx *bc);
+unsigned analyze_decision_in_loop(analysis *an, CXCursor kernel);
+void analyze_report_no_decision(build_ctx *bc);
 
 /* ---- loop_tree.c: the trees of the loops at a kernel's top level ---- */
 
 /* Builds k->loops: each top-level loop's body tree, its top-level decisions classified. */
 void analyze_loop_trees(analysis *an, kernel_info *k);
-void loop_trees_free(kernel_info *k);
+void analyze_loop_trees_free(kernel_info *k);
 
 
 #endif

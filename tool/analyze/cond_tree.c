@@ -20,7 +20,7 @@
 
 /* ---- condition trees --------------------------------------------------- */
 
-void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
+void analyze_report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -29,7 +29,7 @@ void report_at(build_ctx *bc, CXCursor at, const char *rule, const char *fmt, ..
     bc->errors++;
 }
 
-void note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
+void analyze_note_at(build_ctx *bc, CXCursor at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -72,17 +72,19 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
     memset(&it, 0, sizeof it);
     it.cursor = c;
     if (stmt_range(bc->an, c, &it.range) != 0) {
-        report_at(bc, c, rule_name(RULE_MACRO_DECISION),
-                  "statement spans several files or macro expansions; cannot cut it out");
+        analyze_report_at(bc, c, rule_name(RULE_MACRO_DECISION),
+                          "statement spans several files or macro expansions; cannot cut it out");
         return;
     }
     switch (clang_getCursorKind(c)) {
     case CXCursor_IfStmt:
     case CXCursor_SwitchStmt:
         if (!written_in_place(bc->an, c)) {
-            report_at(bc, c, rule_name(RULE_MACRO_DECISION),
-                      "this decision comes from a macro expansion; nplus1gen cannot rewrite it");
-            note_at(bc, c, "the leaf kernels are cut from the source text, and a macro body is one "
+            analyze_report_at(bc, c, rule_name(RULE_MACRO_DECISION),
+                              "this decision comes from a macro expansion; nplus1gen cannot "
+                              "rewrite it");
+            analyze_note_at(bc, c, "the leaf kernels are cut from the source text, and a macro "
+                                   "body is one "
                            "piece of text: write the if/switch in the kernel, or move it into a "
                            "function");
             bc->macro_decisions++;
@@ -112,9 +114,9 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
         effects_of(bc->an, bc->k->cursor, c, &it.fx);
         if (bc->in_switch && !clang_Cursor_isNull(it.fx.hidden_exit) &&
             clang_getCursorKind(it.fx.hidden_exit) == CXCursor_BreakStmt) {
-            report_at(bc, it.fx.hidden_exit, rule_name(RULE_HIDDEN_RETURN),
-                      "this break leaves the switch from inside a nested statement");
-            note_at(bc, c, "the condition tree follows breaks written at the level of the "
+            analyze_report_at(bc, it.fx.hidden_exit, rule_name(RULE_HIDDEN_RETURN),
+                              "this break leaves the switch from inside a nested statement");
+            analyze_note_at(bc, c, "the condition tree follows breaks written at the level of the "
                            "case (or directly in its braces); write the break there, or use an "
                            "if/else inside the case");
         }
@@ -124,7 +126,7 @@ static void add_stmt(build_ctx *bc, CXCursor c, seq *out, unsigned *cap)
 }
 
 /* The items of a statement used as a branch body, or of a compound. */
-void build_seq_from(build_ctx *bc, CXCursor stmt, seq *out, unsigned *cap)
+void analyze_build_seq_from(build_ctx *bc, CXCursor stmt, seq *out, unsigned *cap)
 {
     if (clang_getCursorKind(stmt) != CXCursor_CompoundStmt) {
         add_stmt(bc, stmt, out, cap);
@@ -159,7 +161,8 @@ static int paren_range(build_ctx *bc, CXCursor stmt, CXCursor cond, src_range *r
 
 static void note_parentheses(build_ctx *bc, CXCursor stmt)
 {
-    note_at(bc, stmt, "the classifier copies the condition from between the parentheses in the "
+    analyze_note_at(bc, stmt, "the classifier copies the condition from between the parentheses "
+                              "in the "
                       "source text: write them in the kernel, as in 'if (MACRO)'");
 }
 
@@ -192,14 +195,15 @@ static decision *build_if(build_ctx *bc, CXCursor c)
         cursor_list ch = children_of(cur);
         if (ch.n < 2) {
             free(ch.v);
-            report_at(bc, cur, rule_name(RULE_UNSUPPORTED), "cannot read this if statement");
+            analyze_report_at(bc, cur, rule_name(RULE_UNSUPPORTED),
+                              "cannot read this if statement");
             return d;
         }
         branch *b = add_branch(d, &cap, BR_IF);
         b->cond_cursor = ch.v[0];
         if (paren_range(bc, cur, ch.v[0], &b->cond) != 0) {
-            report_at(bc, cur, rule_name(RULE_MACRO_DECISION),
-                      "cannot find the condition of this if in the source text");
+            analyze_report_at(bc, cur, rule_name(RULE_MACRO_DECISION),
+                              "cannot find the condition of this if in the source text");
             note_parentheses(bc, cur);
         }
         effects fx;
@@ -208,7 +212,7 @@ static decision *build_if(build_ctx *bc, CXCursor c)
         effects_free(&fx);
         stmt_range(bc->an, ch.v[1], &b->body);
         unsigned scap = 0;
-        build_seq_from(bc, ch.v[1], &b->seq, &scap);
+        analyze_build_seq_from(bc, ch.v[1], &b->seq, &scap);
         if (ch.n < 3) {
             free(ch.v);
             add_branch(d, &cap, BR_IMPLICIT_ELSE);
@@ -223,7 +227,7 @@ static decision *build_if(build_ctx *bc, CXCursor c)
         b = add_branch(d, &cap, BR_ELSE);
         stmt_range(bc->an, els, &b->body);
         scap = 0;
-        build_seq_from(bc, els, &b->seq, &scap);
+        analyze_build_seq_from(bc, els, &b->seq, &scap);
         return d;
     }
 }
@@ -270,16 +274,18 @@ static void add_case_values(switch_build *sb, CXCursor c, const cursor_list *ch,
     long long lo, hi;
     int range = ch->n >= 3; /* LHS, RHS, body */
     if (case_value(ch->v[0], &lo) != 0 || case_value(ch->v[range ? 1 : 0], &hi) != 0) {
-        report_at(sb->bc, c, rule_name(RULE_UNSUPPORTED), "cannot evaluate this case value");
+        analyze_report_at(sb->bc, c, rule_name(RULE_UNSUPPORTED),
+                          "cannot evaluate this case value");
         return;
     }
     if (hi < lo)
         return; /* an empty GNU range matches nothing */
     if ((unsigned long long)hi - (unsigned long long)lo >= MAX_CASE_RANGE) {
-        report_at(sb->bc, c, rule_name(RULE_UNSUPPORTED),
-                  "this case range holds %llu values; at most %d are supported",
-                  (unsigned long long)hi - (unsigned long long)lo + 1, MAX_CASE_RANGE);
-        note_at(sb->bc, c, "the classifier lists every value of a range as a case of its own; "
+        analyze_report_at(sb->bc, c, rule_name(RULE_UNSUPPORTED),
+                          "this case range holds %llu values; at most %d are supported",
+                          (unsigned long long)hi - (unsigned long long)lo + 1, MAX_CASE_RANGE);
+        analyze_note_at(sb->bc, c, "the classifier lists every value of a range as a case of its "
+                                   "own; "
                            "write a wide range as an if with two comparisons");
         return;
     }
@@ -410,13 +416,14 @@ static decision *build_switch(build_ctx *bc, CXCursor c)
     cursor_list ch = children_of(c);
     if (ch.n < 2) {
         free(ch.v);
-        report_at(bc, c, rule_name(RULE_UNSUPPORTED), "cannot read this switch statement");
+        analyze_report_at(bc, c, rule_name(RULE_UNSUPPORTED), "cannot read this switch statement");
         return d;
     }
     d->cond_cursor = ch.v[0];
     if (paren_range(bc, c, ch.v[0], &d->cond) != 0) {
-        report_at(bc, c, rule_name(RULE_MACRO_DECISION),
-                  "cannot find the controlling expression of this switch in the source text");
+        analyze_report_at(bc, c, rule_name(RULE_MACRO_DECISION),
+                          "cannot find the controlling expression of this switch in the "
+                          "source text");
         note_parentheses(bc, c);
     }
     effects_of(bc->an, bc->k->cursor, ch.v[0], &d->cond_fx);

@@ -44,10 +44,10 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
         CXCursor d = clang_getCursorReferenced(s);
         if (is_local_decl(d)) {
             add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, d);
-            note_effect(sc->fx, EFF_LOCAL_WRITE, site, clang_getNullCursor());
+            analyze_note_effect(sc->fx, EFF_LOCAL_WRITE, site, clang_getNullCursor());
         } else {
-            note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
-            record_store(sc->fx, s);
+            analyze_note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+            analyze_record_store(sc->fx, s);
         }
         return;
     }
@@ -58,7 +58,7 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
         scan(sc, ch.v[1]);
         sc->outer = outer;
         if (expr_is_pointer(ch.v[0])) {
-            note_store(sc, ch.v[0], s, site);
+            analyze_note_store(sc, ch.v[0], s, site);
             sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
             sc->outer = outer;
@@ -67,7 +67,7 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
         }
     } else if (k == CXCursor_MemberRefExpr && ch.n == 1) {
         if (type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
-            note_store(sc, ch.v[0], s, site);
+            analyze_note_store(sc, ch.v[0], s, site);
             sc->outer = clang_getNullCursor();
             scan(sc, ch.v[0]);
             sc->outer = outer;
@@ -78,14 +78,14 @@ static void scan_lvalue(scan_ctx *sc, CXCursor c, CXCursor site)
             sc->outer = outer;
         }
     } else if (k == CXCursor_UnaryOperator && ch.n == 1) {
-        note_store(sc, ch.v[0], s, site); /* *p = ... */
+        analyze_note_store(sc, ch.v[0], s, site); /* *p = ... */
         sc->outer = clang_getNullCursor();
         scan(sc, ch.v[0]);
         sc->outer = outer;
     } else {
         /* something we cannot see into: memory */
-        note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
-        record_store(sc->fx, site);
+        analyze_note_effect(sc->fx, EFF_MEM_WRITE, site, clang_getNullCursor());
+        analyze_record_store(sc->fx, site);
         for (unsigned i = 0; i < ch.n; i++)
             scan(sc, ch.v[i]);
     }
@@ -104,9 +104,9 @@ static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
     sc->fx->bits |= bits;
     sc->fx->cost += callee->cost + 2;
     if (bits & (EFF_MEM_WRITE | EFF_ATOMIC))
-        record_store(sc->fx, call);
+        analyze_record_store(sc->fx, call);
     if (bits & EFF_MEM_READ)
-        record_load(sc->fx, call);
+        analyze_record_load(sc->fx, call);
 }
 
 /* Is e a null pointer constant (0, NULL, (void *)0)? */
@@ -137,26 +137,26 @@ static void pointer_arg_effects(scan_ctx *sc, const effects *callee, unsigned p,
     if (null_pointer_constant(arg))
         return; /* NULL: a store or load through it is undefined, so none happens */
     int q;
-    CXCursor local = private_target(sc, arg, &q); /* &t, a private array, p + k from one */
+    CXCursor local = analyze_private_target(sc, arg, &q); /* &t, a private array, p + k from one */
     if (callee->param_writes & bit) {
         if (!clang_Cursor_isNull(local)) {
             add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, local);
-            note_effect(sc->fx, EFF_LOCAL_WRITE, call, clang_getNullCursor());
+            analyze_note_effect(sc->fx, EFF_LOCAL_WRITE, call, clang_getNullCursor());
         } else if (q >= 0) {
             sc->fx->param_writes |= 1u << q;
         } else if (!clang_Cursor_isNull(callee->param_store)) {
-            note_effect(sc->fx, EFF_MEM_WRITE, callee->param_store, call);
-            record_store(sc->fx, call);
+            analyze_note_effect(sc->fx, EFF_MEM_WRITE, callee->param_store, call);
+            analyze_record_store(sc->fx, call);
         } else {
-            note_effect(sc->fx, EFF_MEM_WRITE, call, clang_getNullCursor());
-            record_store(sc->fx, call);
+            analyze_note_effect(sc->fx, EFF_MEM_WRITE, call, clang_getNullCursor());
+            analyze_record_store(sc->fx, call);
         }
     }
     if (callee->param_reads & bit) {
         if (!clang_Cursor_isNull(local))
             add_var(&sc->fx->reads, &sc->fx->nreads, &sc->fx->capreads, local);
         else
-            note_load(sc, arg, call);
+            analyze_note_load(sc, arg, call);
     }
 }
 
@@ -192,24 +192,24 @@ static void scan_call(scan_ctx *sc, CXCursor c)
     CXCursor def = clang_getCursorDefinition(ref);
     if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
         !clang_equalCursors(def, sc->func)) {
-        const effects *callee = function_summary(sc->an, def);
+        const effects *callee = analyze_function_summary(sc->an, def);
         merge_call(sc, callee, c);
         free(name);
         scan_helper_args(sc, callee, c);
         return;
     } else if (!clang_Cursor_isNull(def) && clang_equalCursors(def, sc->func)) {
-        note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
+        analyze_note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
     } else {
-        unsigned b = builtin_effects(name);
+        unsigned b = analyze_builtin_effects(name);
         if (b & EFF_ATOMIC)
             b |= EFF_MEM_WRITE; /* the write is the call's, not its '&p[i]' argument's */
         if (b)
-            note_effect(sc->fx, b, c, clang_getNullCursor());
+            analyze_note_effect(sc->fx, b, c, clang_getNullCursor());
         if (b & EFF_MEM_WRITE)
-            record_store(sc->fx, c);
+            analyze_record_store(sc->fx, c);
         if (b & EFF_MEM_READ)
-            record_load(sc->fx, c);
-        sc->fx->cost += builtin_cost(name);
+            analyze_record_load(sc->fx, c);
+        sc->fx->cost += analyze_builtin_cost(name);
     }
     free(name);
     cursor_list ch = children_of(c);
@@ -282,7 +282,7 @@ static void scan_unary(scan_ctx *sc, CXCursor c)
     } else if (!strcmp(op, "&")) {
         scan_address_of(sc, ch.v[0], c);
     } else if (!strcmp(op, "*")) {
-        note_load(sc, ch.v[0], c);
+        analyze_note_load(sc, ch.v[0], c);
         scan(sc, ch.v[0]);
     } else {
         scan(sc, ch.v[0]);
@@ -301,7 +301,7 @@ static void scan_var_decl(scan_ctx *sc, CXCursor c)
 {
     add_var(&sc->fx->writes, &sc->fx->nwrites, &sc->fx->capwrites, c);
     if (spelling_has(clang_getCursorType(c), "__local"))
-        note_effect(sc->fx, EFF_LOCAL_MEM, c, clang_getNullCursor());
+        analyze_note_effect(sc->fx, EFF_LOCAL_MEM, c, clang_getNullCursor());
     cursor_list ch = children_of(c);
     for (unsigned i = 0; i < ch.n; i++)
         scan(sc, ch.v[i]);
@@ -366,7 +366,7 @@ static void scan_member_access(scan_ctx *sc, CXCursor c)
     cursor_list ch = children_of(c);
     CXCursor outer = sc->outer;
     if (ch.n == 1 && type_is_pointer(clang_getCursorType(strip(ch.v[0])))) {
-        note_load(sc, ch.v[0], c); /* p->f */
+        analyze_note_load(sc, ch.v[0], c); /* p->f */
         sc->outer = clang_getNullCursor();
     } else if (clang_Cursor_isNull(sc->outer)) {
         sc->outer = c; /* s[i].f: the load below is of field f */
@@ -382,7 +382,7 @@ static void scan_subscript(scan_ctx *sc, CXCursor c)
     cursor_list ch = children_of(c);
     CXCursor outer = sc->outer;
     if (ch.n == 2 && expr_is_pointer(ch.v[0]))
-        note_load(sc, ch.v[0], c);
+        analyze_note_load(sc, ch.v[0], c);
     else if (ch.n == 2) /* a[i] of a private array: an outer .f stays the access */
         scan(sc, ch.v[0]);
     sc->outer = clang_getNullCursor();
@@ -455,7 +455,7 @@ static void scan(scan_ctx *sc, CXCursor c)
     case CXCursor_GotoStmt:
     case CXCursor_IndirectGotoStmt:
     case CXCursor_LabelStmt:
-        note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor());
+        analyze_note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor());
         break;
     default:
         break;
@@ -490,7 +490,7 @@ static summary *new_summary(summary_table *t, CXCursor def)
     return s;
 }
 
-void summaries_init(analysis *an)
+void analyze_summaries_init(analysis *an)
 {
     an->summaries = xcalloc(1, sizeof(summary_table));
 }
@@ -501,14 +501,14 @@ void summaries_init(analysis *an)
  * memo the analysis owns from analyze_tu on (summaries_init): filling it
  * changes no value a later stage reads, so it takes a const analysis.
  */
-const effects *function_summary(const analysis *an, CXCursor def)
+const effects *analyze_function_summary(const analysis *an, CXCursor def)
 {
     summary_table *t = an->summaries;
     long found = cursor_map_get(&t->by_def, def, 0);
     if (found >= 0) {
         summary *s = t->v[found];
         if (s->busy)
-            note_effect(&s->fx, EFF_UNSUPPORTED, def, clang_getNullCursor());
+            analyze_note_effect(&s->fx, EFF_UNSUPPORTED, def, clang_getNullCursor());
         return &s->fx;
     }
     summary *s = new_summary(t, def);
@@ -529,7 +529,7 @@ const effects *function_summary(const analysis *an, CXCursor def)
     return &s->fx;
 }
 
-void summaries_free(analysis *an)
+void analyze_summaries_free(analysis *an)
 {
     summary_table *t = an->summaries;
     if (!t)

@@ -22,7 +22,7 @@ void effects_init(effects *fx)
         fx->site[i].at = fx->site[i].via = clang_getNullCursor();
 }
 
-void note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via)
+void analyze_note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via)
 {
     for (unsigned i = 0; i < EFF_COUNT; i++) {
         if (!(bit & (1u << i)) || (fx->bits & (1u << i)))
@@ -44,9 +44,9 @@ void merge_effects(effects *into, const effects *from)
     for (unsigned i = 0; i < from->nwrites; i++)
         add_var(&into->writes, &into->nwrites, &into->capwrites, from->writes[i]);
     for (unsigned i = 0; i < from->nstores; i++)
-        record_store(into, from->stores[i]);
+        analyze_record_store(into, from->stores[i]);
     for (unsigned i = 0; i < from->nloads; i++)
-        record_load(into, from->loads[i]);
+        analyze_record_load(into, from->loads[i]);
     into->cost += from->cost;
 }
 
@@ -59,12 +59,12 @@ void effects_free(effects *fx)
     memset(fx, 0, sizeof *fx);
 }
 
-void record_store(effects *fx, CXCursor access)
+void analyze_record_store(effects *fx, CXCursor access)
 {
     VEC_PUSH(fx->stores, fx->nstores, fx->capstores, access);
 }
 
-void record_load(effects *fx, CXCursor access)
+void analyze_record_load(effects *fx, CXCursor access)
 {
     VEC_PUSH(fx->loads, fx->nloads, fx->caploads, access);
 }

@@ -71,7 +71,7 @@ static int points_to(ir_ctx *c, CXCursor arg)
     effects_init(&scratch);
     scan_ctx sc = {c->an, &scratch, c->func, 0, 1, clang_getNullCursor()};
     int param;
-    CXCursor obj = private_target(&sc, arg, &param);
+    CXCursor obj = analyze_private_target(&sc, arg, &param);
     effects_free(&scratch);
     if (!clang_Cursor_isNull(obj))
         return ir_var_of(c, obj, c->frame);

@@ -271,7 +271,7 @@ double ir_src_call_cost(const analysis *an, const ir_node *call)
 {
     if (call->kind != IR_CALL || clang_Cursor_isNull(call->call.callee))
         return 0;
-    return function_summary(an, call->call.callee)->cost;
+    return analyze_function_summary(an, call->call.callee)->cost;
 }
 
 int ir_src_kernel_entry(const analysis *an, const kernel_info *k, unsigned *param_end,

@@ -119,11 +119,13 @@ static void note_barrier_in_branch(build_ctx *bc, CXCursor at, CXCursor via)
         return;
     const char *unit = group ? "work-group" : "sub-group";
     if (inside_branch(bc, at))
-        note_at(bc, at, "this barrier is inside a branch: unless every work-item of the %s takes "
+        analyze_note_at(bc, at, "this barrier is inside a branch: unless every work-item of the "
+                                "%s takes "
                         "the same branch, the kernel is already invalid OpenCL (all of them must "
                         "reach the barrier, or none)", unit);
     else if (!clang_Cursor_isNull(via) && inside_branch(bc, via))
-        note_at(bc, via, "this call, which reaches a barrier, is inside a branch: unless every "
+        analyze_note_at(bc, via, "this call, which reaches a barrier, is inside a branch: unless "
+                                 "every "
                          "work-item of the %s takes the same branch, the kernel is already "
                          "invalid OpenCL (all of them must reach the barrier, or none)", unit);
 }
@@ -147,26 +149,28 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
     CXCursor at = clang_Cursor_isNull(s->at) ? bc->k->cursor : s->at;
     char *name = cursor_spelling(at);
     if (bit == EFF_UNSUPPORTED)
-        report_at(bc, at, rule_name(RULE_UNSUPPORTED), "%s cannot be split: it uses %s", what,
-                  unsupported_construct(at, name));
+        analyze_report_at(bc, at, rule_name(RULE_UNSUPPORTED), "%s cannot be split: it uses %s",
+                          what,
+                          unsupported_construct(at, name));
     else if (bit == EFF_LOCAL_MEM)
-        report_at(bc, at, rule_of(bit), "%s uses __local memory ('%s')", what, name);
+        analyze_report_at(bc, at, rule_of(bit), "%s uses __local memory ('%s')", what, name);
     else
-        report_at(bc, at, rule_of(bit), "%s calls '%s'", what, name);
+        analyze_report_at(bc, at, rule_of(bit), "%s calls '%s'", what, name);
     int fence = strstr(name, "fence") != NULL;
     free(name);
     if (fence)
-        note_at(bc, at, "a fence with a memory scope orders memory for the work-items of that "
+        analyze_note_at(bc, at, "a fence with a memory scope orders memory for the work-items of "
+                                "that "
                         "scope (a work-group or sub-group), and the leaf kernels re-form "
                         "work-groups; mem_fence, read_mem_fence and write_mem_fence, which "
                         "order one work-item's own accesses, may stay");
     else
-        note_at(bc, at, "%s", why_of(bit));
+        analyze_note_at(bc, at, "%s", why_of(bit));
     if (bit == EFF_BARRIER)
         note_barrier_in_branch(bc, at, s->via);
     if (!clang_Cursor_isNull(s->via)) {
         char *callee = cursor_spelling(s->via);
-        note_at(bc, s->via, "reached through this call to '%s'", callee);
+        analyze_note_at(bc, s->via, "reached through this call to '%s'", callee);
         free(callee);
     }
 }
@@ -189,7 +193,7 @@ static enum CXChildVisitResult find_lid_calls_cb(CXCursor c, CXCursor parent, CX
     cursor_list *l = data;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
         char *name = cursor_spelling(c);
-        if (builtin_effects(name) == EFF_LOCAL_ID)
+        if (analyze_builtin_effects(name) == EFF_LOCAL_ID)
             VEC_PUSH(l->v, l->n, l->cap, c);
         free(name);
     }
@@ -253,7 +257,7 @@ static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientD
     } else if (k == CXCursor_CallExpr) {
         CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
         if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
-            (function_summary(u->an, def)->bits & EFF_LOCAL_ID))
+            (analyze_function_summary(u->an, def)->bits & EFF_LOCAL_ID))
             u->via_helper = 1;
     }
     return CXChildVisit_Recurse;
@@ -301,7 +305,7 @@ static CXCursor used_local_id(build_ctx *bc, CXCursor fallback)
 }
 
 /* Kernel-wide rules: what no split kernel may contain anywhere. */
-void check_forbidden(build_ctx *bc)
+void analyze_check_forbidden(build_ctx *bc)
 {
     effects fx;
     effects_of(bc->an, bc->k->cursor, bc->k->cursor, &fx);
@@ -322,7 +326,7 @@ void check_forbidden(build_ctx *bc)
     effects_free(&fx);
 }
 
-void check_param_types(build_ctx *bc)
+void analyze_check_param_types(build_ctx *bc)
 {
     cursor_list ch = children_of(bc->k->cursor);
     for (unsigned i = 0; i < ch.n; i++) {
@@ -330,9 +334,9 @@ void check_param_types(build_ctx *bc)
             continue;
         CXType t = clang_getCursorType(ch.v[i]);
         if (spelling_has(t, "__local") || spelling_has(t, "local ")) {
-            report_at(bc, ch.v[i], rule_name(RULE_LOCAL_MEMORY),
-                      "kernel '%s' takes a __local argument", bc->k->name);
-            note_at(bc, ch.v[i], "%s", why_of(EFF_LOCAL_MEM));
+            analyze_report_at(bc, ch.v[i], rule_name(RULE_LOCAL_MEMORY),
+                              "kernel '%s' takes a __local argument", bc->k->name);
+            analyze_note_at(bc, ch.v[i], "%s", why_of(EFF_LOCAL_MEM));
         }
     }
     free(ch.v);
@@ -363,29 +367,32 @@ static unsigned nested_decision_line(analysis *an, CXCursor c, int in_loop, int 
 }
 
 /* The line of the first if/switch inside a loop of the kernel (0: none). */
-unsigned decision_in_loop(analysis *an, CXCursor kernel)
+unsigned analyze_decision_in_loop(analysis *an, CXCursor kernel)
 {
     int loop = 0;
     unsigned line = nested_decision_line(an, kernel, -1, &loop);
     return loop ? line : 0;
 }
 
-void report_no_decision(build_ctx *bc)
+void analyze_report_no_decision(build_ctx *bc)
 {
-    unsigned line = decision_in_loop(bc->an, bc->k->cursor);
+    unsigned line = analyze_decision_in_loop(bc->an, bc->k->cursor);
     if (line) {
-        report_at(bc, bc->k->cursor, rule_name(RULE_NO_DECISION),
-                  "kernel '%s' has decisions only inside loops (the first at line %u)",
-                  bc->k->name, line);
-        note_at(bc, bc->k->cursor, "nplus1gen splits the decisions at the kernel's top level and "
+        analyze_report_at(bc, bc->k->cursor, rule_name(RULE_NO_DECISION),
+                          "kernel '%s' has decisions only inside loops (the first at line %u)",
+                          bc->k->name, line);
+        analyze_note_at(bc, bc->k->cursor, "nplus1gen splits the decisions at the kernel's top "
+                                           "level and "
                                    "those nested in them, not those inside loops; hoist a "
                                    "decision out of its loop to split on it, or leave this "
                                    "kernel as it is");
         return;
     }
-    report_at(bc, bc->k->cursor, rule_name(RULE_NO_DECISION),
-              "kernel '%s' has no decision (a top-level if or switch) to split", bc->k->name);
-    note_at(bc, bc->k->cursor, "nplus1gen splits the if and switch statements at the kernel's "
+    analyze_report_at(bc, bc->k->cursor, rule_name(RULE_NO_DECISION),
+                      "kernel '%s' has no decision (a top-level if or switch) to split",
+                      bc->k->name);
+    analyze_note_at(bc, bc->k->cursor, "nplus1gen splits the if and switch statements at the "
+                                       "kernel's "
                                "top level and those nested in them, and this kernel has none; "
                                "leave it as it is");
 }

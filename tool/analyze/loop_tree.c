@@ -121,7 +121,7 @@ static void build_loop_tree(analysis *an, kernel_info *k, const seq_item *it, CX
     quiet.quiet = 1;
     build_ctx bc = {an, k, &quiet, 0, 0, 0};
     unsigned cap = 0;
-    build_seq_from(&bc, body, &lt->body, &cap);
+    analyze_build_seq_from(&bc, body, &lt->body, &cap);
     lt->ok = !bc.errors && !bc.macro_decisions;
     if (lt->ok)
         classify_body(an, k, &lc);
@@ -171,7 +171,7 @@ const loop_tree *kernel_loop_tree_at(const kernel_info *k, CXCursor stmt)
     return NULL;
 }
 
-void loop_trees_free(kernel_info *k)
+void analyze_loop_trees_free(kernel_info *k)
 {
     for (unsigned i = 0; i < k->nloops; i++)
         analyze_seq_free(&k->loops[i].body);

@@ -10,12 +10,12 @@
 
 #include "builtins.h"
 
-int starts_with(const char *s, const char *p)
+int analyze_starts_with(const char *s, const char *p)
 {
     return builtins_starts(s, p);
 }
 
-unsigned builtin_effects(const char *name)
+unsigned analyze_builtin_effects(const char *name)
 {
     switch (builtins_kind(name)) { /* the table: builtins.h */
     case BUILTIN_BARRIER:
@@ -34,20 +34,20 @@ unsigned builtin_effects(const char *name)
         return EFF_ATOMIC | EFF_MEM_READ;
     if (!strcmp(name, "printf"))
         return EFF_PRINTF;
-    if (starts_with(name, "vstore") || starts_with(name, "write_image"))
+    if (analyze_starts_with(name, "vstore") || analyze_starts_with(name, "write_image"))
         return EFF_MEM_WRITE;
-    if (starts_with(name, "vload") || starts_with(name, "read_image"))
+    if (analyze_starts_with(name, "vload") || analyze_starts_with(name, "read_image"))
         return EFF_MEM_READ;
     return 0;
 }
 
-double builtin_cost(const char *name)
+double analyze_builtin_cost(const char *name)
 {
     static const char *cheap[] = {"min", "max", "clamp", "select", "abs", "fabs", "mad",
                                   "fma", "floor", "ceil", "round", "trunc", "sign", "mix",
                                   "as_", "convert_", NULL};
     for (int i = 0; cheap[i]; i++)
-        if (starts_with(name, cheap[i]))
+        if (analyze_starts_with(name, cheap[i]))
             return 1;
     return 8; /* transcendental and friends */
 }

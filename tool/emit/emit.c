@@ -31,7 +31,7 @@ static void ctx_loads(emitter *e, strbuf *sb, const kernel_context *cx)
     char prologue[48];
     snprintf(prologue, sizeof prologue, "%u-%u", cx->prologue_begin_line, cx->prologue_end_line);
     tmpl_var bv[] = {{"PROLOGUE", prologue}};
-    expand(e, sb, &e->kt, "ctx-loads", bv, NV(bv));
+    emit_expand(e, sb, &e->kt, "ctx-loads", bv, NV(bv));
     for (unsigned i = 0; i < cx->nvars; i++) {
         const ctx_var *v = &cx->vars[i];
         char count[16];
@@ -39,7 +39,7 @@ static void ctx_loads(emitter *e, strbuf *sb, const kernel_context *cx)
         tmpl_var lv[] = {{"DECL_TYPE", v->decl_type}, {"STORE_TYPE", v->store_type},
                          {"NAME", v->name},           {"COUNT", count},
                          {"ARRAY", v->count ? "1" : ""}, {"CARRIED", v->carried ? "1" : ""}};
-        expand(e, sb, &e->kt, "ctx-load", lv, NV(lv));
+        emit_expand(e, sb, &e->kt, "ctx-load", lv, NV(lv));
     }
 }
 
@@ -60,9 +60,9 @@ static char *ctx_list(emitter *e, const char *k, const kernel_context *cx, const
         tmpl_var lv[] = {{"K", k},           {"TYPE", v->store_type}, {"NAME", v->name},
                          {"DIM", dim},       {"ARRAY", v->count ? "1" : ""},
                          {"FIRST", sb.len ? "" : "1"}};
-        expand(e, &sb, &e->kt, frag, lv, NV(lv));
+        emit_expand(e, &sb, &e->kt, frag, lv, NV(lv));
         if (inl)
-            text_chomp(&sb);
+            emit_text_chomp(&sb);
     }
     return sb.data ? sb_steal(&sb) : xstrdup("");
 }
@@ -74,21 +74,21 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     const kernel_info *k = kp->k;
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
-    es.line_path = line_path(e, k->body.file);
+    es.line_path = emit_line_path(e, k->body.file);
     if (lf)
-        path_edits(e, lf, &es);
+        emit_path_edits(e, lf, &es);
     strbuf sb;
     sb_init(&sb);
     ctx_loads(e, &sb, &kp->ctx);
-    put_line(&sb, e, k->body.file, text_line_at(f->text, kp->ctx.point));
+    emit_put_line(&sb, e, k->body.file, emit_text_line_at(f->text, kp->ctx.point));
     strbuf rest;
     sb_init(&rest);
-    put_edited_in(&rest, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
-    edits_free(&es);
+    emit_put_edited_in(&rest, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);
+    emit_edits_free(&es);
     tmpl_var v[] = {{"REST", rest.data ? rest.data : ""}};
-    expand_inline(e, &sb, "leaf-body-ctx-rest", v, NV(v));
+    emit_expand_inline(e, &sb, "leaf-body-ctx-rest", v, NV(v));
     sb_free(&rest);
-    put_line_back_after_body(&sb, e);
+    emit_put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
 }
 
@@ -109,30 +109,30 @@ static void emit_bodies(emitter *e, strbuf *sb, const kernel_plan *kp, int ctx,
     char leafno[16], lines[48], prologue[48];
     snprintf(prologue, sizeof prologue, "%u-%u", kp->ctx.prologue_begin_line,
              kp->ctx.prologue_end_line);
-    char *body = classifier_body(e, kp, ctx ? &kp->ctx : NULL);
+    char *body = emit_classifier_body(e, kp, ctx ? &kp->ctx : NULL);
     tmpl_var cv[] = {{"K", k->name}, {"PARAMS", bn->params}, {"BODY", body},
                      {"CTX_PARAMS", bn->cparams}, {"PROLOGUE", prologue}};
-    expand(e, sb, &e->kt, ctx ? "classify-ctx" : "classify", cv, NV(cv));
+    emit_expand(e, sb, &e->kt, ctx ? "classify-ctx" : "classify", cv, NV(cv));
     free(body);
     for (unsigned kn = 0; kn < kp->nkernels; kn++) {
-        const leaf *lf = kernel_leaf(kp, (int)kn);
+        const leaf *lf = emit_kernel_leaf(kp, (int)kn);
         int merged = (int)kn == kp->merged_kernel;
         snprintf(leafno, sizeof leafno, "%u", kn);
         snprintf(lines, sizeof lines, "%u-%u", merged ? k->body.line : lf->line_begin,
                  merged ? k->body.end_line : lf->line_end);
         char *lb = ctx      ? leaf_body_ctx(e, kp, merged ? NULL : lf)
-                   : merged ? leaf_body_merged(e, kp)
-                            : leaf_body(e, kp, lf);
-        char *cond = merged ? merged_condition(kp) : comment_safe(lf->condition);
+                   : merged ? emit_leaf_body_merged(e, kp)
+                            : emit_leaf_body(e, kp, lf);
+        char *cond = merged ? emit_merged_condition(kp) : emit_comment_safe(lf->condition);
         tmpl_var lv[] = {{"K", k->name},   {"LEAF", leafno}, {"CONDITION", cond},
                          {"LINES", lines}, {"PARAMS", bn->params}, {"BODY", lb},
                          {"ARGS", bn->args}, {"CTX_PARAMS", bn->cparams},
                          {"CTX_ARGS", bn->cargs}};
-        expand(e, sb, &e->kt, ctx ? "leaf-body-ctx" : "leaf-body", lv, NV(lv));
+        emit_expand(e, sb, &e->kt, ctx ? "leaf-body-ctx" : "leaf-body", lv, NV(lv));
         sb_putc(sb, '\n');
-        if (!ctx && !tile_only(kp))
-            expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
-        expand(e, cases, &e->kt, ctx ? "tile-ctx-case" : "fused-case", lv, NV(lv));
+        if (!ctx && !emit_tile_only(kp))
+            emit_expand(e, sb, &e->kt, "leaf-kernel", lv, NV(lv));
+        emit_expand(e, cases, &e->kt, ctx ? "tile-ctx-case" : "fused-case", lv, NV(lv));
         free(lb);
         free(cond);
     }
@@ -146,20 +146,20 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     const char *strat = strategy_name(kp->strategy);
     tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
-    expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
-    if (tile_only(kp) && kp->machine.active) {
+    emit_expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
+    if (emit_tile_only(kp) && kp->machine.active) {
         machine_emit_set(e, kp, sb);
         free(params);
         free(args);
         return;
     }
-    if (tile_only(kp) && kp->loop.active) {
+    if (emit_tile_only(kp) && kp->loop.active) {
         char line[16];
         snprintf(line, sizeof line, "%u", kp->loop.line);
         tmpl_var lv[] = {{"K", k->name}, {"LINE", line}};
-        expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
+        emit_expand(e, sb, &e->kt, "loop-begin", lv, NV(lv));
         loop_emit_set(e, kp, sb);
-        expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
+        emit_expand(e, sb, &e->kt, "loop-end", lv, NV(lv));
         free(params);
         free(args);
         return;
@@ -171,22 +171,22 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_init(&cases);
     sb_init(&ctx_cases);
     body_names bn = {params, args, cparams, cargs};
-    if (!ctx || !tile_only(kp)) /* the strategy's, or the tile's without a context */
+    if (!ctx || !emit_tile_only(kp)) /* the strategy's, or the tile's without a context */
         emit_bodies(e, sb, kp, 0, &bn, &cases);
     if (ctx) { /* the tile's: the leaves start from the context */
         char regroup[16], why[200];
         snprintf(regroup, sizeof regroup, "%u", kp->ctx.regroup);
         context_policy_why(&kp->ctx, why, sizeof why);
         tmpl_var pv[] = {{"K", k->name}, {"REGROUP", regroup}, {"REGROUP_WHY", why}};
-        expand(e, sb, &e->kt, "tile-ctx-policy", pv, NV(pv));
+        emit_expand(e, sb, &e->kt, "tile-ctx-policy", pv, NV(pv));
         emit_bodies(e, sb, kp, 1, &bn, &ctx_cases);
     }
-    text_chomp(&cases);
-    text_chomp(&ctx_cases);
+    emit_text_chomp(&cases);
+    emit_text_chomp(&ctx_cases);
     char *cdecls = ctx_list(e, k->name, &kp->ctx, "ctx-decl", 0);
     char *csize = ctx_list(e, k->name, &kp->ctx, "ctx-sizeof", 1), cbytes[16];
     /* the tile kernel with regrouping off (tile-in-place): the kernel's own body */
-    char *original = emits_tile(kp) ? in_place_body(e, kp) : NULL;
+    char *original = emit_carries_tile(kp) ? emit_in_place_body(e, kp) : NULL;
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
     /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
      * carries the tile kernel, and with the context */
@@ -198,12 +198,12 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"CTX_ARGS", cargs}, {"CTX_DECLS", cdecls},
                      {"CTX_SIZE", csize}, {"CTX_BYTES", cbytes},
                      NPLUS1RT_STRATEGIES(EMIT_STRATEGY_FLAG_)
-                     {"TILE_KERNEL", emits_tile(kp) ? "1" : ""},
+                     {"TILE_KERNEL", emit_carries_tile(kp) ? "1" : ""},
                      {"CTX", ctx ? "1" : ""},
                      {"ORIGINAL", original ? original : ""},
                      {"POLICY", "NPLUS1_TILE_REGROUP"}};
 #undef EMIT_STRATEGY_FLAG_
-    expand(e, sb, &e->kt, "passes", kv, NV(kv));
+    emit_expand(e, sb, &e->kt, "passes", kv, NV(kv));
     free(original);
     sb_free(&ctx_cases);
     free(cparams);
@@ -222,29 +222,29 @@ static char *kernel_file(emitter *e, inclusions *inc)
     const emit_options *o = e->opt;
     tmpl_var hv[] = {{"STEM", o->stem}, {"VERSION", NPLUS1_VERSION}, {"INPUT", o->input},
                      {"WG", e->wg}};
-    expand(e, &sb, &e->kt, "file-header", hv, NV(hv));
+    emit_expand(e, &sb, &e->kt, "file-header", hv, NV(hv));
     for (unsigned i = 0; i < o->ndefines; i++) {
         char name[256];
         const char *eq = strchr(o->defines[i], '=');
         size_t n = eq ? (size_t)(eq - o->defines[i]) : strlen(o->defines[i]);
         snprintf(name, sizeof name, "%.*s", (int)n, o->defines[i]);
         tmpl_var dv[] = {{"NAME", name}, {"VALUE", eq ? eq + 1 : "1"}};
-        expand(e, &sb, &e->kt, "define", dv, NV(dv));
+        emit_expand(e, &sb, &e->kt, "define", dv, NV(dv));
     }
-    expand(e, &sb, &e->kt, "original-begin", hv, NV(hv));
+    emit_expand(e, &sb, &e->kt, "original-begin", hv, NV(hv));
     emit_file_inlined(&sb, inc, 0, 0);
-    put_line_back(&sb, e);
-    expand(e, &sb, &e->kt, "original-end", hv, NV(hv));
-    expand(e, &sb, &e->kt, "prelude", hv, NV(hv));
+    emit_put_line_back(&sb, e);
+    emit_expand(e, &sb, &e->kt, "original-end", hv, NV(hv));
+    emit_expand(e, &sb, &e->kt, "prelude", hv, NV(hv));
     emit_helpers(e, &sb);
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         emit_kernel_set(e, &sb, &e->pl->kernels[i]);
-    expand(e, &sb, &e->kt, "file-end", hv, NV(hv));
+    emit_expand(e, &sb, &e->kt, "file-end", hv, NV(hv));
     if (o->no_line)
         return sb_steal(&sb);
     char generated[300];
     snprintf(generated, sizeof generated, "%s.nplus1.cl", o->stem);
-    return text_lines_resolved(sb_steal(&sb), generated);
+    return emit_text_lines_resolved(sb_steal(&sb), generated);
 }
 
 /* ---- entry --------------------------------------------------------------- */
@@ -275,9 +275,9 @@ int emit_all(const plan *pl, const emit_options *opt, emit_output *out, char *er
         inclusions inc = {pl->an, &e.md, NULL, 0, !opt->no_line, &e};
         inc.n = parse_inclusions(pl->an->pr, &inc.v);
         out->kernel_file = kernel_file(&e, &inc);
-        out->driver_h = driver_h(&e);
-        out->driver_c = driver_c(&e, out->kernel_file);
-        out->manifest = manifest(&e);
+        out->driver_h = emit_driver_h(&e);
+        out->driver_c = emit_driver_c(&e, out->kernel_file);
+        out->manifest = emit_manifest(&e);
         out->deps = xcalloc(inc.n + 1, sizeof *out->deps);
         out->deps[out->ndeps++] = xstrdup(pl->an->pr->files[0].path);
         for (unsigned i = 0; i < inc.n; i++)

@@ -73,11 +73,11 @@ static void header_structs(emitter *e, strbuf *sb, unsigned kernel)
         tmpl_var sv[] = {{"K", k->name}, {"PARAM", a->name}, {"TAG", a->struct_tag},
                          {"DECL", a->host_struct}, {"SIZE", size},
                          {"KEYWORD", !strncmp(a->host_struct, "union", 5) ? "union" : "struct"}};
-        expand(e, sb, &e->dh, "header-struct", sv, NV(sv));
+        emit_expand(e, sb, &e->dh, "header-struct", sv, NV(sv));
     }
 }
 
-char *driver_h(emitter *e)
+char *emit_driver_h(emitter *e)
 {
     strbuf sb;
     sb_init(&sb);
@@ -89,7 +89,7 @@ char *driver_h(emitter *e)
     char *kernels = kernel_list(e->pl);
     tmpl_var hv[] = {{"STEM", e->opt->stem}, {"VERSION", NPLUS1_VERSION},
                      {"INPUT", e->opt->input}, {"KERNELS", kernels}, {"GUARD", guard}};
-    expand(e, &sb, &e->dh, "header-begin", hv, NV(hv));
+    emit_expand(e, &sb, &e->dh, "header-begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++) {
         const kernel_plan *kp = &e->pl->kernels[i];
         char nleaves[16];
@@ -98,10 +98,10 @@ char *driver_h(emitter *e)
         char *params = c_params(kp->k);
         tmpl_var kv[] = {{"K", kp->k->name}, {"NLEAVES", nleaves},
                          {"STRATEGY", strategy_name(kp->strategy)}, {"PARAMS", params}};
-        expand(e, &sb, &e->dh, "header-kernel", kv, NV(kv));
+        emit_expand(e, &sb, &e->dh, "header-kernel", kv, NV(kv));
         free(params);
     }
-    expand(e, &sb, &e->dh, "header-end", hv, NV(hv));
+    emit_expand(e, &sb, &e->dh, "header-end", hv, NV(hv));
     free(kernels);
     return sb_steal(&sb);
 }
@@ -110,10 +110,10 @@ char *driver_h(emitter *e)
 static void set_kernel_names(const kernel_plan *kp, const char *k, char *count, char *scatter,
                              char *fused, char *tile, size_t n, const char *none)
 {
-    quoted_kernel(count, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_COUNT, none);
-    quoted_kernel(scatter, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_SCATTER, none);
-    quoted_kernel(fused, n, !tile_only(kp), k, NPLUS1RT_SUFFIX_FUSED, none);
-    quoted_kernel(tile, n, emits_tile(kp), k, NPLUS1RT_SUFFIX_TILE, none);
+    emit_quoted_kernel(count, n, !emit_tile_only(kp), k, NPLUS1RT_SUFFIX_COUNT, none);
+    emit_quoted_kernel(scatter, n, !emit_tile_only(kp), k, NPLUS1RT_SUFFIX_SCATTER, none);
+    emit_quoted_kernel(fused, n, !emit_tile_only(kp), k, NPLUS1RT_SUFFIX_FUSED, none);
+    emit_quoted_kernel(tile, n, emit_carries_tile(kp), k, NPLUS1RT_SUFFIX_TILE, none);
 }
 /* ---- --profile-in: the profile's predictions (kernel_plan.prior) ---------- */
 
@@ -165,8 +165,9 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
         sb_puts(&vals, "        {0, NULL},\n");
     }
     for (unsigned kn = 0; kn < kp->nkernels; kn++) {
-        const leaf *lf = kernel_leaf(kp, (int)kn);
-        char *cond = (int)kn == kp->merged_kernel ? merged_condition(kp) : xstrdup(lf->condition);
+        const leaf *lf = emit_kernel_leaf(kp, (int)kn);
+        char *cond = (int)kn == kp->merged_kernel ? emit_merged_condition(kp)
+                                                  : xstrdup(lf->condition);
         sb_printf(&leaves, "    \"%s" NPLUS1RT_SUFFIX_LEAF "%u\",\n", k->name, kn);
         sb_puts(&conds, "    \"");
         sb_put_c_string(&conds, cond, strlen(cond));
@@ -186,8 +187,8 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
     c_enum(disp, sizeof disp, "NPLUS1RT_DISPATCH_", dispatch_name(e->opt->dispatch));
     c_enum(split, sizeof split, "NPLUS1RT_SPLIT_", split_mode_name(kp->split));
     char scan[300];
-    quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
-                  NPLUS1RT_SUFFIX_SCAN, "NULL");
+    emit_quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
+                       NPLUS1RT_SUFFIX_SCAN, "NULL");
     char count[300], scatter[300], fused[300], tile[300];
     set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count, "NULL");
     char *params = c_params(k);
@@ -215,7 +216,7 @@ static void driver_kernel(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"PREDICTED_TILE", predicted_tile},
                      {"PARAMS", params},
                      {"ARGVALS", vals.data ? vals.data : ""}};
-    expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
+    emit_expand(e, sb, &e->dc, "source-kernel", kv, NV(kv));
     free(params);
     sb_free(&args);
     sb_free(&leaves);
@@ -234,14 +235,14 @@ static const char *arg_kind_json(const kernel_param *p)
  * same values driver_kernel writes into the driver's table, for runtimes
  * that read the manifest instead of compiling the driver (python/nplus1).
  */
-char *set_desc_json(const emitter *e, const kernel_plan *kp)
+char *emit_set_desc_json(const emitter *e, const kernel_plan *kp)
 {
     const kernel_info *k = kp->k;
     strbuf sb;
     sb_init(&sb);
     char scan[300], count[300], scatter[300], fused[300], tile[300];
-    quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
-                  NPLUS1RT_SUFFIX_SCAN, "null");
+    emit_quoted_kernel(scan, sizeof scan, kp->strategy == STRATEGY_ORDERED, k->name,
+                       NPLUS1RT_SUFFIX_SCAN, "null");
     set_kernel_names(kp, k->name, count, scatter, fused, tile, sizeof count, "null");
     char predicted_split[32], predicted_tile[32];
     profile_c(kp, predicted_split, predicted_tile, sizeof predicted_split);
@@ -323,7 +324,7 @@ static void source_pieces(const char *source, strbuf *members, strbuf *pieces, s
     *size = n + 1;
 }
 
-char *driver_c(emitter *e, const char *source)
+char *emit_driver_c(emitter *e, const char *source)
 {
     strbuf sb, members, pieces;
     sb_init(&sb);
@@ -338,7 +339,7 @@ char *driver_c(emitter *e, const char *source)
                      {"INPUT", e->opt->input}, {"SOURCE_MEMBERS", members.data},
                      {"SOURCE_PIECES", pieces.data}, {"SOURCE_SIZE", size_text},
                      {"MACROS", macros}};
-    expand(e, &sb, &e->dc, "source-begin", hv, NV(hv));
+    emit_expand(e, &sb, &e->dc, "source-begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         driver_kernel(e, &sb, &e->pl->kernels[i]);
     sb_free(&members);

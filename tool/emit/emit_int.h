@@ -36,36 +36,36 @@ typedef struct emitter {
 /* ---- emit_text.c: the text helpers of every emit file (it calls none of them) ---- */
 
 /* Expands fragment frag of t into out; a failure sets e->failed (and e->err). */
-void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
-            const tmpl_var *vars, unsigned nvars);
+void emit_expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
+                 const tmpl_var *vars, unsigned nvars);
 /* The same for a fragment of kernel.cl.tmpl that is a piece of a line: without its newline. */
-void expand_inline(emitter *e, strbuf *out, const char *frag, const tmpl_var *vars,
-                   unsigned nvars);
+void emit_expand_inline(emitter *e, strbuf *out, const char *frag, const tmpl_var *vars,
+                        unsigned nvars);
 /* Strategy tile (--strategy tile, or the only split under --split auto, auto_tile.h): the
  * set is the tile kernel alone (no passes, no leaf kernels). */
-int tile_only(const kernel_plan *kp);
+int emit_tile_only(const kernel_plan *kp);
 /* The set carries a tile kernel: --strategy tile, or beside the chosen strategy's
  * kernels under --split auto (auto_tile.h: plain, with the context, or the loop's). */
-int emits_tile(const kernel_plan *kp);
+int emit_carries_tile(const kernel_plan *kp);
 /* "#line line "file"" before a piece of the user's text (unless --no-line). */
-void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line);
+void emit_put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line);
 /* LINE_BACK after a piece of the user's text: the generated file's numbering again. */
-void put_line_back(strbuf *sb, const emitter *e);
+void emit_put_line_back(strbuf *sb, const emitter *e);
 /* The same at the end of a leaf body (its closing brace last): a newline, then LINE_BACK. */
-void put_line_back_after_body(strbuf *sb, const emitter *e);
+void emit_put_line_back_after_body(strbuf *sb, const emitter *e);
 /* The path #line names for file (NULL under --no-line). */
-const char *line_path(const emitter *e, unsigned file);
+const char *emit_line_path(const emitter *e, unsigned file);
 /* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
-void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
-                   const char *none);
+void emit_quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
+                        const char *none);
 /* Comment-safe copy of a condition (no "*" "/" sequence). */
-char *comment_safe(const char *s);
+char *emit_comment_safe(const char *s);
 /* The first leaf of leaf kernel kn. */
-const leaf *kernel_leaf(const kernel_plan *kp, int kn);
+const leaf *emit_kernel_leaf(const kernel_plan *kp, int kn);
 /* The merged kernel's condition, as its comments and the driver name it. */
-char *merged_condition(const kernel_plan *kp);
+char *emit_merged_condition(const kernel_plan *kp);
 /* Drops sb's last newline: a list of fragments as the value of a ${NAME} on its own line. */
-void text_chomp(strbuf *sb);
+void emit_text_chomp(strbuf *sb);
 
 /* ---- text_edits.c: the user's text with edits spliced in by offset ---- */
 
@@ -86,19 +86,19 @@ typedef struct edits {
 /* "#line N" back into the generated file: text_lines_resolved() numbers it. */
 #define LINE_BACK "#line 0 \"\001nplus1\""
 
-void add_edit(edits *es, unsigned begin, unsigned end, const char *text);
-void edits_free(edits *es);
+void emit_add_edit(edits *es, unsigned begin, unsigned end, const char *text);
+void emit_edits_free(edits *es);
 /* Appends text[begin, end) with the edits applied (the active text of file, given an). */
-void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
-                   unsigned begin, unsigned end, edits *es);
-void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es);
+void emit_put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                        unsigned begin, unsigned end, edits *es);
+void emit_put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es);
 /* The line of offset off in text (1-based). */
-unsigned text_line_at(const char *text, unsigned off);
+unsigned emit_text_line_at(const char *text, unsigned off);
 /* A line "#line N "path"" (path escaped as a C string), ending in a newline. */
-void put_line_directive(strbuf *sb, unsigned line, const char *path);
+void emit_put_line_directive(strbuf *sb, unsigned line, const char *path);
 /* text with each LINE_BACK line made "#line N "generated"" (the generated file's own
  * numbering from there on; one line for one, so no line moves); text is freed. */
-char *text_lines_resolved(char *text, const char *generated);
+char *emit_text_lines_resolved(char *text, const char *generated);
 
 /* ---- emit_kernel.c: the pieces made from the user's text ---- */
 
@@ -115,13 +115,13 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
 /* Copies of the helpers that call work-item builtins, taking the original ids. */
 void emit_helpers(emitter *e, strbuf *sb);
 /* The classifier's body; with cx, it runs the whole prologue and keeps the context. */
-char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *cx);
+char *emit_classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *cx);
 /* The edits that turn the kernel's body into leaf lf's (each decision on its path). */
-void path_edits(emitter *e, const leaf *lf, edits *es);
-char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf);
+void emit_path_edits(emitter *e, const leaf *lf, edits *es);
+char *emit_leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf);
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
-char *leaf_body_merged(emitter *e, const kernel_plan *kp);
-char *in_place_body(emitter *e, const kernel_plan *kp);
+char *emit_leaf_body_merged(emitter *e, const kernel_plan *kp);
+char *emit_in_place_body(emitter *e, const kernel_plan *kp);
 
 /* ---- loop_emit.c: the loop shape (loop.h) ---- */
 
@@ -136,13 +136,13 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb);
 
 /* ---- emit_driver.c: <stem>_nplus1.h and <stem>_nplus1.c ---- */
 
-char *driver_h(emitter *e);
-char *driver_c(emitter *e, const char *source);
+char *emit_driver_h(emitter *e);
+char *emit_driver_c(emitter *e, const char *source);
 /* The kernel's nplus1rt_set_desc as a JSON object (the manifest's "set_desc"). */
-char *set_desc_json(const emitter *e, const kernel_plan *kp);
+char *emit_set_desc_json(const emitter *e, const kernel_plan *kp);
 
 /* ---- emit_manifest.c: <stem>.nplus1.json ---- */
 
-char *manifest(emitter *e);
+char *emit_manifest(emitter *e);
 
 #endif

@@ -42,7 +42,7 @@ static void put_guarded(strbuf *sb, const inclusions *inc, unsigned file, unsign
             sb_putc(sb, '\n');
         sb_puts(sb, in->text);
         if (inc->lines) /* the user's lines after the inserted #error keep their numbers */
-            put_line_directive(sb, text_line_at(f->text, at), f->path);
+            emit_put_line_directive(sb, emit_text_line_at(f->text, at), f->path);
         from = at;
     }
     sb_putn(sb, f->text + from, to - from);
@@ -85,7 +85,7 @@ static void comment_pragma_once(emitter *em, strbuf *sb, size_t from)
         sb_putn(&tail, t + e, sb->len - e);
         sb->len = b;
         sb->data[b] = '\0';
-        expand_inline(em, sb, "pragma-once", NULL, 0);
+        emit_expand_inline(em, sb, "pragma-once", NULL, 0);
         b = sb->len + 1;
         sb_putn(sb, tail.data, tail.len);
         sb_free(&tail);
@@ -98,7 +98,7 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
     const src_file *f = &inc->an->pr->files[file];
     unsigned pos = 0;
     if (inc->lines)
-        put_line_directive(sb, 1, f->path);
+        emit_put_line_directive(sb, 1, f->path);
     for (unsigned i = 0; i < inc->n; i++) {
         const parse_inclusion *in = &inc->v[i];
         if (in->includer != file || in->offset < pos || in->offset > f->len || depth > 64)
@@ -116,20 +116,20 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
         char *line = xstrndup(f->text + ls, le - ls);
         tmpl_var v[] = {{"LINE", line}, {"BASE", base}};
         if (in->skipped) { /* as the preprocessor did: the header's text is above */
-            expand_inline(inc->e, sb, "include-skipped", v, NV(v));
+            emit_expand_inline(inc->e, sb, "include-skipped", v, NV(v));
             free(line);
             pos = le;
             continue;
         }
-        expand(inc->e, sb, &inc->e->kt, "include-begin", v, NV(v));
+        emit_expand(inc->e, sb, &inc->e->kt, "include-begin", v, NV(v));
         emit_file_inlined(sb, inc, in->included, depth + 1);
         if (sb->len && sb->data[sb->len - 1] != '\n')
             sb_putc(sb, '\n');
-        expand_inline(inc->e, sb, "include-end", v, NV(v));
+        emit_expand_inline(inc->e, sb, "include-end", v, NV(v));
         free(line);
         if (inc->lines) { /* the includer goes on after its #include line */
             sb_putc(sb, '\n');
-            put_line_directive(sb, text_line_at(f->text, le) + 1, f->path);
+            emit_put_line_directive(sb, emit_text_line_at(f->text, le) + 1, f->path);
             sb->data[--sb->len] = '\0'; /* the include line's own newline ends it */
         }
         pos = le;
@@ -162,14 +162,15 @@ static void helper_signature_edits(emitter *e, const wi_helper *h, const src_fil
     sb_init(&name);
     sb_init(&param);
     tmpl_var v[] = {{"NAME", h->name}};
-    expand_inline(e, &name, "helper-name", v, NV(v));
-    expand_inline(e, &param, "helper-wi-param", NULL, 0);
-    add_edit(es, h->name_begin, h->name_end, name.data ? name.data : "");
+    emit_expand_inline(e, &name, "helper-name", v, NV(v));
+    emit_expand_inline(e, &param, "helper-wi-param", NULL, 0);
+    emit_add_edit(es, h->name_begin, h->name_end, name.data ? name.data : "");
     if (h->nparams == 0) {
-        add_edit(es, h->lparen + 1, matching_paren(f, h->lparen), param.data ? param.data : "");
+        emit_add_edit(es, h->lparen + 1, matching_paren(f, h->lparen),
+                      param.data ? param.data : "");
     } else {
         sb_puts(&param, ", "); /* before the helper's own parameters */
-        add_edit(es, h->lparen + 1, h->lparen + 1, param.data);
+        emit_add_edit(es, h->lparen + 1, h->lparen + 1, param.data);
     }
     sb_free(&name);
     sb_free(&param);
@@ -180,40 +181,40 @@ void emit_helpers(emitter *e, strbuf *sb)
     const analysis *an = e->an;
     if (!an->nhelpers)
         return;
-    expand(e, sb, &e->kt, "helpers-begin", NULL, 0);
+    emit_expand(e, sb, &e->kt, "helpers-begin", NULL, 0);
     for (unsigned i = 0; i < an->nhelpers; i++) {
         tmpl_var v[] = {{"NAME", an->helpers[i].name},
                         {"ARGS", an->helpers[i].nparams ? "1" : ""}};
-        expand(e, sb, &e->kt, "helper-macro", v, NV(v));
+        emit_expand(e, sb, &e->kt, "helper-macro", v, NV(v));
     }
     for (unsigned i = 0; i < an->nhelpers; i++) { /* prototypes: any order of use works */
         const wi_helper *h = &an->helpers[i];
         const src_file *f = &an->pr->files[h->range.file];
         edits es = {0};
-        es.line_path = line_path(e, h->range.file);
+        es.line_path = emit_line_path(e, h->range.file);
         helper_signature_edits(e, h, f, &es);
-        put_line(sb, e, h->range.file, h->range.line);
+        emit_put_line(sb, e, h->range.file, h->range.line);
         strbuf sig;
         sb_init(&sig);
-        put_edited(&sig, f->text, h->range.begin, matching_paren(f, h->lparen) + 1, &es);
+        emit_put_edited(&sig, f->text, h->range.begin, matching_paren(f, h->lparen) + 1, &es);
         tmpl_var v[] = {{"SIGNATURE", sig.data ? sig.data : ""}};
-        expand(e, sb, &e->kt, "helper-prototype", v, NV(v));
+        emit_expand(e, sb, &e->kt, "helper-prototype", v, NV(v));
         sb_free(&sig);
-        edits_free(&es);
+        emit_edits_free(&es);
     }
     for (unsigned i = 0; i < an->nhelpers; i++) {
         const wi_helper *h = &an->helpers[i];
         const src_file *f = &an->pr->files[h->range.file];
         edits es = {0};
-        es.line_path = line_path(e, h->range.file);
+        es.line_path = emit_line_path(e, h->range.file);
         helper_signature_edits(e, h, f, &es);
-        put_line(sb, e, h->range.file, h->range.line);
-        put_edited(sb, f->text, h->range.begin, h->range.end, &es);
+        emit_put_line(sb, e, h->range.file, h->range.line);
+        emit_put_edited(sb, f->text, h->range.begin, h->range.end, &es);
         sb_puts(sb, "\n");
-        edits_free(&es);
+        emit_edits_free(&es);
     }
-    put_line_back(sb, e);
-    expand(e, sb, &e->kt, "helpers-end", NULL, 0);
+    emit_put_line_back(sb, e);
+    emit_expand(e, sb, &e->kt, "helpers-end", NULL, 0);
 }
 
 /*
@@ -221,22 +222,22 @@ void emit_helpers(emitter *e, strbuf *sb)
  * written between the #undef of every helper copy's macro (the body calls the helpers of
  * the original, which read the builtins themselves) and their macros again.
  */
-char *in_place_body(emitter *e, const kernel_plan *kp)
+char *emit_in_place_body(emitter *e, const kernel_plan *kp)
 {
     const analysis *an = e->an;
     strbuf sb;
     sb_init(&sb);
     for (unsigned i = 0; i < an->nhelpers; i++) {
         tmpl_var v[] = {{"NAME", an->helpers[i].name}};
-        expand(e, &sb, &e->kt, "helper-unmacro", v, NV(v));
+        emit_expand(e, &sb, &e->kt, "helper-unmacro", v, NV(v));
     }
-    char *body = leaf_body_merged(e, kp);
+    char *body = emit_leaf_body_merged(e, kp);
     sb_puts(&sb, body);
     free(body);
     for (unsigned i = 0; i < an->nhelpers; i++) {
         tmpl_var v[] = {{"NAME", an->helpers[i].name},
                         {"ARGS", an->helpers[i].nparams ? "1" : ""}};
-        expand(e, &sb, &e->kt, "helper-macro", v, NV(v));
+        emit_expand(e, &sb, &e->kt, "helper-macro", v, NV(v));
     }
     return sb_steal(&sb);
 }
@@ -248,14 +249,14 @@ static void ctx_stores(emitter *e, strbuf *sb, const kernel_context *cx)
 {
     if (!cx->bytes)
         return;
-    expand(e, sb, &e->kt, "ctx-stores", NULL, 0);
+    emit_expand(e, sb, &e->kt, "ctx-stores", NULL, 0);
     for (unsigned i = 0; i < cx->nvars; i++) {
         const ctx_var *v = &cx->vars[i];
         char count[16];
         snprintf(count, sizeof count, "%u", v->count);
         tmpl_var sv[] = {{"NAME", v->name}, {"COUNT", count}, {"ARRAY", v->count ? "1" : ""}};
         if (v->carried)
-            expand(e, sb, &e->kt, "ctx-store", sv, NV(sv));
+            emit_expand(e, sb, &e->kt, "ctx-store", sv, NV(sv));
     }
 }
 
@@ -293,10 +294,10 @@ static void ce_stmt(void *ud, const seq_item *it)
     classify_emitter *c = ud;
     if (!plan_in_slice(c->kp, it) && !(c->cx && context_in_prologue(c->cx, it)))
         return;
-    put_line(c->sb, c->e, it->range.file, it->range.line);
+    emit_put_line(c->sb, c->e, it->range.file, it->range.line);
     char *stmt = range_copy(c->e->an, it->range);
     tmpl_var v[] = {{"PAD", pad(c)}, {"STMT", stmt}};
-    expand(c->e, c->sb, &c->e->kt, "classify-stmt", v, NV(v));
+    emit_expand(c->e, c->sb, &c->e->kt, "classify-stmt", v, NV(v));
     free(stmt);
 }
 
@@ -307,10 +308,10 @@ static void ce_decision_begin(void *ud, const decision *d)
         ctx_stores(c->e, c->sb, c->cx);
     if (d->kind != DEC_SWITCH)
         return;
-    put_line(c->sb, c->e, d->cond.file, d->cond.line);
+    emit_put_line(c->sb, c->e, d->cond.file, d->cond.line);
     char *cond = range_copy(c->e->an, d->cond);
     tmpl_var v[] = {{"PAD", pad(c)}, {"COND", cond}};
-    expand(c->e, c->sb, &c->e->kt, "classify-switch", v, NV(v));
+    emit_expand(c->e, c->sb, &c->e->kt, "classify-switch", v, NV(v));
     free(cond);
     c->depth++;
 }
@@ -357,7 +358,7 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
     classify_emitter *c = ud;
     const branch *br = &d->branches[b];
     if (br->kind == BR_IF)
-        put_line(c->sb, c->e, br->cond.file, br->cond.line);
+        emit_put_line(c->sb, c->e, br->cond.file, br->cond.line);
     strbuf labels; /* a case's labels: as written (they follow their macros' values) or values */
     sb_init(&labels);
     unsigned n = br->kind != BR_CASE && br->kind != BR_DEFAULT ? 0
@@ -370,7 +371,7 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
         if (labels.len)
             sb_putc(&labels, ' ');
         tmpl_var lv[] = {{"LABEL", br->macro_labels ? trimmed(br->labels[i]) : lit}};
-        expand_inline(c->e, &labels, "classify-label", lv, NV(lv));
+        emit_expand_inline(c->e, &labels, "classify-label", lv, NV(lv));
     }
     char *cond = br->kind == BR_IF ? range_copy(c->e->an, br->cond) : xstrdup("");
     int dflt = br->kind == BR_DEFAULT || br->kind == BR_IMPLICIT_DEFAULT;
@@ -381,7 +382,7 @@ static void ce_branch_begin(void *ud, const decision *d, unsigned b)
                     {"ELSE", br->kind == BR_ELSE || br->kind == BR_IMPLICIT_ELSE ? "1" : ""},
                     {"DEFAULT", dflt ? "1" : ""},
                     {"LABELS", labels.data ? labels.data : ""}};
-    expand(c->e, c->sb, &c->e->kt, "classify-branch", v, NV(v));
+    emit_expand(c->e, c->sb, &c->e->kt, "classify-branch", v, NV(v));
     free(cond);
     sb_free(&labels);
     c->depth++;
@@ -394,7 +395,7 @@ static void ce_branch_end(void *ud, const decision *d, unsigned b)
     classify_emitter *c = ud;
     c->depth--;
     tmpl_var v[] = {{"PAD", pad(c)}};
-    expand(c->e, c->sb, &c->e->kt, "classify-close", v, NV(v));
+    emit_expand(c->e, c->sb, &c->e->kt, "classify-close", v, NV(v));
 }
 
 static void ce_decision_end(void *ud, const decision *d)
@@ -404,7 +405,7 @@ static void ce_decision_end(void *ud, const decision *d)
         return;
     c->depth--;
     tmpl_var v[] = {{"PAD", pad(c)}};
-    expand(c->e, c->sb, &c->e->kt, "classify-close", v, NV(v));
+    emit_expand(c->e, c->sb, &c->e->kt, "classify-close", v, NV(v));
 }
 
 static void ce_path_end(void *ud, const choice *path, unsigned npath, int returned, unsigned fx,
@@ -416,11 +417,11 @@ static void ce_path_end(void *ud, const choice *path, unsigned npath, int return
     char leafno[16];
     snprintf(leafno, sizeof leafno, "%d", lf->kernel);
     tmpl_var v[] = {{"PAD", pad(c)}, {"LEAF", leafno}, {"NOTHING", lf->kernel < 0 ? "1" : ""}};
-    expand(c->e, c->sb, &c->e->kt, "classify-return", v, NV(v));
+    emit_expand(c->e, c->sb, &c->e->kt, "classify-return", v, NV(v));
 }
 
 /* The classifier's body; with cx, it runs the whole prologue and keeps the context. */
-char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *cx)
+char *emit_classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *cx)
 {
     strbuf sb;
     sb_init(&sb);
@@ -428,8 +429,8 @@ char *classifier_body(emitter *e, const kernel_plan *kp, const kernel_context *c
     walk_visitor v = {ce_stmt, ce_decision_begin, ce_branch_begin, ce_branch_end,
                       ce_decision_end, ce_path_end, &c};
     walk_tree(&kp->k->top, kp->decisions, &v);
-    put_line_back(&sb, e);
-    expand_inline(e, &sb, "classify-end", NULL, 0);
+    emit_put_line_back(&sb, e);
+    emit_expand_inline(e, &sb, "classify-end", NULL, 0);
     return sb_steal(&sb);
 }
 
@@ -449,7 +450,7 @@ static void put_condition_writes(emitter *e, strbuf *sb, const decision *d, unsi
             continue;
         char *cond = range_copy(e->an, d->branches[i].cond);
         tmpl_var v[] = {{"COND", cond}};
-        expand_inline(e, sb, "leaf-cond-write", v, NV(v));
+        emit_expand_inline(e, sb, "leaf-cond-write", v, NV(v));
         sb_putc(sb, ' ');
         free(cond);
     }
@@ -459,7 +460,7 @@ static void put_condition_writes(emitter *e, strbuf *sb, const decision *d, unsi
 static void put_leaf_case(emitter *e, strbuf *sb, const char *value)
 {
     tmpl_var v[] = {{"VALUE", value}};
-    expand_inline(e, sb, "leaf-case", v, NV(v));
+    emit_expand_inline(e, sb, "leaf-case", v, NV(v));
 }
 
 /* The text in place of an if on a leaf's path (branch b taken, or none: implicit). */
@@ -474,11 +475,11 @@ static void put_leaf_branch(emitter *e, strbuf *sb, const decision *d, unsigned 
     tmpl_var v[] = {{"LINE", line}, {"BRANCH", branch},
                     {"WRITES", writes.data ? writes.data : ""},
                     {"COND_WRITES", d->cond_fx.bits & EFF_LOCAL_WRITE ? "1" : ""}};
-    expand_inline(e, sb, implicit ? "leaf-no-branch" : "leaf-branch", v, NV(v));
+    emit_expand_inline(e, sb, implicit ? "leaf-no-branch" : "leaf-branch", v, NV(v));
     sb_free(&writes);
 }
 
-void path_edits(emitter *e, const leaf *lf, edits *es)
+void emit_path_edits(emitter *e, const leaf *lf, edits *es)
 {
     for (unsigned i = 0; i < lf->npath; i++) {
         const decision *d = lf->path[i].d;
@@ -496,51 +497,51 @@ void path_edits(emitter *e, const leaf *lf, edits *es)
                 put_leaf_case(e, &sb, lit);
             }
             if (sb.len)
-                add_edit(es, d->cond.begin, d->cond.end, sb.data);
+                emit_add_edit(es, d->cond.begin, d->cond.end, sb.data);
         } else if (d->kind == DEC_SWITCH) {
             case_literal(lit, sizeof lit,
                          br->kind == BR_CASE ? br->values[0] : d->default_value,
                          emit_facts_switch_wide(d));
             put_leaf_case(e, &sb, lit);
-            add_edit(es, d->cond.begin, d->cond.end, sb.data ? sb.data : "");
+            emit_add_edit(es, d->cond.begin, d->cond.end, sb.data ? sb.data : "");
         } else if (br->kind == BR_IMPLICIT_ELSE) {
             put_leaf_branch(e, &sb, d, lf->path[i].branch, 1);
-            add_edit(es, d->range.begin, d->range.end, sb.data ? sb.data : "");
+            emit_add_edit(es, d->range.begin, d->range.end, sb.data ? sb.data : "");
         } else {
             /* no braces of its own: a split if sits in a block, a case, or a split if's
              * branch (never a loop's or a kept if's), so its statements may stand there,
              * and nesting stays the input's (clang allows 256 levels) */
             put_leaf_branch(e, &sb, d, lf->path[i].branch, 0);
-            add_edit(es, d->range.begin, br->body.begin, sb.data ? sb.data : "");
-            add_edit(es, br->body.end, d->range.end, "");
+            emit_add_edit(es, d->range.begin, br->body.begin, sb.data ? sb.data : "");
+            emit_add_edit(es, br->body.end, d->range.end, "");
         }
         sb_free(&sb);
     }
 }
 
-char *leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
+char *emit_leaf_body(emitter *e, const kernel_plan *kp, const leaf *lf)
 {
     const kernel_info *k = kp->k;
     const src_file *f = &e->an->pr->files[k->body.file];
     edits es = {0};
-    es.line_path = line_path(e, k->body.file);
-    path_edits(e, lf, &es);
+    es.line_path = emit_line_path(e, k->body.file);
+    emit_path_edits(e, lf, &es);
     strbuf sb;
     sb_init(&sb);
-    put_line(&sb, e, k->body.file, k->body.line);
-    put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
-    edits_free(&es);
-    put_line_back_after_body(&sb, e);
+    emit_put_line(&sb, e, k->body.file, k->body.line);
+    emit_put_edited_in(&sb, e->an, k->body.file, f->text, k->body.begin, k->body.end, &es);
+    emit_edits_free(&es);
+    emit_put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
 }
 
 /* The merged kernel runs the original body: its cheap leaves diverge cheaply. */
-char *leaf_body_merged(emitter *e, const kernel_plan *kp)
+char *emit_leaf_body_merged(emitter *e, const kernel_plan *kp)
 {
     strbuf sb;
     sb_init(&sb);
-    put_line(&sb, e, kp->k->body.file, kp->k->body.line);
+    emit_put_line(&sb, e, kp->k->body.file, kp->k->body.line);
     put_active_range(e->an, &sb, kp->k->body);
-    put_line_back_after_body(&sb, e);
+    emit_put_line_back_after_body(&sb, e);
     return sb_steal(&sb);
 }

@@ -50,7 +50,7 @@ static char *candidates_json(const emitter *e, const kernel_plan *kp)
     int fused = e->opt->dispatch != DISPATCH_HOST;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES; c++)
         if (nplus1rt_carries(c, (nplus1rt_split)kp->split, (nplus1rt_strategy)kp->strategy,
-                             fused, emits_tile(kp)))
+                             fused, emit_carries_tile(kp)))
             sb_printf(&sb, "%s\"%s\"", sb.len ? ", " : "", nplus1rt_candidate_text(c));
     return sb_steal(&sb);
 }
@@ -124,7 +124,7 @@ static void classifier_kernels_json(const kernel_plan *kp, const char *k, char *
     static const char *const other[] = {NPLUS1RT_SUFFIX_COUNT, NPLUS1RT_SUFFIX_SCATTER, NULL};
     const char *const *suffixes = kp->strategy == STRATEGY_ORDERED   ? ordered
                                   : kp->strategy == STRATEGY_CHUNKED ? chunked
-                                  : tile_only(kp)                    ? tile
+                                  : emit_tile_only(kp)                    ? tile
                                                                          : other;
     size_t at = 0;
     out[0] = '\0';
@@ -137,7 +137,7 @@ static void classifier_kernels_json(const kernel_plan *kp, const char *k, char *
 static char *context_json(const kernel_plan *kp)
 {
     const kernel_context *cx = &kp->ctx;
-    if (!emits_tile(kp))
+    if (!emit_carries_tile(kp))
         return xstrdup("null");
     if (kp->tile_candidate == AUTO_TILE_LOOP)
         return xstrdup("{\"active\": false, \"why\": \"the tile kernel is the loop kernel: its "
@@ -178,7 +178,7 @@ static char *context_json(const kernel_plan *kp)
 static char *loop_context_json(const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
-    if (!emits_tile(kp) || !lp->line)
+    if (!emit_carries_tile(kp) || !lp->line)
         return xstrdup("null");
     strbuf sb;
     sb_init(&sb);
@@ -224,7 +224,7 @@ static void json_str(strbuf *sb, const char *s)
 static char *machine_json(const kernel_plan *kp)
 {
     const machine_plan *mp = &kp->machine;
-    if (!emits_tile(kp) || (!mp->npoints && !mp->nblockers))
+    if (!emit_carries_tile(kp) || (!mp->npoints && !mp->nblockers))
         return xstrdup("null");
     const ir_kernel *ir = kp->k->ir;
     strbuf sb;
@@ -283,9 +283,10 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     const kernel_info *k = kp->k;
     char nslice[16], ccost[32], ck[512], fused[300], tile[300];
     /* under --strategy tile, the tile kernel runs every leaf: it is the fused kernel */
-    quoted_kernel(fused, sizeof fused, 1, k->name,
-                  tile_only(kp) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
-    quoted_kernel(tile, sizeof tile, emits_tile(kp), k->name, NPLUS1RT_SUFFIX_TILE, "null");
+    emit_quoted_kernel(fused, sizeof fused, 1, k->name,
+                       emit_tile_only(kp) ? NPLUS1RT_SUFFIX_TILE : NPLUS1RT_SUFFIX_FUSED, "null");
+    emit_quoted_kernel(tile, sizeof tile, emit_carries_tile(kp), k->name, NPLUS1RT_SUFFIX_TILE,
+                       "null");
     snprintf(nslice, sizeof nslice, "%u", kp->nslice);
     snprintf(ccost, sizeof ccost, "%.0f", kp->classifier_cost);
     classifier_kernels_json(kp, k->name, ck, sizeof ck);
@@ -296,8 +297,8 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
     sb_puts(&decisions, decisions.len ? "\n      " : "");
     char *prof = profile_json(&kp->prior), *cands = candidates_json(e, kp);
     char *ctx = context_json(kp), *loop_ctx = loop_context_json(kp), *mach = machine_json(kp);
-    char *set_desc = set_desc_json(e, kp);
-    const char *tkind = emits_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;
+    char *set_desc = emit_set_desc_json(e, kp);
+    const char *tkind = emit_carries_tile(kp) ? auto_tile_name(kp->tile_candidate) : NULL;
     char tcand[32];
     snprintf(tcand, sizeof tcand, tkind ? "\"%s\"" : "null", tkind);
     tmpl_var kv[] = {{"K", k->name}, {"STRATEGY", strategy_name(kp->strategy)},
@@ -311,7 +312,7 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
                      {"SET_DESC", set_desc},
                      {"DECISIONS", decisions.data ? decisions.data : ""},
                      {"COMMA", last ? "" : ","}};
-    expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
+    emit_expand(e, sb, &e->mf, "kernel-begin", kv, NV(kv));
     for (unsigned i = 0; i < k->nparams; i++) {
         const kernel_param *p = &k->params[i];
         char *type = json_escape(p->type_text);
@@ -324,15 +325,15 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
         tmpl_var av[] = {{"NAME", p->name}, {"TYPE", type}, {"SPACE", space},
                          {"ACCESS", access}, {"HOST", p->host_type},
                          {"COMMA", i + 1 == k->nparams ? "" : ","}};
-        expand(e, sb, &e->mf, "arg", av, NV(av));
+        emit_expand(e, sb, &e->mf, "arg", av, NV(av));
         free(type);
     }
-    expand(e, sb, &e->mf, "leaves-begin", kv, NV(kv));
+    emit_expand(e, sb, &e->mf, "leaves-begin", kv, NV(kv));
     for (unsigned l = 0; l < kp->nleaves; l++) {
         const leaf *lf = &kp->leaves[l];
         char id[16], kern[300], lb[16], le[16], cost[32];
         snprintf(id, sizeof id, "%u", l);
-        if (lf->kernel >= 0 && tile_only(kp))
+        if (lf->kernel >= 0 && emit_tile_only(kp))
             snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_TILE "\"", k->name);
         else if (lf->kernel >= 0)
             snprintf(kern, sizeof kern, "\"%s" NPLUS1RT_SUFFIX_LEAF "%d\"", k->name, lf->kernel);
@@ -349,13 +350,13 @@ static void manifest_kernel(emitter *e, strbuf *sb, const kernel_plan *kp, int l
                          {"RET", lf->returned ? "true" : "false"}, {"COST", cost},
                          {"INPUTS", inputs}, {"INDEXED_BY", indexed},
                          {"COMMA", l + 1 == kp->nleaves ? "" : ","}};
-        expand(e, sb, &e->mf, "leaf", lv, NV(lv));
+        emit_expand(e, sb, &e->mf, "leaf", lv, NV(lv));
         free(cond);
         free(file);
         free(inputs);
         free(indexed);
     }
-    expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
+    emit_expand(e, sb, &e->mf, "kernel-end", kv, NV(kv));
     sb_free(&decisions);
     free(prof);
     free(cands);
@@ -416,7 +417,7 @@ static char *skipped_json(const emitter *e)
     return sb_steal(&sb);
 }
 
-char *manifest(emitter *e)
+char *emit_manifest(emitter *e)
 {
     strbuf sb;
     sb_init(&sb);
@@ -425,10 +426,10 @@ char *manifest(emitter *e)
     tmpl_var hv[] = {{"VERSION", NPLUS1_VERSION}, {"INPUT", input}, {"STEM", e->opt->stem},
                      {"WG", e->wg}, {"FORMAT", NPLUS1_FORMAT_VERSION_STRING},
                      {"MACROS", macros}, {"SKIPPED", skipped}};
-    expand(e, &sb, &e->mf, "begin", hv, NV(hv));
+    emit_expand(e, &sb, &e->mf, "begin", hv, NV(hv));
     for (unsigned i = 0; i < e->pl->nkernels; i++)
         manifest_kernel(e, &sb, &e->pl->kernels[i], i + 1 == e->pl->nkernels);
-    expand(e, &sb, &e->mf, "end", hv, NV(hv));
+    emit_expand(e, &sb, &e->mf, "end", hv, NV(hv));
     free(input);
     free(macros);
     free(skipped);

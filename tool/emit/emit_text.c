@@ -13,8 +13,8 @@
 #include "auto_tile.h"
 #include "util.h"
 
-void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
-            const tmpl_var *vars, unsigned nvars)
+void emit_expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
+                 const tmpl_var *vars, unsigned nvars)
 {
     if (e->failed)
         return;
@@ -22,13 +22,13 @@ void expand(emitter *e, strbuf *out, const tmpl_file *t, const char *frag,
         e->failed = 1;
 }
 
-void expand_inline(emitter *e, strbuf *out, const char *frag, const tmpl_var *vars,
-                   unsigned nvars)
+void emit_expand_inline(emitter *e, strbuf *out, const char *frag, const tmpl_var *vars,
+                        unsigned nvars)
 {
     size_t len = out->len;
-    expand(e, out, &e->kt, frag, vars, nvars);
+    emit_expand(e, out, &e->kt, frag, vars, nvars);
     if (out->len > len)
-        text_chomp(out);
+        emit_text_chomp(out);
 }
 
 const char *dispatch_name(dispatch d)
@@ -36,45 +36,45 @@ const char *dispatch_name(dispatch d)
     return nplus1rt_dispatch_text(d);
 }
 
-const char *line_path(const emitter *e, unsigned file)
+const char *emit_line_path(const emitter *e, unsigned file)
 {
     return e->opt->no_line ? NULL : e->an->pr->files[file].path;
 }
 
-void put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line)
+void emit_put_line(strbuf *sb, const emitter *e, unsigned file, unsigned line)
 {
     if (!e->opt->no_line)
-        put_line_directive(sb, line, e->an->pr->files[file].path);
+        emit_put_line_directive(sb, line, e->an->pr->files[file].path);
 }
 
-void put_line_back(strbuf *sb, const emitter *e)
+void emit_put_line_back(strbuf *sb, const emitter *e)
 {
     if (!e->opt->no_line)
         sb_puts(sb, LINE_BACK "\n");
 }
 
-void put_line_back_after_body(strbuf *sb, const emitter *e)
+void emit_put_line_back_after_body(strbuf *sb, const emitter *e)
 {
     if (!e->opt->no_line)
         sb_puts(sb, "\n" LINE_BACK);
 }
 
 /* Strategy tile: the set is the tile kernel alone (no passes, no leaf kernels). */
-int tile_only(const kernel_plan *kp)
+int emit_tile_only(const kernel_plan *kp)
 {
     return kp->strategy == STRATEGY_TILE;
 }
 
 /* The tile kernel comes with --strategy tile, and beside the chosen strategy's
  * kernels under --split auto, so that the runtime may time it too. */
-int emits_tile(const kernel_plan *kp)
+int emit_carries_tile(const kernel_plan *kp)
 {
     return kp->tile_candidate != AUTO_TILE_NONE;
 }
 
 /* "K<suffix>" quoted (NPLUS1RT_SUFFIX_*), or none (NULL in C, null in JSON), in n bytes. */
-void quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
-                   const char *none)
+void emit_quoted_kernel(char *out, size_t n, int present, const char *k, const char *suffix,
+                        const char *none)
 {
     if (present)
         snprintf(out, n, "\"%s%s\"", k, suffix);
@@ -83,7 +83,7 @@ void quoted_kernel(char *out, size_t n, int present, const char *k, const char *
 }
 
 /* Comment-safe copy of a condition (no "*" "/" sequence). */
-char *comment_safe(const char *s)
+char *emit_comment_safe(const char *s)
 {
     strbuf sb;
     sb_init(&sb);
@@ -99,7 +99,7 @@ char *comment_safe(const char *s)
 }
 
 /* The first leaf of leaf kernel kn. */
-const leaf *kernel_leaf(const kernel_plan *kp, int kn)
+const leaf *emit_kernel_leaf(const kernel_plan *kp, int kn)
 {
     for (unsigned l = 0; l < kp->nleaves; l++)
         if (kp->leaves[l].kernel == kn)
@@ -107,7 +107,7 @@ const leaf *kernel_leaf(const kernel_plan *kp, int kn)
     return &kp->leaves[0];
 }
 
-char *merged_condition(const kernel_plan *kp)
+char *emit_merged_condition(const kernel_plan *kp)
 {
     strbuf sb;
     sb_init(&sb);
@@ -115,7 +115,7 @@ char *merged_condition(const kernel_plan *kp)
     return sb_steal(&sb);
 }
 
-void text_chomp(strbuf *sb)
+void emit_text_chomp(strbuf *sb)
 {
     if (sb->len && sb->data[sb->len - 1] == '\n')
         sb->data[--sb->len] = '\0';

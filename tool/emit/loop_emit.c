@@ -17,9 +17,9 @@
 static void frag(emitter *e, strbuf *sb, const char *name, const tmpl_var *v, unsigned n,
                  int inl)
 {
-    expand(e, sb, &e->kt, name, v, n);
+    emit_expand(e, sb, &e->kt, name, v, n);
     if (inl)
-        text_chomp(sb);
+        emit_text_chomp(sb);
 }
 
 #define FRAG(e, sb, name, ...)                                                                  \
@@ -61,7 +61,7 @@ typedef struct jump_text {
 /* A #line naming the first line of r (unless --no-line). */
 static void put_line_at(emitter *e, strbuf *sb, src_range r)
 {
-    put_line(sb, e, r.file, text_line_at(e->an->pr->files[r.file].text, r.begin));
+    emit_put_line(sb, e, r.file, emit_text_line_at(e->an->pr->files[r.file].text, r.begin));
 }
 
 /*
@@ -80,7 +80,7 @@ static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp, const jump
         end--;
     if (begin == end)
         return;
-    put_line(sb, e, file, text_line_at(text, begin));
+    emit_put_line(sb, e, file, emit_text_line_at(text, begin));
     sb_puts(sb, pad);
     unsigned pos = begin;
     for (unsigned i = 0; jt && i < lp->njumps; i++) {
@@ -94,7 +94,7 @@ static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp, const jump
     parse_put_active(e->an->pr, sb, file, pos, end);
     sb_puts(sb, tail);
     sb_putc(sb, '\n');
-    put_line_back(sb, e);
+    emit_put_line_back(sb, e);
 }
 
 static void loop_text(emitter *e, strbuf *sb, unsigned file, unsigned begin, unsigned end)
@@ -176,10 +176,10 @@ static void loop_start_outer(emitter *e, const kernel_plan *kp, strbuf *sb)
     sb_init(&ifr);
     parse_put_active(e->an->pr, &ifh, file, d->range.begin, body.begin);
     parse_put_active(e->an->pr, &ifr, file, body.end, d->range.end);
-    put_line(sb, e, file, d->range.line);
+    emit_put_line(sb, e, file, d->range.line);
     FRAG(e, sb, "loop-outer-if", {"IF_HEAD", ifh.data ? ifh.data : ""},
          {"IF_REST", ifr.data ? ifr.data : ""});
-    put_line_back(sb, e);
+    emit_put_line_back(sb, e);
     sb_free(&ifh);
     sb_free(&ifr);
     FRAG(e, sb, "loop-outer-other", {"LINE", LINE_TEXT(dline, d->range.line)});
@@ -259,7 +259,7 @@ static void loop_if_groups(emitter *e, strbuf *sb, const decision *d, unsigned f
     FRAG(e, sb, "loop-group-if", {"ARMS", arms.data ? arms.data : ""},
          {"LAST", LINE_TEXT(group, first + last)});
     sb_free(&arms);
-    put_line_back(sb, e);
+    emit_put_line_back(sb, e);
 }
 
 /* The grouping of decision d in the head: nplus1_b = first + its branch. */
@@ -274,7 +274,7 @@ static void loop_groups(emitter *e, strbuf *sb, const decision *d, unsigned firs
     char *cond = xstrndup(t, n);
     put_line_at(e, sb, d->cond);
     FRAG(e, sb, "loop-group-sel", {"COND", cond});
-    put_line_back(sb, e);
+    emit_put_line_back(sb, e);
     free(cond);
     loop_switch_groups(e, sb, d, first);
 }
@@ -290,7 +290,7 @@ static void loop_test(emitter *e, strbuf *sb, const loop_plan *lp)
         char *text = xstrndup(inc, n);
         put_line_at(e, sb, lp->inc);
         FRAG(e, sb, "loop-test-inc-body", {"INC", text});
-        put_line_back(sb, e);
+        emit_put_line_back(sb, e);
         free(text);
         frag(e, sb, "loop-close", NULL, 0, 0);
         t = range_text(e->an, lp->cond, &n);
@@ -300,7 +300,7 @@ static void loop_test(emitter *e, strbuf *sb, const loop_plan *lp)
         put_line_at(e, sb, lp->cond);
     FRAG(e, sb, "loop-test", {"COND", cond}, {"DO", lp->kind == LOOP_DO ? "1" : ""});
     if (n)
-        put_line_back(sb, e);
+        emit_put_line_back(sb, e);
     free(cond);
     loop_stores(e, sb, &lp->ctx, 0, lp->nprologue, "        ");
     frag(e, sb, "loop-test-end", NULL, 0, 0);
@@ -330,7 +330,7 @@ static char *loop_head(emitter *e, const kernel_plan *kp)
         FRAG(e, &sb, "loop-head-exit", {"LINE", LINE_TEXT(line, d->range.line)});
         put_line_at(e, &sb, d->branches[0].cond);
         FRAG(e, &sb, "loop-head-exit-if", {"COND", cond});
-        put_line_back(&sb, e);
+        emit_put_line_back(&sb, e);
         free(cond);
         loop_groups(e, &sb, lp->d2, 1);
         frag(e, &sb, "loop-close", NULL, 0, 0);
@@ -434,7 +434,7 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     char *members = loop_members(e, lp), *start = loop_start(e, kp), *head = loop_head(e, kp);
     char *branch = loop_branch(e, kp), *end = loop_end(e, kp);
-    char regroup[16], why[160], *original = in_place_body(e, kp); /* tile-in-place */
+    char regroup[16], why[160], *original = emit_in_place_body(e, kp); /* tile-in-place */
     snprintf(regroup, sizeof regroup, "%u", lp->regroup);
     snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a regrouping "
              "round about %.0f", lp->arm_cost[0], lp->round_cost);
@@ -445,8 +445,8 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"HEAD", head},        {"BRANCH", branch},  {"END", end},
                     {"PROLOGUE", prologue}, {"EPILOGUE", epilogue},
                     {"ORIGINAL", original}, {"POLICY", "NPLUS1_LOOP_REGROUP"}};
-    expand(e, sb, &e->kt, "loop-functions", v, NV(v));
-    expand(e, sb, &e->kt, "loop-tile", v, NV(v));
+    emit_expand(e, sb, &e->kt, "loop-functions", v, NV(v));
+    emit_expand(e, sb, &e->kt, "loop-tile", v, NV(v));
     free(original);
     free(params);
     free(args);

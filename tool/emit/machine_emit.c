@@ -21,8 +21,8 @@ static char *piece(emitter *e, const char *name, const tmpl_var *v, unsigned n)
 {
     strbuf sb;
     sb_init(&sb);
-    expand(e, &sb, &e->kt, name, v, n);
-    text_chomp(&sb);
+    emit_expand(e, &sb, &e->kt, name, v, n);
+    emit_text_chomp(&sb);
     return sb_steal(&sb);
 }
 
@@ -36,7 +36,7 @@ static void edit_piece(emitter *e, edits *es, unsigned begin, unsigned end, cons
     sb_init(&sb);
     sb_puts(&sb, t);
     sb_puts(&sb, tail);
-    add_edit(es, begin, end, sb.data ? sb.data : "");
+    emit_add_edit(es, begin, end, sb.data ? sb.data : "");
     sb_free(&sb);
     free(t);
 }
@@ -67,7 +67,7 @@ static void var_edits(emitter *e, const kernel_plan *kp, edits *es)
                 first = 0;
         }
         if (first)
-            add_edit(es, v->decl_stmt.begin, v->name_at, "");
+            emit_add_edit(es, v->decl_stmt.begin, v->name_at, "");
         if (v->init.end > v->init.begin) {
             char *ref = piece(e, "machine-ref", mv, NV(mv));
             if (v->init_list) {
@@ -76,7 +76,7 @@ static void var_edits(emitter *e, const kernel_plan *kp, edits *es)
                 strbuf sb;
                 sb_init(&sb);
                 sb_printf(&sb, "%s = ", ref);
-                add_edit(es, v->name_at, v->init.begin, sb.data);
+                emit_add_edit(es, v->name_at, v->init.begin, sb.data);
                 sb_free(&sb);
             }
             free(ref);
@@ -224,10 +224,10 @@ static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *re
         next_label(ir, n, NULL, i, entry, sizeof entry);
         for (unsigned g = 0; g < p->narms; g++) {
             char *what = machine_group_text(e->an, kp->k, mp, p->first + g);
-            char *safe = comment_safe(what);
+            char *safe = emit_comment_safe(what);
             tmpl_var rv[] = {{"STATE", NUM(st, p->first + g + 1)}, {"LABEL", entry},
                              {"WHAT", safe}};
-            expand(e, resume, &e->kt, "machine-resume", rv, NV(rv));
+            emit_expand(e, resume, &e->kt, "machine-resume", rv, NV(rv));
             free(what);
             free(safe);
         }
@@ -238,7 +238,7 @@ static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *re
             edit_piece(e, es, n->cond.range.end, body.begin, "machine-if-tail", v, NV(v), " ");
         } else {
             tmpl_var sv[] = {{"N", num}, {"LINE", line}};
-            expand(e, members, &e->kt, "machine-sel", sv, NV(sv));
+            emit_expand(e, members, &e->kt, "machine-sel", sv, NV(sv));
             strbuf arms;
             sb_init(&arms);
             for (unsigned g = 0; g < n->narms; g++) {
@@ -276,25 +276,25 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     for (unsigned i = 0; i < mp->nvars; i++) {
         const ir_var *v = &ir->vars[mp->vars[i].var];
         tmpl_var mv[] = {{"DECL", mp->vars[i].decl}, {"LINE", NUM(line, v->range.line)}};
-        expand(e, &members, &e->kt, "machine-member", mv, NV(mv));
+        emit_expand(e, &members, &e->kt, "machine-member", mv, NV(mv));
     }
     edits es = {0};
     const src_range r = ir->root->range;
-    es.line_path = line_path(e, r.file);
+    es.line_path = emit_line_path(e, r.file);
     var_edits(e, kp, &es);
     return_edits(e, kp, &es);
     point_edits(e, kp, &es, &resume, &members);
     loop_edits(e, kp, &es);
     for (unsigned i = 0; i < mp->npoints; i++)
         sb_printf(&points, "%sline %u", i ? ", " : "", mp->points[i].line);
-    put_line(&body, e, r.file, r.line);
-    put_edited_in(&body, e->an, r.file, e->an->pr->files[r.file].text, r.begin, r.end, &es);
+    emit_put_line(&body, e, r.file, r.line);
+    emit_put_edited_in(&body, e->an, r.file, e->an->pr->files[r.file].text, r.begin, r.end, &es);
     sb_putc(&body, '\n');
-    put_line_back(&body, e);
-    edits_free(&es);
-    text_chomp(&members);
-    text_chomp(&resume);
-    text_chomp(&body);
+    emit_put_line_back(&body, e);
+    emit_edits_free(&es);
+    emit_text_chomp(&members);
+    emit_text_chomp(&resume);
+    emit_text_chomp(&body);
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     char nleaves[16], bytes[16], regroup[16], why[200];
     NUM(nleaves, mp->ngroups);
@@ -302,7 +302,7 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     NUM(regroup, mp->regroup);
     snprintf(why, sizeof why, "its costliest regroup point's arm takes about %.0f operations, "
              "a regrouping round about %.0f", mp->arm_cost, mp->round_cost);
-    char *ipw = comment_safe(mp->in_place_why), *original = in_place_body(e, kp);
+    char *ipw = emit_comment_safe(mp->in_place_why), *original = emit_in_place_body(e, kp);
     tmpl_var v[] = {{"K", k->name},
                     {"PARAMS", params},
                     {"ARGS", args},
@@ -317,10 +317,10 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"RESUME", resume.data ? resume.data : ""},
                     {"BODY", body.data ? body.data : ""},
                     {"ORIGINAL", original}, {"POLICY", "NPLUS1_LOOP_REGROUP"}};
-    expand(e, sb, &e->kt, "machine-begin", v, NV(v));
-    expand(e, sb, &e->kt, "machine-run", v, NV(v));
-    expand(e, sb, &e->kt, "machine-tile", v, NV(v));
-    expand(e, sb, &e->kt, "machine-end", v, NV(v));
+    emit_expand(e, sb, &e->kt, "machine-begin", v, NV(v));
+    emit_expand(e, sb, &e->kt, "machine-run", v, NV(v));
+    emit_expand(e, sb, &e->kt, "machine-tile", v, NV(v));
+    emit_expand(e, sb, &e->kt, "machine-end", v, NV(v));
     free(ipw);
     free(original);
     free(params);

@@ -14,7 +14,7 @@
 
 /* ---- text edits ---------------------------------------------------------- */
 
-void add_edit(edits *es, unsigned begin, unsigned end, const char *text)
+void emit_add_edit(edits *es, unsigned begin, unsigned end, const char *text)
 {
     edit e = {begin, end, xstrdup(text)};
     VEC_PUSH(es->v, es->n, es->cap, e);
@@ -28,7 +28,7 @@ static int edit_cmp(const void *a, const void *b)
     return (x->end > y->end) - (x->end < y->end); /* an insertion before a replacement */
 }
 
-void edits_free(edits *es)
+void emit_edits_free(edits *es)
 {
     for (unsigned i = 0; i < es->n; i++)
         free(es->v[i].text);
@@ -63,21 +63,21 @@ static void put_line_after_edit(strbuf *sb, const char *text, unsigned at, unsig
 {
     sb_putc(sb, '\n');
     if (text[at] != '\n') {
-        put_line_directive(sb, line, path);
+        emit_put_line_directive(sb, line, path);
         return;
     }
-    put_line_directive(sb, line + 1, path);
+    emit_put_line_directive(sb, line + 1, path);
     sb->data[--sb->len] = '\0';
 }
 
 /* Appends text[begin, end) with the edits applied (the active text of file, given an). */
-void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
-                   unsigned begin, unsigned end, edits *es)
+void emit_put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
+                        unsigned begin, unsigned end, edits *es)
 {
     if (es->n)
         qsort(es->v, es->n, sizeof *es->v, edit_cmp);
     unsigned pos = begin;
-    unsigned line = es->line_path ? text_line_at(text, begin) : 0;
+    unsigned line = es->line_path ? emit_text_line_at(text, begin) : 0;
     for (unsigned i = 0; i < es->n; i++) {
         const edit *e = &es->v[i];
         if (e->begin < pos || e->end > end)
@@ -94,26 +94,26 @@ void put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *te
     put_segment(sb, an, file, text, pos, end);
 }
 
-void put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
+void emit_put_edited(strbuf *sb, const char *text, unsigned begin, unsigned end, edits *es)
 {
-    put_edited_in(sb, NULL, 0, text, begin, end, es);
+    emit_put_edited_in(sb, NULL, 0, text, begin, end, es);
 }
 
 /* ---- #line directives ---------------------------------------------------- */
 
-unsigned text_line_at(const char *text, unsigned off)
+unsigned emit_text_line_at(const char *text, unsigned off)
 {
     return 1 + newlines(text, off);
 }
 
-void put_line_directive(strbuf *sb, unsigned line, const char *path)
+void emit_put_line_directive(strbuf *sb, unsigned line, const char *path)
 {
     sb_printf(sb, "#line %u \"", line);
     sb_put_c_string(sb, path, strlen(path));
     sb_puts(sb, "\"\n");
 }
 
-char *text_lines_resolved(char *text, const char *generated)
+char *emit_text_lines_resolved(char *text, const char *generated)
 {
     static const char back[] = LINE_BACK;
     strbuf out;
@@ -123,7 +123,7 @@ char *text_lines_resolved(char *text, const char *generated)
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         if (len == sizeof back - 1 && !memcmp(p, back, len)) {
-            put_line_directive(&out, line + 1, generated);
+            emit_put_line_directive(&out, line + 1, generated);
             out.len--; /* its newline is the text's */
             out.data[out.len] = '\0';
         } else {
