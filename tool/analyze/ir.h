@@ -30,7 +30,7 @@ typedef enum ir_kind {
     IR_CONTINUE, /* next iteration of the loop node `target` */
     IR_RETURN,   /* in the kernel: the item ends; in an inlined helper: leaves the helper
                   * (the call node `target`), its value into the call's return variable */
-    IR_CALL      /* an inlined helper: kids[0] its body (a block); see ir_call */
+    IR_CALL      /* an inlined helper: kids[0] its body (a block); see ir_call (below) */
 } ir_kind;
 
 typedef enum ir_loop_kind { IR_FOR, IR_WHILE, IR_DO } ir_loop_kind;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir_int.h - shared by the IR's builder files only: ir.c (statements,
- * decisions, effects and cost), ir_vars.c (variables, address-taken, loop
- * parts and trip counts) and ir_call.c (helpers inlined at their calls).
+ * decisions, effects and cost, and helpers inlined at their calls: the two
+ * recurse, so they share a file), ir_vars.c (variables, address-taken, loop
+ * parts and trip counts) and ir_refs.c.
  */
 #ifndef NPLUS1_IR_INT_H
 #define NPLUS1_IR_INT_H
@@ -69,7 +70,7 @@ long long ir_trip_count(const analysis *an, CXCursor init, CXCursor cond, CXCurs
  * refs, decl_stmt, name_at, init) and the written flag, from the kernel's body. */
 void ir_note_refs(ir_ctx *c, CXCursor body);
 
-/* ---- ir_call.c ---- */
+/* ---- ir.c: helpers inlined at their calls ---- */
 /* The calls below e (post-order: arguments first) to helpers holding a decision or a
  * loop: each an IR_CALL node in owner->calls, its body built in a frame of its own. */
 void ir_inline_calls(ir_ctx *c, CXCursor e, ir_node *owner);

@@ -406,6 +406,23 @@ static void find_directive_lines(src_file *f, unsigned *cap)
     free(d);
 }
 
+unsigned parse_skipped_ranges(parse_result *pr, unsigned file, unsigned **out)
+{
+    const src_file *f = &pr->files[file];
+    CXSourceRangeList *l = pr->tu && f->cxfile ? clang_getSkippedRanges(pr->tu, f->cxfile) : NULL;
+    unsigned n = l ? l->count : 0;
+    *out = xcalloc(n ? 2 * n : 1, sizeof **out);
+    for (unsigned i = 0; i < n; i++) {
+        clang_getExpansionLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL,
+                                   &(*out)[2 * i]);
+        clang_getExpansionLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL,
+                                   &(*out)[2 * i + 1]);
+    }
+    if (l)
+        clang_disposeSourceRangeList(l);
+    return n;
+}
+
 /* The blocks libclang skipped (parse_skipped_ranges), widened to whole lines. */
 static void find_skipped_blocks(parse_result *pr, unsigned file, unsigned *cap)
 {

@@ -120,4 +120,11 @@ int parse_in_macro(CXSourceLocation loc);
 /* A diagnostic location for loc (path NULL when it has none). */
 diag_loc parse_diag_loc(parse_result *pr, CXSourceLocation loc);
 
+/*
+ * The blocks libclang skipped in files[file] (inactive #if arms), as it reports
+ * them: (*out)[2i] and (*out)[2i+1] are the begin and end offsets of block i.
+ * Returns the number of blocks; *out is never NULL (caller frees).
+ */
+unsigned parse_skipped_ranges(parse_result *pr, unsigned file, unsigned **out);
+
 #endif

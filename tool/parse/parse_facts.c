@@ -112,23 +112,6 @@ unsigned parse_inclusions(parse_result *pr, parse_inclusion **out)
     return inc.n;
 }
 
-unsigned parse_skipped_ranges(parse_result *pr, unsigned file, unsigned **out)
-{
-    const src_file *f = &pr->files[file];
-    CXSourceRangeList *l = pr->tu && f->cxfile ? clang_getSkippedRanges(pr->tu, f->cxfile) : NULL;
-    unsigned n = l ? l->count : 0;
-    *out = xcalloc(n ? 2 * n : 1, sizeof **out);
-    for (unsigned i = 0; i < n; i++) {
-        clang_getExpansionLocation(clang_getRangeStart(l->ranges[i]), NULL, NULL, NULL,
-                                   &(*out)[2 * i]);
-        clang_getExpansionLocation(clang_getRangeEnd(l->ranges[i]), NULL, NULL, NULL,
-                                   &(*out)[2 * i + 1]);
-    }
-    if (l)
-        clang_disposeSourceRangeList(l);
-    return n;
-}
-
 typedef struct definition_visit {
     parse_result *pr;
     int (*want)(void *ud, const char *name);

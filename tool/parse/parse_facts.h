@@ -29,12 +29,6 @@ unsigned parse_inclusions(parse_result *pr, parse_inclusion **out);
  * its '\n'. */
 void parse_logical_line(const src_file *f, unsigned off, unsigned *ls, unsigned *le);
 
-/*
- * The blocks libclang skipped in files[file] (inactive #if arms), as it reports
- * them: (*out)[2i] and (*out)[2i+1] are the begin and end offsets of block i.
- * Returns the number of blocks; *out is never NULL (caller frees).
- */
-unsigned parse_skipped_ranges(parse_result *pr, unsigned file, unsigned **out);
 
 /* For each macro definition of the translation unit, in order, that want(ud, name)
  * asks for and whose location resolves to a file: fn(ud, name, where it is). (Only
