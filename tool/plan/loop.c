@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag_at.h"
 #include "plan_facts.h"
 #include "syntax.h"
 #include "tree.h"
@@ -187,8 +188,7 @@ static CXCursor loop_cursor(const kernel_info *k, const loop_plan *lp)
 
 static void loop_note(const analysis *an, CXCursor at, diag_sink *diag, const char *why)
 {
-    diag_loc loc = cursor_diag_loc(an, at);
-    diag_report(diag, DIAG_NOTE, &loc, NULL, "the loop is not regrouped: %s", why);
+    diag_at(diag, an->pr, DIAG_NOTE, at, NULL, "the loop is not regrouped: %s", why);
 }
 
 /* A range of the file text [begin, end) with the spaces at its ends left out. */

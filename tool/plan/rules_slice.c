@@ -14,17 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag_at.h"
 #include "plan_facts.h"
 #include "rules.h"
 #include "tree.h"
 #include "util.h"
-
-static void report_at(const analysis *an, diag_sink *diag, diag_level lvl, CXCursor at,
-                      const char *rule, const char *msg)
-{
-    diag_loc loc = cursor_diag_loc(an, at);
-    diag_report(diag, lvl, &loc, rule, "%s", msg);
-}
 
 static CXCursor first_site(const effects *fx, unsigned mask, CXCursor fallback, CXCursor *via)
 {
@@ -41,7 +35,7 @@ static void note_via(const analysis *an, diag_sink *diag, CXCursor via)
 {
     if (cursor_is_null(via))
         return;
-    report_at(an, diag, DIAG_NOTE, via, NULL, "reached through this call");
+    diag_at(diag, an->pr, DIAG_NOTE, via, NULL, "reached through this call");
 }
 
 int check_conditions(const analysis *an, const tree_lists *t, diag_sink *diag)
@@ -55,14 +49,14 @@ int check_conditions(const analysis *an, const tree_lists *t, diag_sink *diag)
             continue;
         CXCursor via;
         CXCursor at = first_site(&d->cond_fx, bad, d->cursor, &via);
-        report_at(an, diag, DIAG_ERROR, at, rule_name(RULE_SIDE_EFFECT),
-                  "this condition has a side effect (it writes a variable or memory, or calls "
-                  "something that does)");
+        diag_at(diag, an->pr, DIAG_ERROR, at, rule_name(RULE_SIDE_EFFECT),
+                "this condition has a side effect (it writes a variable or memory, or calls "
+                "something that does)");
         note_via(an, diag, via);
-        report_at(an, diag, DIAG_NOTE, d->cursor, NULL,
-                  "the classifier evaluates the condition and the leaf kernels do not, so the "
-                  "side effect would happen in the wrong kernel; compute the value in a "
-                  "statement before the decision");
+        diag_at(diag, an->pr, DIAG_NOTE, d->cursor, NULL,
+                "the classifier evaluates the condition and the leaf kernels do not, so the "
+                "side effect would happen in the wrong kernel; compute the value in a "
+                "statement before the decision");
         errors++;
     }
     return errors;
@@ -82,9 +76,9 @@ static void note_tile_allows(const analysis *an, tile_hint *h, const seq_item *i
         h->built = 1;
     }
     if (context_in_prologue(&h->ctx, it))
-        report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
-                  "--strategy tile allows this statement: its classify phase runs the prologue "
-                  "once per item and the leaves start from its values (docs/legality.md)");
+        diag_at(diag, an->pr, DIAG_NOTE, it->cursor, NULL,
+                "--strategy tile allows this statement: its classify phase runs the prologue "
+                "once per item and the leaves start from its values (docs/legality.md)");
 }
 
 int check_slice(const analysis *an, const tree_lists *t, unsigned horizon,
@@ -98,11 +92,11 @@ int check_slice(const analysis *an, const tree_lists *t, unsigned horizon,
         /* a kept decision may return: nothing after it is split, unless the slice needs it */
         int in_slice = t->in_slice[it->id];
         if (!cursor_is_null(it->fx.hidden_exit) && (it->kind == ITEM_STMT || in_slice)) {
-            report_at(an, diag, DIAG_ERROR, it->fx.hidden_exit, rule_name(RULE_HIDDEN_RETURN),
-                      "a return or break inside this statement comes before a decision");
-            report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
-                      "the classifier cannot tell which items leave early here; write the early "
-                      "exit as a top-level guard 'if (...) return;'");
+            diag_at(diag, an->pr, DIAG_ERROR, it->fx.hidden_exit, rule_name(RULE_HIDDEN_RETURN),
+                    "a return or break inside this statement comes before a decision");
+            diag_at(diag, an->pr, DIAG_NOTE, it->cursor, NULL,
+                    "the classifier cannot tell which items leave early here; write the early "
+                    "exit as a top-level guard 'if (...) return;'");
             errors++;
         }
         if (!in_slice || !(it->fx.bits & EFF_OBSERVABLE))
@@ -113,12 +107,12 @@ int check_slice(const analysis *an, const tree_lists *t, unsigned horizon,
         }
         CXCursor via;
         CXCursor at = first_site(&it->fx, EFF_OBSERVABLE, it->cursor, &via);
-        report_at(an, diag, DIAG_ERROR, at, rule_name(RULE_SIDE_EFFECT),
-                  "a condition depends on a statement with a side effect");
+        diag_at(diag, an->pr, DIAG_ERROR, at, rule_name(RULE_SIDE_EFFECT),
+                "a condition depends on a statement with a side effect");
         note_via(an, diag, via);
-        report_at(an, diag, DIAG_NOTE, it->cursor, NULL,
-                  "the classifier must run this statement to evaluate a condition, and it would "
-                  "repeat its writes; move the side effect after the decision");
+        diag_at(diag, an->pr, DIAG_NOTE, it->cursor, NULL,
+                "the classifier must run this statement to evaluate a condition, and it would "
+                "repeat its writes; move the side effect after the decision");
         note_tile_allows(an, hint, it, diag);
         errors++;
     }
@@ -246,20 +240,20 @@ int check_memory_order(const analysis *an, const tree_lists *t, const seq *top,
             ctx->relaxed++;
             continue;
         }
-        report_at(an, diag, DIAG_ERROR, read, rule_name(RULE_MEMORY_ORDER),
-                  "a condition reads memory after the kernel wrote memory");
+        diag_at(diag, an->pr, DIAG_ERROR, read, rule_name(RULE_MEMORY_ORDER),
+                "a condition reads memory after the kernel wrote memory");
         CXCursor via;
         CXCursor at = first_site(&w->fx, EFF_MEM_WRITE | EFF_ATOMIC, w->cursor, &via);
         if (cursor_is_null(via) && !cursor_is_null(store))
             at = store;
-        report_at(an, diag, DIAG_NOTE, at, NULL,
-                  load_is_image_read(read) /* 'restrict' does not apply to images */
-                      ? "this write runs before the condition; the classifier runs before any "
-                        "leaf kernel and would read the old value (read a 'read_only' image and "
-                        "write a 'write_only' one if they are different images)"
-                      : "this write runs before the condition; the classifier runs before any "
-                        "leaf kernel and would read the old value (declare the read pointer "
-                        "'restrict' or '__constant' if it never aliases the written one)");
+        diag_at(diag, an->pr, DIAG_NOTE, at, NULL, "%s",
+                load_is_image_read(read) /* 'restrict' does not apply to images */
+                    ? "this write runs before the condition; the classifier runs before any "
+                      "leaf kernel and would read the old value (read a 'read_only' image and "
+                      "write a 'write_only' one if they are different images)"
+                    : "this write runs before the condition; the classifier runs before any "
+                      "leaf kernel and would read the old value (declare the read pointer "
+                      "'restrict' or '__constant' if it never aliases the written one)");
         note_via(an, diag, via);
         note_tile_allows(an, hint, w, diag);
         return 1;
