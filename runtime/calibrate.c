@@ -96,21 +96,6 @@ static const char *cal_source =
     "ROUND(cal_match, 0, 2)\n"
     "ROUND(cal_words, 16, 1)\n";
 
-#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
-#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
-#endif
-
-/* A warp match: NVIDIA compute capability 7.0 and later (as set.c's tile_match_for). */
-static int has_match(cl_device_id dev)
-{
-    char ext[4096] = "";
-    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
-    cl_uint major = 0;
-    return strstr(ext, "cl_nv_device_attribute_query") &&
-           clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
-                           NULL) == CL_SUCCESS && major >= 7;
-}
-
 typedef struct cal_run {
     cl_command_queue q;
     cl_program prog;
@@ -290,7 +275,7 @@ cl_int nplus1rt_calibrate(cl_context ctx, cl_device_id dev, nplus1rt_calibration
         snprintf(err, errlen, "cannot create a profiling queue: OpenCL error %d", (int)e);
         return e;
     }
-    int match = has_match(dev);
+    int match = set_device_has_match(dev);
     char *log = NULL;
     r.prog = nplus1rt_build(ctx, dev, cal_source, match ? "-DCAL_MATCH" : "", &log, &e);
     if (!r.prog)

@@ -281,7 +281,7 @@ static unsigned tile_ipt_for(cl_device_id dev, size_t wg, int given)
  * 1.58x at 8 iterations on the H200 (docs/performance.md). NPLUS1_TILE_MATCH=0
  * turns it off.
  */
-static int tile_match_for(cl_device_id dev)
+int set_device_has_match(cl_device_id dev)
 {
     char ext[4096] = "";
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
@@ -304,7 +304,7 @@ static int tile_match_for(cl_device_id dev)
 static void rank_method(nplus1rt_set *s)
 {
     s->has_cal = nplus1rt_calibration_load(s->dev, &s->cal, s->cal_path, sizeof s->cal_path);
-    int match = tile_match_for(s->dev);
+    int match = set_device_has_match(s->dev);
     if (!match || s->config.tile_match_off)
         return;
     s->tile_match = s->config.tile_match_on || nplus1rt_rank_by_match(&s->cal, s->desc->nleaves);

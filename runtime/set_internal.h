@@ -177,4 +177,7 @@ int set_candidate_named(const nplus1rt_set *s, const char *name);
  * (validate.c's cold first launches); what it chooses is still stored. */
 void set_choice_forget_stored(nplus1rt_set *s);
 
+/* A warp match (PTX match.any): NVIDIA compute capability 7.0 and later (set.c). */
+int set_device_has_match(cl_device_id dev);
+
 #endif

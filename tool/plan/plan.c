@@ -257,6 +257,16 @@ static void leaves_clear(kernel_plan *kp)
     kp->nleaves = 0;
 }
 
+/* A regrouped set's kernels: one a group, none merged; it regroups every round (no probe
+ * yet), and under --split auto it is a candidate beside the original. */
+static void leaves_regrouped(kernel_plan *kp, unsigned ngroups, split_policy split)
+{
+    kp->nkernels = ngroups;
+    kp->merged_kernel = -1;
+    kp->nmerged = 0;
+    kp->split = split == SPLIT_AUTO ? SPLIT_MODE_ADAPTIVE : SPLIT_MODE_ALWAYS;
+}
+
 /* An active loop: its decision's branches are the groups, and the leaves the driver counts. */
 static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
 {
@@ -277,11 +287,7 @@ static void loop_leaves(const analysis *an, kernel_plan *kp, split_policy split)
             lf.cost += s->items[i].fx.cost;
         VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
     }
-    kp->nkernels = lp->ngroups;
-    kp->merged_kernel = -1;
-    kp->nmerged = 0;
-    /* regroup every round (no probe yet); under --split auto a candidate beside the original */
-    kp->split = split == SPLIT_AUTO ? SPLIT_MODE_ADAPTIVE : SPLIT_MODE_ALWAYS;
+    leaves_regrouped(kp, lp->ngroups, split);
 }
 
 /* The state machine's groups (machine.h): each regroup point's arms, the leaves counted. */
@@ -301,10 +307,7 @@ static void machine_leaves(const analysis *an, kernel_plan *kp, split_policy spl
         lf.cost = n->arms[arm].cost;
         VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
     }
-    kp->nkernels = mp->ngroups;
-    kp->merged_kernel = -1;
-    kp->nmerged = 0;
-    kp->split = split == SPLIT_AUTO ? SPLIT_MODE_ADAPTIVE : SPLIT_MODE_ALWAYS;
+    leaves_regrouped(kp, mp->ngroups, split);
 }
 
 /* "file:line:col" of r's start. */
