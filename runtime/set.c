@@ -452,7 +452,8 @@ void nplus1rt_set_release(nplus1rt_set *s)
     if (s->leafid)
         clReleaseMemObject(s->leafid);
     free(s->leaves);
-    free(s->orig_args);
+    free(s->orig_args.bytes);
+    free(s->in_place_user_args.bytes);
     free(s->last_counts);
     free(s->errmsg);
     free(s);

@@ -45,6 +45,16 @@ typedef struct set_config {
     int choice_classic;         /* NPLUS1_CHOICE_START=classic: the start before lean */
 } set_config;
 
+/*
+ * A kernel's user arguments as last set (size, then value, for each): a launch whose
+ * arguments are the same bytes sets none again (a short kernel's launch is a few
+ * microseconds; clSetKernelArg on every argument is a visible part of it).
+ */
+typedef struct {
+    unsigned char *bytes;
+    size_t len; /* 0: nothing kept */
+} arg_memo;
+
 struct nplus1rt_set {
     const nplus1rt_set_desc *desc;  /* points to desc_copy */
     nplus1rt_set_desc desc_copy;
@@ -87,8 +97,8 @@ struct nplus1rt_set {
     int timing;                 /* this launch is a timed trial: keep its events */
     int forced;                 /* a forced candidate (NPLUS1_CHOICE), -1: none */
     int no_chunk;               /* CHUNKED: this launch runs the aggregated passes */
-    unsigned char *orig_args;   /* the original's arguments as last set (sizes, then bytes) */
-    size_t orig_args_len;
+    arg_memo orig_args;         /* the original's arguments as last set */
+    arg_memo in_place_user_args; /* the tile kernel's in place (regrouping off) */
     cl_kernel tile;             /* desc->tile_kernel, or NULL */
     unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
     int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
@@ -98,7 +108,7 @@ struct nplus1rt_set {
     int has_cal;
     int tile_in_place;          /* the tile kernel was built with regrouping off: the original's
                                  * body, launched with the original's sizes; it counts nothing */
-    int in_place_args;          /* ... and its hidden arguments are set */
+    int in_place_args;          /* ... and its hidden and launch arguments are set */
     int record_leaves;          /* TILE: write each item's leaf (validation) */
     int last_tile;              /* the last launch was TILE: 1, 2 when it recorded the leaves */
     int last_uncounted;         /* ... and did not count its items (the fast path) */

@@ -303,54 +303,69 @@ static size_t packed_args_size(const nplus1rt_set *s, const nplus1rt_argval *arg
     return need;
 }
 
-static int same_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+/* Whether args are the bytes m kept. */
+static int memo_same(const nplus1rt_set *s, const arg_memo *m, const nplus1rt_argval *args)
 {
-    size_t need = packed_args_size(s, args);
-    if (s->orig_args && s->orig_args_len == need) {
-        const unsigned char *p = s->orig_args;
-        unsigned i = 0;
-        for (; i < s->desc->nargs; i++) {
-            if (memcmp(p, &args[i].size, sizeof(size_t)) ||
-                memcmp(p + sizeof(size_t), args[i].value, args[i].size))
-                break;
-            p += sizeof(size_t) + args[i].size;
-        }
-        if (i == s->desc->nargs)
-            return 1;
+    if (!m->bytes || m->len != packed_args_size(s, args))
+        return 0;
+    const unsigned char *p = m->bytes;
+    for (unsigned i = 0; i < s->desc->nargs; i++) {
+        if (memcmp(p, &args[i].size, sizeof(size_t)) ||
+            memcmp(p + sizeof(size_t), args[i].value, args[i].size))
+            return 0;
+        p += sizeof(size_t) + args[i].size;
     }
-    return 0;
+    return 1;
 }
 
-static void keep_original_args(nplus1rt_set *s, const nplus1rt_argval *args)
+/* Keeps args in m (nothing kept when memory runs out: the next launch sets them all). */
+static void memo_keep(const nplus1rt_set *s, arg_memo *m, const nplus1rt_argval *args)
 {
     size_t need = packed_args_size(s, args);
-    unsigned char *p = realloc(s->orig_args, need ? need : 1);
-    s->orig_args_len = 0;
+    unsigned char *p = realloc(m->bytes, need ? need : 1);
+    m->len = 0;
     if (!p)
         return;
-    s->orig_args = p;
+    m->bytes = p;
     for (unsigned i = 0; i < s->desc->nargs; i++) {
         memcpy(p, &args[i].size, sizeof(size_t));
         memcpy(p + sizeof(size_t), args[i].value, args[i].size);
         p += sizeof(size_t) + args[i].size;
     }
-    s->orig_args_len = need;
+    m->len = need;
+}
+
+/* k's user arguments, unless m says k holds these already. */
+static cl_int set_user_args_memo(nplus1rt_set *s, cl_kernel k, arg_memo *m,
+                                 const nplus1rt_argval *args)
+{
+    if (memo_same(s, m, args))
+        return CL_SUCCESS;
+    m->len = 0;
+    cl_int err = set_user_args(s, k, args);
+    if (err == CL_SUCCESS)
+        memo_keep(s, m, args);
+    return err;
 }
 
 /*
  * TILE with regrouping off (tile-in-place): the tile kernel is the original's body,
  * launched with the original's sizes, offsets and local size; it touches no counter
  * (this launch's set stays as it was) and counts nothing. The user's arguments are set
- * each launch; the hidden ones once (they are unused).
+ * when they change, as the original's are; the hidden ones once (they are unused).
  */
 static cl_int launch_tile_in_place(nplus1rt_set *s, const request *r)
 {
-    cl_uint a;
-    cl_int err = launch_args(s, s->tile, r->args, &r->L, 1, &a);
+    cl_int err = set_user_args_memo(s, s->tile, &s->in_place_user_args, r->args);
     if (err != CL_SUCCESS)
         return err;
-    if (!s->in_place_args) {
-        cl_uint zero = 0;
+    if (!s->in_place_args) { /* unused by the body in place: set once, as OpenCL wants */
+        cl_uint a = s->desc->nargs, zero = 0;
+        SETARG(s->tile, a++, r->L.n);
+        SETARG(s->tile, a + NPLUS1RT_HEAD_DIM, r->L.dim);
+        SETARG(s->tile, a + NPLUS1RT_HEAD_GSZ, r->L.gsz);
+        SETARG(s->tile, a + NPLUS1RT_HEAD_GOFF, r->L.goff);
+        a += NPLUS1RT_HEAD_ARGS;
         SETARG(s->tile, a + NPLUS1RT_TILE_CTR, s->ctrs[0]);
         SETARG(s->tile, a + NPLUS1RT_TILE_NEXT_CTR, s->ctrs[1]);
         SETARG(s->tile, a + NPLUS1RT_TILE_PROBE, zero);
@@ -431,12 +446,8 @@ cl_int set_run_original(nplus1rt_set *s, cl_command_queue q, cl_uint dim, const 
                         const size_t *gsz, const size_t *lsz, const nplus1rt_argval *args)
 {
     cl_int err = CL_SUCCESS;
-    if (!same_original_args(s, args)) {
-        s->orig_args_len = 0;
-        if ((err = set_user_args(s, s->original, args)) != CL_SUCCESS)
-            return err;
-        keep_original_args(s, args);
-    }
+    if ((err = set_user_args_memo(s, s->original, &s->orig_args, args)) != CL_SUCCESS)
+        return err;
     s->last_original = 1;
     err = clEnqueueNDRangeKernel(q, s->original, dim, off, gsz, lsz, 0, NULL, next_event(s));
     return err == CL_SUCCESS ? err : set_fail(s, err, "the original kernel");

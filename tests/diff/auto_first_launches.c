@@ -18,8 +18,13 @@
  * 15 launches (the 16th is the chosen split's periodic probe): the stored
  * choice from the first launch, no trial.
  *
+ * With "swap", each launch writes another output buffer than the launch before (two
+ * buffers in turn): a set that keeps a kernel's arguments between launches (set_passes.c's
+ * arg_memo) must see the change. Run with NPLUS1_CHOICE=original, or =tile with
+ * NPLUS1_TILE_REGROUP=off (the tile kernel in place), to test those paths.
+ *
  * usage: auto_first_launches samples/oneKernel.cl [N] [profiling 0|1]
- *                            [both|original|split-first|cached|any]
+ *                            [both|original|split-first|cached|any|swap]
  */
 #include "oneKernel_nplus1.h"
 
@@ -34,7 +39,8 @@
 typedef struct fixture {
     cl_context ctx;
     cl_command_queue q;
-    cl_mem ia, fa, out;
+    cl_mem ia, fa, out, out2, cur; /* cur: out, or out2 in turn ("swap") */
+    int swap;
     float *expect, *got, *poison;
     size_t n;
 } fixture;
@@ -65,6 +71,9 @@ static cl_int make_buffers(fixture *f)
         f->fa = clCreateBuffer(f->ctx, ro, f->n * 4, fa, &err);
     if (err == CL_SUCCESS)
         f->out = clCreateBuffer(f->ctx, CL_MEM_READ_WRITE, f->n * 4, NULL, &err);
+    if (err == CL_SUCCESS)
+        f->out2 = clCreateBuffer(f->ctx, CL_MEM_READ_WRITE, f->n * 4, NULL, &err);
+    f->cur = f->out;
     free(ia);
     free(fa);
     return err;
@@ -72,7 +81,7 @@ static cl_int make_buffers(fixture *f)
 
 static cl_int poison(fixture *f)
 {
-    return clEnqueueWriteBuffer(f->q, f->out, CL_TRUE, 0, f->n * 4, f->poison, 0, NULL, NULL);
+    return clEnqueueWriteBuffer(f->q, f->cur, CL_TRUE, 0, f->n * 4, f->poison, 0, NULL, NULL);
 }
 
 /* The original kernel's output over all n items: the reference. */
@@ -108,11 +117,12 @@ static int launches(fixture *f, nplus1_oneKernel *set, size_t items, unsigned *o
 {
     int bad = 0;
     for (int i = 0; i < LAUNCHES; i++) {
+        f->cur = f->swap && i % 2 ? f->out2 : f->out;
         cl_int err = poison(f);
         if (err == CL_SUCCESS)
-            err = nplus1_oneKernel_enqueue(set, f->q, 1, NULL, &items, NULL, f->ia, f->fa, f->out);
+            err = nplus1_oneKernel_enqueue(set, f->q, 1, NULL, &items, NULL, f->ia, f->fa, f->cur);
         if (err == CL_SUCCESS)
-            err = clEnqueueReadBuffer(f->q, f->out, CL_TRUE, 0, items * 4, f->got, 0, NULL, NULL);
+            err = clEnqueueReadBuffer(f->q, f->cur, CL_TRUE, 0, items * 4, f->got, 0, NULL, NULL);
         if (err != CL_SUCCESS) {
             printf("launch %d of %zu items: %s (%s)\n", i, items, nplus1_strerror(err),
                    nplus1_oneKernel_errmsg(set));
@@ -144,6 +154,7 @@ int main(int argc, char **argv)
     memset(&f, 0, sizeof f);
     f.n = argc > 2 ? strtoul(argv[2], NULL, 10) : 30000;
     int profiling = argc > 3 && atoi(argv[3]);
+    f.swap = argc > 4 && !strcmp(argv[4], "swap");
     char errbuf[512];
     nplus1rt_device dev;
     cl_int err = nplus1rt_pick_device(&dev, errbuf, sizeof errbuf);
@@ -191,6 +202,7 @@ int main(int argc, char **argv)
     clReleaseMemObject(f.ia);
     clReleaseMemObject(f.fa);
     clReleaseMemObject(f.out);
+    clReleaseMemObject(f.out2);
     free(f.expect);
     free(f.got);
     free(f.poison);
