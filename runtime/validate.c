@@ -391,21 +391,46 @@ static cl_int refresh_inputs(vctx *v)
     return clFinish(v->q);
 }
 
-static double time_runs(vctx *v, cl_kernel orig, nplus1rt_set *set, nplus1rt_enqueue_fn gen,
-                        void *ud, int generated)
-{
+/*
+ * One timed run of --reps: the original (set NULL and gen NULL) or a generated set
+ * (through the driver's enqueue function gen when given).
+ */
+typedef struct timed_run {
+    nplus1rt_set *set;
+    nplus1rt_enqueue_fn gen;
+    void *ud;
+    int generated;
     double t[64];
-    int reps = v->o->reps > 64 ? 64 : v->o->reps;
-    for (int i = 0; i < reps; i++) {
-        if (refresh_inputs(v) != CL_SUCCESS)
-            return -1;
-        double t0 = nplus1rt_now_ms();
-        cl_int err = generated ? run_generated(v, set, gen, ud) : run_original(v, orig);
-        if (err != CL_SUCCESS)
-            return -1;
-        t[i] = nplus1rt_now_ms() - t0;
-    }
-    return nplus1rt_median(t, (size_t)reps);
+} timed_run;
+
+/* p once, on the inputs as uploaded: its wall time in ms, or -1 on an error. */
+static double time_once(vctx *v, cl_kernel orig, const timed_run *p)
+{
+    if (refresh_inputs(v) != CL_SUCCESS)
+        return -1;
+    double t0 = nplus1rt_now_ms();
+    cl_int err = p->generated ? run_generated(v, p->set, p->gen, p->ud) : run_original(v, orig);
+    return err == CL_SUCCESS ? nplus1rt_now_ms() - t0 : -1;
+}
+
+/*
+ * --reps rounds; each round times every run of p once, each round starting at the next
+ * one, so that a device whose clock or temperature drifts during the measurement slows
+ * every variant alike (a 20-microsecond kernel read 0.0375 ms and 0.046 ms in two jobs
+ * of one H200 session when each variant was timed in a block of its own). ms[i] gets
+ * p[i]'s median, -1 when one of its runs failed.
+ */
+static void time_interleaved(vctx *v, cl_kernel orig, timed_run *p, unsigned n, double *ms)
+{
+    int reps = v->o->reps > 64 ? 64 : v->o->reps, failed[8] = {0};
+    for (int r = 0; r < reps; r++)
+        for (unsigned j = 0; j < n; j++) {
+            unsigned i = (unsigned)(r + (int)j) % n;
+            if (!failed[i] && (p[i].t[r] = time_once(v, orig, &p[i])) < 0)
+                failed[i] = 1;
+        }
+    for (unsigned i = 0; i < n; i++)
+        ms[i] = failed[i] ? -1 : nplus1rt_median(p[i].t, (size_t)reps);
 }
 
 /*
@@ -462,67 +487,90 @@ static void add_variant(nplus1rt_validation *r, const char *name, double ms, con
  * what the choice cache holds from the sets before it (set_cache.c).
  */
 #define NPLUS1RT_FIRST_LAUNCHES 16
-static void first_launches(vctx *v, const nplus1rt_set_desc *desc, const char *opts, int warm)
+static void first_launches(vctx *v, cl_kernel orig, const nplus1rt_set_desc *desc,
+                           const char *opts, int warm)
 {
     nplus1rt_set *set = variant_set(v, desc, opts, NULL);
     if (set && !warm)
         set_choice_forget_stored(set);
-    double total = 0;
+    double total = 0, between[NPLUS1RT_FIRST_LAUNCHES];
     const int trace = getenv("NPLUS1_TRACE_FIRST") != NULL; /* each launch, to stderr */
+    const timed_run original = {0};
+    timed_run generated = {set, NULL, NULL, 1, {0}};
     for (int i = 0; set && i < NPLUS1RT_FIRST_LAUNCHES; i++) {
-        if (refresh_inputs(v) != CL_SUCCESS) {
+        const double ms = time_once(v, orig, &generated);
+        if (ms < 0 || (between[i] = time_once(v, orig, &original)) < 0) {
             total = -NPLUS1RT_FIRST_LAUNCHES;
             break;
         }
-        double t0 = nplus1rt_now_ms();
-        if (run_generated(v, set, NULL, NULL) != CL_SUCCESS) {
-            total = -NPLUS1RT_FIRST_LAUNCHES;
-            break;
-        }
-        const double ms = nplus1rt_now_ms() - t0;
         total += ms;
         if (trace)
-            fprintf(stderr, "auto-first16: launch %2d %9.3f ms  %s (choice so far: %s)\n",
-                    i + 1, ms, nplus1rt_set_last_ran_original(set) ? "original" : "generated",
-                    nplus1rt_set_last_choice(set));
+            fprintf(stderr, "auto-first16: launch %2d %9.3f ms  %s (choice so far: %s); the "
+                    "original after it %9.3f ms\n", i + 1, ms,
+                    nplus1rt_set_last_ran_original(set) ? "original" : "generated",
+                    nplus1rt_set_last_choice(set), between[i]);
+    }
+    /* paired: the mean of the 16 launches, scaled by the original's median over the
+     * median of the original's launches between them, so x = that median / the mean */
+    double mean = total / NPLUS1RT_FIRST_LAUNCHES;
+    if (set && mean > 0 && v->res->original_ms > 0) {
+        double paired = nplus1rt_median(between, NPLUS1RT_FIRST_LAUNCHES);
+        if (paired > 0)
+            mean *= v->res->original_ms / paired;
     }
     if (set)
-        add_variant(v->res, warm ? "auto-first16-warm" : "auto-first16",
-                    total / NPLUS1RT_FIRST_LAUNCHES, nplus1rt_set_last_choice(set));
+        add_variant(v->res, warm ? "auto-first16-warm" : "auto-first16", mean,
+                    nplus1rt_set_last_choice(set));
     nplus1rt_set_release(set);
 }
 
 /*
- * --reps side by side: the split forced (already timed), each other
- * candidate forced, and auto as the driver runs it by default, timed once it
- * has chosen (its trials are over: at most 64 launches).
+ * --reps side by side, timed in interleaved rounds (time_interleaved): the original,
+ * the split forced, each other candidate forced, and auto as the driver runs it by
+ * default, once it has chosen (its trials are over: at most 64 launches). Then auto's
+ * first launches, cold and over a warm choice cache, each paired with the original.
  */
-static void time_variants(vctx *v, const nplus1rt_set_desc *desc, const char *opts,
-                          nplus1rt_set *split)
+static void time_variants(vctx *v, cl_kernel orig, const nplus1rt_set_desc *desc,
+                          const char *opts, nplus1rt_set *split, nplus1rt_enqueue_fn gen,
+                          void *gen_ud)
 {
     static const char *const others[] = {"tile"};
     nplus1rt_set_desc always = *desc;
     always.split = NPLUS1RT_SPLIT_ALWAYS;
-    add_variant(v->res, nplus1rt_set_last_choice(split), v->res->generated_ms, "");
+    timed_run p[2 + sizeof others / sizeof *others + 1] = {{0}};
+    const char *name[sizeof p / sizeof *p] = {"original", nplus1rt_set_last_choice(split)};
+    unsigned n = 2;
+    p[1] = (timed_run){split, gen, gen_ud, 1, {0}};
     for (unsigned i = 0; i < sizeof others / sizeof *others; i++) {
-        if (!strcmp(others[i], v->res->variants[0].name))
+        if (!strcmp(others[i], name[1]))
             continue; /* the split is this candidate already (--strategy tile) */
         nplus1rt_set *set = variant_set(v, &always, opts, others[i]);
-        if (set)
-            add_variant(v->res, others[i], time_runs(v, NULL, set, NULL, NULL, 1), "");
-        nplus1rt_set_release(set);
+        if (!set)
+            continue;
+        name[n] = others[i];
+        p[n++] = (timed_run){set, NULL, NULL, 1, {0}};
     }
-    nplus1rt_set *set = variant_set(v, desc, opts, NULL);
-    for (int i = 0; set && i < 64 && nplus1rt_set_measuring(set, v->items); i++)
-        if (refresh_inputs(v) != CL_SUCCESS || run_generated(v, set, NULL, NULL) != CL_SUCCESS)
+    nplus1rt_set *autoset = variant_set(v, desc, opts, NULL);
+    for (int i = 0; autoset && i < 64 && nplus1rt_set_measuring(autoset, v->items); i++)
+        if (refresh_inputs(v) != CL_SUCCESS || run_generated(v, autoset, NULL, NULL) != CL_SUCCESS)
             break; /* its trials on the same data as every timed run */
-    double ms = set ? time_runs(v, NULL, set, NULL, NULL, 1) : -1;
-    if (set) /* what the last timed launch ran */
-        add_variant(v->res, "auto", ms, nplus1rt_set_last_choice(set));
-    nplus1rt_set_release(set);
-    first_launches(v, desc, opts, 0);
+    if (autoset) {
+        name[n] = "auto";
+        p[n++] = (timed_run){autoset, NULL, NULL, 1, {0}};
+    }
+    double ms[sizeof p / sizeof *p];
+    time_interleaved(v, orig, p, n, ms);
+    v->res->original_ms = ms[0];
+    v->res->generated_ms = ms[1];
+    add_variant(v->res, name[1], ms[1], "");
+    for (unsigned i = 2; i < n; i++) {
+        int is_auto = p[i].set == autoset;
+        add_variant(v->res, name[i], ms[i], is_auto ? nplus1rt_set_last_choice(autoset) : "");
+        nplus1rt_set_release(p[i].set); /* what the last timed launch ran: read above */
+    }
+    first_launches(v, orig, desc, opts, 0);
     if (set_cache_enabled()) /* a later process: the sets above stored their choices */
-        first_launches(v, desc, opts, 1);
+        first_launches(v, orig, desc, opts, 1);
 }
 
 static void free_args(vctx *v)
@@ -632,9 +680,7 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
     if (err == CL_SUCCESS && res->mismatches)
         recheck_original(&v, orig);
     if (err == CL_SUCCESS && opts->reps > 0) {
-        res->original_ms = time_runs(&v, orig, set, gen, gen_ud, 0);
-        res->generated_ms = time_runs(&v, orig, set, gen, gen_ud, 1);
-        time_variants(&v, desc, build_options, set);
+        time_variants(&v, orig, desc, build_options, set, gen, gen_ud);
     }
     free(leaf_of);
     nplus1rt_set_release(set);
