@@ -291,9 +291,11 @@ void nplus1rt_set_release(nplus1rt_set *s);
  * Which leaf each item went to in the last launch: leaf_of[i] gets the
  * leaf kernel of linear item i, or -1 (empty leaf). Blocking read. A TILE
  * launch keeps no buckets: it records the leaves (and counts them for
- * nplus1rt_set_last_counts) only on the set's first launch, on probing
- * launches (counts only) and after nplus1rt_set_record_leaves(s, 1);
- * otherwise both calls fail with CL_INVALID_OPERATION.
+ * nplus1rt_set_last_counts) only on the set's first launch (not under the
+ * measured choice, --split auto: there the record would cost every process's
+ * first launch), on probing launches (counts only) and after
+ * nplus1rt_set_record_leaves(s, 1); otherwise both calls fail with
+ * CL_INVALID_OPERATION.
  */
 cl_int nplus1rt_set_item_leaves(nplus1rt_set *s, cl_int *leaf_of, size_t n);
 /* TILE: later launches also count and write each item's leaf (validation; a byte per item). */
