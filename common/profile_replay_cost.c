@@ -6,6 +6,10 @@
  * per item of the launch (the unit of the calibration, nplus1rt_format.h):
  *
  *   original  the measured grouping's issued work, one launch
+ *   (every candidate) the kernel's memory accesses, each a DRAM sector per item
+ *             (memory_cost): the same accesses in every schedule, so the
+ *             launches and rounds weigh against the kernel's whole time, not
+ *             its operations alone
  *   split     its leaves over their buckets (the items grouped by leaf), the
  *             classifier, a bucket entry written and read back (two words),
  *             and its passes' and leaves' launches
@@ -42,6 +46,18 @@ static double launches(const nplus1rt_calibration *cal, unsigned n, unsigned lon
     if (!items || !(cal->fma_ns > 0) || n < 2)
         return 0;
     return (n - 1) * cal->launch_us * 1000.0 / cal->fma_ns / (double)items;
+}
+
+/*
+ * Per item, the kernel's memory accesses (its top level, counted statically): each
+ * moves at least one DRAM sector at the device's bandwidth, in FMA-equivalents
+ * (the calibration measures no global memory yet: PROFILE_DRAM_BYTES_NS).
+ */
+static double memory_cost(const profile_set *set, const nplus1rt_calibration *cal)
+{
+    if (!(cal->fma_ns > 0) || !(set->accesses > 0))
+        return 0;
+    return set->accesses * PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS / cal->fma_ns;
 }
 
 static void unknown(candidate_prediction *p, const char *why)
@@ -107,15 +123,16 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
                                     unsigned long long launch_items, candidate_prediction *out)
 {
     unsigned n = 0;
-    int memory = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
-    double original = rc->original + launches(cal, 1, launch_items);
+    int bound = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
+    double memory = memory_cost(set, cal);
+    double original = rc->original + memory + launches(cal, 1, launch_items);
     for (int c = 0; c < NPLUS1RT_NCANDIDATES && n < PROFILE_MAX_CANDIDATES; c++) {
         if (!(set->carries & (1u << c)))
             continue;
         candidate_prediction *p = &out[n++];
         memset(p, 0, sizeof *p);
         p->cand = c;
-        if (memory && c != NPLUS1RT_CAND_ORIGINAL) {
+        if (bound && c != NPLUS1RT_CAND_ORIGINAL) {
             char why[200];
             snprintf(why, sizeof why, "memory-bound: the kernel makes a memory access every "
                                       "%.1f operations, and the model counts operations, not "
@@ -124,6 +141,7 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
             continue;
         }
         predict_one(rc, set, cal, launch_items, p);
+        p->cost += p->known ? memory : 0;
         p->speedup = p->known && p->cost > 0 ? original / p->cost : 0;
     }
     return n;

@@ -84,6 +84,11 @@ typedef struct replay_costs {
 #define PROFILE_MAX_CANDIDATES 4
 /* Below this many operations per memory access the model cannot tell (memory-bound). */
 #define PROFILE_MEMORY_BOUND_OPS 16.0
+/* A memory access of an item moves at least a DRAM sector (NVIDIA: 32 bytes) at the
+ * device's bandwidth (an H200's HBM3e: 4.8 TB/s, 4800 bytes a ns); the calibration
+ * measures no global memory yet. */
+#define PROFILE_SECTOR_BYTES 32.0
+#define PROFILE_DRAM_BYTES_NS 4800.0
 
 /*
  * Predicts each candidate set carries (in NPLUS1RT_CANDIDATES order) from the
