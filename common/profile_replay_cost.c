@@ -11,7 +11,8 @@
  *             launches and rounds weigh against the kernel's whole time, not
  *             its operations alone
  *   split     its leaves over their buckets (the items grouped by leaf), the
- *             classifier, a bucket entry written and read back (two words),
+ *             classifier (its operations and its memory accesses: the decisions'
+ *             inputs, read again by the leaves), a bucket entry written and read back (two words),
  *             and its passes' and leaves' launches
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
@@ -49,15 +50,15 @@ static double launches(const nplus1rt_calibration *cal, unsigned n, unsigned lon
 }
 
 /*
- * Per item, the kernel's memory accesses (its top level, counted statically): each
- * moves at least one DRAM sector at the device's bandwidth, in FMA-equivalents
- * (the calibration measures no global memory yet: PROFILE_DRAM_BYTES_NS).
+ * Per item, n memory accesses (counted statically): each moves at least one DRAM
+ * sector at the device's bandwidth, in FMA-equivalents (the calibration measures no
+ * global memory yet: PROFILE_DRAM_BYTES_NS).
  */
-static double memory_cost(const profile_set *set, const nplus1rt_calibration *cal)
+static double memory_cost(double n, const nplus1rt_calibration *cal)
 {
-    if (!(cal->fma_ns > 0) || !(set->accesses > 0))
+    if (!(cal->fma_ns > 0) || !(n > 0))
         return 0;
-    return set->accesses * PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS / cal->fma_ns;
+    return n * PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS / cal->fma_ns;
 }
 
 static void unknown(candidate_prediction *p, const char *why)
@@ -102,20 +103,27 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
         return;
     }
     p->known = 1;
+    /* the classifier (the split's pass, the tile's classify phase) reads the decisions'
+     * inputs, and the leaves read them again: the split's leaves and the plain tile's run
+     * the prologue again, and a context of one word holds only the item's index; a larger
+     * context carries the values the classify phase read */
+    int reread = p->cand != NPLUS1RT_CAND_TILE || set->tile != 2 || set->ctx_bytes <= 4;
+    double classify = set->classifier +
+                      (reread ? memory_cost(set->classifier_accesses, cal) : 0.0);
     if (p->cand == NPLUS1RT_CAND_TILE && set->tile == 2 && !set->regroup) {
         /* in place: each item runs where it is, its context private; the classify phase */
-        p->cost = rc->original + set->classifier + launches(cal, 1, items);
+        p->cost = rc->original + classify + launches(cal, 1, items);
         return;
     }
     if (p->cand == NPLUS1RT_CAND_TILE) {
         double words = set->tile == 2 ? set->ctx_bytes / 4.0 : 1.0;
-        p->cost = rc->tile + set->classifier + (set->tile == 2 ? 0.0 : set->prologue) +
+        p->cost = rc->tile + classify + (set->tile == 2 ? 0.0 : set->prologue) +
                   cal->round + cal->word * words + launches(cal, 1, items);
         return;
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
-    p->cost = rc->split + set->classifier + 2.0 * cal->word + launches(cal, n ? n : 2, items);
+    p->cost = rc->split + classify + 2.0 * cal->word + launches(cal, n ? n : 2, items);
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
@@ -124,7 +132,7 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
 {
     unsigned n = 0;
     int bound = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
-    double memory = memory_cost(set, cal);
+    double memory = memory_cost(set->accesses, cal);
     double original = rc->original + memory + launches(cal, 1, launch_items);
     for (int c = 0; c < NPLUS1RT_NCANDIDATES && n < PROFILE_MAX_CANDIDATES; c++) {
         if (!(set->carries & (1u << c)))

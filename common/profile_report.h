@@ -49,6 +49,7 @@ typedef struct profile_set {
     double classifier;        /* the classifier's operations per item */
     double prologue;          /* the prologue's, which the plain tile runs twice */
     double accesses, ops;     /* the kernel's memory accesses and operations (its top level) */
+    double classifier_accesses; /* the classifier's memory accesses (the decisions' inputs) */
     unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
                                * place; the loop kernel only refills), 1 or 2 regrouped */
 } profile_set;

@@ -90,6 +90,22 @@ static void memory_accesses(void)
     check_near(p[1].cost, 100 + 20 + 20 + 2 * gap + 50, "the split costs its schedule and the "
                                                         "same 50 accesses");
     check_near(p[1].speedup, 450 / (190 + 2 * gap), "the speed-up weighs both with the accesses");
+    /* the classifier reads the decisions' inputs (3 accesses), which the leaves read again */
+    rc.tile = 150;
+    set.classifier_accesses = 3;
+    set.carries |= TILE;
+    set.tile = 2;
+    set.ctx_bytes = 4;
+    set.regroup = 1;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 20 + 3 + 20 + 2 * gap + 50, "the split's classifier pays its "
+                                                            "accesses too");
+    check_near(p[2].cost, 150 + 20 + 3 + 50 + 10 + 50, "so does a context tile whose context is "
+                                                        "the item's index alone");
+    set.ctx_bytes = 16;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[2].cost, 150 + 20 + 50 + 40 + 50, "a larger context carries what the classify "
+                                                   "phase read: no access again");
 }
 
 static void loop_sets_and_unknowns(void)

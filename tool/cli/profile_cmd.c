@@ -249,6 +249,7 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
     unsigned passes = kp->strategy == STRATEGY_ORDERED ? 3 : kp->strategy == STRATEGY_CHUNKED ? 1 : 2;
     ps.launches = kp->strategy == STRATEGY_TILE ? 1 : passes + (fused ? 1 : kp->nkernels);
     auto_tile_costs(kp, &ps.prologue, &ps.classifier);
+    ps.classifier_accesses = kp->classifier_accesses;
     return ps;
 }
 
