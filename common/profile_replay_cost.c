@@ -20,8 +20,9 @@
  *   loop      (the tile+loop kernel, which a loop set's split and tile run)
  *             the kernel with the loop regrouped (profile_loop.h), one round a
  *             loop iteration (the context's words), one launch; under the policy
- *             "never" (NPLUS1_LOOP_REGROUP=0) refill only: the original's work
- *             less the loop's trip-count loss, no round
+ *             "never" (NPLUS1_LOOP_REGROUP=0) the original's work, no round: the
+ *             lanes refill, but a SIMD group reconverges at each item's end (the
+ *             measured never-regrouped Collatz and skip-link loops gain nothing)
  *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
  *             the classify phase)
  *
@@ -76,8 +77,10 @@ static void predict_loop(const replay_costs *rc, const profile_set *set,
         return;
     }
     p->known = 1;
-    if (!set->regroup) { /* never regrouped: refill only, the branches diverge as they did */
-        p->cost = rc->loop_refill + launches(cal, 1, items);
+    if (!set->regroup) { /* never regrouped: each lane runs its items one after another, but
+                          * a SIMD group reconverges where an item's loop ends, so its lanes
+                          * wait for the longest item as the original's do: its work */
+        p->cost = rc->original + launches(cal, 1, items);
         return;
     }
     p->cost = rc->loop + rc->loop_rounds * (cal->round + cal->word * set->ctx_bytes / 4.0) +

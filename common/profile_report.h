@@ -78,7 +78,6 @@ typedef struct replay_costs {
     int has_split;            /* the split regroups by a decision the profile sees */
     int has_loop;             /* a regrouped loop was predicted (profile_loop.h) */
     double loop;              /* the kernel with that loop regrouped */
-    double loop_refill;       /* ... refilled only: its trip-count loss gone, branches as run */
     double loop_rounds;       /* its regrouping rounds per item (the loop's iterations) */
 } replay_costs;
 

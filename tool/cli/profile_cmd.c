@@ -461,7 +461,7 @@ static int analyze_input(pctx *x, parse_result *pr, const char **kernels, unsign
                 x->input);
         rc = EXIT_INPUT;
     } else {
-        analyze_tu(&x->an, pr, want, nwant, &quiet);
+        analyze_tu_loops(&x->an, pr, want, nwant, 1, &quiet); /* loops too: as the generator plans */
         plan_build(&x->pl, &x->an, popt, &quiet);
         if (x->an.nkernels < nwant) {
             fprintf(stderr, "nplus1gen: error: no kernel named '%s' in %s\n",
