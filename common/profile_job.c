@@ -70,9 +70,9 @@ void profile_tree_write(strbuf *sb, const char *name, const ptree *t)
 
 void profile_set_write(strbuf *sb, const profile_set *ps)
 {
-    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u\n", ps->carries, ps->tile,
+    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u %.17g\n", ps->carries, ps->tile,
               ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue, ps->accesses, ps->ops,
-              ps->regroup);
+              ps->regroup, ps->classifier_accesses);
 }
 
 
@@ -179,11 +179,14 @@ static int read_kernel(reader *r, profile_kernel_tree *k)
 static int read_set(reader *r, profile_kernel_tree *k)
 {
     profile_set *ps = &k->set;
-    if (sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u", &ps->carries, &ps->tile,
-               &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue, &ps->accesses,
-               &ps->ops, &ps->regroup) != 9 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES ||
-        ps->tile > 3 || ps->regroup > 2)
-        return bad(r, "a 'set' line of 9 numbers expected");
+    /* the tenth number, the classifier's accesses, is newer: a tree without it reads as 0 */
+    int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf", &ps->carries, &ps->tile,
+                     &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue,
+                     &ps->accesses, &ps->ops, &ps->regroup, &ps->classifier_accesses);
+    if (got < 9 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 3 || ps->regroup > 2)
+        return bad(r, "a 'set' line of 9 or 10 numbers expected");
+    if (got == 9)
+        ps->classifier_accesses = 0;
     ps->known = 1;
     return 0;
 }

@@ -6,8 +6,13 @@
  * per item of the launch (the unit of the calibration, nplus1rt_format.h):
  *
  *   original  the measured grouping's issued work, one launch
+ *   (every candidate) the kernel's memory accesses, each a DRAM sector per item
+ *             (memory_cost): the same accesses in every schedule, so the
+ *             launches and rounds weigh against the kernel's whole time, not
+ *             its operations alone
  *   split     its leaves over their buckets (the items grouped by leaf), the
- *             classifier, a bucket entry written and read back (two words),
+ *             classifier (its operations and its memory accesses: the decisions'
+ *             inputs, read again by the leaves), a bucket entry written and read back (two words),
  *             and its passes' and leaves' launches
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
@@ -15,8 +20,9 @@
  *   loop      (the tile+loop kernel, which a loop set's split and tile run)
  *             the kernel with the loop regrouped (profile_loop.h), one round a
  *             loop iteration (the context's words), one launch; under the policy
- *             "never" (NPLUS1_LOOP_REGROUP=0) refill only: the original's work
- *             less the loop's trip-count loss, no round
+ *             "never" (NPLUS1_LOOP_REGROUP=0) the original's work, no round: the
+ *             lanes refill, but a SIMD group reconverges at each item's end (the
+ *             measured never-regrouped Collatz and skip-link loops gain nothing)
  *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
  *             the classify phase)
  *
@@ -44,6 +50,18 @@ static double launches(const nplus1rt_calibration *cal, unsigned n, unsigned lon
     return (n - 1) * cal->launch_us * 1000.0 / cal->fma_ns / (double)items;
 }
 
+/*
+ * Per item, n memory accesses (counted statically): each moves at least one DRAM
+ * sector at the device's bandwidth, in FMA-equivalents (the calibration measures no
+ * global memory yet: PROFILE_DRAM_BYTES_NS).
+ */
+static double memory_cost(double n, const nplus1rt_calibration *cal)
+{
+    if (!(cal->fma_ns > 0) || !(n > 0))
+        return 0;
+    return n * PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS / cal->fma_ns;
+}
+
 static void unknown(candidate_prediction *p, const char *why)
 {
     p->known = 0;
@@ -59,8 +77,10 @@ static void predict_loop(const replay_costs *rc, const profile_set *set,
         return;
     }
     p->known = 1;
-    if (!set->regroup) { /* never regrouped: refill only, the branches diverge as they did */
-        p->cost = rc->loop_refill + launches(cal, 1, items);
+    if (!set->regroup) { /* never regrouped: each lane runs its items one after another, but
+                          * a SIMD group reconverges where an item's loop ends, so its lanes
+                          * wait for the longest item as the original's do: its work */
+        p->cost = rc->original + launches(cal, 1, items);
         return;
     }
     p->cost = rc->loop + rc->loop_rounds * (cal->round + cal->word * set->ctx_bytes / 4.0) +
@@ -86,20 +106,27 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
         return;
     }
     p->known = 1;
+    /* the classifier (the split's pass, the tile's classify phase) reads the decisions'
+     * inputs, and the leaves read them again: the split's leaves and the plain tile's run
+     * the prologue again, and a context of one word holds only the item's index; a larger
+     * context carries the values the classify phase read */
+    int reread = p->cand != NPLUS1RT_CAND_TILE || set->tile != 2 || set->ctx_bytes <= 4;
+    double classify = set->classifier +
+                      (reread ? memory_cost(set->classifier_accesses, cal) : 0.0);
     if (p->cand == NPLUS1RT_CAND_TILE && set->tile == 2 && !set->regroup) {
         /* in place: each item runs where it is, its context private; the classify phase */
-        p->cost = rc->original + set->classifier + launches(cal, 1, items);
+        p->cost = rc->original + classify + launches(cal, 1, items);
         return;
     }
     if (p->cand == NPLUS1RT_CAND_TILE) {
         double words = set->tile == 2 ? set->ctx_bytes / 4.0 : 1.0;
-        p->cost = rc->tile + set->classifier + (set->tile == 2 ? 0.0 : set->prologue) +
+        p->cost = rc->tile + classify + (set->tile == 2 ? 0.0 : set->prologue) +
                   cal->round + cal->word * words + launches(cal, 1, items);
         return;
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
-    p->cost = rc->split + set->classifier + 2.0 * cal->word + launches(cal, n ? n : 2, items);
+    p->cost = rc->split + classify + 2.0 * cal->word + launches(cal, n ? n : 2, items);
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
@@ -107,15 +134,16 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
                                     unsigned long long launch_items, candidate_prediction *out)
 {
     unsigned n = 0;
-    int memory = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
-    double original = rc->original + launches(cal, 1, launch_items);
+    int bound = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
+    double memory = memory_cost(set->accesses, cal);
+    double original = rc->original + memory + launches(cal, 1, launch_items);
     for (int c = 0; c < NPLUS1RT_NCANDIDATES && n < PROFILE_MAX_CANDIDATES; c++) {
         if (!(set->carries & (1u << c)))
             continue;
         candidate_prediction *p = &out[n++];
         memset(p, 0, sizeof *p);
         p->cand = c;
-        if (memory && c != NPLUS1RT_CAND_ORIGINAL) {
+        if (bound && c != NPLUS1RT_CAND_ORIGINAL) {
             char why[200];
             snprintf(why, sizeof why, "memory-bound: the kernel makes a memory access every "
                                       "%.1f operations, and the model counts operations, not "
@@ -124,6 +152,7 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
             continue;
         }
         predict_one(rc, set, cal, launch_items, p);
+        p->cost += p->known ? memory : 0;
         p->speedup = p->known && p->cost > 0 ? original / p->cost : 0;
     }
     return n;

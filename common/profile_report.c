@@ -87,7 +87,6 @@ static void replay_costs_of(const kprof *kp, replay_costs *rc)
         rc->has_loop = 1;
         rc->loop = (kp->base.issued - p->loop_issued + p->loop_issued_regrouped) / items;
         rc->loop_rounds = kp->base.c[p->loop].lane_iters / items;
-        rc->loop_refill = (kp->base.issued - kp->base.c[p->loop].lost) / items;
     }
 }
 

@@ -49,6 +49,7 @@ typedef struct profile_set {
     double classifier;        /* the classifier's operations per item */
     double prologue;          /* the prologue's, which the plain tile runs twice */
     double accesses, ops;     /* the kernel's memory accesses and operations (its top level) */
+    double classifier_accesses; /* the classifier's memory accesses (the decisions' inputs) */
     unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
                                * place; the loop kernel only refills), 1 or 2 regrouped */
 } profile_set;
@@ -77,13 +78,17 @@ typedef struct replay_costs {
     int has_split;            /* the split regroups by a decision the profile sees */
     int has_loop;             /* a regrouped loop was predicted (profile_loop.h) */
     double loop;              /* the kernel with that loop regrouped */
-    double loop_refill;       /* ... refilled only: its trip-count loss gone, branches as run */
     double loop_rounds;       /* its regrouping rounds per item (the loop's iterations) */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4
 /* Below this many operations per memory access the model cannot tell (memory-bound). */
 #define PROFILE_MEMORY_BOUND_OPS 16.0
+/* A memory access of an item moves at least a DRAM sector (NVIDIA: 32 bytes) at the
+ * device's bandwidth (an H200's HBM3e: 4.8 TB/s, 4800 bytes a ns); the calibration
+ * measures no global memory yet. */
+#define PROFILE_SECTOR_BYTES 32.0
+#define PROFILE_DRAM_BYTES_NS 4800.0
 
 /*
  * Predicts each candidate set carries (in NPLUS1RT_CANDIDATES order) from the

@@ -249,6 +249,7 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
     unsigned passes = kp->strategy == STRATEGY_ORDERED ? 3 : kp->strategy == STRATEGY_CHUNKED ? 1 : 2;
     ps.launches = kp->strategy == STRATEGY_TILE ? 1 : passes + (fused ? 1 : kp->nkernels);
     auto_tile_costs(kp, &ps.prologue, &ps.classifier);
+    ps.classifier_accesses = kp->classifier_accesses;
     return ps;
 }
 
@@ -460,7 +461,7 @@ static int analyze_input(pctx *x, parse_result *pr, const char **kernels, unsign
                 x->input);
         rc = EXIT_INPUT;
     } else {
-        analyze_tu(&x->an, pr, want, nwant, &quiet);
+        analyze_tu_loops(&x->an, pr, want, nwant, 1, &quiet); /* loops too: as the generator plans */
         plan_build(&x->pl, &x->an, popt, &quiet);
         if (x->an.nkernels < nwant) {
             fprintf(stderr, "nplus1gen: error: no kernel named '%s' in %s\n",

@@ -545,10 +545,14 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     if (hint.built)
         context_free(&hint.ctx);
     for (unsigned i = 0; i < t.nitems; i++)
-        if (kp.in_slice[t.items[i]->id])
+        if (kp.in_slice[t.items[i]->id]) {
             kp.classifier_cost += t.items[i]->fx.cost;
-    for (unsigned i = 0; i < t.ndecisions; i++)
+            kp.classifier_accesses += t.items[i]->fx.nloads + t.items[i]->fx.nstores;
+        }
+    for (unsigned i = 0; i < t.ndecisions; i++) {
         kp.classifier_cost += t.decisions[i]->cond_fx.cost;
+        kp.classifier_accesses += t.decisions[i]->cond_fx.nloads + t.decisions[i]->cond_fx.nstores;
+    }
     for (unsigned i = 0; i < t.ndecisions; i++)
         kp.ndata += t.decisions[i]->divergence == DIV_DATA;
     tree_lists_free(&t);

@@ -75,6 +75,7 @@ typedef struct kernel_plan {
     unsigned nkernels;     /* non-empty leaves */
     unsigned nslice;       /* statements in the classifier's slice */
     double classifier_cost;
+    double classifier_accesses; /* its memory accesses (the slice's and the conditions') */
     split_mode split;      /* run-time policy for the driver */
     int merged_kernel;     /* kernel running the original code for cheap leaves, or -1 */
     unsigned nmerged;      /* leaves in it */

@@ -269,19 +269,28 @@ static double less(double cost, double taken)
 
 /* ---- decisions ------------------------------------------------------------------------- */
 
-/* if (C): C becomes __nplus1_rec(&__np1, !(C) ? 2 : 1) == 1 (OpenCL C refuses a float
- * as the condition of ?: though if takes one: `if (body.invMass)`; ! takes any scalar) */
-static int build_if(tctx *x, const ir_node *n, pseq *out)
+/* n's condition C becomes __nplus1_rec(&__np1, !(C)` close`: the token recorded (a decision's
+ * if, a loop's test). 0, or -1 when C has no range in the source. */
+static int record_cond(tctx *x, const ir_node *n, const char *close)
 {
     src_range cr;
-    if (!n->nkids || cond_range(x, n, &cr) != 0)
+    if (cond_range(x, n, &cr) != 0)
         return -1;
     strbuf open;
     sb_init(&open);
     sb_printf(&open, "__nplus1_rec(%s, !(", x->rec);
     add_edit(x, cr.begin, open.data);
     sb_free(&open);
-    add_edit(x, cr.end, ") ? 2 : 1) == 1");
+    add_edit(x, cr.end, close);
+    return 0;
+}
+
+/* if (C): C becomes __nplus1_rec(&__np1, !(C) ? 2 : 1) == 1 (OpenCL C refuses a float
+ * as the condition of ?: though if takes one: `if (body.invMass)`; ! takes any scalar) */
+static int build_if(tctx *x, const ir_node *n, pseq *out)
+{
+    if (!n->nkids || record_cond(x, n, ") ? 2 : 1) == 1") != 0)
+        return -1;
     double taken = record_calls(x, n, NULL, out);
     unsigned id = add_construct(x, n, PN_IF, "if", 2);
     pnode *nd = push_node(out, PN_IF);
@@ -396,16 +405,7 @@ static int build_switch(tctx *x, const ir_node *n, pseq *out)
 /* A loop test C becomes __nplus1_rec(&__np1, !(C) ? 1 : 2) == 2 (a float test: build_if). */
 static int instrument_test(tctx *x, const ir_node *n)
 {
-    src_range cr;
-    if (cond_range(x, n, &cr) != 0)
-        return -1;
-    strbuf open;
-    sb_init(&open);
-    sb_printf(&open, "__nplus1_rec(%s, !(", x->rec);
-    add_edit(x, cr.begin, open.data);
-    sb_free(&open);
-    add_edit(x, cr.end, ") ? 1 : 2) == 2");
-    return 0;
+    return record_cond(x, n, ") ? 1 : 2) == 2");
 }
 
 /* Straight-line statements only: no decision, loop, jump or inlined helper below n. */
