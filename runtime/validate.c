@@ -511,13 +511,13 @@ static void first_launches(vctx *v, cl_kernel orig, const nplus1rt_set_desc *des
                     nplus1rt_set_last_choice(set), between[i]);
     }
     /* paired: the mean of the 16 launches, scaled by the original's median over the
-     * median of the original's launches between them, so x = that median / the mean */
-    double mean = total / NPLUS1RT_FIRST_LAUNCHES;
-    if (set && mean > 0 && v->res->original_ms > 0) {
-        double paired = nplus1rt_median(between, NPLUS1RT_FIRST_LAUNCHES);
-        if (paired > 0)
-            mean *= v->res->original_ms / paired;
-    }
+     * mean of the original's 16 launches between them, so x = the originals' mean over
+     * auto's (the same statistic both sides: a stall of the device in either counts) */
+    double mean = total / NPLUS1RT_FIRST_LAUNCHES, paired = 0;
+    for (int i = 0; set && total > 0 && i < NPLUS1RT_FIRST_LAUNCHES; i++)
+        paired += between[i] / NPLUS1RT_FIRST_LAUNCHES;
+    if (mean > 0 && paired > 0 && v->res->original_ms > 0)
+        mean *= v->res->original_ms / paired;
     if (set)
         add_variant(v->res, warm ? "auto-first16-warm" : "auto-first16", mean,
                     nplus1rt_set_last_choice(set));
