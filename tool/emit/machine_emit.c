@@ -287,6 +287,9 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     loop_edits(e, kp, &es);
     for (unsigned i = 0; i < mp->npoints; i++)
         sb_printf(&points, "%sline %u", i ? ", " : "", mp->points[i].line);
+    if (!mp->npoints)
+        sb_printf(&points, "no regroup point (the loop at line %u, refill only)",
+                  mp->refill_loop ? ir->nodes[mp->refill_loop - 1]->line : 0);
     emit_put_line(&body, e, r.file, r.line);
     emit_put_edited_in(&body, e->an, r.file, e->an->pr->files[r.file].text, r.begin, r.end, &es);
     sb_putc(&body, '\n');
@@ -309,6 +312,7 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"REGROUP", regroup},
                     {"REGROUP_WHY", why},
                     {"IN_PLACE", mp->in_place ? "1" : ""},
+                    {"NO_POINT", mp->npoints ? "" : "1"},
                     {"IN_PLACE_WHY", ipw},
                     {"NLEAVES", nleaves},
                     {"POINTS", points.data ? points.data : ""},
