@@ -470,7 +470,10 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
     const char *name = auto_tile_name(kp->tile_candidate);
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
-                kp->tile_candidate == AUTO_TILE_MACHINE
+                kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.refill_loop
+                    ? "the state machine without a regroup point is the split (each lane runs "
+                      "its items to their ends and takes the next: refill only)"
+                : kp->tile_candidate == AUTO_TILE_MACHINE
                     ? "the state machine is the split (it regroups at its regroup points, at any "
                       "depth; the other decisions run as written in its body)"
                 : kp->tile_candidate != AUTO_TILE_LOOP
@@ -499,7 +502,15 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
                 kp->loop.regroup, kp->loop.arm_cost[0],
                 kp->loop.ngroups > 1 ? kp->loop.ngroups - 1 : 1,
                 kp->loop.ngroups > 2 ? "s" : "", kp->loop.round_cost);
-    if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO)
+    if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO &&
+        kp->machine.refill_loop)
+        fprintf(f, "  %s: %s: no regroup point; the loop at line %u runs a data-dependent number "
+                   "of trips (the static model cannot tell how much they differ in a SIMD "
+                   "group); refill only (half the loop ~%.0f, a refill ~%.0f)\n",
+                name, split_mode_name(kp->tile_split),
+                kp->k->ir->nodes[kp->machine.refill_loop - 1]->line, kp->machine.arm_cost,
+                kp->machine.round_cost);
+    else if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO)
         fprintf(f, "  %s: %s: its regroup points are data dependent (the static model cannot "
                    "tell how often a SIMD group mixes arms); regroup policy %u (the costliest "
                    "arm ~%.0f, a round ~%.0f)\n",
