@@ -19,14 +19,17 @@ cd "$(dirname "$0")/.."
 mode=${1:-}
 # file | global (N: the item count) | --arg values
 KERNELS="decision_in_a_nested_block_of_the_loop_regroups|N|steps=6
-decision_in_an_inner_loop_of_a_5x5_filter_regroups|W,W|w=W h=W
+decision_in_an_inner_loop_of_a_5x5_filter_is_cheap_against_a_round|W,W|w=W h=W
 loop_below_a_branch_at_depth_2_regroups|N|mode=1 steps=5
 decisions_in_and_after_the_loop_both_regroup|N|steps=4
 two_loops_with_decisions_both_regroup|N|steps=4
 costly_inner_decision_regroups_not_its_cheap_guard|N|steps=6
 private_stack_too_large_to_move_runs_in_place|N|
 pointer_to_private_variables_keeps_items_in_their_lanes|N|steps=5
-union_in_the_state_moves_as_bytes|N|steps=5"
+union_in_the_state_moves_as_bytes|N|steps=5
+union_decision_cheap_against_a_round_is_left_as_written|N|steps=5
+pointer_to_private_variables_cheap_decision_is_left_as_written|N|steps=5
+zero_point_refill_runs_a_private_stack_loop_in_its_lane|N|nnodes=255"
 
 gen() {
     local dest=${1:-.carry/shapes} n=${N:-1048576} reps=${REPS:-10}

@@ -49,5 +49,7 @@ double analyze_builtin_cost(const char *name)
     for (int i = 0; cheap[i]; i++)
         if (analyze_starts_with(name, cheap[i]))
             return 1;
-    return 8; /* transcendental and friends */
+    if (analyze_starts_with(name, "native_"))
+        return 2; /* one special-function instruction on a GPU, and a scale */
+    return 8; /* transcendental and friends (sin: range reduction and a polynomial) */
 }

@@ -377,10 +377,33 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
                 fprintf(f, "    %s:%u:%u: %s\n", sf->path, mp->blockers[i].at.line, col,
                         mp->blockers[i].msg);
             }
+            return;
+        }
+        int data_in_loop = 0; /* the machine's domain: say why its decisions stay */
+        for (unsigned i = 0; i < mp->nleft; i++) {
+            const ir_node *n = ir->nodes[mp->left[i].node];
+            for (const ir_node *q = n->parent; q && n->cond.divergence == DIV_DATA; q = q->parent)
+                data_in_loop |= q->kind == IR_LOOP && n->frame == 0;
+        }
+        if (!data_in_loop || !mp->why[0] || kp->loop.active)
+            return;
+        fprintf(f, "  state machine (tile): not used: %s\n", mp->why);
+        for (unsigned i = 0; i < mp->nleft; i++) {
+            const ir_node *n = ir->nodes[mp->left[i].node];
+            if (n->cond.divergence != DIV_DATA)
+                continue;
+            fprintf(f, "    left as written: line %u, %s (", mp->left[i].line,
+                    n->kind == IR_SWITCH ? "switch" : "if");
+            put_text(f, an, n->cond.range, 40);
+            fprintf(f, "): %s\n", mp->left[i].why);
         }
         return;
     }
-    if (mp->in_place)
+    if (mp->refill_loop)
+        fprintf(f, "  state machine (tile): no regroup point, each item in its lane (refill "
+                   "only): the loop at line %u runs a data-dependent number of trips\n",
+                ir->nodes[mp->refill_loop - 1]->line);
+    else if (mp->in_place)
         fprintf(f, "  state machine (tile): cut at %u regroup point%s, each item in its lane "
                    "(refill only, no move: the policy below)\n", mp->npoints,
                 mp->npoints == 1 ? "" : "s");
@@ -392,9 +415,11 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
         const ir_node *n = ir->nodes[p->node];
         fprintf(f, "    regroup point: line %u, %s (", p->line, n->kind == IR_SWITCH ? "switch" : "if");
         put_text(f, an, n->cond.range, 40);
-        fprintf(f, "), divergence: data (%s), %u arms, inside %u loop%s: its costliest arm ~%.0f "
-                   "operations pays for a regrouping round ~%.0f\n",
-                n->cond.why, p->narms, p->depth, p->depth == 1 ? "" : "s", p->cost, mp->round_cost);
+        fprintf(f, "), divergence: data (%s), %u arms, inside %u loop%s: its arms save ~%.0f "
+                   "operations a visit (its costliest arm ~%.0f), which pays for a regrouping "
+                   "round ~%.0f\n",
+                n->cond.why, p->narms, p->depth, p->depth == 1 ? "" : "s", p->saved, p->cost,
+                mp->round_cost);
     }
     for (unsigned i = 0; i < mp->nleft; i++) {
         const ir_node *n = ir->nodes[mp->left[i].node];
@@ -406,6 +431,8 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
     fprintf(f, "    context: %u variable%s, %u bytes an item with the state and the item; %u "
                "bytes of local memory a work-group of %u\n",
             mp->nvars, mp->nvars == 1 ? "" : "s", mp->bytes, mp->bytes * wg, wg);
+    fprintf(f, "    context by liveness: %u bytes an item, against %u for every variable whose "
+               "scope holds a regroup point\n", mp->bytes, mp->bytes_scope);
     for (unsigned i = 0; i < mp->nvars; i++) {
         const ir_var *v = &ir->vars[mp->vars[i].var];
         fprintf(f, "      %s, %lld bytes (line %u)\n", mp->vars[i].decl, v->size, v->range.line);
@@ -443,7 +470,10 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
     const char *name = auto_tile_name(kp->tile_candidate);
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
-                kp->tile_candidate == AUTO_TILE_MACHINE
+                kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.refill_loop
+                    ? "the state machine without a regroup point is the split (each lane runs "
+                      "its items to their ends and takes the next: refill only)"
+                : kp->tile_candidate == AUTO_TILE_MACHINE
                     ? "the state machine is the split (it regroups at its regroup points, at any "
                       "depth; the other decisions run as written in its body)"
                 : kp->tile_candidate != AUTO_TILE_LOOP
@@ -472,7 +502,15 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
                 kp->loop.regroup, kp->loop.arm_cost[0],
                 kp->loop.ngroups > 1 ? kp->loop.ngroups - 1 : 1,
                 kp->loop.ngroups > 2 ? "s" : "", kp->loop.round_cost);
-    if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO)
+    if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO &&
+        kp->machine.refill_loop)
+        fprintf(f, "  %s: %s: no regroup point; the loop at line %u runs a data-dependent number "
+                   "of trips (the static model cannot tell how much they differ in a SIMD "
+                   "group); refill only (half the loop ~%.0f, a refill ~%.0f)\n",
+                name, split_mode_name(kp->tile_split),
+                kp->k->ir->nodes[kp->machine.refill_loop - 1]->line, kp->machine.arm_cost,
+                kp->machine.round_cost);
+    else if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO)
         fprintf(f, "  %s: %s: its regroup points are data dependent (the static model cannot "
                    "tell how often a SIMD group mixes arms); regroup policy %u (the costliest "
                    "arm ~%.0f, a round ~%.0f)\n",

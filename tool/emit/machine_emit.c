@@ -209,6 +209,21 @@ static void loop_edits(emitter *e, const kernel_plan *kp, edits *es)
     }
 }
 
+/* A machine without regroup points: its loop's body counts the trips in the state (the
+ * driver's probe compares the first items' counts: what refilling evens out). */
+static void refill_edits(emitter *e, const kernel_plan *kp, edits *es)
+{
+    const machine_plan *mp = &kp->machine;
+    if (!mp->refill_loop)
+        return;
+    const ir_node *l = kp->k->ir->nodes[mp->refill_loop - 1];
+    if (!l->nkids)
+        return;
+    const src_range body = l->kids[0]->range;
+    edit_piece(e, es, body.begin, body.begin, "machine-loop-count", NULL, 0, " ");
+    edit_piece(e, es, body.end, body.end, "machine-close", NULL, 0, "");
+}
+
 static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *resume,
                         strbuf *members)
 {
@@ -285,8 +300,12 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     return_edits(e, kp, &es);
     point_edits(e, kp, &es, &resume, &members);
     loop_edits(e, kp, &es);
+    refill_edits(e, kp, &es);
     for (unsigned i = 0; i < mp->npoints; i++)
         sb_printf(&points, "%sline %u", i ? ", " : "", mp->points[i].line);
+    if (!mp->npoints)
+        sb_printf(&points, "no regroup point (the loop at line %u, refill only)",
+                  mp->refill_loop ? ir->nodes[mp->refill_loop - 1]->line : 0);
     emit_put_line(&body, e, r.file, r.line);
     emit_put_edited_in(&body, e->an, r.file, e->an->pr->files[r.file].text, r.begin, r.end, &es);
     sb_putc(&body, '\n');
@@ -309,6 +328,7 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"REGROUP", regroup},
                     {"REGROUP_WHY", why},
                     {"IN_PLACE", mp->in_place ? "1" : ""},
+                    {"NO_POINT", mp->npoints ? "" : "1"},
                     {"IN_PLACE_WHY", ipw},
                     {"NLEAVES", nleaves},
                     {"POINTS", points.data ? points.data : ""},

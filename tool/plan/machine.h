@@ -30,16 +30,17 @@ typedef struct machine_point {
     unsigned first;       /* its arms are the groups first .. first + narms - 1 */
     unsigned narms;
     double cost;          /* its costliest arm, less the regroup points inside it */
+    double saved;         /* the divergent work a round saves at a visit (machine.c's rule) */
     unsigned depth;       /* loops around it */
 } machine_point;
 
 /* A decision left as written, and why. */
 typedef struct machine_left {
     unsigned node, line;
-    char why[200];
+    char why[360];
 } machine_left;
 
-/* A variable of the item's context: its scope holds a regroup point. */
+/* A variable of the item's context: live at a regroup point (ir_live.h). */
 typedef struct machine_var {
     unsigned var;         /* ir_kernel.vars */
     char *member;         /* its member in the context struct (unique) */
@@ -64,12 +65,17 @@ typedef struct machine_plan {
     unsigned nblockers;
     unsigned ngroups;     /* the arms of every regroup point: the states an item yields at */
     unsigned bytes;       /* the context, per item: variables, switch values, state, item */
+    unsigned bytes_scope; /* the same without liveness: every variable whose scope holds a
+                           * regroup point (what --report compares bytes with) */
+    unsigned refill_loop; /* a machine without regroup points (npoints 0): the loop whose
+                           * data-dependent trip count refilling evens out (its node id + 1);
+                           * one group, each item run to its end in its lane */
     double arm_cost;      /* the costliest regroup point's costliest arm */
     double round_cost;    /* a regrouping round, in the same operations (context.h) */
     unsigned regroup;     /* default NPLUS1_LOOP_REGROUP: 0 refill only, 1 mixed rounds */
     int in_place;         /* contexts never move (a pointer into private state, or too
                            * large for local memory): refill only, whatever the policy */
-    char in_place_why[240];
+    char in_place_why[400];
     char why[360];        /* not active: why (a sentence); empty: nothing to regroup */
 } machine_plan;
 

@@ -298,13 +298,13 @@ static void machine_leaves(const analysis *an, kernel_plan *kp, split_policy spl
     for (unsigned g = 0; g < mp->ngroups; g++) {
         unsigned arm;
         const machine_point *p = machine_group(mp, g, &arm);
-        const ir_node *n = kp->k->ir->nodes[p->node];
+        const ir_node *n = kp->k->ir->nodes[p ? p->node : mp->refill_loop - 1];
         leaf lf = {0};
         lf.kernel = (int)g;
         lf.condition = machine_group_text(an, kp->k, mp, g);
         lf.line_begin = n->range.line;
         lf.line_end = n->range.end_line;
-        lf.cost = n->arms[arm].cost;
+        lf.cost = p ? n->arms[arm].cost : n->cost;
         VEC_PUSH(kp->leaves, kp->nleaves, kp->capleaves, lf);
     }
     leaves_regrouped(kp, mp->ngroups, split);

@@ -3,7 +3,7 @@
 // RUN: nplus1gen %s --validate --global 65536 --strategy tile --require-all-leaves --arg steps=5
 // EXPECT: match all-leaves
 // OUTPUT-NOT: error
-/* Issue 28, shape 8: a pointer to a private variable lives across the regroup point (`p`
+/* Issue 28, shape 8 with a costlier arm (64 trips, so that it pays for a round): a pointer to a private variable lives across the regroup point (`p`
  * points at `lo` or `hi`): the context cannot move to another lane, so each item stays in
  * its lane (refill only), never a refusal. */
 __kernel void private_pointer(__global const float *in, __global float *out, const int steps,
@@ -16,7 +16,7 @@ __kernel void private_pointer(__global const float *in, __global float *out, con
         const float v = in[(i + 11u * (uint)s) % n];
         if (v > 0.5f) {
             float t = v;
-            for (int k = 0; k < 20; k++)
+            for (int k = 0; k < 64; k++)
                 t = cos(t) * 1.25f + 0.125f * (float)k;
             *p += t;
         } else {

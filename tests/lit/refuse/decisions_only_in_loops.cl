@@ -11,16 +11,16 @@
 // RUN: not %nplus1gen %s --check 2>/dev/null | %FileCheck %s --check-prefix=FILE --match-full-lines
 // RUN: not %nplus1gen %s --check 2>&1 >/dev/null | %FileCheck %s --check-prefix=ERR --match-full-lines
 
-// NAMED:      {{.*}}decisions_only_in_loops.cl:[[@LINE+11]]:15: error: kernel 'march' has decisions only inside loops (the first at line 32), and its loop is not regrouped: no data-dependent decision of the kernel's own text has an arm that costs a regrouping round (the decision at line 32: cheap against a round: its costliest arm takes about {{[0-9]+}} operations, a regrouping round about {{[0-9]+}}) [nplus1-no-decision]
+// NAMED:      {{.*}}decisions_only_in_loops.cl:[[@LINE+11]]:15: error: kernel 'march' has decisions only inside loops (the first at line 32), and its loop is not regrouped: no data-dependent decision of the kernel's own text saves the work of a regrouping round (the decision at line 32: cheap against a round: its arms save about {{[0-9]+}} operations a visit (its costliest arm about {{[0-9]+}}, which the lanes of the other 1 arm wait for), a regrouping round about {{[0-9]+}}) [nplus1-no-decision]
 // NAMED-NEXT: __kernel void march(__global const float *density, __global float *out, const int steps)
 // NAMED-NEXT: ^
 // NAMED-NEXT: nplus1gen: 1 error; no files written
 // NAMED-NOT:  divergence
 
-// FILE:      kernel march: skipped (its decisions are inside loops, from line 32, and its loop is not regrouped: no data-dependent decision of the kernel's own text has an arm that costs a regrouping round (the decision at line 32: cheap against a round: its costliest arm takes about {{[0-9]+}} operations, a regrouping round about {{[0-9]+}}))
+// FILE:      kernel march: skipped (its decisions are inside loops, from line 32, and its loop is not regrouped: no data-dependent decision of the kernel's own text saves the work of a regrouping round (the decision at line 32: cheap against a round: its arms save about {{[0-9]+}} operations a visit (its costliest arm about {{[0-9]+}}, which the lanes of the other 1 arm wait for), a regrouping round about {{[0-9]+}}))
 // FILE-NEXT: kernel copy: skipped (no decision to split)
 // ERR:      nplus1gen: error: no kernel in {{.*}}decisions_only_in_loops.cl has a decision (an if or switch in its body) to split [nplus1-no-decision]
-// ERR-NEXT: nplus1gen: note: kernel 'march' has decisions only inside loops (the first at line 32), and its loop is not regrouped: no data-dependent decision of the kernel's own text has an arm that costs a regrouping round (the decision at line 32: cheap against a round: its costliest arm takes about {{[0-9]+}} operations, a regrouping round about {{[0-9]+}})
+// ERR-NEXT: nplus1gen: note: kernel 'march' has decisions only inside loops (the first at line 32), and its loop is not regrouped: no data-dependent decision of the kernel's own text saves the work of a regrouping round (the decision at line 32: cheap against a round: its arms save about {{[0-9]+}} operations a visit (its costliest arm about {{[0-9]+}}, which the lanes of the other 1 arm wait for), a regrouping round about {{[0-9]+}})
 // ERR-NEXT: nplus1gen: 1 error; no files written
 __kernel void march(__global const float *density, __global float *out, const int steps)
 {
