@@ -62,6 +62,9 @@ unsigned cursor_spelling_line(CXCursor c);
 int is_decision_loop(CXCursor c);
 /* The first such loop in c (c itself included, pre-order), or null. */
 CXCursor decision_loop_in(CXCursor c);
+/* Is c a statement attribute around a loop (`#pragma unroll`, `__attribute__((opencl_unroll_hint))`:
+ * libclang's unexposed statement whose child is the loop)? */
+int is_attributed_loop(CXCursor c);
 /* Appends the break and continue statements of loop's braced body that leave or restart
  * it (not those of an inner loop, nor a switch's break). */
 void loop_jumps_of(CXCursor loop, cursor_list *out);
