@@ -120,6 +120,21 @@ int var_tracks_constant(const analysis *an, const kernel_info *k, CXCursor var, 
     return !s.taken;
 }
 
+int var_is_constant_pointer_param(const kernel_info *k, CXCursor var)
+{
+    if (clang_getCursorKind(var) != CXCursor_ParmDecl ||
+        !clang_equalCursors(clang_getCursorSemanticParent(var), k->cursor))
+        return 0;
+    CXString name = clang_getCursorSpelling(var);
+    const char *n = clang_getCString(name);
+    int constant = 0;
+    for (unsigned i = 0; i < k->nparams && n; i++)
+        if (!strcmp(k->params[i].name, n))
+            constant = k->params[i].is_pointer && k->params[i].is_constant_space;
+    clang_disposeString(name);
+    return constant;
+}
+
 CXCursor named_var(CXCursor e)
 {
     CXCursor s = strip(e);
