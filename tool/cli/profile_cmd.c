@@ -143,7 +143,7 @@ static int has_construct(const ptree *t)
 /* Trees for every kernel; EXIT_OK, or EXIT_INPUT after an error message. */
 static int build_trees(pctx *x)
 {
-    unsigned local_out = 0; /* kernels left out for a __local pointer (not named by -k) */
+    unsigned cannot_out = 0; /* kernels left out for a reason but "nothing to profile" */
     x->pks = xcalloc(x->an.nkernels ? x->an.nkernels : 1, sizeof *x->pks);
     for (unsigned i = 0; i < x->an.nkernels; i++) /* a kernel the split refuses has none yet */
         ir_ensure(&x->an, &x->an.kernels[i]);
@@ -169,9 +169,10 @@ static int build_trees(pctx *x)
                             "as straight-line work\n", k->name, pk->unrecorded,
                     pk->unrecorded > 1 ? "s" : "", pk->unrecorded > 1 ? "are" : "is",
                     pk->unrecorded_why, pk->unrecorded > 1 ? "their" : "its");
-        local_out += !x->named && strstr(pk->err, "a __local pointer") != NULL;
-        if (!x->named && (strstr(pk->err, "nothing to profile") ||
-                          strstr(pk->err, "a __local pointer"))) { /* and its edits */
+        /* without -k, a kernel that cannot be profiled is left out, as the split's
+         * --skip-refused leaves a refused kernel out; named, it is an error */
+        cannot_out += !x->named && pk->err[0] && !strstr(pk->err, "nothing to profile");
+        if (!x->named && pk->err[0]) { /* and its edits */
             fprintf(stderr, "nplus1gen: note: kernel '%s' left out: %s\n", k->name, pk->err);
             profile_kernel_free(pk);
             x->npks--;
@@ -181,7 +182,7 @@ static int build_trees(pctx *x)
             return EXIT_INPUT;
         }
     }
-    if (!x->npks && local_out)
+    if (!x->npks && cannot_out)
         fprintf(stderr, "nplus1gen: error: no kernel in %s can be profiled (the notes above "
                         "say why)\n", x->input);
     else if (!x->npks)
