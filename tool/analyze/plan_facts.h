@@ -42,6 +42,9 @@ int stmt_assigns_constant(const analysis *an, CXCursor stmt, CXCursor *var, long
 /* Is var a private integer scalar of kernel k whose address k never takes, and does c fit
  * its type? (Walks k's body: asked only for an assignment the path runs.) */
 int var_tracks_constant(const analysis *an, const kernel_info *k, CXCursor var, long long c);
+/* Does the condition cond name only the kernel's own variables, enumerators and builtins
+ * (no program-scope variable but a const one, no call of a helper with a body)? */
+int cond_reads_only_locals(CXCursor cond);
 /* Is var one of kernel k's parameters, a pointer to __constant memory (which no work-item
  * can write while the kernel runs)? */
 int var_is_constant_pointer_param(const kernel_info *k, CXCursor var);

@@ -182,6 +182,9 @@ static int outcome_reusable(const facts *fs, const decision *d)
         if (!var_tracks_constant(fs->an, fs->k, fx->reads[i], 0) &&
             !var_is_constant_pointer_param(fs->k, fx->reads[i]))
             return 0;
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (d->branches[b].kind == BR_IF && !cond_reads_only_locals(d->branches[b].cond_cursor))
+            return 0;
     return 1;
 }
 
