@@ -163,6 +163,28 @@ static int take_sampler(const nplus1rt_arg *a, const char *spec, const char *val
                                 "repeat|mirrored_repeat:nearest|linear", a);
 }
 
+/*
+ * range:LO:HI is half-open: on an integer buffer, range:0:1 fills every element with 0. A new
+ * user's 0/1 mask written so reaches one branch only, and the run says no more than "not
+ * exercised"; one note says why, and what draws both.
+ */
+static void note_one_value_range(const nplus1rt_arg *a, const char *spec, const char *val)
+{
+    if (strncmp(val, "range:", 6) || a->elem == NPLUS1RT_F16 || a->elem == NPLUS1RT_F32 ||
+        a->elem == NPLUS1RT_F64)
+        return;
+    char *end;
+    long long lo = strtoll(val + 6, &end, 0);
+    if (end == val + 6 || *end != ':')
+        return;
+    const char *h = end + 1;
+    long long hi = strtoll(h, &end, 0);
+    if (end == h || *end || hi != lo + 1)
+        return;
+    fprintf(stderr, "note: --arg '%s': every element is %lld (range:LO:HI excludes HI); "
+                    "choice:%lld,%lld draws both\n", spec, lo, lo, hi);
+}
+
 /* One NAME=VALUE for parameter p of kernel k. */
 static int take_value(const kdesc *k, unsigned p, const char *spec, const char *val, values *v)
 {
@@ -191,6 +213,7 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
                                    "NAME=VALUE", a);
         if (kdesc_is_struct(k, p) && strncmp(val, "file:", 5))
             return arg_error(spec, "a struct buffer takes its contents from file:PATH", a);
+        note_one_value_range(a, spec, val);
         v->contents[p] = val;
     } else if (!buffer && parse_value(a, val, v->storage[p]) == 0) {
         v->ptr[p] = v->storage[p];

@@ -57,6 +57,16 @@ CXCursor decision_loop_in(CXCursor c)
     return found;
 }
 
+int is_attributed_loop(CXCursor c)
+{
+    if (clang_getCursorKind(c) != CXCursor_UnexposedStmt)
+        return 0;
+    cursor_list ch = children_of(c);
+    int loop = ch.n >= 1 && is_loop(ch.v[ch.n - 1]);
+    free(ch.v);
+    return loop;
+}
+
 /* Adds the break and continue statements in c that leave or restart the loop c sits in. */
 static void collect_jumps(CXCursor c, int in_switch, cursor_list *out)
 {

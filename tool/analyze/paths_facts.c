@@ -120,6 +120,52 @@ int var_tracks_constant(const analysis *an, const kernel_info *k, CXCursor var, 
     return !s.taken;
 }
 
+/* A name the condition uses that only the path's own statements can change? */
+static enum CXChildVisitResult closed_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *open = data;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_CallExpr) {
+        CXCursor f = clang_getCursorReferenced(c); /* a helper with a body may read anything */
+        if (clang_Cursor_isNull(f) || !clang_Cursor_isNull(clang_getCursorDefinition(f)))
+            *open = 1;
+    } else if (kind == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(c);
+        enum CXCursorKind dk = clang_getCursorKind(d);
+        if (dk == CXCursor_VarDecl && !is_local_decl(d) &&
+            !clang_isConstQualifiedType(clang_getCursorType(d)))
+            *open = 1; /* a program-scope variable (OpenCL 2.0 __global) another item writes */
+    }
+    return *open ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+int cond_reads_only_locals(CXCursor cond)
+{
+    int open = 0;
+    if (clang_Cursor_isNull(cond))
+        return 0;
+    closed_cb(cond, clang_getNullCursor(), &open);
+    if (!open)
+        clang_visitChildren(cond, closed_cb, &open);
+    return !open;
+}
+
+int var_is_constant_pointer_param(const kernel_info *k, CXCursor var)
+{
+    if (clang_getCursorKind(var) != CXCursor_ParmDecl ||
+        !clang_equalCursors(clang_getCursorSemanticParent(var), k->cursor))
+        return 0;
+    CXString name = clang_getCursorSpelling(var);
+    const char *n = clang_getCString(name);
+    int constant = 0;
+    for (unsigned i = 0; i < k->nparams && n; i++)
+        if (!strcmp(k->params[i].name, n))
+            constant = k->params[i].is_pointer && k->params[i].is_constant_space;
+    clang_disposeString(name);
+    return constant;
+}
+
 CXCursor named_var(CXCursor e)
 {
     CXCursor s = strip(e);

@@ -42,6 +42,12 @@ int stmt_assigns_constant(const analysis *an, CXCursor stmt, CXCursor *var, long
 /* Is var a private integer scalar of kernel k whose address k never takes, and does c fit
  * its type? (Walks k's body: asked only for an assignment the path runs.) */
 int var_tracks_constant(const analysis *an, const kernel_info *k, CXCursor var, long long c);
+/* Does the condition cond name only the kernel's own variables, enumerators and builtins
+ * (no program-scope variable but a const one, no call of a helper with a body)? */
+int cond_reads_only_locals(CXCursor cond);
+/* Is var one of kernel k's parameters, a pointer to __constant memory (which no work-item
+ * can write while the kernel runs)? */
+int var_is_constant_pointer_param(const kernel_info *k, CXCursor var);
 /* The variable the expression e names (parentheses and implicit casts stripped), or null. */
 CXCursor named_var(CXCursor e);
 
@@ -62,6 +68,9 @@ unsigned cursor_spelling_line(CXCursor c);
 int is_decision_loop(CXCursor c);
 /* The first such loop in c (c itself included, pre-order), or null. */
 CXCursor decision_loop_in(CXCursor c);
+/* Is c a statement attribute around a loop (`#pragma unroll`, `__attribute__((opencl_unroll_hint))`:
+ * libclang's unexposed statement whose child is the loop)? */
+int is_attributed_loop(CXCursor c);
 /* Appends the break and continue statements of loop's braced body that leave or restart
  * it (not those of an inner loop, nor a switch's break). */
 void loop_jumps_of(CXCursor loop, cursor_list *out);

@@ -266,6 +266,52 @@ static int load_profile(cli *c, plan *pl)
 
 /* ---- --skip-refused: the kernels left out, each named in a note ---------- */
 
+/*
+ * A run without -k that fails because some kernels are refused while others would
+ * split: one note says so and names --skip-refused (a new user's file of several
+ * kernels, as hashcat's, otherwise gets only "no files written").
+ */
+static void note_others_split(const cli *c, const front_end *fe)
+{
+    if (c->nkernels || c->skip_refused || c->profile)
+        return;
+    unsigned refused = 0, split = 0, never = 0;
+    for (unsigned i = 0; i < fe->an.nkernels; i++) {
+        const kernel_info *k = &fe->an.kernels[i];
+        if ((!k->has_decision && !k->loop_only) || k->loop_kept || plan_skipped_why(&fe->pl, k))
+            continue;
+        const kernel_plan *kp = NULL;
+        for (unsigned j = 0; j < fe->pl.nkernels; j++)
+            if (fe->pl.kernels[j].k == k)
+                kp = &fe->pl.kernels[j];
+        if (!k->legal || !kp || kp->nkernels == 0 || kp->nleaves > PLAN_MAX_LEAVES ||
+            kp->errors)
+            refused++;
+        else if (kp->split == SPLIT_MODE_NEVER)
+            never++;
+        else
+            split++;
+    }
+    if (!refused || !(split + never))
+        return;
+    const char *s = refused == 1 ? "" : "s";
+    if (!never)
+        fprintf(stderr, "nplus1gen: note: %u of the %u kernels with a decision can be split; "
+                        "--skip-refused writes their set and leaves the %u refused one%s out\n",
+                split, split + refused, refused, s);
+    else if (split)
+        fprintf(stderr, "nplus1gen: note: %u of the %u kernels with a decision can be split; "
+                        "--skip-refused writes the set of the %u whose split is not 'never' and "
+                        "leaves the %u refused one%s out (-k NAME keeps one whose split is "
+                        "never)\n",
+                split + never, split + never + refused, split, refused, s);
+    else
+        fprintf(stderr, "nplus1gen: note: %u of the %u kernels with a decision can be split, "
+                        "%s 'split: never' (the driver would run the original); -k NAME "
+                        "writes the set of the kernels it names\n",
+                never, never + refused, never == 1 ? "with" : "each with");
+}
+
 typedef struct skip_list {
     emit_skip *v;
     const char **names;       /* v[i].kernel, for front_end_run_skip */
@@ -495,9 +541,11 @@ static int run(int argc, char **argv)
         if (rc == EXIT_OK && c.validate && !c.check)
             rc = pairs ? validate_pairs(&c, &fe.pl) : validate(&c, &fe.pl);
     }
-    if (rc == EXIT_INPUT && diag.errors)
+    if (rc == EXIT_INPUT && diag.errors) {
         fprintf(stderr, "nplus1gen: %u error%s; no files written\n", diag.errors,
                 diag.errors == 1 ? "" : "s");
+        note_others_split(&c, &fe);
+    }
     front_end_free(&fe);
     skip_free(&sl);
     cli_free(&c);

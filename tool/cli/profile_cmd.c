@@ -17,6 +17,7 @@
 #define _DEFAULT_SOURCE
 #include "profile_cmd.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -83,7 +84,25 @@ static enum CXChildVisitResult kernel_names_cb(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Continue;
 }
 
-static int params_ok(const analysis *an, const kernel_info *k)
+/* Does the declaration text hold the word w ("__local", "local")? */
+static int has_word(const char *text, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
+        int before = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (before && after)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Can the profile run set k's parameters from the validation inputs? 1, or 0 with why:
+ * one the description cannot hold (nplus1gen --check names it), or a __local pointer,
+ * which the run would pass a buffer for (clSetKernelArg says CL_INVALID_ARG_VALUE).
+ */
+static int params_ok(const analysis *an, const kernel_info *k, char *why, size_t len)
 {
     kernel_info tmp;
     memset(&tmp, 0, sizeof tmp);
@@ -92,6 +111,17 @@ static int params_ok(const analysis *an, const kernel_info *k)
     diag_init(&quiet);
     quiet.quiet = 1;
     int errors = analyze_params(an, &tmp, &quiet);
+    if (errors)
+        snprintf(why, len, "a parameter the validation inputs cannot make (nplus1gen --check "
+                           "names it)");
+    for (unsigned i = 0; !errors && i < tmp.nparams; i++)
+        if (tmp.params[i].is_pointer && tmp.params[i].decl_text &&
+            (has_word(tmp.params[i].decl_text, "__local") ||
+             has_word(tmp.params[i].decl_text, "local"))) {
+            snprintf(why, len, "its parameter '%s' is a __local pointer, which the profile run "
+                               "does not set (it gives each pointer a buffer)", tmp.params[i].name);
+            errors = 1;
+        }
     analyze_params_free(&tmp);
     return errors == 0;
 }
@@ -113,6 +143,7 @@ static int has_construct(const ptree *t)
 /* Trees for every kernel; EXIT_OK, or EXIT_INPUT after an error message. */
 static int build_trees(pctx *x)
 {
+    unsigned cannot_out = 0; /* kernels left out for a reason but "nothing to profile" */
     x->pks = xcalloc(x->an.nkernels ? x->an.nkernels : 1, sizeof *x->pks);
     for (unsigned i = 0; i < x->an.nkernels; i++) /* a kernel the split refuses has none yet */
         ir_ensure(&x->an, &x->an.kernels[i]);
@@ -121,9 +152,8 @@ static int build_trees(pctx *x)
         profile_kernel *pk = &x->pks[x->npks++];
         pk->k = k;
         pk->planned = planned(&x->pl, k);
-        if (!params_ok(&x->an, k))
-            snprintf(pk->err, sizeof pk->err, "a parameter the validation inputs cannot make "
-                                              "(nplus1gen --check names it)");
+        if (!params_ok(&x->an, k, pk->err, sizeof pk->err))
+            ;
         else if (profile_build_kernel(&x->an, pk) == 0 && !has_construct(&pk->tree))
             snprintf(pk->err, sizeof pk->err, "no decision and no loop: nothing to profile");
         if (pk->opaque && !pk->err[0])
@@ -139,7 +169,10 @@ static int build_trees(pctx *x)
                             "as straight-line work\n", k->name, pk->unrecorded,
                     pk->unrecorded > 1 ? "s" : "", pk->unrecorded > 1 ? "are" : "is",
                     pk->unrecorded_why, pk->unrecorded > 1 ? "their" : "its");
-        if (!x->named && strstr(pk->err, "nothing to profile")) { /* and its edits */
+        /* without -k, a kernel that cannot be profiled is left out, as the split's
+         * --skip-refused leaves a refused kernel out; named, it is an error */
+        cannot_out += !x->named && pk->err[0] && !strstr(pk->err, "nothing to profile");
+        if (!x->named && pk->err[0]) { /* and its edits */
             fprintf(stderr, "nplus1gen: note: kernel '%s' left out: %s\n", k->name, pk->err);
             profile_kernel_free(pk);
             x->npks--;
@@ -149,7 +182,10 @@ static int build_trees(pctx *x)
             return EXIT_INPUT;
         }
     }
-    if (!x->npks)
+    if (!x->npks && cannot_out)
+        fprintf(stderr, "nplus1gen: error: no kernel in %s can be profiled (the notes above "
+                        "say why)\n", x->input);
+    else if (!x->npks)
         fprintf(stderr, "nplus1gen: error: no kernel in %s has a decision or a loop: nothing "
                         "to profile\n", x->input);
     return x->npks ? EXIT_OK : EXIT_INPUT;

@@ -84,8 +84,9 @@ static int branch_loop(const decision *d, unsigned at, loop_plan *lp)
     lp->line = cursor_spelling_line(any);
     if (d->kind == DEC_SWITCH) {
         snprintf(lp->why, sizeof lp->why, "the loop sits in a case of the switch at line %u, "
-                 "which the tile kernel splits; this version regroups a loop in a branch of a "
-                 "top-level if only (the loop runs in its leaf, as written)", d->range.line);
+                 "which the tile kernel splits; the loop kernel regroups a loop in a branch of a "
+                 "top-level if, never in a case of a switch (the loop runs in its leaf, as "
+                 "written)", d->range.line);
         return 1;
     }
     int best = -1;
@@ -112,9 +113,9 @@ static int branch_loop(const decision *d, unsigned at, loop_plan *lp)
     }
     if (best < 0) {
         snprintf(lp->why, sizeof lp->why, "the loop sits below the top level of a branch of "
-                 "the if at line %u, which the tile kernel splits; this version regroups a "
-                 "loop at the top level of the kernel or of such a branch (the loop runs in "
-                 "its leaf, as written)", d->range.line);
+                 "the if at line %u, which the tile kernel splits; the loop kernel regroups a "
+                 "loop at the top level of the kernel or of such a branch only (the loop runs "
+                 "in its leaf, as written)", d->range.line);
         return 1;
     }
     lp->outer = d;
@@ -142,17 +143,17 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
                                                 : cursor_null();
         if (d && !decision_is_guard(d) && found && cursor_is_null(in) && !lp->outer) {
             snprintf(lp->why, sizeof lp->why, "the kernel has a decision at its top level "
-                     "after the loop (line %u), which the tile kernel splits; this version "
-                     "regroups a loop with decisions before it or around it only (the loop "
-                     "runs in its leaf, as written)", it->range.line);
+                     "after the loop (line %u), which the tile kernel splits; the loop kernel "
+                     "regroups a loop whose kernel has decisions before it or around it only "
+                     "(the loop runs in its leaf, as written)", it->range.line);
             return 1;
         }
         if (cursor_is_null(in))
             continue;
         if (found) {
             snprintf(lp->why, sizeof lp->why,
-                     "a second loop with a decision at line %u: one loop a kernel is "
-                     "regrouped in this version", cursor_spelling_line(in));
+                     "a second loop with a decision at line %u: the loop kernel regroups "
+                     "one loop a kernel", cursor_spelling_line(in));
             return 1;
         }
         found = 1;
@@ -163,9 +164,16 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
         }
         if (!is_decision_loop(it->cursor)) {
             lp->line = cursor_spelling_line(in);
-            snprintf(lp->why, sizeof lp->why, "the loop sits inside the statement at line %u: "
-                     "this version regroups a loop at the top level of the kernel or of a "
-                     "branch of a top-level if", it->range.line);
+            if (is_attributed_loop(it->cursor))
+                snprintf(lp->why, sizeof lp->why, "the loop is written under a statement "
+                         "attribute (`#pragma unroll` or `__attribute__((...))`, line %u), "
+                         "which the loop kernel does not see through: it regroups a bare loop "
+                         "only (the loop runs in its leaf, as written)",
+                         it->range.line);
+            else
+                snprintf(lp->why, sizeof lp->why, "the loop sits inside the statement at line "
+                         "%u: the loop kernel regroups a loop at the top level of the kernel "
+                         "or of a branch of a top-level if only", it->range.line);
             return 1;
         }
         lp->item = i;
@@ -259,7 +267,7 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
                           ? " (write { } around its decision)"
                       : ls.body_holds == 2
                           ? ", and braced it would hold no decision at its top level: its "
-                            "body is an inner loop (this version regroups at an if/else or "
+                            "body is an inner loop (the loop kernel regroups at an if/else or "
                             "switch of the body itself)"
                           : "");
         }
@@ -397,7 +405,7 @@ static int body_decision(loop_plan *lp)
                  first->divergence_why);
     else
         snprintf(lp->why, sizeof lp->why, "the body of the loop at line %u holds no decision at "
-                 "its top level: this version regroups at an if/else or switch of the body "
+                 "its top level: the loop kernel regroups at an if/else or switch of the body "
                  "itself", lp->line);
     return 1;
 }

@@ -5,7 +5,9 @@
  * for a private integer scalar k whose address the kernel never takes, with
  * no other write of k between that statement and the decision, and a
  * decision that compares k with a constant (k OP C, C OP k, k, !k, && and
- * || of those) or switches on k.
+ * || of those) or switches on k. And an if condition written again, the same
+ * text, over private integer scalars only (no load, no call with an effect)
+ * that nothing on the path writes in between: it has the outcome it had.
  */
 #include "paths.h"
 
@@ -24,9 +26,18 @@ typedef struct fact {
     unsigned line;
 } fact;
 
+/* An if condition the path has evaluated: branch b's condition of d was `value`. */
+typedef struct outcome {
+    const decision *d;
+    unsigned b;
+    int value;
+} outcome;
+
 typedef struct facts {
     fact v[32];
     unsigned n;
+    outcome o[32];
+    unsigned no;
     const kernel_info *k;
     const analysis *an;
 } facts;
@@ -48,13 +59,38 @@ static void forget(facts *fs, CXCursor var)
         }
 }
 
+static int reads_var(const effects *fx, CXCursor var)
+{
+    for (unsigned i = 0; i < fx->nreads; i++)
+        if (cursors_equal(fx->reads[i], var))
+            return 1;
+    return 0;
+}
+
+/* A write of var: the outcomes of the conditions that read it no longer hold. */
+static void forget_outcomes(facts *fs, CXCursor var)
+{
+    for (unsigned i = 0; i < fs->no;)
+        if (reads_var(&fs->o[i].d->cond_fx, var))
+            fs->o[i] = fs->o[--fs->no];
+        else
+            i++;
+}
+
+static void forget_writes(facts *fs, const effects *fx)
+{
+    for (unsigned w = 0; w < fx->nwrites; w++) {
+        forget(fs, fx->writes[w]);
+        forget_outcomes(fs, fx->writes[w]);
+    }
+}
+
 static void run_stmt(facts *fs, const seq_item *it)
 {
     CXCursor var;
     long long c;
     int assigns = stmt_assigns_constant(fs->an, it->cursor, &var, &c);
-    for (unsigned w = 0; w < it->fx.nwrites; w++)
-        forget(fs, it->fx.writes[w]);
+    forget_writes(fs, &it->fx);
     if (!assigns || fs->n == 32 || !var_tracks_constant(fs->an, fs->k, var, c))
         return;
     forget(fs, var);
@@ -127,6 +163,95 @@ static int if_impossible(facts *fs, const decision *d, unsigned b, char *why, si
     return 0;
 }
 
+/* ---- a condition the path evaluated before -------------------------------- */
+
+/*
+ * May the outcome of d's conditions be reused by a later condition of the same text?
+ * Only when they read nothing but private integer scalars of the kernel whose address
+ * it never takes (so only a statement the path runs can change them: run_stmt forgets
+ * the outcome then) and __constant pointer parameters (no work-item writes __constant
+ * memory), load no other memory, and write and call nothing with an effect.
+ */
+static int outcome_reusable(const facts *fs, const decision *d)
+{
+    const effects *fx = &d->cond_fx;
+    if (d->kind != DEC_IF || fx->nwrites || fx->nloads || fx->nstores ||
+        (fx->bits & ~(unsigned)EFF_WORKITEM))
+        return 0;
+    for (unsigned i = 0; i < fx->nreads; i++)
+        if (!var_tracks_constant(fs->an, fs->k, fx->reads[i], 0) &&
+            !var_is_constant_pointer_param(fs->k, fx->reads[i]))
+            return 0;
+    for (unsigned b = 0; b < d->nbranches; b++)
+        if (d->branches[b].kind == BR_IF && !cond_reads_only_locals(d->branches[b].cond_cursor))
+            return 0;
+    return 1;
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Is the text of range a (whitespace runs as one space) the text of range b? */
+static int same_text(const analysis *an, src_range a, src_range b)
+{
+    size_t na, nb;
+    const char *ta = range_text(an, a, &na), *tb = range_text(an, b, &nb);
+    if (!ta || !tb)
+        return 0;
+    size_t i = 0, j = 0;
+    for (int first = 1;; first = 0) {
+        int sa = 0, sb = 0;
+        while (i < na && is_blank(ta[i]))
+            i++, sa = 1;
+        while (j < nb && is_blank(tb[j]))
+            j++, sb = 1;
+        if (i == na || j == nb)
+            return i == na && j == nb;
+        if ((!first && sa != sb) || ta[i] != tb[j])
+            return 0;
+        i++, j++;
+    }
+}
+
+/* The if's branch b needs a condition to be other than the path found it before: 1. */
+static int if_repeats_other(const facts *fs, const decision *d, unsigned b, char *why,
+                            size_t len)
+{
+    if (!outcome_reusable(fs, d))
+        return 0;
+    for (unsigned i = 0; i <= b && i < d->nbranches; i++) {
+        const branch *br = &d->branches[i];
+        if (br->kind != BR_IF)
+            continue;
+        int want = i == b;
+        for (unsigned o = 0; o < fs->no; o++) {
+            const outcome *oc = &fs->o[o];
+            const branch *before = &oc->d->branches[oc->b];
+            if (oc->value == want || !same_text(fs->an, before->cond, br->cond))
+                continue;
+            char text[96];
+            put_text(fs->an, br->cond, text, sizeof text);
+            snprintf(why, len, "%s %s on line %u, %s on line %u, nothing between writes what "
+                     "it reads", text, oc->value ? "true" : "false", before->cond.line,
+                     want ? "true" : "false", br->cond.line);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The path takes d's branch b: its conditions' outcomes, when a later one may reuse them. */
+static void note_outcomes(facts *fs, const decision *d, unsigned b)
+{
+    if (!outcome_reusable(fs, d))
+        return;
+    for (unsigned i = 0; i <= b && i < d->nbranches && fs->no < 32; i++)
+        if (d->branches[i].kind == BR_IF)
+            fs->o[fs->no++] = (outcome){d, i, i == b};
+}
+
 static int case_has(const branch *br, long long v)
 {
     for (unsigned i = 0; i < br->nvalues; i++)
@@ -175,12 +300,13 @@ int path_impossible(const analysis *an, const kernel_info *k, const path_event *
             continue;
         }
         const decision *d = ev[i].d;
-        for (unsigned w = 0; w < d->cond_fx.nwrites; w++) /* (v = ...) > 3: v is not known */
-            forget(&fs, d->cond_fx.writes[w]);
-        int dead = d->kind == DEC_IF ? if_impossible(&fs, d, ev[i].branch, why, len)
+        forget_writes(&fs, &d->cond_fx); /* (v = ...) > 3: v is not known */
+        int dead = d->kind == DEC_IF ? if_impossible(&fs, d, ev[i].branch, why, len) ||
+                                           if_repeats_other(&fs, d, ev[i].branch, why, len)
                                      : switch_impossible(&fs, d, ev[i].branch, why, len);
         if (dead)
             return 1;
+        note_outcomes(&fs, d, ev[i].branch);
     }
     return 0;
 }

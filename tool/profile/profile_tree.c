@@ -603,6 +603,10 @@ static int entry_edits(tctx *x)
 {
     const kernel_info *k = x->pk->k;
     unsigned param_end = 0, body_open = 0;
+    if (k->range.file != 0) /* the recording edits the input file's text only */
+        return fail(x, k->range.line, "the kernel is written in an included file, and the "
+                                      "profile instruments the input file's text only (give "
+                                      "that file as the input)");
     int rc = ir_src_kernel_entry(x->an, k, &param_end, &body_open);
     if (rc > 0)
         return fail(x, k->range.line, "a kernel without parameters has nothing to record into");

@@ -1,5 +1,5 @@
-/* A loop in a case of a top-level switch: not regrouped (this version regroups a loop in
- * a branch of a top-level if only); the tile splits the switch and the loop runs in its
+/* A loop in a case of a top-level switch: not regrouped (the loop kernel regroups a loop
+ * in a branch of a top-level if only); the tile splits the switch and the loop runs in its
  * leaf, as written. */
 __kernel void leaf_loop_switch_refused(__global const int *kind, __global const int *a,
                                        __global float *out)

@@ -81,4 +81,5 @@ __kernel void fence(__global int *a)
     }
 }
 // CHECK-NEXT: nplus1gen: 3 errors; no files written
+// CHECK-NEXT: nplus1gen: note: 1 of the 4 kernels with a decision can be split, with 'split: never' (the driver would run the original); -k NAME writes the set of the kernels it names
 // CHECK-NOT:  {{.}}

@@ -51,4 +51,5 @@ __kernel void guard(__global const int *in, __global int *out, const int n)
         out[i] = 1;
 }
 // CHECK-NEXT: nplus1gen: 2 errors; no files written
+// CHECK-NEXT: nplus1gen: note: 1 of the 3 kernels with a decision can be split, with 'split: never' (the driver would run the original); -k NAME writes the set of the kernels it names
 // CHECK-NOT:  {{.}}

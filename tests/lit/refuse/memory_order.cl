@@ -113,4 +113,5 @@ __kernel void fields(__global particle *p, __global float *out)
 // CHECK-NEXT: {{.+}}
 // CHECK-NEXT: ^
 // CHECK-NEXT: nplus1gen: 3 errors; no files written
+// CHECK-NEXT: nplus1gen: note: 3 of the 6 kernels with a decision can be split; --skip-refused writes their set and leaves the 3 refused ones out
 // CHECK-NOT:  {{.}}
