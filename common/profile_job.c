@@ -183,7 +183,7 @@ static int read_set(reader *r, profile_kernel_tree *k)
     int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf", &ps->carries, &ps->tile,
                      &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue,
                      &ps->accesses, &ps->ops, &ps->regroup, &ps->classifier_accesses);
-    if (got < 9 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 3 || ps->regroup > 2)
+    if (got < 9 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 4 || ps->regroup > 2)
         return bad(r, "a 'set' line of 9 or 10 numbers expected");
     if (got == 9)
         ps->classifier_accesses = 0;

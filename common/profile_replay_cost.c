@@ -96,6 +96,10 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
         p->cost = rc->original + launches(cal, 1, items);
         return;
     }
+    if (set->tile == 4) { /* the state machine: its rounds are not replayed yet */
+        unknown(p, "the state machine's rounds (tile+machine) are not in the model");
+        return;
+    }
     if (set->tile == 3) { /* a loop set: its split and its tile run the loop kernel */
         predict_loop(rc, set, cal, items, p);
         return;

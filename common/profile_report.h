@@ -43,7 +43,7 @@ void profile_result_free(profile_result *r);
 typedef struct profile_set {
     int known;                /* 0: a tree without the line (the split and tile as before) */
     unsigned carries;         /* bit c: candidate c (NPLUS1RT_CAND_*, nplus1rt_format.h) */
-    unsigned tile;            /* the tile kernel: AUTO_TILE_* (0 none, 1 plain, 2 context, 3 loop) */
+    unsigned tile;            /* the tile kernel: AUTO_TILE_* (0 none, 1 plain, 2 context, 3 loop, 4 machine) */
     unsigned ctx_bytes;       /* the tile's (the loop's) context per item */
     unsigned launches;        /* kernels one launch of the split runs: passes and leaves */
     double classifier;        /* the classifier's operations per item */

@@ -126,6 +126,11 @@ static void loop_sets_and_unknowns(void)
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     check_near(p[2].cost, 1000, "a loop kernel never regrouped does the original's work: its "
                                 "SIMD groups reconverge at each item's end, no round");
+    set.tile = 4; /* the state machine: no replay of its rounds */
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check(p[0].known && !p[1].known && strstr(p[1].why, "state machine"),
+          "a machine set's candidates cannot be told (its rounds are not in the model)");
+    set.tile = 3;
     set.regroup = 1;
     rc.has_loop = 0;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
