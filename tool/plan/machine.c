@@ -59,9 +59,9 @@ static double residual(const ir_kernel *ir, const ir_node *d, const unsigned cha
         const ir_node *p = ir->nodes[i];
         if (!chosen[i] || !holds(d, p))
             continue;
-        int direct = 1; /* no chosen point between d and p */
+        int direct = 1; /* no chosen point between d and p, p in an arm of d */
         for (const ir_node *q = p->parent; q && q != d; q = q->parent)
-            direct &= !chosen[q->id];
+            direct &= !chosen[q->id] && !(q->parent == d && q->kind == IR_CALL);
         if (direct)
             left[arm_of(d, p)] -= p->cost;
     }
@@ -73,18 +73,22 @@ static double residual(const ir_kernel *ir, const ir_node *d, const unsigned cha
     return max;
 }
 
+/* The loops around n, a helper's loops around its call included (inlined at the call). */
 static unsigned loops_around(const ir_node *n)
 {
     unsigned k = 0;
     for (const ir_node *p = n->parent; p; p = p->parent)
-        k += p->kind == IR_LOOP && p->frame == n->frame;
+        k += p->kind == IR_LOOP;
     return k;
 }
 
-/* Whether variable v is the kernel's own local whose scope holds a chosen point. */
-static int in_context(const ir_kernel *ir, const ir_var *v, const unsigned char *chosen)
+/* Whether variable v is a local of the kernel or of an inlined helper (a helper's
+ * parameters and return value included, not a pointer parameter replaced by its argument)
+ * whose scope holds a chosen point. */
+static int in_context(const ir_kernel *ir, const ir_var *v, const unsigned char *chosen,
+                      const unsigned char *subst)
 {
-    if (v->frame != 0 || (v->flags & (IR_VAR_PARAM | IR_VAR_RETURN)))
+    if ((v->frame == 0 && (v->flags & IR_VAR_PARAM)) || subst[v - ir->vars])
         return 0;
     const ir_node *scope = v->scope < ir->nnodes ? ir->nodes[v->scope] : NULL;
     for (unsigned i = 0; scope && i < ir->nnodes; i++)
@@ -93,13 +97,14 @@ static int in_context(const ir_kernel *ir, const ir_var *v, const unsigned char 
     return 0;
 }
 
-static unsigned context_bytes(const ir_kernel *ir, const unsigned char *chosen)
+static unsigned context_bytes(const ir_kernel *ir, const unsigned char *chosen,
+                              const unsigned char *subst)
 {
     unsigned bytes = 8; /* the state and the item */
     for (unsigned i = 0; i < ir->nnodes; i++)
         bytes += chosen[i] && ir->nodes[i]->kind == IR_SWITCH ? 8 : 0;
     for (unsigned i = 0; i < ir->nvars; i++)
-        if (in_context(ir, &ir->vars[i], chosen) && ir->vars[i].size > 0)
+        if (in_context(ir, &ir->vars[i], chosen, subst) && ir->vars[i].size > 0)
             bytes += (unsigned)((ir->vars[i].size + 3) / 4 * 4);
     return bytes;
 }
@@ -109,13 +114,15 @@ static double round_cost_of(unsigned bytes)
     return REGROUP_MOVE_COST * (double)bytes / 4.0 + REGROUP_ROUND_COST;
 }
 
-/* Chooses the regroup points under round (innermost first): chosen[] by node id. */
-static void choose(const ir_kernel *ir, double round, unsigned char *chosen)
+/* Chooses the regroup points under round (innermost first) among the candidates
+ * (cand[] by node id): chosen[] by node id. */
+static void choose(const ir_kernel *ir, double round, const unsigned char *cand,
+                   unsigned char *chosen)
 {
     memset(chosen, 0, ir->nnodes);
     for (unsigned i = ir->nnodes; i-- > 0;) {
         const ir_node *n = ir->nodes[i];
-        if (!is_decision(n) || n->frame != 0 || n->cond.divergence != DIV_DATA)
+        if (!cand[i])
             continue;
         if (residual(ir, n, chosen) >= round)
             chosen[i] = 1;
@@ -193,11 +200,180 @@ static const char *bare(const char *name)
     return dot ? dot + 1 : name;
 }
 
+/* ---- helpers cut at their calls -------------------------------------------------------
+ * A decision inside an inlined helper (an IR_CALL frame) is a candidate when each call
+ * from the kernel down to it can be inlined in the machine's text (machine_emit.c): its
+ * statement is the place the helper's body goes before, its arguments and its returns
+ * are plain text of its function. */
+
+/* The text of frame f: the kernel's body, or the inlined helper's (NULL: none). */
+static const ir_node *frame_body(const ir_kernel *ir, unsigned f)
+{
+    return f == 0 ? ir->root : ir->nodes[f]->nkids ? ir->nodes[f]->kids[0] : NULL;
+}
+
+/* Whether call c's helper can be inlined at c; why not in why. */
+static int call_inlinable(const analysis *an, const ir_kernel *ir, const ir_node *c, char *why,
+                          size_t n)
+{
+    const ir_node *caller = frame_body(ir, c->frame), *body = frame_body(ir, c->id);
+    const char *text = caller ? an->pr->files[caller->range.file].text : NULL;
+    if (!body || !caller) {
+        snprintf(why, n, "its body is not known");
+        return 0;
+    }
+    if (c->call.guarded) {
+        snprintf(why, n, "it is called on a condition (an arm of ?:, the right of &&, || or "
+                 "','): its body cannot go before the statement");
+        return 0;
+    }
+    if (c->parent->kind == IR_LOOP) {
+        snprintf(why, n, "it is called in a loop's condition, init or step: its body cannot "
+                 "go before the statement");
+        return 0;
+    }
+    size_t len = strlen(c->call.name);
+    int macro = c->range.file != caller->range.file || c->range.end <= c->range.begin ||
+                strncmp(text + c->range.begin, c->call.name, len) != 0 ||
+                c->parent->range.file != c->range.file ||
+                body->range.file >= an->pr->nfiles ||
+                an->pr->files[body->range.file].text[body->range.begin] != '{';
+    for (unsigned i = 0; i < c->call.nbinds && !macro; i++) {
+        const src_range *a = &c->call.binds[i].arg_range;
+        macro = a->file != c->range.file || a->begin < c->range.begin || a->end > c->range.end ||
+                a->end <= a->begin;
+    }
+    if (macro) {
+        snprintf(why, n, "the call or the helper's body is spelled by a macro: it cannot be "
+                 "inlined as text");
+        return 0;
+    }
+    for (unsigned i = 0; i < ir->nvars; i++) {
+        const ir_var *v = &ir->vars[i];
+        if (v->frame != c->id)
+            continue;
+        if (v->refs_hidden) {
+            snprintf(why, n, "its variable '%s' is named inside a macro's own text: it cannot "
+                     "be renamed", bare(v->name));
+            return 0;
+        }
+        if (!(v->flags & (IR_VAR_PARAM | IR_VAR_RETURN)) && !v->decl_stmt.end) {
+            snprintf(why, n, "the declaration of its variable '%s' is not a plain declaration "
+                     "statement", bare(v->name));
+            return 0;
+        }
+    }
+    const char *btext = an->pr->files[body->range.file].text;
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *r = ir->nodes[i];
+        if (r->kind != IR_RETURN || r->frame != c->id)
+            continue;
+        if (r->range.file != body->range.file || r->range.end <= r->range.begin + 6 ||
+            strncmp(btext + r->range.begin, "return", 6) != 0 || btext[r->range.end - 1] != ';') {
+            snprintf(why, n, "its return at line %u is spelled by a macro", r->line);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether frame f can be cut: each call from the kernel down to it inlinable; else the
+ * reason and the call it stops at. */
+static int frame_inlinable(const analysis *an, const ir_kernel *ir, unsigned f, char *why,
+                           size_t n, const ir_node **at)
+{
+    for (; f != 0; f = ir->nodes[f]->frame)
+        if (!call_inlinable(an, ir, ir->nodes[f], why, n)) {
+            *at = ir->nodes[f];
+            return 0;
+        }
+    return 1;
+}
+
+static int is_ident_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_';
+}
+
+/* Whether the text at off (a reference of a name len long) may change the variable or take
+ * its address: an assignment (not through it: `*p = v`), ++ or --, or &. */
+static int ref_writes(const char *t, unsigned off, size_t len)
+{
+    const char *a = t + off + len;
+    while (*a == ' ' || *a == '\t')
+        a++;
+    unsigned b = off;
+    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+        b--;
+    if ((a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-'))
+        return 1;
+    if (b > 1 && ((t[b - 1] == '+' && t[b - 2] == '+') || (t[b - 1] == '-' && t[b - 2] == '-')))
+        return 1;
+    if (b > 0 && t[b - 1] == '&' && (b < 2 || t[b - 2] != '&'))
+        return 1;
+    const int deref = b > 0 && t[b - 1] == '*';
+    if (a[0] == '=' && a[1] != '=')
+        return !deref;
+    if (a[0] && strchr("+-*/%&|^", a[0]) && a[1] == '=')
+        return !deref;
+    if ((a[0] == '<' && a[1] == '<' && a[2] == '=') || (a[0] == '>' && a[1] == '>' && a[2] == '='))
+        return !deref;
+    return 0;
+}
+
+/* An argument that names a private object's address as is: `&x`, `x`, `(&x)`. */
+static int plain_address(const char *t, unsigned begin, unsigned end)
+{
+    while (begin < end && (t[begin] == '(' || t[begin] == ' '))
+        begin++;
+    while (end > begin && (t[end - 1] == ')' || t[end - 1] == ' '))
+        end--;
+    if (begin < end && t[begin] == '&')
+        begin++;
+    while (begin < end && t[begin] == ' ')
+        begin++;
+    if (begin == end || (t[begin] >= '0' && t[begin] <= '9'))
+        return 0;
+    for (unsigned i = begin; i < end; i++)
+        if (!is_ident_char(t[i]))
+            return 0;
+    return 1;
+}
+
+/* The helpers' pointer parameters that stand for their argument (subst[] by variable): a
+ * pointer to a private object of the caller, `&x` or an array, that the helper never
+ * changes; inlined, each of its references is the argument itself, so no pointer into
+ * private memory is kept in the context. */
+static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *subst)
+{
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *c = ir->nodes[i];
+        if (c->kind != IR_CALL || !c->nkids)
+            continue;
+        const char *ct = an->pr->files[c->range.file].text;
+        const char *bt = an->pr->files[c->kids[0]->range.file].text;
+        for (unsigned b = 0; b < c->call.nbinds; b++) {
+            const ir_binding *bd = &c->call.binds[b];
+            const ir_var *v = &ir->vars[bd->var];
+            if (bd->points_to < 0 || !(v->flags & IR_VAR_POINTER) ||
+                (v->flags & (IR_VAR_WRITTEN | IR_VAR_ADDR_TAKEN)) || bd->arg_range.end == 0 ||
+                !plain_address(ct, bd->arg_range.begin, bd->arg_range.end))
+                continue;
+            int writes = 0;
+            for (unsigned r = 0; r < v->nrefs && !writes; r++)
+                writes = ref_writes(bt, v->refs[r], strlen(bare(v->name)));
+            subst[bd->var] = !writes;
+        }
+    }
+}
+
 static void note_left(const analysis *an, const ir_kernel *ir, const ir_node *n,
                       const unsigned char *chosen, double round, machine_plan *mp)
 {
-    (void)an;
     machine_left l;
+    char cut[160];
+    const ir_node *at = NULL;
     memset(&l, 0, sizeof l);
     l.node = n->id;
     l.line = n->line;
@@ -209,11 +385,9 @@ static void note_left(const analysis *an, const ir_kernel *ir, const ir_node *n,
     if (n->cond.divergence != DIV_DATA)
         snprintf(l.why, sizeof l.why, "%s: every item of a SIMD group takes the same arm "
                  "(or only the groups at a border differ)", div_class_name(n->cond.divergence));
-    else if (n->frame != 0)
-        snprintf(l.why, sizeof l.why, "in helper '%s' inlined at line %u: the state machine "
-                 "regroups the kernel's own text, not a helper's (its costliest arm about %.0f "
-                 "operations, a round about %.0f)",
-                 ir->nodes[n->frame]->call.name, ir->nodes[n->frame]->line, res, round);
+    else if (n->frame != 0 && !frame_inlinable(an, ir, n->frame, cut, sizeof cut, &at))
+        snprintf(l.why, sizeof l.why, "in helper '%s' called at line %u: it cannot be inlined "
+                 "there (%s)", at->call.name, at->line, cut);
     else if (inner)
         snprintf(l.why, sizeof l.why, "the regroup point inside it (line %u) regroups its "
                  "costly part; the rest of its costliest arm, about %.0f operations, costs "
@@ -231,25 +405,34 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
     const ir_kernel *ir = k->ir;
     if (!ir || !ir->root || !ir->nnodes)
         return;
-    unsigned char *chosen = xcalloc(ir->nnodes, 1);
+    unsigned char *chosen = xcalloc(ir->nnodes, 1), *cand = xcalloc(ir->nnodes, 1);
+    mp->subst = xcalloc(ir->nvars ? ir->nvars : 1, 1);
+    const unsigned char *subst = mp->subst;
+    mark_subst(an, ir, mp->subst);
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *n = ir->nodes[i];
+        char why[160];
+        const ir_node *at;
+        cand[i] = is_decision(n) && n->cond.divergence == DIV_DATA &&
+                  frame_inlinable(an, ir, n->frame, why, sizeof why, &at);
+    }
     /* two passes: the round's cost depends on the context, the context on the points */
-    for (unsigned i = 0; i < ir->nnodes; i++)
-        chosen[i] = is_decision(ir->nodes[i]) && ir->nodes[i]->frame == 0 &&
-                    ir->nodes[i]->cond.divergence == DIV_DATA;
-    double round = round_cost_of(context_bytes(ir, chosen));
-    choose(ir, round, chosen);
-    round = round_cost_of(context_bytes(ir, chosen));
-    choose(ir, round, chosen);
+    memcpy(chosen, cand, ir->nnodes);
+    double round = round_cost_of(context_bytes(ir, chosen, subst));
+    choose(ir, round, cand, chosen);
+    round = round_cost_of(context_bytes(ir, chosen, subst));
+    choose(ir, round, cand, chosen);
     /* the second pass's context can be larger than the one it chose under: drop the points
      * that do not pay for the final round (a smaller context only lowers it) */
     for (int dropped = 1; dropped;) {
-        round = round_cost_of(context_bytes(ir, chosen));
+        round = round_cost_of(context_bytes(ir, chosen, subst));
         dropped = 0;
         for (unsigned i = ir->nnodes; i-- > 0;)
             if (chosen[i] && residual(ir, ir->nodes[i], chosen) < round)
                 chosen[i] = 0, dropped = 1;
     }
-    mp->bytes = context_bytes(ir, chosen);
+    free(cand);
+    mp->bytes = context_bytes(ir, chosen, subst);
     mp->round_cost = round_cost_of(mp->bytes);
     unsigned in_loop = 0;
     for (unsigned i = 0; i < ir->nnodes; i++) {
@@ -274,8 +457,9 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             mp->arm_cost = p.cost;
         unsigned cap = mp->npoints;
         VEC_PUSH(mp->points, mp->npoints, cap, p);
-        if (n->cond.range.file != ir->root->range.file || n->cond.range.end <= n->cond.range.begin ||
-            n->range.file != ir->root->range.file || n->kids[0]->range.file != n->range.file)
+        const unsigned file = frame_body(ir, n->frame)->range.file;
+        if (n->cond.range.file != file || n->cond.range.end <= n->cond.range.begin ||
+            n->range.file != file || n->kids[0]->range.file != n->range.file)
             add_blocker(mp, n->range, rule_name(RULE_MACRO_DECISION),
                         "the regroup point%s is spelled by a macro: its arms cannot be cut", "");
     }
@@ -300,9 +484,12 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
                         "parameter '%s' is assigned in the body: an item's copy of a parameter "
                         "does not move with its context", v->name);
-        if (!in_context(ir, v, chosen))
+        if (!in_context(ir, v, chosen, subst))
             continue;
-        if (v->refs_hidden)
+        const int bound = v->frame != 0 && (v->flags & (IR_VAR_PARAM | IR_VAR_RETURN));
+        if (bound)
+            ; /* a helper's parameter or return value: set at the call, no declaration */
+        else if (v->refs_hidden)
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
                         "variable '%s' is named inside a macro's own text: it cannot be "
                         "renamed into the item's context", v->name);
@@ -330,8 +517,11 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             same += !strcmp(bare(ir->vars[mp->vars[j].var].name), bare(v->name));
         strbuf sb;
         sb_init(&sb);
-        sb_puts(&sb, bare(v->name));
-        if (same)
+        if (v->flags & IR_VAR_RETURN)
+            sb_printf(&sb, "nplus1_ret%u", v->frame);
+        else
+            sb_puts(&sb, bare(v->name));
+        if (same && !(v->flags & IR_VAR_RETURN))
             sb_printf(&sb, "_nplus1_%u", i);
         mv.member = sb_steal(&sb);
         mv.decl = member_decl(v->type, mv.member);
@@ -397,6 +587,7 @@ void machine_free(machine_plan *mp)
         free(mp->vars[i].decl);
     }
     free(mp->vars);
+    free(mp->subst);
     free(mp->points);
     free(mp->left);
     free(mp->blockers);

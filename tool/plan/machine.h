@@ -23,7 +23,7 @@
 /* Local memory the contexts of a work-group may take when they move (as the loop's). */
 #define MACHINE_LOCAL_BUDGET 24576u
 
-/* A regroup point: an if or a switch of the kernel's own text. */
+/* A regroup point: an if or a switch of the kernel's text or of a helper it inlines. */
 typedef struct machine_point {
     unsigned node;        /* its IR node (ir_kernel.nodes) */
     unsigned line;
@@ -36,7 +36,7 @@ typedef struct machine_point {
 /* A decision left as written, and why. */
 typedef struct machine_left {
     unsigned node, line;
-    char why[200];
+    char why[320];
 } machine_left;
 
 /* A variable of the item's context: its scope holds a regroup point. */
@@ -60,6 +60,8 @@ typedef struct machine_plan {
     unsigned nleft;
     machine_var *vars;
     unsigned nvars;
+    unsigned char *subst; /* by variable (ir_kernel.vars): a helper's pointer parameter
+                           * that stands for its argument where the helper is inlined */
     machine_blocker *blockers;
     unsigned nblockers;
     unsigned ngroups;     /* the arms of every regroup point: the states an item yields at */
