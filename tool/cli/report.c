@@ -390,7 +390,12 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
     for (unsigned i = 0; i < mp->npoints; i++) {
         const machine_point *p = &mp->points[i];
         const ir_node *n = ir->nodes[p->node];
-        fprintf(f, "    regroup point: line %u, %s (", p->line, n->kind == IR_SWITCH ? "switch" : "if");
+        fprintf(f, "    regroup point: line %u", p->line);
+        if (n->frame) /* inlined at its call (and its caller's, up to the kernel) */
+            for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
+                fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
+                        ir->nodes[fr]->line);
+        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
         put_text(f, an, n->cond.range, 40);
         fprintf(f, "), divergence: data (%s), %u arms, inside %u loop%s: its costliest arm ~%.0f "
                    "operations pays for a regrouping round ~%.0f\n",
@@ -398,8 +403,11 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
     }
     for (unsigned i = 0; i < mp->nleft; i++) {
         const ir_node *n = ir->nodes[mp->left[i].node];
-        fprintf(f, "    left as written: line %u, %s (", mp->left[i].line,
-                n->kind == IR_SWITCH ? "switch" : "if");
+        fprintf(f, "    left as written: line %u", mp->left[i].line);
+        for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
+            fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
+                    ir->nodes[fr]->line);
+        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
         put_text(f, an, n->cond.range, 40);
         fprintf(f, "): %s\n", mp->left[i].why);
     }
@@ -408,7 +416,8 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
             mp->nvars, mp->nvars == 1 ? "" : "s", mp->bytes, mp->bytes * wg, wg);
     for (unsigned i = 0; i < mp->nvars; i++) {
         const ir_var *v = &ir->vars[mp->vars[i].var];
-        fprintf(f, "      %s, %lld bytes (line %u)\n", mp->vars[i].decl, v->size, v->range.line);
+        fprintf(f, "      %s, %lld bytes (line %u)\n", mp->vars[i].decl, v->size,
+                (v->flags & IR_VAR_RETURN) ? ir->nodes[v->frame]->line : v->range.line);
     }
     static const char *const modes[] = {"0: never (each lane keeps its item's context)",
                                         "1: a round whose contexts take two arms or more"};

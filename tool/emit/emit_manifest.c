@@ -246,9 +246,16 @@ static char *machine_json(const kernel_plan *kp)
     for (unsigned i = 0; i < mp->npoints; i++) {
         const machine_point *p = &mp->points[i];
         sb_printf(&sb, "%s{\"line\": %u, \"kind\": \"%s\", \"arms\": %u, \"first_group\": %u, "
-                       "\"loops_around\": %u, \"cost\": %.0f}",
+                       "\"loops_around\": %u, \"cost\": %.0f",
                   i ? ", " : "", p->line, ir->nodes[p->node]->kind == IR_SWITCH ? "switch" : "if",
                   p->narms, p->first, p->depth, p->cost);
+        const unsigned fr = ir->nodes[p->node]->frame;
+        if (fr) { /* a helper's, inlined at its call */
+            sb_puts(&sb, ", \"in_helper\": ");
+            json_str(&sb, ir->nodes[fr]->call.name);
+            sb_printf(&sb, ", \"called_at\": %u", ir->nodes[fr]->line);
+        }
+        sb_putc(&sb, '}');
     }
     sb_puts(&sb, "], \"left_as_written\": [");
     for (unsigned i = 0; i < mp->nleft; i++) {

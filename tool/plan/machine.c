@@ -341,10 +341,24 @@ static int plain_address(const char *t, unsigned begin, unsigned end)
     return 1;
 }
 
-/* The helpers' pointer parameters that stand for their argument (subst[] by variable): a
- * pointer to a private object of the caller, `&x` or an array, that the helper never
- * changes; inlined, each of its references is the argument itself, so no pointer into
- * private memory is kept in the context. */
+/* The variable of frame a reference inside [begin, end) names, or -1. */
+static int named_in(const ir_kernel *ir, unsigned frame, unsigned begin, unsigned end)
+{
+    for (unsigned i = 0; i < ir->nvars; i++) {
+        if (ir->vars[i].frame != frame)
+            continue;
+        for (unsigned r = 0; r < ir->vars[i].nrefs; r++)
+            if (ir->vars[i].refs[r] >= begin && ir->vars[i].refs[r] < end)
+                return (int)i;
+    }
+    return -1;
+}
+
+/* The helpers' parameters that stand for their argument (subst[] by variable), each never
+ * changed by the helper nor its address taken: a pointer to a private object of the
+ * caller, `&x` or an array (so no pointer into private memory is kept in the context),
+ * or a variable of the caller of the parameter's type whose address is not taken (its
+ * value cannot change while the helper runs). Inlined, each reference is the argument. */
 static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *subst)
 {
     for (unsigned i = 0; i < ir->nnodes; i++) {
@@ -356,10 +370,25 @@ static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *s
         for (unsigned b = 0; b < c->call.nbinds; b++) {
             const ir_binding *bd = &c->call.binds[b];
             const ir_var *v = &ir->vars[bd->var];
-            if (bd->points_to < 0 || !(v->flags & IR_VAR_POINTER) ||
-                (v->flags & (IR_VAR_WRITTEN | IR_VAR_ADDR_TAKEN)) || bd->arg_range.end == 0 ||
+            if ((v->flags & (IR_VAR_WRITTEN | IR_VAR_ADDR_TAKEN)) || bd->arg_range.end == 0 ||
                 !plain_address(ct, bd->arg_range.begin, bd->arg_range.end))
                 continue;
+            if (bd->points_to < 0 || !(v->flags & IR_VAR_POINTER)) { /* a value */
+                unsigned k = bd->arg_range.begin;
+                while (k < bd->arg_range.end && (ct[k] == '(' || ct[k] == ' '))
+                    k++;
+                int w = ct[k] == '&' ? -1
+                                     : named_in(ir, c->frame, bd->arg_range.begin,
+                                                bd->arg_range.end);
+                if (w < 0 || (ir->vars[w].flags & IR_VAR_ADDR_TAKEN))
+                    continue;
+                char *tv = unconst(v->type), *tw = unconst(ir->vars[w].type);
+                int same = !strcmp(tv, tw);
+                free(tv);
+                free(tw);
+                if (!same)
+                    continue;
+            }
             int writes = 0;
             for (unsigned r = 0; r < v->nrefs && !writes; r++)
                 writes = ref_writes(bt, v->refs[r], strlen(bare(v->name)));
