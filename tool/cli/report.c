@@ -360,6 +360,21 @@ static void print_loop(FILE *f, const kernel_plan *kp)
             lp->ngroups > 1 ? lp->ngroups - 1 : 1, lp->ngroups > 2 ? "s" : "", lp->round_cost);
 }
 
+/* The decisions the state machine leaves as written, and why. */
+static void print_left(FILE *f, const analysis *an, const ir_kernel *ir, const machine_plan *mp)
+{
+    for (unsigned i = 0; i < mp->nleft; i++) {
+        const ir_node *n = ir->nodes[mp->left[i].node];
+        fprintf(f, "    left as written: line %u", mp->left[i].line);
+        for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
+            fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
+                    ir->nodes[fr]->line);
+        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
+        put_text(f, an, n->cond.range, 40);
+        fprintf(f, "): %s\n", mp->left[i].why);
+    }
+}
+
 /* The state machine (machine.h): its regroup points, the decisions left as written and
  * why, its context and policy; or why it is not used. */
 static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, unsigned wg)
@@ -367,6 +382,14 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
     const machine_plan *mp = &kp->machine;
     const ir_kernel *ir = kp->k->ir;
     if (!mp->active) {
+        int helper = 0; /* a decision of a helper it would inline: say why not */
+        for (unsigned i = 0; i < mp->nleft; i++)
+            helper |= ir->nodes[mp->left[i].node]->frame != 0 &&
+                      ir->nodes[mp->left[i].node]->cond.divergence == DIV_DATA;
+        if (!mp->nblockers && helper) {
+            fprintf(f, "  state machine (tile): not used: %s\n", mp->why);
+            print_left(f, an, ir, mp);
+        }
         if (mp->nblockers) {
             fprintf(f, "  state machine (tile): cannot be regrouped:\n");
             for (unsigned i = 0; i < mp->nblockers; i++) {
@@ -401,16 +424,7 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
                    "operations pays for a regrouping round ~%.0f\n",
                 n->cond.why, p->narms, p->depth, p->depth == 1 ? "" : "s", p->cost, mp->round_cost);
     }
-    for (unsigned i = 0; i < mp->nleft; i++) {
-        const ir_node *n = ir->nodes[mp->left[i].node];
-        fprintf(f, "    left as written: line %u", mp->left[i].line);
-        for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
-            fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
-                    ir->nodes[fr]->line);
-        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
-        put_text(f, an, n->cond.range, 40);
-        fprintf(f, "): %s\n", mp->left[i].why);
-    }
+    print_left(f, an, ir, mp);
     fprintf(f, "    context: %u variable%s, %u bytes an item with the state and the item; %u "
                "bytes of local memory a work-group of %u\n",
             mp->nvars, mp->nvars == 1 ? "" : "s", mp->bytes, mp->bytes * wg, wg);

@@ -213,8 +213,8 @@ static const ir_node *frame_body(const ir_kernel *ir, unsigned f)
 }
 
 /* Whether call c's helper can be inlined at c; why not in why. */
-static int call_inlinable(const analysis *an, const ir_kernel *ir, const ir_node *c, char *why,
-                          size_t n)
+static int call_inlinable(const analysis *an, const ir_kernel *ir, const unsigned char *subst,
+                          const ir_node *c, char *why, size_t n)
 {
     const ir_node *caller = frame_body(ir, c->frame), *body = frame_body(ir, c->id);
     const char *text = caller ? an->pr->files[caller->range.file].text : NULL;
@@ -257,6 +257,12 @@ static int call_inlinable(const analysis *an, const ir_kernel *ir, const ir_node
                      "be renamed", bare(v->name));
             return 0;
         }
+        if ((v->flags & IR_VAR_PARAM) && (v->flags & IR_VAR_ARRAY) && !subst[i]) {
+            snprintf(why, n, "its array parameter '%s' is bound to an expression, not to an "
+                     "array of the caller (`a`, `&a`): it cannot become a variable",
+                     bare(v->name));
+            return 0;
+        }
         if (!(v->flags & (IR_VAR_PARAM | IR_VAR_RETURN)) && !v->decl_stmt.end) {
             snprintf(why, n, "the declaration of its variable '%s' is not a plain declaration "
                      "statement", bare(v->name));
@@ -279,11 +285,11 @@ static int call_inlinable(const analysis *an, const ir_kernel *ir, const ir_node
 
 /* Whether frame f can be cut: each call from the kernel down to it inlinable; else the
  * reason and the call it stops at. */
-static int frame_inlinable(const analysis *an, const ir_kernel *ir, unsigned f, char *why,
-                           size_t n, const ir_node **at)
+static int frame_inlinable(const analysis *an, const ir_kernel *ir, const unsigned char *subst,
+                           unsigned f, char *why, size_t n, const ir_node **at)
 {
     for (; f != 0; f = ir->nodes[f]->frame)
-        if (!call_inlinable(an, ir, ir->nodes[f], why, n)) {
+        if (!call_inlinable(an, ir, subst, ir->nodes[f], why, n)) {
             *at = ir->nodes[f];
             return 0;
         }
@@ -373,7 +379,7 @@ static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *s
             if ((v->flags & (IR_VAR_WRITTEN | IR_VAR_ADDR_TAKEN)) || bd->arg_range.end == 0 ||
                 !plain_address(ct, bd->arg_range.begin, bd->arg_range.end))
                 continue;
-            if (bd->points_to < 0 || !(v->flags & IR_VAR_POINTER)) { /* a value */
+            if (bd->points_to < 0 || !(v->flags & (IR_VAR_POINTER | IR_VAR_ARRAY))) { /* a value */
                 unsigned k = bd->arg_range.begin;
                 while (k < bd->arg_range.end && (ct[k] == '(' || ct[k] == ' '))
                     k++;
@@ -397,6 +403,16 @@ static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *s
     }
 }
 
+/* The 1-based column of r's start. */
+static unsigned column_of(const analysis *an, src_range r)
+{
+    const char *t = an->pr->files[r.file].text;
+    unsigned col = 1;
+    for (unsigned o = r.begin; o > 0 && t[o - 1] != '\n'; o--)
+        col++;
+    return col;
+}
+
 static void note_left(const analysis *an, const ir_kernel *ir, const ir_node *n,
                       const unsigned char *chosen, double round, machine_plan *mp)
 {
@@ -414,16 +430,27 @@ static void note_left(const analysis *an, const ir_kernel *ir, const ir_node *n,
     if (n->cond.divergence != DIV_DATA)
         snprintf(l.why, sizeof l.why, "%s: every item of a SIMD group takes the same arm "
                  "(or only the groups at a border differ)", div_class_name(n->cond.divergence));
-    else if (n->frame != 0 && !frame_inlinable(an, ir, n->frame, cut, sizeof cut, &at))
-        snprintf(l.why, sizeof l.why, "in helper '%s' called at line %u: it cannot be inlined "
-                 "there (%s)", at->call.name, at->line, cut);
+    else if (n->frame != 0 && !frame_inlinable(an, ir, mp->subst, n->frame, cut, sizeof cut, &at))
+        snprintf(l.why, sizeof l.why, "in helper '%s' called at %s:%u:%u: it cannot be "
+                 "inlined there (%s)", at->call.name, an->pr->files[at->range.file].path,
+                 at->line, column_of(an, at->range), cut);
     else if (inner)
         snprintf(l.why, sizeof l.why, "the regroup point inside it (line %u) regroups its "
                  "costly part; the rest of its costliest arm, about %.0f operations, costs "
                  "less than a round (about %.0f)", inner->line, res, round);
-    else
+    else if (res < round)
         snprintf(l.why, sizeof l.why, "cheap against a round: its costliest arm takes about "
                  "%.0f operations, a regrouping round about %.0f", res, round);
+    else { /* it pays for today's round, not for the one its own context makes */
+        unsigned char *with = xcalloc(ir->nnodes, 1);
+        memcpy(with, chosen, ir->nnodes);
+        with[n->id] = 1;
+        double own = round_cost_of(context_bytes(ir, with, mp->subst));
+        free(with);
+        snprintf(l.why, sizeof l.why, "cheap against a round: its costliest arm takes about "
+                 "%.0f operations, a regrouping round with the context it would add about %.0f",
+                 res, own);
+    }
     unsigned cap = mp->nleft;
     VEC_PUSH(mp->left, mp->nleft, cap, l);
 }
@@ -443,7 +470,7 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
         char why[160];
         const ir_node *at;
         cand[i] = is_decision(n) && n->cond.divergence == DIV_DATA &&
-                  frame_inlinable(an, ir, n->frame, why, sizeof why, &at);
+                  frame_inlinable(an, ir, subst, n->frame, why, sizeof why, &at);
     }
     /* two passes: the round's cost depends on the context, the context on the points */
     memcpy(chosen, cand, ir->nnodes);
@@ -493,9 +520,15 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
                         "the regroup point%s is spelled by a macro: its arms cannot be cut", "");
     }
     if (!mp->npoints || !in_loop) {
+        int helper = 0; /* a data decision of a helper the machine could inline */
+        for (unsigned i = 0; i < ir->nnodes; i++)
+            helper |= is_decision(ir->nodes[i]) && ir->nodes[i]->frame != 0 &&
+                      ir->nodes[i]->cond.divergence == DIV_DATA;
         snprintf(mp->why, sizeof mp->why, "%s",
                  mp->npoints ? "no regroup point sits inside a loop: the tile splits the "
                                "kernel's top level"
+                 : helper    ? "no data-dependent decision of the kernel's text or of a helper "
+                               "it calls has an arm that costs a regrouping round"
                              : "no data-dependent decision of the kernel's own text has an arm "
                                "that costs a regrouping round");
         if (!mp->npoints)

@@ -3,7 +3,7 @@
 // RUN: nplus1gen %s --validate --global 65536 --strategy tile --require-all-leaves --arg bounces=6 --report
 // EXPECT: match all-leaves
 // OUTPUT: state machine \(tile\): regrouped round by round in the work-group at 1 regroup point
-// OUTPUT: regroup point: line 23 in helper 'trace' called at line 51, switch
+// OUTPUT: regroup point: line 25 in helper 'trace' called at line 53, switch
 /* Issue 28, a loop in a helper: the bounce loop and its material switch live in a helper
  * the kernel calls; the seed goes in and out through a pointer to the kernel's private
  * variable, the colour through a return value. The state machine inlines the helper at its
