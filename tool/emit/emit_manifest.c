@@ -279,7 +279,8 @@ static char *machine_json(const kernel_plan *kp)
         json_str(&sb, v->name);
         sb_puts(&sb, ", \"member\": ");
         json_str(&sb, mp->vars[i].decl);
-        sb_printf(&sb, ", \"bytes\": %lld, \"line\": %u}", v->size, v->range.line);
+        sb_printf(&sb, ", \"bytes\": %lld, \"line\": %u}", v->size,
+                  (v->flags & IR_VAR_RETURN) ? ir->nodes[v->frame]->line : v->range.line);
     }
     sb_puts(&sb, "]}");
     return sb_steal(&sb);
