@@ -85,6 +85,44 @@ static unsigned loops_around(const ir_node *n)
 /* Whether variable v is a local of the kernel or of an inlined helper (a helper's
  * parameters and return value included, not a pointer parameter replaced by its argument)
  * whose scope holds a chosen point. */
+/* Whether variable v is dead while point p's helper runs: p sits in a helper whose call c
+ * is in v's function, v's address is not taken, no parameter of c stands for it, and
+ * every reference of v comes before c's statement or in c's arguments (copied into the
+ * helper's parameters before it starts), with no loop around that statement inside v's
+ * scope (which could read v again). Its value is never read after p, so the context does
+ * not keep it for p. */
+static int dead_in_call(const ir_kernel *ir, const ir_var *v, const ir_node *p,
+                        const unsigned char *subst)
+{
+    const ir_node *c = NULL;
+    for (unsigned f = p->frame; f != 0 && !c; f = ir->nodes[f]->frame)
+        if (ir->nodes[f]->frame == v->frame)
+            c = ir->nodes[f];
+    if (!c || (v->flags & IR_VAR_ADDR_TAKEN) || v->refs_hidden || v->scope >= ir->nnodes)
+        return 0;
+    const ir_node *st = c->parent, *scope = ir->nodes[v->scope];
+    for (const ir_node *q = st; q && q != scope; q = q->parent)
+        if (q->kind == IR_LOOP)
+            return 0;
+    for (unsigned r = 0; r < v->nrefs; r++) {
+        const unsigned at = v->refs[r];
+        if (at < st->range.begin)
+            continue;
+        int in_arg = 0;
+        for (unsigned b = 0; b < c->call.nbinds && !in_arg; b++) {
+            const ir_binding *bd = &c->call.binds[b];
+            if (at >= bd->arg_range.begin && at < bd->arg_range.end) {
+                if (subst[bd->var])
+                    return 0; /* the helper names it */
+                in_arg = 1;
+            }
+        }
+        if (!in_arg)
+            return 0;
+    }
+    return 1;
+}
+
 static int in_context(const ir_kernel *ir, const ir_var *v, const unsigned char *chosen,
                       const unsigned char *subst)
 {
@@ -92,7 +130,7 @@ static int in_context(const ir_kernel *ir, const ir_var *v, const unsigned char 
         return 0;
     const ir_node *scope = v->scope < ir->nnodes ? ir->nodes[v->scope] : NULL;
     for (unsigned i = 0; scope && i < ir->nnodes; i++)
-        if (chosen[i] && holds(scope, ir->nodes[i]))
+        if (chosen[i] && holds(scope, ir->nodes[i]) && !dead_in_call(ir, v, ir->nodes[i], subst))
             return 1;
     return 0;
 }
@@ -247,6 +285,17 @@ static int call_inlinable(const analysis *an, const ir_kernel *ir, const unsigne
         snprintf(why, n, "the call or the helper's body is spelled by a macro: it cannot be "
                  "inlined as text");
         return 0;
+    }
+    for (unsigned i = 0; i < ir->nvars; i++) { /* `float a = 1, b = h(a);`: `a` comes too late */
+        const ir_var *w = &ir->vars[i];
+        if (w->frame != c->frame || !w->decl_stmt.end || w->decl_stmt.begin != c->parent->range.begin)
+            continue;
+        for (unsigned r = 0; r < w->nrefs; r++)
+            if (w->refs[r] >= c->range.begin && w->refs[r] < c->range.end) {
+                snprintf(why, n, "its argument names '%s', declared by the same statement: the "
+                         "helper's text cannot go before it", bare(w->name));
+                return 0;
+            }
     }
     for (unsigned i = 0; i < ir->nvars; i++) {
         const ir_var *v = &ir->vars[i];
