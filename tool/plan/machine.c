@@ -89,7 +89,7 @@ static unsigned loops_around(const ir_node *n)
  * is in v's function, v's address is not taken, no parameter of c stands for it, and
  * every reference of v comes before c's statement or in c's arguments (copied into the
  * helper's parameters before it starts), with no loop around that statement inside v's
- * scope (which could read v again). Its value is never read after p, so the context does
+ * scope or declaring v (which could read v again). Its value is never read after p, so the context does
  * not keep it for p. */
 static int dead_in_call(const ir_kernel *ir, const ir_var *v, const ir_node *p,
                         const unsigned char *subst)
@@ -100,10 +100,17 @@ static int dead_in_call(const ir_kernel *ir, const ir_var *v, const ir_node *p,
             c = ir->nodes[f];
     if (!c || (v->flags & IR_VAR_ADDR_TAKEN) || v->refs_hidden || v->scope >= ir->nnodes)
         return 0;
+    for (unsigned i = 0; i < ir->nvars; i++) /* `float a, b;`: one declaration, one status */
+        if (&ir->vars[i] != v && v->decl_stmt.end && ir->vars[i].frame == v->frame &&
+            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin && ir->vars[i].decl_stmt.end)
+            return 0;
     const ir_node *st = c->parent, *scope = ir->nodes[v->scope];
-    for (const ir_node *q = st; q && q != scope; q = q->parent)
+    for (const ir_node *q = st; q; q = q->parent) { /* a for that declares v included */
         if (q->kind == IR_LOOP)
             return 0;
+        if (q == scope)
+            break;
+    }
     for (unsigned r = 0; r < v->nrefs; r++) {
         const unsigned at = v->refs[r];
         if (at < st->range.begin)

@@ -5,7 +5,7 @@
 // RUN: nplus1gen %s --validate --global 4096 --arg n=4000 --arg seed=range:1:2147483647 \
 // RUN: --arg jitter=range:-1:1 --strategy tile --report
 // EXPECT: match
-// OUTPUT: ^    leaf 1 -> radiance_gpu__nplus1_leaf0  lines 127-136  cost
+// OUTPUT: ^    leaf 1 -> radiance_gpu__nplus1_leaf0  lines 128-137  cost
 // OUTPUT-NOT: regrouped round by round
 // OUTPUT-NOT: regroups the kernel's own text, not a helper's
 /*
@@ -19,9 +19,10 @@
  * lines; tests/lit/machine_report_helpers.test has the report): the state machine would
  * inline the helper (its decisions are candidates, its seed and result pointers stand
  * for the kernel's variables), but by the cost rule none pays: the costliest material
- * arm takes about 116 operations, the round its context of about 200 bytes (the ray,
- * the throughput, the hit, the kernel's own variables: no liveness yet) about 900. So
- * the split is at the bounds guard only, and the helper's loop runs in the leaf.
+ * arm takes about 116 operations, the round its context of about 160 bytes makes about
+ * 730 (the helper's ray, throughput, hit and normals, the kernel's seeds and result:
+ * liveness only drops the caller's variables dead during the call). So the split is at
+ * the bounds guard only, and the helper's loop runs in the leaf.
  */
 #define NSPH 6
 #define DIFF 0
