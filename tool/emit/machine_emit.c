@@ -136,7 +136,8 @@ static void var_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned fra
         int first = 1;
         for (unsigned j = 0; j < mp->nvars; j++) {
             const ir_var *w = &ir->vars[mp->vars[j].var];
-            if (j != i && w->decl_stmt.begin == v->decl_stmt.begin && w->name_at < v->name_at)
+            if (j != i && w->frame == v->frame && w->decl_stmt.begin == v->decl_stmt.begin &&
+                w->name_at < v->name_at)
                 first = 0;
         }
         if (first)
