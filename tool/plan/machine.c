@@ -31,6 +31,15 @@ static int holds(const ir_node *a, const ir_node *n)
     return 0;
 }
 
+/* Whether n lies in an arm of decision d (not in a helper its condition calls). */
+static int in_arm(const ir_node *d, const ir_node *n)
+{
+    for (const ir_node *q = n; q; q = q->parent)
+        if (q->parent == d)
+            return q->kind != IR_CALL;
+    return 0;
+}
+
 /* The arm of decision d that n (a node below d) lies in. */
 static unsigned arm_of(const ir_node *d, const ir_node *n)
 {
@@ -57,11 +66,11 @@ static double residual(const ir_kernel *ir, const ir_node *d, const unsigned cha
         left[a] = d->arms[a].cost;
     for (unsigned i = d->id + 1; i < ir->nnodes; i++) {
         const ir_node *p = ir->nodes[i];
-        if (!chosen[i] || !holds(d, p))
+        if (!chosen[i] || !in_arm(d, p))
             continue;
-        int direct = 1; /* no chosen point between d and p, p in an arm of d */
+        int direct = 1; /* no chosen point between d and p */
         for (const ir_node *q = p->parent; q && q != d; q = q->parent)
-            direct &= !chosen[q->id] && !(q->parent == d && q->kind == IR_CALL);
+            direct &= !chosen[q->id];
         if (direct)
             left[arm_of(d, p)] -= p->cost;
     }
@@ -481,7 +490,7 @@ static void note_left(const analysis *an, const ir_kernel *ir, const ir_node *n,
     double res = residual(ir, n, chosen);
     const ir_node *inner = NULL;
     for (unsigned i = n->id + 1; i < ir->nnodes && !inner; i++)
-        if (chosen[i] && holds(n, ir->nodes[i]))
+        if (chosen[i] && in_arm(n, ir->nodes[i]))
             inner = ir->nodes[i];
     if (n->cond.divergence != DIV_DATA)
         snprintf(l.why, sizeof l.why, "%s: every item of a SIMD group takes the same arm "
