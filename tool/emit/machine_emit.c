@@ -132,6 +132,16 @@ static void var_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned fra
                        "");
         if (!v->decl_stmt.end)
             continue; /* a helper's parameter or result */
+        if (mp->vars[i].init_decl) { /* `{ int nplus1_init[4] = {...}; copy; }` */
+            char *ref = piece(e, "machine-ref", mv, NV(mv));
+            tmpl_var av[] = {{"DECL", mp->vars[i].init_decl}, {"REF", ref}};
+            edit_piece(e, es, v->decl_stmt.begin, v->init.begin, "machine-array-init-head", av,
+                       NV(av), "");
+            edit_piece(e, es, v->decl_stmt.end, v->decl_stmt.end, "machine-array-init-tail", av,
+                       NV(av), "");
+            free(ref);
+            continue;
+        }
         /* the declaration statement's type goes once, before its first name */
         int first = 1;
         for (unsigned j = 0; j < mp->nvars; j++) {

@@ -183,6 +183,22 @@ static void choose(const ir_kernel *ir, double round, const unsigned char *cand,
     }
 }
 
+/* Whether v's declaration statement declares v alone and ends in its ';' (not a for's
+ * init): an array's initialiser can then fill a temporary the member copies. */
+static int alone_in_statement(const analysis *an, const ir_kernel *ir, const ir_var *v)
+{
+    for (unsigned i = 0; i < ir->nvars; i++)
+        if (&ir->vars[i] != v && ir->vars[i].frame == v->frame && ir->vars[i].decl_stmt.end &&
+            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin)
+            return 0;
+    for (unsigned i = 0; i < ir->nnodes; i++)
+        if (ir->nodes[i]->kind == IR_LOOP && ir->nodes[i]->init_range.end > 0 &&
+            ir->nodes[i]->init_range.begin == v->decl_stmt.begin)
+            return 0;
+    const char *t = an->pr->files[v->decl_stmt.file].text;
+    return v->decl_stmt.end > v->decl_stmt.begin && t[v->decl_stmt.end - 1] == ';';
+}
+
 static void add_blocker(machine_plan *mp, src_range at, const char *rule, const char *fmt,
                         const char *name)
 {
@@ -623,10 +639,11 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
         else if (!v->decl_stmt.end)
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
                         "the declaration of '%s' is not a plain declaration statement", v->name);
-        else if ((v->flags & IR_VAR_ARRAY) && v->init.end > v->init.begin)
+        else if ((v->flags & IR_VAR_ARRAY) && v->init.end > v->init.begin &&
+                 !alone_in_statement(an, ir, v))
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
-                        "array '%s' has an initialiser: a declaration cannot become an "
-                        "assignment", v->name);
+                        "array '%s' has an initialiser and shares its declaration statement: a "
+                        "declaration cannot become an assignment", v->name);
         else if (v->size <= 0)
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
                         "variable '%s' has a type of unknown size", v->name);
@@ -652,6 +669,8 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             sb_printf(&sb, "_nplus1_%u", i);
         mv.member = sb_steal(&sb);
         mv.decl = member_decl(v->type, mv.member);
+        if ((v->flags & IR_VAR_ARRAY) && v->init.end > v->init.begin)
+            mv.init_decl = member_decl(v->type, "nplus1_init");
         unsigned cap = mp->nvars;
         VEC_PUSH(mp->vars, mp->nvars, cap, mv);
     }
@@ -712,6 +731,7 @@ void machine_free(machine_plan *mp)
     for (unsigned i = 0; i < mp->nvars; i++) {
         free(mp->vars[i].member);
         free(mp->vars[i].decl);
+        free(mp->vars[i].init_decl);
     }
     free(mp->vars);
     free(mp->subst);

@@ -44,6 +44,9 @@ typedef struct machine_var {
     unsigned var;         /* ir_kernel.vars */
     char *member;         /* its member in the context struct (unique) */
     char *decl;           /* the member's declaration: "float t", "int stack[16]" */
+    char *init_decl;      /* an array declared alone with an initialiser: a temporary's
+                           * declaration ("int nplus1_init[4]") that the initialiser fills
+                           * and the member copies, bytes; else NULL */
 } machine_var;
 
 /* A reason the kernel cannot be regrouped, at the construct. */
