@@ -98,8 +98,8 @@ static unsigned loops_around(const ir_node *n)
  * is in v's function, v's address is not taken, no parameter of c stands for it, and
  * every reference of v comes before c's statement or in c's arguments (copied into the
  * helper's parameters before it starts), with no loop around that statement inside v's
- * scope or declaring v (which could read v again). Its value is never read after p, so the context does
- * not keep it for p. */
+ * scope or declaring v (which could read v again). Its value is never read after p, so the
+ * context does not keep it for p. */
 static int dead_in_call(const ir_kernel *ir, const ir_var *v, const ir_node *p,
                         const unsigned char *subst)
 {
@@ -320,7 +320,8 @@ static int call_inlinable(const analysis *an, const ir_kernel *ir, const unsigne
     }
     for (unsigned i = 0; i < ir->nvars; i++) { /* `float a = 1, b = h(a);`: `a` comes too late */
         const ir_var *w = &ir->vars[i];
-        if (w->frame != c->frame || !w->decl_stmt.end || w->decl_stmt.begin != c->parent->range.begin)
+        if (w->frame != c->frame || !w->decl_stmt.end ||
+            w->decl_stmt.begin != c->parent->range.begin)
             continue;
         for (unsigned r = 0; r < w->nrefs; r++)
             if (w->refs[r] >= c->range.begin && w->refs[r] < c->range.end) {
