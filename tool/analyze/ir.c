@@ -673,7 +673,7 @@ static void build_frame(ir_ctx *c, ir_node *n, CXCursor def)
     restore_frame(c, &saved);
 }
 
-static void inline_call(ir_ctx *c, CXCursor call, CXCursor def, ir_node *owner)
+static ir_node *inline_call(ir_ctx *c, CXCursor call, CXCursor def, ir_node *owner)
 {
     ir_node *n = ir_new_node(c, IR_CALL, call, owner);
     cursor_range(c->an, call, &n->range);
@@ -688,24 +688,45 @@ static void inline_call(ir_ctx *c, CXCursor call, CXCursor def, ir_node *owner)
     free(ch.v);
     build_frame(c, n, def);
     ir_finish(n);
+    return n;
 }
 
-static void find_calls(ir_ctx *c, CXCursor e, ir_node *owner)
+/* Whether the binary operator e is &&, || or ',' (the text between its operands). */
+static int sequencing_operator(const analysis *an, const cursor_list *ch)
+{
+    src_range a, b;
+    if (ch->n != 2 || cursor_range(an, ch->v[0], &a) != 0 || cursor_range(an, ch->v[1], &b) != 0 ||
+        a.file != b.file || a.end > b.begin)
+        return 0;
+    const char *t = an->pr->files[a.file].text;
+    for (unsigned i = a.end; i < b.begin; i++) {
+        if (t[i] == ',' || (t[i] == '&' && t[i + 1] == '&') || (t[i] == '|' && t[i + 1] == '|'))
+            return 1;
+        if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != ')' && t[i] != '(')
+            return 0;
+    }
+    return 0;
+}
+
+static void find_calls(ir_ctx *c, CXCursor e, ir_node *owner, int guarded)
 {
     cursor_list ch = children_of(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    int seq = k == CXCursor_BinaryOperator && sequencing_operator(c->an, &ch);
     for (unsigned i = 0; i < ch.n; i++) /* arguments first: evaluation order */
-        find_calls(c, ch.v[i], owner);
+        find_calls(c, ch.v[i], owner,
+                   guarded || (i > 0 && (seq || k == CXCursor_ConditionalOperator)));
     free(ch.v);
-    if (clang_getCursorKind(e) != CXCursor_CallExpr)
+    if (k != CXCursor_CallExpr)
         return;
     CXCursor def = inline_target(c, e);
     if (!clang_Cursor_isNull(def))
-        inline_call(c, e, def, owner);
+        inline_call(c, e, def, owner)->call.guarded = guarded;
 }
 
 void ir_inline_calls(ir_ctx *c, CXCursor e, ir_node *owner)
 {
-    find_calls(c, e, owner);
+    find_calls(c, e, owner, 0);
 }
 
 CXCursor ir_frame_func(const ir_ctx *c, unsigned frame)

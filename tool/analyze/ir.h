@@ -74,6 +74,8 @@ typedef struct ir_call {
     ir_binding *binds;       /* one per parameter, in order */
     unsigned nbinds;
     int ret_var;             /* the variable the return value goes into; -1: void */
+    int guarded;             /* evaluated only on a condition or in a sequence of its
+                              * statement: an arm of ?:, the right of && || or ',' */
 } ir_call;
 
 typedef struct ir_node {
@@ -121,8 +123,8 @@ enum {
     IR_VAR_ADDR_TAKEN = 1u << 6, /* &x, or an array that decays to a pointer (a call's
                                   * argument, an initialiser): a store through a pointer
                                   * may change it */
-    IR_VAR_WRITTEN = 1u << 7     /* ir_refs.c, the kernel's frame: assigned or declared in
-                                  * the body (a parameter the body changes) */
+    IR_VAR_WRITTEN = 1u << 7     /* ir_refs.c: assigned or declared in its function's body
+                                  * (a parameter the body changes) */
 };
 
 typedef struct ir_var {
@@ -136,7 +138,8 @@ typedef struct ir_var {
     long long size;          /* bytes (clang_Type_getSizeOf), -1 when unknown */
     unsigned flags;          /* IR_VAR_* */
     src_range range;         /* the declaration (zeros for a return variable) */
-    /* ir_refs.c, the kernel's own variables (frame 0): where its text names them, so a
+    /* ir_refs.c, the kernel's variables (frame 0) in its text, an inlined helper's (its
+     * frame) in the helper's text: where the text names them, so a
      * later stage can rename a variable or turn its declaration into an assignment
      * without libclang (the state machine, tool/plan/machine.c) */
     unsigned *refs;          /* file offsets of each reference's name, in text order */

@@ -439,7 +439,9 @@ int ir_arm_leaves_loop(const analysis *an, const kernel_info *k, const ir_node *
             continue;
         if (n->kind == IR_BREAK && n->target == loop)
             return 1;
-        if (n->kind == IR_RETURN && n->frame == 0 && !n->in_helper)
+        /* a return of the loop's own function: the kernel's (the item ends), or, for a
+         * loop of an inlined helper, the helper's */
+        if (n->kind == IR_RETURN && n->frame == loop->frame && (loop->frame || !n->in_helper))
             return 1;
     }
     /* a flag the loop's condition reads, set by this arm alone */

@@ -40,9 +40,11 @@ void ir_live_free(ir_live *lv);
 
 /*
  * Whether arm `arm` of decision d (an if's 0 then, 1 else; a switch's entry) leaves the
- * loop `loop` (d's innermost loop of the kernel's own text): it holds a `break` of that
- * loop or a `return` of the kernel, or it assigns a variable the loop's condition reads
- * that nothing else in the loop (nor its step) writes (a flag that ends the loop).
+ * loop `loop` (d's innermost loop of its own function: the kernel's text, or an inlined
+ * helper's): it holds a `break` of that loop or a `return` of the loop's function (the
+ * kernel's, or the helper's), or it assigns a kernel's variable the loop's condition reads
+ * that nothing else in the loop (nor its step) writes (a flag that ends the loop; a
+ * helper's variables are not tracked, so a helper's flag is not seen).
  */
 int ir_arm_leaves_loop(const analysis *an, const kernel_info *k, const ir_node *d, unsigned arm,
                        const ir_node *loop);

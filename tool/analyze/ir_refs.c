@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir_refs.c - part of the IR's builder (ir.h): where the kernel's text names
- * each of its own variables (frame 0). Each reference's offset, each local's
+ * each of its own variables (frame 0), and each inlined helper's text the
+ * variables of its frame. Each reference's offset, each local's
  * declaration statement, the offset of its name there and its initialiser,
  * and whether the body writes it. The state machine (tool/plan/machine.c,
  * tool/emit/machine_emit.c) renames the variables it keeps in an item's
@@ -18,6 +19,7 @@ typedef struct refs_walk {
     ir_ctx *c;
     unsigned file;            /* the kernel body's file */
     unsigned begin, end;      /* the kernel body's offsets */
+    unsigned frame;           /* 0: the kernel; else the call node of an inlined helper */
 } refs_walk;
 
 static int is_ident(char ch)
@@ -64,7 +66,7 @@ static const char *bare_name(const ir_var *v)
 
 static void note_ref(refs_walk *w, CXCursor ref)
 {
-    int vi = ir_var_of(w->c, clang_getCursorReferenced(ref), 0);
+    int vi = ir_var_of(w->c, clang_getCursorReferenced(ref), w->frame);
     if (vi < 0)
         return;
     ir_var *v = &w->c->ir->vars[vi];
@@ -94,7 +96,7 @@ static void note_decl_stmt(refs_walk *w, CXCursor stmt)
     for (unsigned i = 0; i < ch.n; i++) {
         if (clang_getCursorKind(ch.v[i]) != CXCursor_VarDecl)
             continue;
-        int vi = ir_var_of(w->c, ch.v[i], 0);
+        int vi = ir_var_of(w->c, ch.v[i], w->frame);
         if (vi < 0)
             continue;
         ir_var *v = &w->c->ir->vars[vi];
@@ -135,22 +137,40 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     return CXChildVisit_Recurse;
 }
 
-void ir_note_refs(ir_ctx *c, CXCursor body)
+/* The written flag of frame's variables, from the effects of the frame's body. */
+static void note_written(ir_ctx *c, const effects *fx, unsigned frame)
 {
-    src_range br;
-    if (cursor_range(c->an, body, &br) != 0)
-        return;
-    refs_walk w = {c, br.file, br.begin, br.end};
-    clang_visitChildren(body, visit, &w);
-    if (!c->ir->root)
-        return;
-    const effects *fx = &c->ir->root->fx;
     for (unsigned i = 0; i < c->ir->nvars; i++) {
         ir_var *v = &c->ir->vars[i];
-        if (v->frame != 0)
+        if (v->frame != frame || clang_Cursor_isNull(v->decl))
             continue;
         for (unsigned j = 0; j < fx->nwrites; j++)
             if (clang_equalCursors(fx->writes[j], v->decl))
                 v->flags |= IR_VAR_WRITTEN;
+    }
+}
+
+static void note_body(ir_ctx *c, CXCursor body, unsigned frame)
+{
+    src_range br;
+    if (cursor_range(c->an, body, &br) != 0)
+        return;
+    refs_walk w = {c, br.file, br.begin, br.end, frame};
+    clang_visitChildren(body, visit, &w);
+}
+
+void ir_note_refs(ir_ctx *c, CXCursor body)
+{
+    note_body(c, body, 0);
+    if (!c->ir->root)
+        return;
+    note_written(c, &c->ir->root->fx, 0);
+    /* each inlined helper's text, in its frame (the state machine inlines it at the call) */
+    for (unsigned i = 0; i < c->ir->nnodes; i++) {
+        const ir_node *n = c->ir->nodes[i];
+        if (n->kind != IR_CALL || !n->nkids)
+            continue;
+        note_body(c, last_child_of_kind(n->call.callee, CXCursor_CompoundStmt), n->id);
+        note_written(c, &n->kids[0]->fx, n->id);
     }
 }

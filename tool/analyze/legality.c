@@ -366,12 +366,45 @@ static unsigned nested_decision_line(analysis *an, CXCursor c, int in_loop, int 
     return line;
 }
 
-/* The line of the first if/switch inside a loop of the kernel (0: none). */
+/* An if or switch inside a loop of a helper that c (below a kernel's body) calls, to the
+ * depth the IR inlines: a loop of the helper's, or the call's own loop (in_loop). */
+static unsigned helper_decision_line(analysis *an, CXCursor c, int in_loop, unsigned depth)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_IfStmt || k == CXCursor_SwitchStmt) && in_loop > 0) {
+        src_range r;
+        return cursor_range(an, c, &r) == 0 ? r.line : 1;
+    }
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+        in_loop = 1;
+    unsigned line = 0;
+    if (k == CXCursor_CallExpr && depth < 8) {
+        CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
+            !clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+            line = helper_decision_line(an, last_child_of_kind(def, CXCursor_CompoundStmt),
+                                        in_loop, depth + 1);
+    }
+    cursor_list ch = children_of(c);
+    for (unsigned i = 0; i < ch.n && !line; i++)
+        line = helper_decision_line(an, ch.v[i], in_loop, depth);
+    free(ch.v);
+    return line;
+}
+
+/* The line of the first if/switch inside a loop of the kernel (0: none); without one in
+ * the kernel's own text, the first inside a loop of a helper it calls (the state machine
+ * inlines the helper at its call). */
 unsigned analyze_decision_in_loop(analysis *an, CXCursor kernel)
 {
     int loop = 0;
     unsigned line = nested_decision_line(an, kernel, -1, &loop);
-    return loop ? line : 0;
+    if (loop)
+        return line;
+    if (line) /* a decision outside loops comes first: as before */
+        return 0;
+    CXCursor body = last_child_of_kind(kernel, CXCursor_CompoundStmt);
+    return clang_Cursor_isNull(body) ? 0 : helper_decision_line(an, body, 0, 0);
 }
 
 void analyze_report_no_decision(build_ctx *bc)

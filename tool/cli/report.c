@@ -360,6 +360,21 @@ static void print_loop(FILE *f, const kernel_plan *kp)
             lp->ngroups > 1 ? lp->ngroups - 1 : 1, lp->ngroups > 2 ? "s" : "", lp->round_cost);
 }
 
+/* The decisions the state machine leaves as written, and why. */
+static void print_left(FILE *f, const analysis *an, const ir_kernel *ir, const machine_plan *mp)
+{
+    for (unsigned i = 0; i < mp->nleft; i++) {
+        const ir_node *n = ir->nodes[mp->left[i].node];
+        fprintf(f, "    left as written: line %u", mp->left[i].line);
+        for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
+            fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
+                    ir->nodes[fr]->line);
+        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
+        put_text(f, an, n->cond.range, 40);
+        fprintf(f, "): %s\n", mp->left[i].why);
+    }
+}
+
 /* The state machine (machine.h): its regroup points, the decisions left as written and
  * why, its context and policy; or why it is not used. */
 static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, unsigned wg)
@@ -367,6 +382,15 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
     const machine_plan *mp = &kp->machine;
     const ir_kernel *ir = kp->k->ir;
     if (!mp->active) {
+        int helper = 0; /* a decision of a helper it would inline: say why not */
+        for (unsigned i = 0; i < mp->nleft; i++)
+            helper |= ir->nodes[mp->left[i].node]->frame != 0 &&
+                      ir->nodes[mp->left[i].node]->cond.divergence == DIV_DATA;
+        if (!mp->nblockers && helper) { /* every decision left, each with its helper */
+            fprintf(f, "  state machine (tile): not used: %s\n", mp->why);
+            print_left(f, an, ir, mp);
+            return;
+        }
         if (mp->nblockers) {
             fprintf(f, "  state machine (tile): cannot be regrouped:\n");
             for (unsigned i = 0; i < mp->nblockers; i++) {
@@ -413,7 +437,12 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
     for (unsigned i = 0; i < mp->npoints; i++) {
         const machine_point *p = &mp->points[i];
         const ir_node *n = ir->nodes[p->node];
-        fprintf(f, "    regroup point: line %u, %s (", p->line, n->kind == IR_SWITCH ? "switch" : "if");
+        fprintf(f, "    regroup point: line %u", p->line);
+        if (n->frame) /* inlined at its call (and its caller's, up to the kernel) */
+            for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
+                fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
+                        ir->nodes[fr]->line);
+        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
         put_text(f, an, n->cond.range, 40);
         fprintf(f, "), divergence: data (%s), %u arms, inside %u loop%s: its arms save ~%.0f "
                    "operations a visit (its costliest arm ~%.0f), which pays for a regrouping "
@@ -421,13 +450,7 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
                 n->cond.why, p->narms, p->depth, p->depth == 1 ? "" : "s", p->saved, p->cost,
                 mp->round_cost);
     }
-    for (unsigned i = 0; i < mp->nleft; i++) {
-        const ir_node *n = ir->nodes[mp->left[i].node];
-        fprintf(f, "    left as written: line %u, %s (", mp->left[i].line,
-                n->kind == IR_SWITCH ? "switch" : "if");
-        put_text(f, an, n->cond.range, 40);
-        fprintf(f, "): %s\n", mp->left[i].why);
-    }
+    print_left(f, an, ir, mp);
     fprintf(f, "    context: %u variable%s, %u bytes an item with the state and the item; %u "
                "bytes of local memory a work-group of %u\n",
             mp->nvars, mp->nvars == 1 ? "" : "s", mp->bytes, mp->bytes * wg, wg);
@@ -435,7 +458,8 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
                "scope holds a regroup point\n", mp->bytes, mp->bytes_scope);
     for (unsigned i = 0; i < mp->nvars; i++) {
         const ir_var *v = &ir->vars[mp->vars[i].var];
-        fprintf(f, "      %s, %lld bytes (line %u)\n", mp->vars[i].decl, v->size, v->range.line);
+        fprintf(f, "      %s, %lld bytes (line %u)\n", mp->vars[i].decl, v->size,
+                (v->flags & IR_VAR_RETURN) ? ir->nodes[v->frame]->line : v->range.line);
     }
     static const char *const modes[] = {"0: never (each lane keeps its item's context)",
                                         "1: a round whose contexts take two arms or more"};

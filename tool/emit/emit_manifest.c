@@ -246,9 +246,16 @@ static char *machine_json(const kernel_plan *kp)
     for (unsigned i = 0; i < mp->npoints; i++) {
         const machine_point *p = &mp->points[i];
         sb_printf(&sb, "%s{\"line\": %u, \"kind\": \"%s\", \"arms\": %u, \"first_group\": %u, "
-                       "\"loops_around\": %u, \"cost\": %.0f}",
+                       "\"loops_around\": %u, \"cost\": %.0f",
                   i ? ", " : "", p->line, ir->nodes[p->node]->kind == IR_SWITCH ? "switch" : "if",
                   p->narms, p->first, p->depth, p->cost);
+        const unsigned fr = ir->nodes[p->node]->frame;
+        if (fr) { /* a helper's, inlined at its call */
+            sb_puts(&sb, ", \"in_helper\": ");
+            json_str(&sb, ir->nodes[fr]->call.name);
+            sb_printf(&sb, ", \"called_at\": %u", ir->nodes[fr]->line);
+        }
+        sb_putc(&sb, '}');
     }
     sb_puts(&sb, "], \"left_as_written\": [");
     for (unsigned i = 0; i < mp->nleft; i++) {
@@ -272,7 +279,8 @@ static char *machine_json(const kernel_plan *kp)
         json_str(&sb, v->name);
         sb_puts(&sb, ", \"member\": ");
         json_str(&sb, mp->vars[i].decl);
-        sb_printf(&sb, ", \"bytes\": %lld, \"line\": %u}", v->size, v->range.line);
+        sb_printf(&sb, ", \"bytes\": %lld, \"line\": %u}", v->size,
+                  (v->flags & IR_VAR_RETURN) ? ir->nodes[v->frame]->line : v->range.line);
     }
     sb_puts(&sb, "]}");
     return sb_steal(&sb);

@@ -6,7 +6,12 @@
  * machine-* fragments; this file fills them with data and edits the user's
  * body by the offsets the IR holds (ir_refs.c): each reference of a context
  * variable becomes its member, its declaration an assignment, each regroup
- * point a yield and a label to resume at, each `return` a `return -1`.
+ * point a yield and a label to resume at, each `return` a `return -1`. A
+ * helper that holds a regroup point is inlined at its call: its body's text,
+ * edited the same way in its own frame, goes before the call's statement
+ * (its parameters set from the arguments, each `return v` an assignment to
+ * the call's result and a jump to the end of the inlined text), and the call
+ * becomes its result.
  */
 #include "emit_int.h"
 
@@ -47,23 +52,102 @@ static const char *bare(const char *name)
     return dot ? dot + 1 : name;
 }
 
-/* The type without a top-level const, for a compound literal. */
-static void var_edits(emitter *e, const kernel_plan *kp, edits *es)
+/* What the emission of one kernel's machine shares across its frames. */
+typedef struct frames {
+    unsigned char *cut;   /* by node id: a call node whose helper is inlined */
+    char **arg;           /* by variable: a substituted parameter's argument text */
+    strbuf *members;      /* the switch values' members */
+} frames;
+
+/* The context member of variable vi, or -1. */
+static int member_of(const machine_plan *mp, unsigned vi)
+{
+    for (unsigned i = 0; i < mp->nvars; i++)
+        if (mp->vars[i].var == vi)
+            return (int)i;
+    return -1;
+}
+
+/* How the machine's text names variable vi: its member, or its own name (an inlined
+ * helper's renamed by its frame). */
+static char *var_text(emitter *e, const kernel_plan *kp, unsigned vi)
+{
+    const machine_plan *mp = &kp->machine;
+    const ir_var *v = &kp->k->ir->vars[vi];
+    int m = member_of(mp, vi);
+    if (m >= 0) {
+        tmpl_var mv[] = {{"MEMBER", mp->vars[m].member}, {"TYPE", v->type}};
+        return piece(e, "machine-ref", mv, NV(mv));
+    }
+    if (v->frame == 0)
+        return xstrdup(bare(v->name));
+    char id[16];
+    tmpl_var nv[] = {{"NAME", v->flags & IR_VAR_RETURN ? "nplus1_ret" : bare(v->name)},
+                     {"ID", NUM(id, v->frame)}};
+    return piece(e, "machine-inline-name", nv, NV(nv));
+}
+
+/* An inlined helper's variables outside the context: each reference and its declaration's
+ * name renamed by the frame (no name of the caller's is hidden, none hides one); a
+ * parameter that stands for its argument: each reference the argument. */
+static void frame_var_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame,
+                            const frames *fs)
+{
+    const ir_kernel *ir = kp->k->ir;
+    for (unsigned i = 0; i < ir->nvars; i++) {
+        const ir_var *v = &ir->vars[i];
+        if (v->frame != frame || member_of(&kp->machine, i) >= 0)
+            continue;
+        size_t len = strlen(bare(v->name));
+        char *name = kp->machine.subst[i] && fs->arg[i] ? NULL : var_text(e, kp, i);
+        strbuf sb;
+        sb_init(&sb);
+        if (name)
+            sb_puts(&sb, name);
+        else
+            sb_printf(&sb, "(%s)", fs->arg[i]);
+        for (unsigned r = 0; r < v->nrefs; r++)
+            emit_add_edit(es, v->refs[r], v->refs[r] + (unsigned)len, sb.data);
+        if (name && v->decl_stmt.end)
+            emit_add_edit(es, v->name_at, v->name_at + (unsigned)len, name);
+        sb_free(&sb);
+        free(name);
+    }
+}
+
+/* The context's variables of frame: each reference its member, a declaration an
+ * assignment (a helper's parameters and result have none: set at the call). */
+static void var_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame)
 {
     const machine_plan *mp = &kp->machine;
     const ir_kernel *ir = kp->k->ir;
     for (unsigned i = 0; i < mp->nvars; i++) {
         const ir_var *v = &ir->vars[mp->vars[i].var];
+        if (v->frame != frame)
+            continue;
         tmpl_var mv[] = {{"MEMBER", mp->vars[i].member}, {"TYPE", v->type}};
         size_t len = strlen(bare(v->name));
         for (unsigned r = 0; r < v->nrefs; r++)
             edit_piece(e, es, v->refs[r], v->refs[r] + (unsigned)len, "machine-ref", mv, NV(mv),
                        "");
+        if (!v->decl_stmt.end)
+            continue; /* a helper's parameter or result */
+        if (mp->vars[i].init_decl) { /* `{ int nplus1_init[4] = {...}; copy; }` */
+            char *ref = piece(e, "machine-ref", mv, NV(mv));
+            tmpl_var av[] = {{"DECL", mp->vars[i].init_decl}, {"REF", ref}};
+            edit_piece(e, es, v->decl_stmt.begin, v->init.begin, "machine-array-init-head", av,
+                       NV(av), "");
+            edit_piece(e, es, v->decl_stmt.end, v->decl_stmt.end, "machine-array-init-tail", av,
+                       NV(av), "");
+            free(ref);
+            continue;
+        }
         /* the declaration statement's type goes once, before its first name */
         int first = 1;
         for (unsigned j = 0; j < mp->nvars; j++) {
             const ir_var *w = &ir->vars[mp->vars[j].var];
-            if (j != i && w->decl_stmt.begin == v->decl_stmt.begin && w->name_at < v->name_at)
+            if (j != i && w->frame == v->frame && w->decl_stmt.begin == v->decl_stmt.begin &&
+                w->name_at < v->name_at)
                 first = 0;
         }
         if (first)
@@ -87,17 +171,38 @@ static void var_edits(emitter *e, const kernel_plan *kp, edits *es)
     }
 }
 
-/* `return` in the kernel's own text: the item ends (-1). */
-static void return_edits(emitter *e, const kernel_plan *kp, edits *es)
+/* `return` in the kernel's own text: the item ends (-1). In an inlined helper's: its value
+ * into the call's result, then the end of the inlined text. */
+static void return_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame)
 {
     const ir_kernel *ir = kp->k->ir;
-    const char *text = e->an->pr->files[ir->root->range.file].text;
+    const ir_node *body = frame ? ir->nodes[frame]->kids[0] : ir->root;
+    const char *text = e->an->pr->files[body->range.file].text;
     for (unsigned i = 0; i < ir->nnodes; i++) {
         const ir_node *n = ir->nodes[i];
-        if (n->kind != IR_RETURN || n->frame != 0 || n->in_helper ||
-            n->range.file != ir->root->range.file || strncmp(text + n->range.begin, "return", 6))
+        if (n->kind != IR_RETURN || n->frame != frame || n->in_helper != (frame != 0) ||
+            n->range.file != body->range.file || strncmp(text + n->range.begin, "return", 6))
             continue;
-        edit_piece(e, es, n->range.begin, n->range.begin + 6, "machine-return", NULL, 0, "");
+        if (!frame) {
+            edit_piece(e, es, n->range.begin, n->range.begin + 6, "machine-return", NULL, 0, "");
+            continue;
+        }
+        char id[16];
+        const int rv = ir->nodes[frame]->call.ret_var;
+        char *ret = rv >= 0 ? var_text(e, kp, (unsigned)rv) : xstrdup("");
+        tmpl_var v[] = {{"ID", NUM(id, frame)}, {"RET", ret}};
+        unsigned k = n->range.begin + 6;
+        while (k < n->range.end - 1 && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n'))
+            k++;
+        if (rv < 0 || k == n->range.end - 1) {
+            edit_piece(e, es, n->range.begin, n->range.end, "machine-inline-return", v, NV(v), "");
+        } else {
+            edit_piece(e, es, n->range.begin, n->range.begin + 6, "machine-inline-return-value", v,
+                       NV(v), "");
+            edit_piece(e, es, n->range.end - 1, n->range.end, "machine-inline-return-tail", v,
+                       NV(v), "");
+        }
+        free(ret);
     }
 }
 
@@ -146,7 +251,7 @@ static void next_label(const ir_kernel *ir, const ir_node *n, const ir_node *fro
 {
     const ir_node *next = NULL;
     for (const ir_node *q = n->parent; q && q != from; q = q->parent)
-        if (q->kind == IR_LOOP && q->frame == 0)
+        if (q->kind == IR_LOOP) /* the kernel's, or an inlined helper's */
             next = q;
     (void)ir;
     if (next)
@@ -157,13 +262,13 @@ static void next_label(const ir_kernel *ir, const ir_node *n, const ir_node *fro
 
 /* Each loop around a regroup point: a label at its head, its init and test skipped while
  * the lane resumes, and its body's first statement the jump on towards the point. */
-static void loop_edits(emitter *e, const kernel_plan *kp, edits *es)
+static void loop_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame)
 {
     const machine_plan *mp = &kp->machine;
     const ir_kernel *ir = kp->k->ir;
     for (unsigned li = 0; li < ir->nnodes; li++) {
         const ir_node *l = ir->nodes[li];
-        if (l->kind != IR_LOOP || l->frame != 0 || !l->nkids)
+        if (l->kind != IR_LOOP || l->frame != frame || !l->nkids)
             continue;
         strbuf cases;
         sb_init(&cases);
@@ -224,19 +329,15 @@ static void refill_edits(emitter *e, const kernel_plan *kp, edits *es)
     edit_piece(e, es, body.end, body.end, "machine-close", NULL, 0, "");
 }
 
-static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *resume,
-                        strbuf *members)
+/* Where each state resumes: the outermost loop around its point, or its label. */
+static void resume_cases(emitter *e, const kernel_plan *kp, strbuf *resume)
 {
     const machine_plan *mp = &kp->machine;
     const ir_kernel *ir = kp->k->ir;
     for (unsigned i = 0; i < mp->npoints; i++) {
         const machine_point *p = &mp->points[i];
-        const ir_node *n = ir->nodes[p->node];
-        char num[16], a[16], b[16], line[16], st[16];
-        NUM(num, i);
-        NUM(line, p->line);
-        char entry[32];
-        next_label(ir, n, NULL, i, entry, sizeof entry);
+        char entry[32], st[16];
+        next_label(ir, ir->nodes[p->node], NULL, i, entry, sizeof entry);
         for (unsigned g = 0; g < p->narms; g++) {
             char *what = machine_group_text(e->an, kp->k, mp, p->first + g);
             char *safe = emit_comment_safe(what);
@@ -246,6 +347,22 @@ static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *re
             free(what);
             free(safe);
         }
+    }
+}
+
+static void point_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame,
+                        strbuf *members)
+{
+    const machine_plan *mp = &kp->machine;
+    const ir_kernel *ir = kp->k->ir;
+    for (unsigned i = 0; i < mp->npoints; i++) {
+        const machine_point *p = &mp->points[i];
+        const ir_node *n = ir->nodes[p->node];
+        if (n->frame != frame)
+            continue;
+        char num[16], a[16], b[16], line[16];
+        NUM(num, i);
+        NUM(line, p->line);
         const src_range body = n->kids[0]->range;
         if (n->kind == IR_IF) {
             tmpl_var v[] = {{"N", num}, {"THEN", NUM(a, p->first)}, {"ELSE", NUM(b, p->first + 1)}};
@@ -277,6 +394,144 @@ static void point_edits(emitter *e, const kernel_plan *kp, edits *es, strbuf *re
     }
 }
 
+static void frame_text(emitter *e, const kernel_plan *kp, unsigned frame, frames *fs,
+                       strbuf *out);
+
+/* Text [begin, end) of the frame's file with the frame's edits so far, without #line. */
+static char *edited_range(emitter *e, unsigned file, unsigned begin, unsigned end, edits *es)
+{
+    edits plain = *es;
+    plain.line_path = NULL;
+    strbuf sb;
+    sb_init(&sb);
+    emit_put_edited_in(&sb, e->an, file, e->an->pr->files[file].text, begin, end, &plain);
+    es->v = plain.v; /* sorted in place */
+    return sb.data ? sb_steal(&sb) : xstrdup("");
+}
+
+/* Helper call c, inlined: its parameters set from the arguments (each argument's text as
+ * the caller's frame edits it), its result declared outside the context, its body's text
+ * (frame_text) and the end its returns jump to; the call itself becomes its result. */
+static void inline_call(emitter *e, const kernel_plan *kp, edits *es, const ir_node *c,
+                        frames *fs, strbuf *pre)
+{
+    const ir_kernel *ir = kp->k->ir;
+    const machine_plan *mp = &kp->machine;
+    char id[16];
+    NUM(id, c->id);
+    tmpl_var bv[] = {{"NAME", c->call.name}, {"ID", id}};
+    emit_expand(e, pre, &e->kt, "machine-inline-begin", bv, NV(bv));
+    emit_text_chomp(pre);
+    for (unsigned i = 0; i < c->call.nbinds; i++) {
+        const ir_binding *b = &c->call.binds[i];
+        char *arg = edited_range(e, c->range.file, b->arg_range.begin, b->arg_range.end, es);
+        if (mp->subst[b->var]) {
+            free(fs->arg[b->var]);
+            fs->arg[b->var] = arg;
+            continue;
+        }
+        char *name = var_text(e, kp, b->var);
+        tmpl_var pv[] = {{"TYPE", ir->vars[b->var].type}, {"NAME", name}, {"REF", name},
+                         {"ARG", arg}};
+        char *t = piece(e, member_of(mp, b->var) >= 0 ? "machine-inline-param-set"
+                                                      : "machine-inline-param-decl",
+                        pv, NV(pv));
+        sb_puts(pre, t);
+        free(t);
+        free(name);
+        free(arg);
+    }
+    char *ret = c->call.ret_var >= 0 ? var_text(e, kp, (unsigned)c->call.ret_var) : NULL;
+    if (ret && member_of(mp, (unsigned)c->call.ret_var) < 0) {
+        const char *type = ir->vars[c->call.ret_var].type;
+        if (!strncmp(type, "const ", 6))
+            type += 6;
+        tmpl_var rv[] = {{"TYPE", type}, {"NAME", ret}};
+        char *t = piece(e, "machine-inline-ret-decl", rv, NV(rv));
+        sb_puts(pre, t);
+        free(t);
+    }
+    frame_text(e, kp, c->id, fs, pre);
+    int returns = 0;
+    for (unsigned i = 0; i < ir->nnodes; i++)
+        returns |= ir->nodes[i]->kind == IR_RETURN && ir->nodes[i]->frame == c->id;
+    if (returns) {
+        char *t = piece(e, "machine-inline-exit", bv, NV(bv));
+        sb_puts(pre, t);
+        free(t);
+    }
+    if (ret)
+        emit_add_edit(es, c->range.begin, c->range.end, ret);
+    else
+        edit_piece(e, es, c->range.begin, c->range.end, "machine-inline-void", NULL, 0, "");
+    free(ret);
+}
+
+/* Each statement of frame whose expressions call a helper that holds a regroup point:
+ * the helpers' text before it, in their order of evaluation; a statement that is no
+ * declaration in braces of its own (it may be an if's arm). */
+static void call_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame, frames *fs)
+{
+    const ir_kernel *ir = kp->k->ir;
+    for (unsigned si = 0; si < ir->nnodes; si++) {
+        const ir_node *st = ir->nodes[si];
+        if (st->kind == IR_CALL || st->frame != frame)
+            continue;
+        strbuf pre;
+        sb_init(&pre);
+        for (unsigned j = 0; j < st->ncalls; j++)
+            if (fs->cut[st->calls[j]->id])
+                inline_call(e, kp, es, st->calls[j], fs, &pre);
+        if (!pre.len) {
+            sb_free(&pre);
+            continue;
+        }
+        int decl = 0;
+        for (unsigned i = 0; i < ir->nvars; i++)
+            decl |= ir->vars[i].frame == frame && ir->vars[i].decl_stmt.end &&
+                    ir->vars[i].decl_stmt.begin == st->range.begin;
+        strbuf sb;
+        sb_init(&sb);
+        if (!decl) {
+            char *t = piece(e, "machine-inline-open", NULL, 0);
+            sb_puts(&sb, t);
+            free(t);
+            edit_piece(e, es, st->range.end, st->range.end, "machine-inline-close", NULL, 0, "");
+        }
+        sb_puts(&sb, pre.data);
+        emit_add_edit(es, st->range.begin, st->range.begin, sb.data);
+        sb_free(&sb);
+        sb_free(&pre);
+    }
+}
+
+/* The frame's edits: its variables, returns, regroup points, loops and inlined calls. */
+static void frame_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame, frames *fs)
+{
+    var_edits(e, kp, es, frame);
+    if (frame)
+        frame_var_edits(e, kp, es, frame, fs);
+    return_edits(e, kp, es, frame);
+    point_edits(e, kp, es, frame, fs->members);
+    loop_edits(e, kp, es, frame);
+    call_edits(e, kp, es, frame, fs);
+}
+
+/* An inlined helper's body (frame), edited, on lines of its own: #line to the helper's. */
+static void frame_text(emitter *e, const kernel_plan *kp, unsigned frame, frames *fs,
+                       strbuf *out)
+{
+    const src_range r = kp->k->ir->nodes[frame]->kids[0]->range;
+    edits es = {0};
+    es.line_path = emit_line_path(e, r.file);
+    frame_edits(e, kp, &es, frame, fs);
+    sb_putc(out, '\n');
+    emit_put_line(out, e, r.file, r.line);
+    emit_put_edited_in(out, e->an, r.file, e->an->pr->files[r.file].text, r.begin, r.end, &es);
+    sb_putc(out, '\n');
+    emit_edits_free(&es);
+}
+
 void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
 {
     const kernel_info *k = kp->k;
@@ -296,10 +551,13 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     edits es = {0};
     const src_range r = ir->root->range;
     es.line_path = emit_line_path(e, r.file);
-    var_edits(e, kp, &es);
-    return_edits(e, kp, &es);
-    point_edits(e, kp, &es, &resume, &members);
-    loop_edits(e, kp, &es);
+    frames fs = {xcalloc(ir->nnodes, 1), xcalloc(ir->nvars ? ir->nvars : 1, sizeof(char *)),
+                 &members};
+    for (unsigned i = 0; i < mp->npoints; i++)
+        for (unsigned f = ir->nodes[mp->points[i].node]->frame; f; f = ir->nodes[f]->frame)
+            fs.cut[f] = 1;
+    resume_cases(e, kp, &resume);
+    frame_edits(e, kp, &es, 0, &fs);
     refill_edits(e, kp, &es);
     for (unsigned i = 0; i < mp->npoints; i++)
         sb_printf(&points, "%sline %u", i ? ", " : "", mp->points[i].line);
@@ -311,6 +569,10 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     sb_putc(&body, '\n');
     emit_put_line_back(&body, e);
     emit_edits_free(&es);
+    for (unsigned i = 0; i < ir->nvars; i++)
+        free(fs.arg[i]);
+    free(fs.arg);
+    free(fs.cut);
     emit_text_chomp(&members);
     emit_text_chomp(&resume);
     emit_text_chomp(&body);

@@ -3,8 +3,10 @@
  * machine.c - part of the plan stage: the regrouping state machine on the
  * kernel IR (machine.h). Regroup points by cost (the divergent work a round
  * saves at a visit, each arm weighed by how often it runs, against the
- * round), the item's context (the kernel's variables live at a regroup
- * point, ir_live.h), a machine without regroup points where only refilling
+ * round), at decisions of the kernel's text and of the helpers whose calls
+ * can be inlined in the machine's text, the item's context (the variables of
+ * the kernel and of its inlined helpers live at a regroup point, ir_live.h
+ * where it covers them), a machine without regroup points where only refilling
  * pays (a loop whose trip count is data dependent), what keeps the contexts
  * in place (a pointer into private state, local memory) and what blocks the
  * machine (each at its construct, with its rule).
@@ -34,6 +36,15 @@ static int holds(const ir_node *a, const ir_node *n)
     return 0;
 }
 
+/* Whether n lies in an arm of decision d (not in a helper its condition calls). */
+static int in_arm(const ir_node *d, const ir_node *n)
+{
+    for (const ir_node *q = n; q; q = q->parent)
+        if (q->parent == d)
+            return q->kind != IR_CALL;
+    return 0;
+}
+
 /* The arm of decision d that n (a node below d) lies in. */
 static unsigned arm_of(const ir_node *d, const ir_node *n)
 {
@@ -60,7 +71,7 @@ static void arms_left(const ir_kernel *ir, const ir_node *d, const unsigned char
         left[a] = d->arms[a].cost;
     for (unsigned i = d->id + 1; i < ir->nnodes; i++) {
         const ir_node *p = ir->nodes[i];
-        if (!chosen[i] || !holds(d, p))
+        if (!chosen[i] || !in_arm(d, p))
             continue;
         int direct = 1; /* no chosen point between d and p */
         for (const ir_node *q = p->parent; q && q != d; q = q->parent)
@@ -94,14 +105,19 @@ typedef struct machine_facts {
     const kernel_info *k;
     const ir_kernel *ir;
     ir_live live;
-    unsigned char **leaves;   /* per decision node: per arm, it leaves the innermost loop */
+    unsigned char **leaves;   /* per decision node: per arm, it leaves the innermost loop
+                               * of its own function (loop_of) */
+    const unsigned char *subst; /* machine_plan.subst: helpers' parameters that stand for
+                                 * their arguments */
 } machine_facts;
 
-/* The innermost loop of the kernel's own text around n, or NULL. */
+/* The innermost loop around n of n's own function (the kernel's text, or the inlined
+ * helper's n is part of), or NULL: an arm leaves only a loop of its own function (a
+ * helper's return leaves the helper, never the caller's loop around the call). */
 static const ir_node *loop_of(const ir_node *n)
 {
     for (const ir_node *p = n->parent; p; p = p->parent)
-        if (p->kind == IR_LOOP && p->frame == 0)
+        if (p->kind == IR_LOOP && p->frame == n->frame)
             return p;
     return NULL;
 }
@@ -113,17 +129,22 @@ static double trips_of(const ir_node *loop)
                               : MACHINE_DEFAULT_TRIPS;
 }
 
-static void facts_build(const analysis *an, const kernel_info *k, machine_facts *f)
+static void facts_build(const analysis *an, const kernel_info *k, const unsigned char *subst,
+                        machine_facts *f)
 {
     memset(f, 0, sizeof *f);
     f->an = an;
     f->k = k;
     f->ir = k->ir;
+    f->subst = subst;
     ir_live_build(an, k, &f->live);
     f->leaves = xcalloc(f->ir->nnodes, sizeof *f->leaves);
     for (unsigned i = 0; i < f->ir->nnodes; i++) {
         const ir_node *n = f->ir->nodes[i];
-        if (!is_decision(n) || n->frame != 0 || n->cond.divergence != DIV_DATA)
+        /* a helper's decision too (ir_arm_leaves_loop: a break of, or a return from, the
+         * helper whose loop it is; a flag of the helper is not seen: its arms weigh as
+         * staying) */
+        if (!is_decision(n) || n->cond.divergence != DIV_DATA)
             continue;
         const ir_node *loop = loop_of(n);
         f->leaves[i] = xcalloc(n->narms ? n->narms : 1, 1);
@@ -168,25 +189,87 @@ static double saved_at(const machine_facts *f, const ir_node *d, const unsigned 
     return saved;
 }
 
+/* The loops around n, a helper's loops around its call included (inlined at the call). */
 static unsigned loops_around(const ir_node *n)
 {
     unsigned k = 0;
     for (const ir_node *p = n->parent; p; p = p->parent)
-        k += p->kind == IR_LOOP && p->frame == n->frame;
+        k += p->kind == IR_LOOP;
     return k;
 }
 
-/* Whether variable v (index vi) is the kernel's own local whose scope holds a chosen point,
- * and (live) live there: read on some path after the point before it is set again. */
+/* Whether variable v is dead while point p's helper runs: p sits in a helper whose call c
+ * is in v's function, v's address is not taken, no parameter of c stands for it, and
+ * every reference of v comes before c's statement or in c's arguments (copied into the
+ * helper's parameters before it starts), with no loop around that statement inside v's
+ * scope or declaring v (which could read v again). Its value is never read after p, so the
+ * context does not keep it for p. */
+static int dead_in_call(const ir_kernel *ir, const ir_var *v, const ir_node *p,
+                        const unsigned char *subst)
+{
+    const ir_node *c = NULL;
+    for (unsigned f = p->frame; f != 0 && !c; f = ir->nodes[f]->frame)
+        if (ir->nodes[f]->frame == v->frame)
+            c = ir->nodes[f];
+    if (!c || (v->flags & IR_VAR_ADDR_TAKEN) || v->refs_hidden || v->scope >= ir->nnodes)
+        return 0;
+    for (unsigned i = 0; i < ir->nvars; i++) /* `float a, b;`: one declaration, one status */
+        if (&ir->vars[i] != v && v->decl_stmt.end && ir->vars[i].frame == v->frame &&
+            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin && ir->vars[i].decl_stmt.end)
+            return 0;
+    const ir_node *st = c->parent, *scope = ir->nodes[v->scope];
+    for (const ir_node *q = st; q; q = q->parent) { /* a for that declares v included */
+        if (q->kind == IR_LOOP)
+            return 0;
+        if (q == scope)
+            break;
+    }
+    for (unsigned r = 0; r < v->nrefs; r++) {
+        const unsigned at = v->refs[r];
+        if (at < st->range.begin)
+            continue;
+        int in_arg = 0;
+        for (unsigned b = 0; b < c->call.nbinds && !in_arg; b++) {
+            const ir_binding *bd = &c->call.binds[b];
+            if (at >= bd->arg_range.begin && at < bd->arg_range.end) {
+                if (subst[bd->var])
+                    return 0; /* the helper names it */
+                in_arg = 1;
+            }
+        }
+        if (!in_arg)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether variable vi is live at chosen point `node` as far as ir_live knows: its liveness
+ * covers the kernel's own variables at the kernel's own statements (ir_live.h), not a
+ * helper's variables nor the nodes of an inlined helper (it never walks a call's body).
+ * There the helpers' rule holds alone: live wherever its scope holds the point, less
+ * dead_in_call. */
+static int live_at(const machine_facts *f, unsigned node, unsigned vi)
+{
+    if (f->ir->nodes[node]->frame != 0 || f->ir->vars[vi].frame != 0)
+        return 1;
+    return ir_live_at(&f->live, node, vi);
+}
+
+/* Whether variable v (index vi) is a local of the kernel or of an inlined helper (a
+ * helper's parameters and return value included, not one that stands for its argument,
+ * mp->subst) whose scope holds a chosen point where it is not dead while the point's
+ * helper runs (dead_in_call) and (live) live: read on some path after the point before it
+ * is set again (live_at). */
 static int in_context(const machine_facts *f, unsigned vi, const unsigned char *chosen, int live)
 {
     const ir_kernel *ir = f->ir;
     const ir_var *v = &ir->vars[vi];
-    if (v->frame != 0 || (v->flags & (IR_VAR_PARAM | IR_VAR_RETURN)))
+    if ((v->frame == 0 && (v->flags & IR_VAR_PARAM)) || f->subst[vi])
         return 0;
     const ir_node *scope = v->scope < ir->nnodes ? ir->nodes[v->scope] : NULL;
     for (unsigned i = 0; scope && i < ir->nnodes; i++)
-        if (chosen[i] && holds(scope, ir->nodes[i]) && (!live || ir_live_at(&f->live, i, vi)))
+        if (chosen[i] && holds(scope, ir->nodes[i]) &&
+            !dead_in_call(ir, v, ir->nodes[i], f->subst) && (!live || live_at(f, i, vi)))
             return 1;
     return 0;
 }
@@ -208,18 +291,35 @@ static double round_cost_of(unsigned bytes)
     return REGROUP_MOVE_COST * (double)bytes / 4.0 + REGROUP_ROUND_COST;
 }
 
-/* Chooses the regroup points under round (innermost first): chosen[] by node id. */
-static void choose(const machine_facts *f, double round, unsigned char *chosen)
+/* Chooses the regroup points under round (innermost first) among the candidates
+ * (cand[] by node id): chosen[] by node id. */
+static void choose(const machine_facts *f, double round, const unsigned char *cand,
+                   unsigned char *chosen)
 {
     const ir_kernel *ir = f->ir;
     memset(chosen, 0, ir->nnodes);
     for (unsigned i = ir->nnodes; i-- > 0;) {
-        const ir_node *n = ir->nodes[i];
-        if (!is_decision(n) || n->frame != 0 || n->cond.divergence != DIV_DATA)
+        if (!cand[i])
             continue;
-        if (saved_at(f, n, chosen, NULL) >= round)
+        if (saved_at(f, ir->nodes[i], chosen, NULL) >= round)
             chosen[i] = 1;
     }
+}
+
+/* Whether v's declaration statement declares v alone and ends in its ';' (not a for's
+ * init): an array's initialiser can then fill a temporary the member copies. */
+static int alone_in_statement(const analysis *an, const ir_kernel *ir, const ir_var *v)
+{
+    for (unsigned i = 0; i < ir->nvars; i++)
+        if (&ir->vars[i] != v && ir->vars[i].frame == v->frame && ir->vars[i].decl_stmt.end &&
+            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin)
+            return 0;
+    for (unsigned i = 0; i < ir->nnodes; i++)
+        if (ir->nodes[i]->kind == IR_LOOP && ir->nodes[i]->init_range.end > 0 &&
+            ir->nodes[i]->init_range.begin == v->decl_stmt.begin)
+            return 0;
+    const char *t = an->pr->files[v->decl_stmt.file].text;
+    return v->decl_stmt.end > v->decl_stmt.begin && t[v->decl_stmt.end - 1] == ';';
 }
 
 static void add_blocker(machine_plan *mp, src_range at, const char *rule, const char *fmt,
@@ -293,27 +393,254 @@ static const char *bare(const char *name)
     return dot ? dot + 1 : name;
 }
 
+/* ---- helpers cut at their calls -------------------------------------------------------
+ * A decision inside an inlined helper (an IR_CALL frame) is a candidate when each call
+ * from the kernel down to it can be inlined in the machine's text (machine_emit.c): its
+ * statement is the place the helper's body goes before, its arguments and its returns
+ * are plain text of its function. */
+
+/* The text of frame f: the kernel's body, or the inlined helper's (NULL: none). */
+static const ir_node *frame_body(const ir_kernel *ir, unsigned f)
+{
+    return f == 0 ? ir->root : ir->nodes[f]->nkids ? ir->nodes[f]->kids[0] : NULL;
+}
+
+/* Whether call c's helper can be inlined at c; why not in why. */
+static int call_inlinable(const analysis *an, const ir_kernel *ir, const unsigned char *subst,
+                          const ir_node *c, char *why, size_t n)
+{
+    const ir_node *caller = frame_body(ir, c->frame), *body = frame_body(ir, c->id);
+    const char *text = caller ? an->pr->files[caller->range.file].text : NULL;
+    if (!body || !caller) {
+        snprintf(why, n, "its body is not known");
+        return 0;
+    }
+    if (c->call.guarded) {
+        snprintf(why, n, "it is called on a condition (an arm of ?:, the right of &&, || or "
+                 "','): its body cannot go before the statement");
+        return 0;
+    }
+    if (c->parent->kind == IR_LOOP) {
+        snprintf(why, n, "it is called in a loop's condition, init or step: its body cannot "
+                 "go before the statement");
+        return 0;
+    }
+    size_t len = strlen(c->call.name);
+    int macro = c->range.file != caller->range.file || c->range.end <= c->range.begin ||
+                strncmp(text + c->range.begin, c->call.name, len) != 0 ||
+                c->parent->range.file != c->range.file ||
+                body->range.file >= an->pr->nfiles ||
+                an->pr->files[body->range.file].text[body->range.begin] != '{';
+    for (unsigned i = 0; i < c->call.nbinds && !macro; i++) {
+        const src_range *a = &c->call.binds[i].arg_range;
+        macro = a->file != c->range.file || a->begin < c->range.begin || a->end > c->range.end ||
+                a->end <= a->begin;
+    }
+    if (macro) {
+        snprintf(why, n, "the call or the helper's body is spelled by a macro: it cannot be "
+                 "inlined as text");
+        return 0;
+    }
+    for (unsigned i = 0; i < ir->nvars; i++) { /* `float a = 1, b = h(a);`: `a` comes too late */
+        const ir_var *w = &ir->vars[i];
+        if (w->frame != c->frame || !w->decl_stmt.end ||
+            w->decl_stmt.begin != c->parent->range.begin)
+            continue;
+        for (unsigned r = 0; r < w->nrefs; r++)
+            if (w->refs[r] >= c->range.begin && w->refs[r] < c->range.end) {
+                snprintf(why, n, "its argument names '%s', declared by the same statement: the "
+                         "helper's text cannot go before it", bare(w->name));
+                return 0;
+            }
+    }
+    for (unsigned i = 0; i < ir->nvars; i++) {
+        const ir_var *v = &ir->vars[i];
+        if (v->frame != c->id)
+            continue;
+        if (v->refs_hidden) {
+            snprintf(why, n, "its variable '%s' is named inside a macro's own text: it cannot "
+                     "be renamed", bare(v->name));
+            return 0;
+        }
+        if ((v->flags & IR_VAR_PARAM) && (v->flags & IR_VAR_ARRAY) && !subst[i]) {
+            snprintf(why, n, "its array parameter '%s' is bound to an expression, not to an "
+                     "array of the caller (`a`, `&a`): it cannot become a variable",
+                     bare(v->name));
+            return 0;
+        }
+        if (!(v->flags & (IR_VAR_PARAM | IR_VAR_RETURN)) && !v->decl_stmt.end) {
+            snprintf(why, n, "the declaration of its variable '%s' is not a plain declaration "
+                     "statement", bare(v->name));
+            return 0;
+        }
+    }
+    const char *btext = an->pr->files[body->range.file].text;
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *r = ir->nodes[i];
+        if (r->kind != IR_RETURN || r->frame != c->id)
+            continue;
+        if (r->range.file != body->range.file || r->range.end <= r->range.begin + 6 ||
+            strncmp(btext + r->range.begin, "return", 6) != 0 || btext[r->range.end - 1] != ';') {
+            snprintf(why, n, "its return at line %u is spelled by a macro", r->line);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether frame f can be cut: each call from the kernel down to it inlinable; else the
+ * reason and the call it stops at. */
+static int frame_inlinable(const analysis *an, const ir_kernel *ir, const unsigned char *subst,
+                           unsigned f, char *why, size_t n, const ir_node **at)
+{
+    for (; f != 0; f = ir->nodes[f]->frame)
+        if (!call_inlinable(an, ir, subst, ir->nodes[f], why, n)) {
+            *at = ir->nodes[f];
+            return 0;
+        }
+    return 1;
+}
+
+static int is_ident_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_';
+}
+
+/* Whether the text at off (a reference of a name len long) may change the variable or take
+ * its address: an assignment (not through it: `*p = v`), ++ or --, or &. */
+static int ref_writes(const char *t, unsigned off, size_t len)
+{
+    const char *a = t + off + len;
+    while (*a == ' ' || *a == '\t')
+        a++;
+    unsigned b = off;
+    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+        b--;
+    if ((a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-'))
+        return 1;
+    if (b > 1 && ((t[b - 1] == '+' && t[b - 2] == '+') || (t[b - 1] == '-' && t[b - 2] == '-')))
+        return 1;
+    if (b > 0 && t[b - 1] == '&' && (b < 2 || t[b - 2] != '&'))
+        return 1;
+    const int deref = b > 0 && t[b - 1] == '*';
+    if (a[0] == '=' && a[1] != '=')
+        return !deref;
+    if (a[0] && strchr("+-*/%&|^", a[0]) && a[1] == '=')
+        return !deref;
+    if ((a[0] == '<' && a[1] == '<' && a[2] == '=') || (a[0] == '>' && a[1] == '>' && a[2] == '='))
+        return !deref;
+    return 0;
+}
+
+/* An argument that names a private object's address as is: `&x`, `x`, `(&x)`. */
+static int plain_address(const char *t, unsigned begin, unsigned end)
+{
+    while (begin < end && (t[begin] == '(' || t[begin] == ' '))
+        begin++;
+    while (end > begin && (t[end - 1] == ')' || t[end - 1] == ' '))
+        end--;
+    if (begin < end && t[begin] == '&')
+        begin++;
+    while (begin < end && t[begin] == ' ')
+        begin++;
+    if (begin == end || (t[begin] >= '0' && t[begin] <= '9'))
+        return 0;
+    for (unsigned i = begin; i < end; i++)
+        if (!is_ident_char(t[i]))
+            return 0;
+    return 1;
+}
+
+/* The variable of frame a reference inside [begin, end) names, or -1. */
+static int named_in(const ir_kernel *ir, unsigned frame, unsigned begin, unsigned end)
+{
+    for (unsigned i = 0; i < ir->nvars; i++) {
+        if (ir->vars[i].frame != frame)
+            continue;
+        for (unsigned r = 0; r < ir->vars[i].nrefs; r++)
+            if (ir->vars[i].refs[r] >= begin && ir->vars[i].refs[r] < end)
+                return (int)i;
+    }
+    return -1;
+}
+
+/* The helpers' parameters that stand for their argument (subst[] by variable), each never
+ * changed by the helper nor its address taken: a pointer to a private object of the
+ * caller, `&x` or an array (so no pointer into private memory is kept in the context),
+ * or a variable of the caller of the parameter's type whose address is not taken (its
+ * value cannot change while the helper runs). Inlined, each reference is the argument. */
+static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *subst)
+{
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *c = ir->nodes[i];
+        if (c->kind != IR_CALL || !c->nkids)
+            continue;
+        const char *ct = an->pr->files[c->range.file].text;
+        const char *bt = an->pr->files[c->kids[0]->range.file].text;
+        for (unsigned b = 0; b < c->call.nbinds; b++) {
+            const ir_binding *bd = &c->call.binds[b];
+            const ir_var *v = &ir->vars[bd->var];
+            if ((v->flags & (IR_VAR_WRITTEN | IR_VAR_ADDR_TAKEN)) || bd->arg_range.end == 0 ||
+                !plain_address(ct, bd->arg_range.begin, bd->arg_range.end))
+                continue;
+            if (bd->points_to < 0 || !(v->flags & (IR_VAR_POINTER | IR_VAR_ARRAY))) { /* a value */
+                unsigned k = bd->arg_range.begin;
+                while (k < bd->arg_range.end && (ct[k] == '(' || ct[k] == ' '))
+                    k++;
+                int w = ct[k] == '&' ? -1
+                                     : named_in(ir, c->frame, bd->arg_range.begin,
+                                                bd->arg_range.end);
+                if (w < 0 || (ir->vars[w].flags & IR_VAR_ADDR_TAKEN))
+                    continue;
+                char *tv = unconst(v->type), *tw = unconst(ir->vars[w].type);
+                int same = !strcmp(tv, tw);
+                free(tv);
+                free(tw);
+                if (!same)
+                    continue;
+            }
+            int writes = 0;
+            for (unsigned r = 0; r < v->nrefs && !writes; r++)
+                writes = ref_writes(bt, v->refs[r], strlen(bare(v->name)));
+            subst[bd->var] = !writes;
+        }
+    }
+}
+
+/* The 1-based column of r's start. */
+static unsigned column_of(const analysis *an, src_range r)
+{
+    const char *t = an->pr->files[r.file].text;
+    unsigned col = 1;
+    for (unsigned o = r.begin; o > 0 && t[o - 1] != '\n'; o--)
+        col++;
+    return col;
+}
+
 static void note_left(const machine_facts *f, const ir_node *n, const unsigned char *chosen,
                       double round, machine_plan *mp)
 {
     const ir_kernel *ir = f->ir;
+    const analysis *an = f->an;
     machine_left l;
+    char cut[160];
+    const ir_node *at = NULL;
     memset(&l, 0, sizeof l);
     l.node = n->id;
     l.line = n->line;
     double res = residual(ir, n, chosen);
     const ir_node *inner = NULL;
     for (unsigned i = n->id + 1; i < ir->nnodes && !inner; i++)
-        if (chosen[i] && holds(n, ir->nodes[i]))
+        if (chosen[i] && in_arm(n, ir->nodes[i]))
             inner = ir->nodes[i];
     if (n->cond.divergence != DIV_DATA)
         snprintf(l.why, sizeof l.why, "%s: every item of a SIMD group takes the same arm "
                  "(or only the groups at a border differ)", div_class_name(n->cond.divergence));
-    else if (n->frame != 0)
-        snprintf(l.why, sizeof l.why, "in helper '%s' inlined at line %u: the state machine "
-                 "regroups the kernel's own text, not a helper's (its costliest arm about %.0f "
-                 "operations, a round about %.0f)",
-                 ir->nodes[n->frame]->call.name, ir->nodes[n->frame]->line, res, round);
+    else if (n->frame != 0 && !frame_inlinable(an, ir, mp->subst, n->frame, cut, sizeof cut, &at))
+        snprintf(l.why, sizeof l.why, "in helper '%s' called at %s:%u:%u: it cannot be "
+                 "inlined there (%s)", at->call.name, an->pr->files[at->range.file].path,
+                 at->line, column_of(an, at->range), cut);
     else {
         /* the round it would pay: the context with it a regroup point too */
         unsigned char *with = xcalloc(ir->nnodes, 1);
@@ -414,17 +741,27 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
     const ir_kernel *ir = k->ir;
     if (!ir || !ir->root || !ir->nnodes)
         return;
+    unsigned char *chosen = xcalloc(ir->nnodes, 1), *cand = xcalloc(ir->nnodes, 1);
+    mp->subst = xcalloc(ir->nvars ? ir->nvars : 1, 1);
+    const unsigned char *subst = mp->subst;
+    mark_subst(an, ir, mp->subst);
     machine_facts f;
-    facts_build(an, k, &f);
-    unsigned char *chosen = xcalloc(ir->nnodes, 1);
+    facts_build(an, k, subst, &f);
+    /* the candidates: the data decisions of the kernel's text and of the helpers whose
+     * calls, from the kernel down, can be inlined */
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *n = ir->nodes[i];
+        char why[160];
+        const ir_node *at;
+        cand[i] = is_decision(n) && n->cond.divergence == DIV_DATA &&
+                  frame_inlinable(an, ir, subst, n->frame, why, sizeof why, &at);
+    }
     /* two passes: the round's cost depends on the context, the context on the points */
-    for (unsigned i = 0; i < ir->nnodes; i++)
-        chosen[i] = is_decision(ir->nodes[i]) && ir->nodes[i]->frame == 0 &&
-                    ir->nodes[i]->cond.divergence == DIV_DATA;
+    memcpy(chosen, cand, ir->nnodes);
     double round = round_cost_of(context_bytes(&f, chosen, 1));
-    choose(&f, round, chosen);
+    choose(&f, round, cand, chosen);
     round = round_cost_of(context_bytes(&f, chosen, 1));
-    choose(&f, round, chosen);
+    choose(&f, round, cand, chosen);
     /* the second pass's context can be larger than the one it chose under: drop the points
      * that do not pay for the final round (a smaller context only lowers it) */
     for (int dropped = 1; dropped;) {
@@ -434,6 +771,7 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             if (chosen[i] && saved_at(&f, ir->nodes[i], chosen, NULL) < round)
                 chosen[i] = 0, dropped = 1;
     }
+    free(cand);
     mp->bytes = context_bytes(&f, chosen, 1);
     mp->bytes_scope = context_bytes(&f, chosen, 0);
     mp->round_cost = round_cost_of(mp->bytes);
@@ -464,8 +802,9 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             most_saved = p.saved;
         unsigned cap = mp->npoints;
         VEC_PUSH(mp->points, mp->npoints, cap, p);
-        if (n->cond.range.file != ir->root->range.file || n->cond.range.end <= n->cond.range.begin ||
-            n->range.file != ir->root->range.file || n->kids[0]->range.file != n->range.file)
+        const unsigned file = frame_body(ir, n->frame)->range.file;
+        if (n->cond.range.file != file || n->cond.range.end <= n->cond.range.begin ||
+            n->range.file != file || n->kids[0]->range.file != n->range.file)
             add_blocker(mp, n->range, rule_name(RULE_MACRO_DECISION),
                         "the regroup point%s is spelled by a macro: its arms cannot be cut", "");
     }
@@ -475,10 +814,16 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
         return;
     }
     if (!mp->npoints || !in_loop) {
+        int helper = 0; /* a data decision of a helper the machine could inline */
+        for (unsigned i = 0; i < ir->nnodes; i++)
+            helper |= is_decision(ir->nodes[i]) && ir->nodes[i]->frame != 0 &&
+                      ir->nodes[i]->cond.divergence == DIV_DATA;
         if (!mp->why[0] || mp->npoints)
             snprintf(mp->why, sizeof mp->why, "%s",
                      mp->npoints ? "no regroup point sits inside a loop: the tile splits the "
                                    "kernel's top level"
+                     : helper    ? "no data-dependent decision of the kernel's text or of a "
+                                   "helper it calls saves the work of a regrouping round"
                                  : "no data-dependent decision of the kernel's own text saves "
                                    "the work of a regrouping round");
         if (!mp->npoints)
@@ -490,7 +835,8 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
     if (ir->truncated)
         add_blocker(mp, ir->root->range, rule_name(RULE_UNSUPPORTED),
                     "helpers nested too deep to inline%s", "");
-    /* the context: the kernel's variables live at a regroup point (ir_live.h) */
+    /* the context: the variables of the kernel and of its inlined helpers live at a
+     * regroup point (in_context) */
     for (unsigned i = 0; i < ir->nvars; i++) {
         const ir_var *v = &ir->vars[i];
         if (v->frame == 0 && (v->flags & IR_VAR_PARAM) && (v->flags & IR_VAR_WRITTEN))
@@ -499,17 +845,21 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
                         "does not move with its context", v->name);
         if (!in_context(&f, i, chosen, 1))
             continue;
-        if (v->refs_hidden)
+        const int bound = v->frame != 0 && (v->flags & (IR_VAR_PARAM | IR_VAR_RETURN));
+        if (bound)
+            ; /* a helper's parameter or return value: set at the call, no declaration */
+        else if (v->refs_hidden)
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
                         "variable '%s' is named inside a macro's own text: it cannot be "
                         "renamed into the item's context", v->name);
         else if (!v->decl_stmt.end)
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
                         "the declaration of '%s' is not a plain declaration statement", v->name);
-        else if ((v->flags & IR_VAR_ARRAY) && v->init.end > v->init.begin)
+        else if ((v->flags & IR_VAR_ARRAY) && v->init.end > v->init.begin &&
+                 !alone_in_statement(an, ir, v))
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
-                        "array '%s' has an initialiser: a declaration cannot become an "
-                        "assignment", v->name);
+                        "array '%s' has an initialiser and shares its declaration statement: a "
+                        "declaration cannot become an assignment", v->name);
         else if (v->size <= 0)
             add_blocker(mp, v->range, rule_name(RULE_LOOP_STATE),
                         "variable '%s' has a type of unknown size", v->name);
@@ -527,11 +877,16 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             same += !strcmp(bare(ir->vars[mp->vars[j].var].name), bare(v->name));
         strbuf sb;
         sb_init(&sb);
-        sb_puts(&sb, bare(v->name));
-        if (same)
+        if (v->flags & IR_VAR_RETURN)
+            sb_printf(&sb, "nplus1_ret%u", v->frame);
+        else
+            sb_puts(&sb, bare(v->name));
+        if (same && !(v->flags & IR_VAR_RETURN))
             sb_printf(&sb, "_nplus1_%u", i);
         mv.member = sb_steal(&sb);
         mv.decl = member_decl(v->type, mv.member);
+        if ((v->flags & IR_VAR_ARRAY) && v->init.end > v->init.begin)
+            mv.init_decl = member_decl(v->type, "nplus1_init");
         unsigned cap = mp->nvars;
         VEC_PUSH(mp->vars, mp->nvars, cap, mv);
     }
@@ -596,8 +951,10 @@ void machine_free(machine_plan *mp)
     for (unsigned i = 0; i < mp->nvars; i++) {
         free(mp->vars[i].member);
         free(mp->vars[i].decl);
+        free(mp->vars[i].init_decl);
     }
     free(mp->vars);
+    free(mp->subst);
     free(mp->points);
     free(mp->left);
     free(mp->blockers);

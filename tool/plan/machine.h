@@ -4,9 +4,10 @@
  * machine on the kernel IR (ir.h; issue 28). Where the loop kernel (loop.h)
  * declines, a kernel whose data-dependent decisions sit at any depth of its
  * own body (nested blocks, inner loops, branches, after a loop, several
- * loops) is cut at its regroup points: the decisions whose costliest arm
- * pays for a regrouping round. An item's state is the arm it resumes at and
- * its context, the variables whose scope holds a regroup point. Each round,
+ * loops, the helpers it calls, inlined at their calls) is cut at its regroup
+ * points: the decisions whose arms save the work of a regrouping round. An
+ * item's state is the arm it resumes at and its context, the variables live
+ * at a regroup point. Each round,
  * every lane runs its item to the next regroup point or to its end, the
  * work-group counts the contexts per state and moves them through local
  * memory so that lanes with one state sit together; lanes whose item ended
@@ -23,7 +24,7 @@
 /* Local memory the contexts of a work-group may take when they move (as the loop's). */
 #define MACHINE_LOCAL_BUDGET 24576u
 
-/* A regroup point: an if or a switch of the kernel's own text. */
+/* A regroup point: an if or a switch of the kernel's text or of a helper it inlines. */
 typedef struct machine_point {
     unsigned node;        /* its IR node (ir_kernel.nodes) */
     unsigned line;
@@ -40,11 +41,15 @@ typedef struct machine_left {
     char why[360];
 } machine_left;
 
-/* A variable of the item's context: live at a regroup point (ir_live.h). */
+/* A variable of the item's context, the kernel's or an inlined helper's: live at a regroup
+ * point (machine.c, in_context). */
 typedef struct machine_var {
     unsigned var;         /* ir_kernel.vars */
     char *member;         /* its member in the context struct (unique) */
     char *decl;           /* the member's declaration: "float t", "int stack[16]" */
+    char *init_decl;      /* an array declared alone with an initialiser: a temporary's
+                           * declaration ("int nplus1_init[4]") that the initialiser fills
+                           * and the member copies, bytes; else NULL */
 } machine_var;
 
 /* A reason the kernel cannot be regrouped, at the construct. */
@@ -61,6 +66,8 @@ typedef struct machine_plan {
     unsigned nleft;
     machine_var *vars;
     unsigned nvars;
+    unsigned char *subst; /* by variable (ir_kernel.vars): a helper's pointer parameter
+                           * that stands for its argument where the helper is inlined */
     machine_blocker *blockers;
     unsigned nblockers;
     unsigned ngroups;     /* the arms of every regroup point: the states an item yields at */

@@ -348,8 +348,11 @@ static void machine_why(const analysis *an, const kernel_plan *kp, char *out, si
             const ir_node *d = kp->k->ir->nodes[mp->left[i].node];
             if (d->cond.divergence != DIV_DATA)
                 continue;
-            sb_printf(&sb, "%sthe decision at line %u: %s", shown ? "; " : " (", mp->left[i].line,
-                      mp->left[i].why);
+            sb_printf(&sb, "%sthe decision at line %u", shown ? "; " : " (", mp->left[i].line);
+            if (d->frame) /* a helper's, at its call */
+                sb_printf(&sb, " in helper '%s' called at line %u",
+                          kp->k->ir->nodes[d->frame]->call.name, kp->k->ir->nodes[d->frame]->line);
+            sb_printf(&sb, ": %s", mp->left[i].why);
             shown++;
         }
         for (unsigned i = 0; i < mp->nleft; i++)
