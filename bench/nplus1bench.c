@@ -357,17 +357,10 @@ static void case_cache_open(void)
     case_cache[0] = '\0';
     if (off && !strcmp(off, "0"))
         return;
-    /* the device's calibration stays the user's (runtime/calibrate.c): read where it lies */
-    const char *dir = getenv("NPLUS1_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    char user[1024] = "";
-    if (dir && *dir && strncmp(dir, "/tmp/nplus1bench-choice-", 24))
-        snprintf(user, sizeof user, "%s", dir);
-    else if (xdg && *xdg)
-        snprintf(user, sizeof user, "%s/nplus1", xdg);
-    else if (home && *home)
-        snprintf(user, sizeof user, "%s/.cache/nplus1", home);
-    if (user[0] && !getenv("NPLUS1_CALIBRATION_DIR"))
+    /* the device's calibration stays the user's (runtime/calibrate.c): read where it lies
+     * (set once, before the first case's folder replaces NPLUS1_CACHE_DIR) */
+    char user[1024];
+    if (!getenv("NPLUS1_CALIBRATION_DIR") && nplus1rt_cache_folder(user, sizeof user))
         setenv("NPLUS1_CALIBRATION_DIR", user, 1);
     snprintf(case_cache, sizeof case_cache, "/tmp/nplus1bench-choice-XXXXXX");
     if (mkdtemp(case_cache))

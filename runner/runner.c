@@ -769,16 +769,8 @@ static void private_choice_cache(void)
     if (off && !strcmp(off, "0"))
         return;
     /* the device's calibration is the user's (runtime/calibrate.c): read where it lies */
-    const char *dir = getenv("NPLUS1_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    char user[1024] = "";
-    if (dir && *dir)
-        snprintf(user, sizeof user, "%s", dir);
-    else if (xdg && *xdg)
-        snprintf(user, sizeof user, "%s/nplus1", xdg);
-    else if (home && *home)
-        snprintf(user, sizeof user, "%s/.cache/nplus1", home);
-    if (user[0] && !getenv("NPLUS1_CALIBRATION_DIR"))
+    char user[1024];
+    if (nplus1rt_cache_folder(user, sizeof user) && !getenv("NPLUS1_CALIBRATION_DIR"))
         setenv("NPLUS1_CALIBRATION_DIR", user, 1);
     snprintf(choice_cache, sizeof choice_cache, "%s/nplus1-choice-XXXXXX",
              tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");

@@ -477,6 +477,13 @@ size_t nplus1rt_diff_unordered(const void *expected, const void *got, size_t cou
  * structs checks its layout against the library it loaded.
  */
 size_t nplus1rt_struct_size(const char *name);
+/*
+ * The choice cache's folder (NPLUS1_CACHE_DIR, else $XDG_CACHE_HOME/nplus1, else
+ * ~/.cache/nplus1) into out (n bytes): 1; 0 when the cache is off (NPLUS1_CACHE=0) or no
+ * folder can be named. Where the driver stores its choices and the calibration.
+ */
+int nplus1rt_cache_folder(char *out, size_t n);
+
 /* ---- the device's cost model (docs/driver.md, "Calibration") ------------ */
 
 /*

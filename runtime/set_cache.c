@@ -190,6 +190,11 @@ int set_cache_folder(char *out, size_t n)
     return cache_dir(out, n);
 }
 
+int nplus1rt_cache_folder(char *out, size_t n)
+{
+    return out && n ? cache_dir(out, n) : 0;
+}
+
 int set_cache_make_dirs(char *dir)
 {
     return make_dirs(dir);
