@@ -353,7 +353,7 @@ static cl_int set_user_args_memo(nplus1rt_set *s, cl_kernel k, arg_memo *m,
  * launched with the original's sizes, offsets and local size; it touches no counter
  * (this launch's set stays as it was) and counts nothing. It takes the original's
  * parameters alone, set when they change, as the original's are (a tile kernel in place
- * generated before 0.2 has the hidden ones too: set once, unused).
+ * generated before session 6's change has the hidden ones too: set once, unused).
  */
 static cl_int launch_tile_in_place(nplus1rt_set *s, const request *r)
 {
@@ -364,7 +364,7 @@ static cl_int launch_tile_in_place(nplus1rt_set *s, const request *r)
     if (!s->in_place_args &&
         clGetKernelInfo(s->tile, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL) == CL_SUCCESS &&
         nargs == s->desc->nargs)
-        s->in_place_args = 1; /* the original's parameters alone (nplus1gen 0.2 and later) */
+        s->in_place_args = 1; /* the original's parameters alone (as generated now) */
     if (!s->in_place_args) { /* unused by the body in place: set once, as OpenCL wants */
         cl_uint a = s->desc->nargs, zero = 0;
         SETARG(s->tile, a++, r->L.n);
