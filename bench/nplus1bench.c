@@ -17,11 +17,9 @@
  * NPLUS1_BENCH_VARIANTS=name,name,... times only those (and the original).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "nplus1rt.h"
 
@@ -351,42 +349,6 @@ static void load_auto(bench *b, const char *dir, int iters)
  */
 static char case_cache[64];
 
-static void case_cache_open(void)
-{
-    const char *off = getenv("NPLUS1_CACHE");
-    case_cache[0] = '\0';
-    if (off && !strcmp(off, "0"))
-        return;
-    /* the device's calibration stays the user's (runtime/calibrate.c): read where it lies
-     * (set once, before the first case's folder replaces NPLUS1_CACHE_DIR) */
-    char user[1024];
-    if (!getenv("NPLUS1_CALIBRATION_DIR") && nplus1rt_cache_folder(user, sizeof user))
-        setenv("NPLUS1_CALIBRATION_DIR", user, 1);
-    snprintf(case_cache, sizeof case_cache, "/tmp/nplus1bench-choice-XXXXXX");
-    if (mkdtemp(case_cache))
-        setenv("NPLUS1_CACHE_DIR", case_cache, 1);
-    else
-        case_cache[0] = '\0';
-}
-
-static void case_cache_close(void)
-{
-    if (!case_cache[0])
-        return;
-    DIR *d = opendir(case_cache);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char path[512];
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", case_cache, e->d_name);
-        remove(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(case_cache);
-    case_cache[0] = '\0';
-}
-
 static void bench_case(bench *b, int iters, const char *mode)
 {
     char opts[512];
@@ -511,9 +473,9 @@ int main(int argc, char **argv)
         char *ml = strdup(modes), *save = NULL;
         load_auto(&b, dir, atoi(it));
         for (char *m = strtok_r(ml, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
-            case_cache_open();
+            nplus1rt_private_cache_open(case_cache, sizeof case_cache);
             bench_case(&b, atoi(it), m);
-            case_cache_close();
+            nplus1rt_private_cache_remove(case_cache);
         }
         free(ml);
     }

@@ -21,7 +21,6 @@
  * values), verdict.c (what is printed), oclgrind.c; this file runs them.
  */
 #define _DEFAULT_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -762,39 +761,6 @@ static int usage(FILE *to)
  */
 static char choice_cache[64];
 
-static void private_choice_cache(void)
-{
-    const char *off = getenv("NPLUS1_CACHE");
-    const char *tmp = getenv("TMPDIR");
-    if (off && !strcmp(off, "0"))
-        return;
-    /* the device's calibration is the user's (runtime/calibrate.c): read where it lies */
-    char user[1024];
-    if (nplus1rt_cache_folder(user, sizeof user) && !getenv("NPLUS1_CALIBRATION_DIR"))
-        setenv("NPLUS1_CALIBRATION_DIR", user, 1);
-    snprintf(choice_cache, sizeof choice_cache, "%s/nplus1-choice-XXXXXX",
-             tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
-    if (mkdtemp(choice_cache))
-        setenv("NPLUS1_CACHE_DIR", choice_cache, 1);
-    else
-        setenv("NPLUS1_CACHE", "0", 1); /* no folder: no cache rather than the user's */
-}
-
-static void remove_choice_cache(void)
-{
-    DIR *d = choice_cache[0] ? opendir(choice_cache) : NULL;
-    if (!d)
-        return;
-    char path[sizeof choice_cache + 300];
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] != '.' && strlen(e->d_name) < 256) {
-            snprintf(path, sizeof path, "%s/%s", choice_cache, e->d_name);
-            remove(path);
-        }
-    closedir(d);
-    rmdir(choice_cache);
-}
-
 int main(int argc, char **argv)
 {
     const char *device = NULL, *path = NULL, *json = NULL;
@@ -822,9 +788,9 @@ int main(int argc, char **argv)
     if (!path)
         return usage(stderr);
     if (child || original_only) {
-        private_choice_cache();
+        nplus1rt_private_cache_open(choice_cache, sizeof choice_cache);
         int rc = run_job(path, original_only, json);
-        remove_choice_cache();
+        nplus1rt_private_cache_remove(choice_cache);
         return rc;
     }
     if (device && strcmp(device, "oclgrind")) {

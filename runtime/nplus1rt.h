@@ -483,6 +483,16 @@ size_t nplus1rt_struct_size(const char *name);
  * folder can be named. Where the driver stores its choices and the calibration.
  */
 int nplus1rt_cache_folder(char *out, size_t n);
+/*
+ * A choice cache of the caller's own (a measurement that must neither read nor write the
+ * user's): a fresh temporary folder ($TMPDIR or /tmp) made NPLUS1_CACHE_DIR, the
+ * calibration still read from the user's folder (NPLUS1_CALIBRATION_DIR). 1 with its path
+ * in dir (n bytes); 0 when the cache is off, or when no folder can be made (then
+ * NPLUS1_CACHE=0: no cache rather than the user's). nplus1rt_private_cache_remove deletes
+ * the folder and the files in it.
+ */
+int nplus1rt_private_cache_open(char *dir, size_t n);
+void nplus1rt_private_cache_remove(const char *dir);
 
 /* ---- the device's cost model (docs/driver.md, "Calibration") ------------ */
 

@@ -15,6 +15,7 @@
  * names another device, program or kernel (a hash collision), is ignored
  * with a note on stderr, never trusted.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +194,44 @@ int set_cache_folder(char *out, size_t n)
 int nplus1rt_cache_folder(char *out, size_t n)
 {
     return out && n ? cache_dir(out, n) : 0;
+}
+
+int nplus1rt_private_cache_open(char *dir, size_t n)
+{
+    const char *off = getenv("NPLUS1_CACHE"), *tmp = getenv("TMPDIR");
+    if (!dir || !n)
+        return 0;
+    dir[0] = '\0';
+    if (off && !strcmp(off, "0"))
+        return 0;
+    /* the device's calibration is the user's (calibrate.c): read where it lies */
+    char user[1024];
+    if (!getenv("NPLUS1_CALIBRATION_DIR") && cache_dir(user, sizeof user))
+        setenv("NPLUS1_CALIBRATION_DIR", user, 1);
+    int w = snprintf(dir, n, "%s/nplus1-choice-XXXXXX",
+                     tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+    if (w > 0 && (size_t)w < n && mkdtemp(dir)) {
+        setenv("NPLUS1_CACHE_DIR", dir, 1);
+        return 1;
+    }
+    dir[0] = '\0';
+    setenv("NPLUS1_CACHE", "0", 1); /* no folder: no cache rather than the user's */
+    return 0;
+}
+
+void nplus1rt_private_cache_remove(const char *dir)
+{
+    DIR *d = dir && *dir ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    char path[1300];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int w = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] != '.' && w > 0 && (size_t)w < sizeof path)
+            remove(path);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 int set_cache_make_dirs(char *dir)
