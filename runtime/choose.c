@@ -5,8 +5,9 @@
  */
 #include "choose.h"
 
+#include "nplus1rt.h" /* nplus1rt_median: pure, no OpenCL call */
+
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define PROBE_PERIOD 16 /* a chosen candidate that needs divergence probes this often */
@@ -76,22 +77,10 @@ static unsigned candidates_in(const chooser *c, const chooser_class *k)
     return n;
 }
 
-/* The fastest candidate still in with a time, -1 when none has one. */
-static int fastest(const chooser *c, const chooser_class *k)
+/* Candidate d's fastest time this round (what the drop rule compares). */
+static double fastest_time(const chooser_class *k, int d)
 {
-    int best = -1;
-    for (unsigned i = 0; i < c->ncand; i++) {
-        int d = c->order[i];
-        if (is_in(k, d) && k->trials[d] && (best < 0 || k->best[d] < k->best[best]))
-            best = d;
-    }
-    return best;
-}
-
-static int cmp_ms(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    return k->best[d];
 }
 
 /* Candidate d's time this round: its median from three trials on, else its fastest. */
@@ -102,8 +91,20 @@ static double judged(const chooser_class *k, int d)
         return k->best[d];
     double t[CHOOSER_MAX_TRIALS];
     memcpy(t, k->times[d], n * sizeof *t);
-    qsort(t, n, sizeof *t, cmp_ms);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+    return nplus1rt_median(t, n);
+}
+
+/* The candidate still in with a time whose time_of is least, -1 when none has one. */
+static int fastest(const chooser *c, const chooser_class *k,
+                   double (*time_of)(const chooser_class *, int))
+{
+    int best = -1;
+    for (unsigned i = 0; i < c->ncand; i++) {
+        int d = c->order[i];
+        if (is_in(k, d) && k->trials[d] && (best < 0 || time_of(k, d) < time_of(k, best)))
+            best = d;
+    }
+    return best;
 }
 
 /* The spread of d's trial times, (slowest - fastest) / fastest; 1 with a single trial. */
@@ -118,25 +119,13 @@ static double spread(const chooser_class *k, int d)
     return (hi - k->best[d]) / k->best[d];
 }
 
-/* The candidate judged fastest (judged()) among those still in with a time, -1: none. */
-static int fastest_judged(const chooser *c, const chooser_class *k)
-{
-    int best = -1;
-    for (unsigned i = 0; i < c->ncand; i++) {
-        int d = c->order[i];
-        if (is_in(k, d) && k->trials[d] && (best < 0 || judged(k, d) < judged(k, best)))
-            best = d;
-    }
-    return best;
-}
-
 /*
  * Whether the round would replace the reference by a candidate whose margin lies
  * within the noise of the two: then both are timed again (chooser_next).
  */
 static int within_noise(const chooser *c, const chooser_class *k)
 {
-    int best = fastest_judged(c, k), ref = c->reference;
+    int best = fastest(c, k, judged), ref = c->reference;
     if (best < 0 || ref < 0 || best == ref || !is_in(k, ref) || !k->trials[ref])
         return 0;
     double b = judged(k, best), r = judged(k, ref);
@@ -149,7 +138,7 @@ static int within_noise(const chooser *c, const chooser_class *k)
 /* Times again, in the next trials, only the reference and the candidate that beats it. */
 static void keep_the_two(const chooser *c, chooser_class *k)
 {
-    int best = fastest_judged(c, k);
+    int best = fastest(c, k, judged);
     for (unsigned i = 0; i < c->ncand; i++) {
         int d = c->order[i];
         if (d != best && d != c->reference)
@@ -160,7 +149,7 @@ static void keep_the_two(const chooser *c, chooser_class *k)
 /* The end of a round: the fastest, unless it barely beats the reference. */
 static int decide(const chooser *c, const chooser_class *k)
 {
-    int best = fastest_judged(c, k);
+    int best = fastest(c, k, judged);
     int ref = c->reference;
     if (best < 0) {
         for (unsigned i = 0; i < c->ncand && best < 0; i++)
@@ -245,7 +234,7 @@ static void add_trial(const chooser *c, chooser_class *k, int cand, double ms)
     if (k->trials[cand] < CHOOSER_MAX_TRIALS)
         k->times[cand][k->trials[cand]] = ms;
     k->trials[cand]++;
-    int f = fastest(c, k);
+    int f = fastest(c, k, fastest_time);
     for (unsigned i = 0; f >= 0 && i < c->ncand; i++) {
         int d = c->order[i];
         double ratio = d == c->reference ? REFERENCE_DROP_RATIO : c->drop_ratio;

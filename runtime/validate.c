@@ -392,14 +392,13 @@ static cl_int refresh_inputs(vctx *v)
 }
 
 /*
- * One timed run of --reps: the original (set NULL and gen NULL) or a generated set
- * (through the driver's enqueue function gen when given).
+ * One timed run of --reps: the original (set NULL) or a generated set (through the
+ * driver's enqueue function gen when given).
  */
 typedef struct timed_run {
     nplus1rt_set *set;
     nplus1rt_enqueue_fn gen;
     void *ud;
-    int generated;
     double t[64];
 } timed_run;
 
@@ -409,7 +408,7 @@ static double time_once(vctx *v, cl_kernel orig, const timed_run *p)
     if (refresh_inputs(v) != CL_SUCCESS)
         return -1;
     double t0 = nplus1rt_now_ms();
-    cl_int err = p->generated ? run_generated(v, p->set, p->gen, p->ud) : run_original(v, orig);
+    cl_int err = p->set ? run_generated(v, p->set, p->gen, p->ud) : run_original(v, orig);
     return err == CL_SUCCESS ? nplus1rt_now_ms() - t0 : -1;
 }
 
@@ -496,7 +495,7 @@ static void first_launches(vctx *v, cl_kernel orig, const nplus1rt_set_desc *des
     double total = 0, between[NPLUS1RT_FIRST_LAUNCHES];
     const int trace = getenv("NPLUS1_TRACE_FIRST") != NULL; /* each launch, to stderr */
     const timed_run original = {0};
-    timed_run generated = {set, NULL, NULL, 1, {0}};
+    timed_run generated = {set, NULL, NULL, {0}};
     for (int i = 0; set && i < NPLUS1RT_FIRST_LAUNCHES; i++) {
         const double ms = time_once(v, orig, &generated);
         if (ms < 0 || (between[i] = time_once(v, orig, &original)) < 0) {
@@ -540,7 +539,7 @@ static void time_variants(vctx *v, cl_kernel orig, const nplus1rt_set_desc *desc
     timed_run p[2 + sizeof others / sizeof *others + 1] = {{0}};
     const char *name[sizeof p / sizeof *p] = {"original", nplus1rt_set_last_choice(split)};
     unsigned n = 2;
-    p[1] = (timed_run){split, gen, gen_ud, 1, {0}};
+    p[1] = (timed_run){split, gen, gen_ud, {0}};
     for (unsigned i = 0; i < sizeof others / sizeof *others; i++) {
         if (!strcmp(others[i], name[1]))
             continue; /* the split is this candidate already (--strategy tile) */
@@ -548,7 +547,7 @@ static void time_variants(vctx *v, cl_kernel orig, const nplus1rt_set_desc *desc
         if (!set)
             continue;
         name[n] = others[i];
-        p[n++] = (timed_run){set, NULL, NULL, 1, {0}};
+        p[n++] = (timed_run){set, NULL, NULL, {0}};
     }
     nplus1rt_set *autoset = variant_set(v, desc, opts, NULL);
     for (int i = 0; autoset && i < 64 && nplus1rt_set_measuring(autoset, v->items); i++)
@@ -556,7 +555,7 @@ static void time_variants(vctx *v, cl_kernel orig, const nplus1rt_set_desc *desc
             break; /* its trials on the same data as every timed run */
     if (autoset) {
         name[n] = "auto";
-        p[n++] = (timed_run){autoset, NULL, NULL, 1, {0}};
+        p[n++] = (timed_run){autoset, NULL, NULL, {0}};
     }
     double ms[sizeof p / sizeof *p];
     time_interleaved(v, orig, p, n, ms);
