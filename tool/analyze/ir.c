@@ -427,7 +427,8 @@ void ir_finish(ir_node *n)
     n->fx.cost = n->cost;
 }
 
-/* A loop's cost: its init, then trips x (condition + body + step); 16 trips when unknown. */
+/* A loop's cost: its init, then trips x (condition + body + step); IR_UNKNOWN_TRIPS when
+ * unknown. */
 static void finish_loop(ir_ctx *c, ir_node *n)
 {
     effects parts;
@@ -437,7 +438,7 @@ static void finish_loop(ir_ctx *c, ir_node *n)
     effects step;
     effects_init(&step);
     merge_extra(&step, n->step, c);
-    double trips = n->trips >= 0 ? (double)n->trips : 16;
+    double trips = n->trips >= 0 ? (double)n->trips : IR_UNKNOWN_TRIPS;
     double body = n->nkids ? n->kids[0]->cost : 0;
     merge_effects(&n->fx, &parts);
     merge_effects(&n->fx, &step);

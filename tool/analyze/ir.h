@@ -19,6 +19,9 @@
 #include "analyze.h"
 #include "util.h"
 
+/* The trips a loop whose count is not constant is taken to run (its cost, the plan's rules). */
+#define IR_UNKNOWN_TRIPS 16
+
 typedef enum ir_kind {
     IR_BLOCK,    /* { ... }: kids in order; declares variables (ir_var.scope) */
     IR_STMT,     /* a plain statement: an expression, a declaration, ';' */
@@ -104,7 +107,8 @@ typedef struct ir_node {
     /* IR_LOOP */
     ir_loop_kind loop;
     CXCursor init, step;     /* a for's, or null */
-    long long trips;         /* the trip count when constant, else -1 (cost assumes 16) */
+    long long trips;         /* the trip count when constant, else -1 (cost assumes
+                              * IR_UNKNOWN_TRIPS) */
     /* IR_BREAK, IR_CONTINUE, IR_RETURN (in a helper): the node it leaves, or NULL */
     struct ir_node *target;
     int in_helper;           /* IR_RETURN: leaves the helper, not the kernel's item */

@@ -96,9 +96,6 @@ static double residual(const ir_kernel *ir, const ir_node *d, const unsigned cha
     return max;
 }
 
-/* The trips a loop whose count is unknown is taken to run (the IR's cost assumes as many). */
-#define MACHINE_DEFAULT_TRIPS 16.0
-
 /* What the rule reads besides the IR: liveness, and which arms leave their loop. */
 typedef struct machine_facts {
     const analysis *an;
@@ -126,7 +123,7 @@ static double trips_of(const ir_node *loop)
 {
     return loop->trips >= 1 ? (double)loop->trips
            : loop->trips == 0 ? 1.0
-                              : MACHINE_DEFAULT_TRIPS;
+                              : (double)IR_UNKNOWN_TRIPS;
 }
 
 static void facts_build(const analysis *an, const kernel_info *k, const unsigned char *subst,
@@ -167,7 +164,7 @@ static void facts_free(machine_facts *f)
  * the others, so arm a's work (less the regroup points inside it) weighs 1 - 1/narms. An
  * arm that leaves d's loop (break, return, the loop's flag) runs at most once a loop
  * execution while d is reached at every iteration: its work weighs 1/trips (the loop's
- * constant trip count, MACHINE_DEFAULT_TRIPS when unknown). *leaving: the weighed work of
+ * constant trip count, IR_UNKNOWN_TRIPS when unknown). *leaving: the weighed work of
  * the arms that leave, of the total.
  */
 static double saved_at(const machine_facts *f, const ir_node *d, const unsigned char *chosen,
