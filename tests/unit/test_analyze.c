@@ -15,6 +15,7 @@
 #include "plan.h"
 
 #include "check.h"
+#include "text_input.h"
 
 static int keep_first; /* plan with the kernel's first decision kept in the leaves (opt.keep) */
 
@@ -30,27 +31,18 @@ static result run(const char *src)
 {
     result r;
     memset(&r, 0, sizeof r);
-    char path[] = "/tmp/nplus1_test_XXXXXX.cl";
-    int fd = mkstemps(path, 3);
-    if (fd < 0 || write(fd, src, strlen(src)) != (ssize_t)strlen(src)) {
-        r.rc = -1;
+    text_input in;
+    r.rc = text_input_run(&in, "test", src, NULL); /* planned below */
+    if (r.rc < 0)
         return r;
-    }
-    close(fd);
-    diag_sink d;
-    diag_init(&d);
-    d.quiet = 1;
-    parse_options po = {0};
-    front_end fe;
-    r.rc = front_end_run(&fe, path, &po, NULL, 0, NULL, &d); /* planned below */
     if (r.rc == 0) {
-        analysis *an = &fe.an;
-        r.rc = fe.bad;
+        analysis *an = &in.fe.an;
+        r.rc = in.fe.bad;
         static const unsigned first[] = {0}; /* decision ids number the tree in pre-order */
         plan_options opt = {STRATEGY_ORDERED, 256, SPLIT_ALWAYS, 0, first,
                             keep_first ? 1u : 0u};
-        r.rc |= plan_build(&fe.pl, an, &opt, &d);
-        const plan *pl = &fe.pl;
+        r.rc |= plan_build(&in.fe.pl, an, &opt, &in.d);
+        const plan *pl = &in.fe.pl;
         if (pl->nkernels) {
             r.leaves = pl->kernels[0].nleaves;
             r.kernels = pl->kernels[0].nkernels;
@@ -61,9 +53,8 @@ static result run(const char *src)
                          pl->kernels[0].leaves[0].condition);
         }
     }
-    r.errors = d.errors;
-    front_end_free(&fe);
-    unlink(path);
+    r.errors = in.d.errors;
+    text_input_free(&in);
     return r;
 }
 
@@ -79,32 +70,25 @@ static void check_two_plans(void)
                       "  if (v & 1) o[g] = 1; else o[g] = 2;\n"
                       "  if (v & 2) o[g] += 3; else o[g] += 4;\n"
                       "  if (v & 4) o[g] += 5; else o[g] += 6;\n}\n";
-    char path[] = "/tmp/nplus1_test_XXXXXX.cl";
-    int fd = mkstemps(path, 3);
-    if (fd < 0 || write(fd, src, strlen(src)) != (ssize_t)strlen(src)) {
+    text_input in;
+    int rc = text_input_run(&in, "test", src, NULL);
+    if (rc < 0) {
         check(0, "one analysis planned twice (cannot write the input)");
         return;
     }
-    close(fd);
-    diag_sink d;
-    diag_init(&d);
-    d.quiet = 1;
-    parse_options po = {0};
-    front_end fe;
     unsigned leaves[3] = {0, 0, 0};
-    if (front_end_run(&fe, path, &po, NULL, 0, NULL, &d) == 0 && !fe.bad) {
+    if (rc == 0 && !in.fe.bad) {
         unsigned limits[3] = {0, 2, 0};
         for (unsigned i = 0; i < 3; i++) {
             plan pl;
             plan_options opt = {STRATEGY_ORDERED, 256, SPLIT_ALWAYS, limits[i],
                                 NULL, 0};
-            plan_build(&pl, &fe.an, &opt, &d);
+            plan_build(&pl, &in.fe.an, &opt, &in.d);
             leaves[i] = pl.nkernels ? pl.kernels[0].nleaves : 0;
             plan_free(&pl);
         }
     }
-    front_end_free(&fe);
-    unlink(path);
+    text_input_free(&in);
     check(leaves[0] == 8 && leaves[1] == 2 && leaves[2] == 8,
           "one analysis planned under --max-leaves 2 and then with no limit: 8, 2, 8 leaves");
 }

@@ -17,6 +17,7 @@
 #include "tree.h"
 
 #include "check.h"
+#include "text_input.h"
 
 typedef struct result {
     char classes[256];   /* "affine,data" */
@@ -52,34 +53,27 @@ static result run(const char *src)
 {
     result r;
     memset(&r, 0, sizeof r);
-    char path[] = "/tmp/nplus1_div_XXXXXX.cl";
-    int fd = mkstemps(path, 3);
-    if (fd < 0 || write(fd, src, strlen(src)) != (ssize_t)strlen(src)) {
+    text_input in;
+    int rc = text_input_run(&in, "div", src, NULL);
+    if (rc < 0) {
         snprintf(r.classes, sizeof r.classes, "(cannot write the input)");
         return r;
     }
-    close(fd);
-    diag_sink d;
-    diag_init(&d);
-    d.quiet = 1;
-    parse_options po = {0};
-    front_end fe;
-    if (front_end_run(&fe, path, &po, NULL, 0, NULL, &d) == 0) {
-        analysis *an = &fe.an;
+    if (rc == 0) {
+        analysis *an = &in.fe.an;
         visit v = {&r, NULL};
         if (an->nkernels) /* the classes are the analysis's: no plan needed */
             for_each_decision(&an->kernels[0].top, collect, &v);
         plan_options opt = {.strategy = STRATEGY_ORDERED, .wg = 256,
                             .split = SPLIT_AUTO};
         plan pl;
-        plan_build(&pl, an, &opt, &d);
+        plan_build(&pl, an, &opt, &in.d);
         v.dp = pl.nkernels ? pl.kernels[0].decisions : NULL;
         if (v.dp)
             for_each_decision(&an->kernels[0].top, collect, &v);
         plan_free(&pl);
     }
-    front_end_free(&fe);
-    unlink(path);
+    text_input_free(&in);
     return r;
 }
 

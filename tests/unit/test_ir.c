@@ -19,6 +19,7 @@
 #include "ir.h"
 
 #include "check.h"
+#include "text_input.h"
 
 static const char *const SRC =
     "int helper(int x, int *p)\n"
@@ -107,20 +108,13 @@ static void check_vars(const ir_kernel *ir)
 
 int main(void)
 {
-    char path[] = "/tmp/nplus1_ir_XXXXXX.cl";
-    int fd = mkstemps(path, 3);
-    if (fd < 0 || write(fd, SRC, strlen(SRC)) != (ssize_t)strlen(SRC)) {
+    text_input in;
+    int rc = text_input_run(&in, "ir", SRC, NULL);
+    if (rc < 0) {
         check(0, "the input can be written");
         return check_summary("ir");
     }
-    close(fd);
-    diag_sink d;
-    diag_init(&d);
-    d.quiet = 1;
-    parse_options po = {0};
-    front_end fe;
-    int rc = front_end_run(&fe, path, &po, NULL, 0, NULL, &d);
-    const kernel_info *k = rc == 0 && fe.an.nkernels == 1 ? &fe.an.kernels[0] : NULL;
+    const kernel_info *k = rc == 0 && in.fe.an.nkernels == 1 ? &in.fe.an.kernels[0] : NULL;
     if (check(k && k->ir && k->ir->root, "the kernel analyses and has an IR")) {
         seen = 0;
         check(walk(k->ir, k->ir->root, NULL) && seen == k->ir->nnodes,
@@ -129,7 +123,6 @@ int main(void)
         check_trips(k->ir);
         check_vars(k->ir);
     }
-    front_end_free(&fe);
-    unlink(path);
+    text_input_free(&in);
     return check_summary("ir");
 }

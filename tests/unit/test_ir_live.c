@@ -20,6 +20,7 @@
 #include "ir_live.h"
 
 #include "check.h"
+#include "text_input.h"
 
 static const char *const SRC =
     "void bump(float *p) { *p += 1.0f; }\n"                    /* 1 */
@@ -118,24 +119,17 @@ static int live_set(const ir_kernel *ir, const ir_live *lv, const ir_node *d, co
 
 int main(void)
 {
-    char path[] = "/tmp/nplus1_ir_live_XXXXXX.cl";
-    int fd = mkstemps(path, 3);
-    if (fd < 0 || write(fd, SRC, strlen(SRC)) != (ssize_t)strlen(SRC)) {
+    text_input in;
+    int rc = text_input_run(&in, "ir_live", SRC, NULL);
+    if (rc < 0) {
         check(0, "the input can be written");
         return check_summary("ir_live");
     }
-    close(fd);
-    diag_sink d;
-    diag_init(&d);
-    d.quiet = 1;
-    parse_options po = {0};
-    front_end fe;
-    int rc = front_end_run(&fe, path, &po, NULL, 0, NULL, &d);
-    const kernel_info *k = rc == 0 && fe.an.nkernels == 1 ? &fe.an.kernels[0] : NULL;
+    const kernel_info *k = rc == 0 && in.fe.an.nkernels == 1 ? &in.fe.an.kernels[0] : NULL;
     if (check(k && k->ir && k->ir->root, "the kernel analyses and has an IR")) {
         const ir_kernel *ir = k->ir;
         ir_live lv;
-        ir_live_build(&fe.an, k, &lv);
+        ir_live_build(&in.fe.an, k, &lv);
         check(live_set(ir, &lv, decision_at(ir, 11), "gid acc z y step s taken",
                        "before w later q r sel"),
               "in the loop: read in an arm, after the loop (break), by the step (continue) and "
@@ -148,20 +142,19 @@ int main(void)
         const ir_node *p11 = decision_at(ir, 11), *p22 = decision_at(ir, 22),
                       *p28 = decision_at(ir, 28);
         const ir_node *l9 = loop_at(ir, 9), *l21 = loop_at(ir, 21);
-        check(p11 && l9 && ir_arm_leaves_loop(&fe.an, k, p11, 0, l9) &&
-                  !ir_arm_leaves_loop(&fe.an, k, p11, 1, l9),
+        check(p11 && l9 && ir_arm_leaves_loop(&in.fe.an, k, p11, 0, l9) &&
+                  !ir_arm_leaves_loop(&in.fe.an, k, p11, 1, l9),
               "the arm with `break` leaves its loop, the other does not");
-        check(p22 && l21 && !ir_arm_leaves_loop(&fe.an, k, p22, 0, l21),
+        check(p22 && l21 && !ir_arm_leaves_loop(&in.fe.an, k, p22, 0, l21),
               "a flag another statement of the loop also sets is not the arm's exit");
-        check(p28 && l21 && !ir_arm_leaves_loop(&fe.an, k, p28, 0, l21),
+        check(p28 && l21 && !ir_arm_leaves_loop(&in.fe.an, k, p28, 0, l21),
               "likewise for the second setter");
         const ir_node *p40 = decision_at(ir, 40), *l39 = loop_at(ir, 39);
-        check(p40 && l39 && ir_arm_leaves_loop(&fe.an, k, p40, 0, l39) &&
-                  !ir_arm_leaves_loop(&fe.an, k, p40, 1, l39),
+        check(p40 && l39 && ir_arm_leaves_loop(&in.fe.an, k, p40, 0, l39) &&
+                  !ir_arm_leaves_loop(&in.fe.an, k, p40, 1, l39),
               "an arm that sets the loop's flag, which nothing else sets, leaves the loop");
         ir_live_free(&lv);
     }
-    front_end_free(&fe);
-    unlink(path);
+    text_input_free(&in);
     return check_summary("ir_live");
 }

@@ -19,6 +19,7 @@
 #include "plan_facts.h"
 
 #include "check.h"
+#include "text_input.h"
 
 static const char *const SRC =
     "typedef struct { float x; __global float *p; } holder;\n"
@@ -171,26 +172,18 @@ static void check_loop(const analysis *an, const kernel_info *k)
 
 int main(void)
 {
-    char path[] = "/tmp/nplus1_facts_XXXXXX.cl";
-    int fd = mkstemps(path, 3);
-    if (fd < 0 || write(fd, SRC, strlen(SRC)) != (ssize_t)strlen(SRC)) {
+    text_input in;
+    int rc = text_input_run(&in, "facts", SRC, NULL);
+    if (rc < 0) {
         check(0, "the input can be written");
         return check_summary("plan_facts");
     }
-    close(fd);
-    diag_sink d;
-    diag_init(&d);
-    d.quiet = 1;
-    parse_options po = {0};
-    front_end fe;
-    int rc = front_end_run(&fe, path, &po, NULL, 0, NULL, &d);
-    const kernel_info *k = rc == 0 && fe.an.nkernels == 1 ? &fe.an.kernels[0] : NULL;
+    const kernel_info *k = rc == 0 && in.fe.an.nkernels == 1 ? &in.fe.an.kernels[0] : NULL;
     if (check(k && k->top.n == 12, "the kernel analyses: 12 statements at its top level")) {
-        check_vars(&fe.an, k);
-        check_paths(&fe.an, k);
-        check_loop(&fe.an, k);
+        check_vars(&in.fe.an, k);
+        check_paths(&in.fe.an, k);
+        check_loop(&in.fe.an, k);
     }
-    front_end_free(&fe);
-    unlink(path);
+    text_input_free(&in);
     return check_summary("plan_facts");
 }

@@ -20,6 +20,7 @@
 #include "report.h"
 
 #include "check.h"
+#include "text_input.h"
 
 static const char *const SRC =
     "__kernel void shade(__global const int *kind, __global float *out, const int n)\n"
@@ -119,35 +120,28 @@ static void check_borrowed(const analysis *an, const plan *pl)
 
 int main(void)
 {
-    char path[] = "/tmp/nplus1_twice_XXXXXX.cl";
-    int fd = mkstemps(path, 3);
-    if (fd < 0 || write(fd, SRC, strlen(SRC)) != (ssize_t)strlen(SRC)) {
-        check(0, "the input can be written");
-        return check_summary("plan twice");
-    }
-    close(fd);
-    diag_sink d;
-    diag_init(&d);
-    d.quiet = 1;
-    parse_options po = {0};
     plan_options tile = {.strategy = STRATEGY_TILE, .wg = 256,
                          .split = SPLIT_AUTO};
     plan_options other = {.strategy = STRATEGY_AGGREGATED, .wg = 64,
                           .split = SPLIT_ALWAYS, .max_leaves = 2};
-    front_end fe;
-    int rc = front_end_run(&fe, path, &po, NULL, 0, &tile, &d);
-    if (check(rc == 0 && !fe.bad && fe.an.nkernels == 2, "both kernels analyse and plan")) {
-        const analysis *an = &fe.an;
+    text_input in;
+    int rc = text_input_run(&in, "twice", SRC, &tile);
+    if (rc < 0) {
+        check(0, "the input can be written");
+        return check_summary("plan twice");
+    }
+    if (check(rc == 0 && !in.fe.bad && in.fe.an.nkernels == 2, "both kernels analyse and plan")) {
+        const analysis *an = &in.fe.an;
         check_loop_tree(an);
-        check_borrowed(an, &fe.pl);
-        char *first = plan_text(an, &fe.pl, DISPATCH_AUTO, path);
+        check_borrowed(an, &in.fe.pl);
+        char *first = plan_text(an, &in.fe.pl, DISPATCH_AUTO, in.path);
         plan p2, p3;
-        plan_build(&p2, an, &other, &d);
-        char *second = plan_text(an, &p2, DISPATCH_HOST, path);
+        plan_build(&p2, an, &other, &in.d);
+        char *second = plan_text(an, &p2, DISPATCH_HOST, in.path);
         plan_free(&p2);
-        plan_free(&fe.pl); /* the analysis's loop tree outlives the plans that borrowed it */
-        plan_build(&p3, an, &tile, &d);
-        char *third = plan_text(an, &p3, DISPATCH_AUTO, path);
+        plan_free(&in.fe.pl); /* the analysis's loop tree outlives the plans that borrowed it */
+        plan_build(&p3, an, &tile, &in.d);
+        char *third = plan_text(an, &p3, DISPATCH_AUTO, in.path);
         check(first && strstr(first, "loop (tile): line 23: regrouped"),
               "the first plan regroups walk's loop");
         check(second && third && strcmp(first, second) != 0,
@@ -164,7 +158,6 @@ int main(void)
         free(second);
         free(third);
     }
-    front_end_free(&fe);
-    unlink(path);
+    text_input_free(&in);
     return check_summary("one analysis, planned twice");
 }
