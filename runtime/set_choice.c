@@ -5,6 +5,7 @@
  * profile and the cost model, timed trials, forced choices and the name of
  * the last one. The decisions are choose.c's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,13 +220,14 @@ static double events_span(nplus1rt_set *s, unsigned first)
 }
 
 /*
- * A timed trial: profiling events where the queue has them, else wall time
- * with the queue drained before and after. A probe that switched the launch
- * to the original leaves nothing to record.
+ * A timed trial: profiling events where the queue has them (unless
+ * NPLUS1_TRIAL_CLOCK=wall), else wall time with the queue drained before and
+ * after. A probe that switched the launch to the original leaves nothing to
+ * record.
  */
 static cl_int timed_trial(nplus1rt_set *s, const request *r, chooser_pick p, unsigned cls)
 {
-    int events = queue_profiles(r->q);
+    int events = !s->config.trial_wall && queue_profiles(r->q);
     unsigned first = s->nevents;
     cl_int err = CL_SUCCESS;
     if (!events && (err = clFinish(r->q)) != CL_SUCCESS)
@@ -245,6 +247,9 @@ static cl_int timed_trial(nplus1rt_set *s, const request *r, chooser_pick p, uns
         ms = nplus1rt_now_ms() - t0;
     }
     chooser_record(&s->chooser, cls, p.cand, ms);
+    if (s->config.trace_choice)
+        fprintf(stderr, "nplus1: trial of %s: %.4f ms (%s, launch class %u)\n",
+                candidates[p.cand].name, ms, events ? "profiling events" : "wall clock", cls);
     return CL_SUCCESS;
 }
 
@@ -256,9 +261,12 @@ cl_int set_run_candidate(nplus1rt_set *s, const request *r, int c, int probing)
 cl_int set_enqueue_measured(nplus1rt_set *s, const request *r)
 {
     unsigned cls = chooser_class_of(r->L.n);
+    int before = chooser_chosen(&s->chooser, cls);
     chooser_pick p = chooser_next(&s->chooser, cls);
     cl_int err = p.timed ? timed_trial(s, r, p, cls) : candidates[p.cand].run(s, r, p.probe);
     int chosen = chooser_chosen(&s->chooser, cls);
+    if (s->config.trace_choice && chosen >= 0 && chosen != before)
+        fprintf(stderr, "nplus1: chose %s (launch class %u)\n", candidates[chosen].name, cls);
     if (err == CL_SUCCESS && chosen >= 0)
         set_cache_write(s, cls, candidates[chosen].name);
     return err;
