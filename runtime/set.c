@@ -47,10 +47,10 @@
  *   NPLUS1_RECHECK_PERIOD   launches between the measured choice's re-checks (64)
  *   NPLUS1_CHOICE_START     lean (default): first launches timed, the split probed on a
  *                           sample beside the original; classic: the start before
- *   NPLUS1_TRIAL_CLOCK      events (default): a trial is timed by its kernels' profiling
- *                           events where the queue has them; wall: by the host's clock
- *                           around the launch, the queue drained before and after (what
- *                           --reps measures: host-side launch costs included)
+ *   NPLUS1_TRIAL_CLOCK      wall (default): a trial is timed by the host's clock around
+ *                           the launch, the queue drained before and after (what --reps
+ *                           measures: host-side launch costs included); events: by its
+ *                           kernels' profiling events where the queue has them
  *   NPLUS1_TRACE_CHOICE     1: each trial's time and each choice, to stderr
  *   NPLUS1_CACHE            0: no choice cache (set_cache.c reads it, and the next one)
  *   NPLUS1_CACHE_DIR        the choice cache's folder ($XDG_CACHE_HOME/nplus1, ~/.cache/nplus1)
@@ -95,7 +95,7 @@ void set_config_from_env(set_config *c)
     v = getenv("NPLUS1_CHOICE_START");
     c->choice_classic = v && !strcmp(v, "classic");
     v = getenv("NPLUS1_TRIAL_CLOCK");
-    c->trial_wall = v && !strcmp(v, "wall");
+    c->trial_events = v && !strcmp(v, "events");
     v = getenv("NPLUS1_TRACE_CHOICE");
     c->trace_choice = v && strcmp(v, "0");
 }

@@ -220,14 +220,19 @@ static double events_span(nplus1rt_set *s, unsigned first)
 }
 
 /*
- * A timed trial: profiling events where the queue has them (unless
- * NPLUS1_TRIAL_CLOCK=wall), else wall time with the queue drained before and
- * after. A probe that switched the launch to the original leaves nothing to
- * record.
+ * A timed trial: the host's clock around the launch, the queue drained before
+ * and after, as --reps times a launch; with NPLUS1_TRIAL_CLOCK=events, the span
+ * of its kernels' profiling events where the queue has them. The span leaves out
+ * what a launch costs the host (setting the tile kernel's ten extra arguments,
+ * launching more kernels): on an H200 a tile chosen by its span ran 0.87-0.91x of
+ * the original in wall time on three rows of bench/real (bitonic_mirror skewed,
+ * masked_update random and skewed), where trials by the wall clock kept the
+ * original (docs/performance.md, session 7). A probe that switched the launch to
+ * the original leaves nothing to record.
  */
 static cl_int timed_trial(nplus1rt_set *s, const request *r, chooser_pick p, unsigned cls)
 {
-    int events = !s->config.trial_wall && queue_profiles(r->q);
+    int events = s->config.trial_events && queue_profiles(r->q);
     unsigned first = s->nevents;
     cl_int err = CL_SUCCESS;
     if (!events && (err = clFinish(r->q)) != CL_SUCCESS)

@@ -43,7 +43,7 @@ typedef struct set_config {
     unsigned choice_delay;
     const char *choice;         /* NPLUS1_CHOICE: a candidate's name, NULL: unset */
     int choice_classic;         /* NPLUS1_CHOICE_START=classic: the start before lean */
-    int trial_wall;             /* NPLUS1_TRIAL_CLOCK=wall: trials timed by the host's clock */
+    int trial_events;           /* NPLUS1_TRIAL_CLOCK=events: trials timed by profiling events */
     int trace_choice;           /* NPLUS1_TRACE_CHOICE=1: trials and choices to stderr */
 } set_config;
 
