@@ -9,11 +9,12 @@ right before their variants), then x = original / variant for each strategy
 forced (from its own job: the split that job forces, e.g. chunked/fused), tile
 forced, auto steady state and what auto chose, auto's first 16 launches of a fresh
 set (probes and trials included; x = original median / their mean, from the auto
-job), and whether
+job) cold and over a warm choice cache (a later process), and whether
 every job validated. A kernel/mix the tool does not split has "not split: ...".
 
 With --profiles DIR (the KERNEL__MIX.json files `nplus1gen --profile --profile-json`
-wrote at gen time, on the job's inputs): predicted_split and predicted_tile, the
+wrote at gen time, on the job's inputs): the measured SIMT efficiency and the best
+speed-up bound of the profile (efficiency alone), then predicted_split and predicted_tile, the
 profile's predictions of the carried candidates ("candidates": the replayed schedule
 with its classifier, regrouping rounds and launches, under the calibration the
 profile used; "cannot tell" for memory-bound kernels, "not carried"), or with an
@@ -30,6 +31,20 @@ import sys
 
 FORCED = ["atomic", "aggregated", "ordered", "chunked", "tile"]
 PREDICTED = ["predicted_split", "predicted_tile", "measured_split", "measured_tile"]
+
+
+def profile_of(folder, kernel, mix):
+    """The profile's SIMT efficiency and its best speed-up bound, "" where there is none."""
+    try:
+        prof = json.load(open(os.path.join(folder, "%s__%s.json" % (kernel, mix))))
+    except (OSError, ValueError):
+        return "", ""
+    ks = [k for k in prof.get("kernels", []) if k.get("name") == kernel] or prof.get("kernels")
+    if not ks or "simt_efficiency" not in ks[0]:
+        return "", ""
+    bounds = [p.get("speedup_bound", 0) for p in ks[0].get("predictions", [])]
+    return ("%.2f" % ks[0]["simt_efficiency"],
+            ("%.2fx" % max(bounds)) if bounds else "")
 
 
 def predictions(folder, kernel, mix):
@@ -76,14 +91,17 @@ def main():
             c["chose"] = r["how"].replace("chose ", "")
         elif r["job"] == "auto" and r["variant"] == "auto-first16":
             c["auto_first16"] = r["x"]
+        elif r["job"] == "auto" and r["variant"] == "auto-first16-warm":
+            c["auto_first16_warm"] = r["x"]
         elif r["job"] == "auto" and r["how"] == "forced":
             kind = "measured_tile" if r["variant"].startswith("tile") else "measured_split"
             c.setdefault(kind, r["x"])  # the auto set's split comes first
     head = ["kernel", "mix", "original_ms"] + FORCED
     device = sys.argv[sys.argv.index("--device") + 1] if "--device" in sys.argv else None
     label = "@" + device if device else ""
+    head += ["efficiency", "bound"] if folder else []
     head += [h + (label if h.startswith("measured") else "") for h in PREDICTED] if folder else []
-    head += ["auto", "auto_chose", "auto_first16", "valid"]
+    head += ["auto", "auto_chose", "auto_first16", "auto_first16_warm", "valid"]
     if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
@@ -98,10 +116,11 @@ def main():
             orig = "%.3f" % statistics.median(c["orig"]) if c["orig"] else ""
             line = list(key) + [orig] + [c.get(s, "") for s in FORCED]
             if folder:
+                line += list(profile_of(folder, *key))
                 line += list(predictions(folder, *key))
                 line += [c.get("measured_split", ""), c.get("measured_tile", "")]
             line += [c.get("auto", ""), c.get("chose", ""), c.get("auto_first16", ""),
-                     "/".join(sorted(c["valid"]))]
+                     c.get("auto_first16_warm", ""), "/".join(sorted(c["valid"]))]
         print(("| " + " | ".join(line) + " |") if markdown else ",".join(line))
 
 
