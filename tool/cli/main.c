@@ -567,5 +567,7 @@ static int run_args(void *p)
 int main(int argc, char **argv)
 {
     main_args a = {argc, argv};
-    return big_stack_run(run_args, &a, big_stack_size());
+    int rc = big_stack_run(run_args, &a, big_stack_size());
+    runner_end_if_interrupted(); /* Ctrl-C or SIGTERM stopped a runner: end by it */
+    return rc;
 }

@@ -88,10 +88,64 @@ static char **runner_env(const char *device_select, char **added)
     return env;
 }
 
+/*
+ * The runner runs in a process group of its own (so that --timeout stops oclgrind with
+ * it), which the terminal's Ctrl-C and a `timeout` around nplus1gen do not reach: while
+ * it runs, SIGINT, SIGTERM and SIGHUP kill its group, runner_run returns
+ * RUNNER_INTERRUPTED, the caller removes its temporary folder, and main ends by the same
+ * signal (runner_end_if_interrupted). A runner left behind had kept a CPU busy for
+ * minutes after its caller ended, and the profile's folder stayed in /tmp.
+ */
+static volatile sig_atomic_t runner_group, stop_signal;
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void stop_the_runner(int sig)
+{
+    stop_signal = sig;
+    if (runner_group > 0) {
+        kill(-(pid_t)runner_group, SIGKILL);
+        kill((pid_t)runner_group, SIGKILL); /* before its setpgid */
+    }
+}
+
+static void forward_signals(pid_t pid, struct sigaction *saved)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stop_the_runner;
+    sigemptyset(&sa.sa_mask);
+    runner_group = (sig_atomic_t)pid;
+    for (unsigned i = 0; i < sizeof forwarded / sizeof *forwarded; i++) {
+        sigaction(forwarded[i], &sa, &saved[i]);
+        if (saved[i].sa_handler == SIG_IGN) /* nohup, a background job's SIGINT: ignored */
+            sigaction(forwarded[i], &saved[i], NULL);
+    }
+}
+
+static void restore_signals(const struct sigaction *saved)
+{
+    for (unsigned i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+        sigaction(forwarded[i], &saved[i], NULL);
+    runner_group = 0;
+}
+
+void runner_end_if_interrupted(void)
+{
+    if (!stop_signal)
+        return;
+    fflush(stdout);
+    signal(stop_signal, SIG_DFL);
+    raise(stop_signal);
+}
+
 int runner_run(const char *const *args, unsigned timeout, const char *device_select,
                int *signal_out)
 {
     const char *argv[16];
+    if (stop_signal) { /* interrupted already: no second runner */
+        *signal_out = stop_signal;
+        return RUNNER_INTERRUPTED;
+    }
     char *runner = runner_path();
     unsigned n = 0;
     argv[n++] = runner;
@@ -115,20 +169,33 @@ int runner_run(const char *const *args, unsigned timeout, const char *device_sel
     free(added);
     if (pid < 0)
         return RUNNER_NOT_STARTED;
+    setpgid(pid, pid); /* as the child does: whichever runs first */
+    struct sigaction saved[sizeof forwarded / sizeof *forwarded];
+    forward_signals(pid, saved);
     int status = 0;
     for (unsigned long waited_ms = 0;; waited_ms += 50) {
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid)
             break;
-        if (r < 0)
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            restore_signals(saved);
             return RUNNER_LOST;
+        }
         if (timeout && waited_ms >= timeout * 1000UL) {
             kill(-pid, SIGKILL);
             waitpid(pid, &status, 0);
+            restore_signals(saved);
             return RUNNER_TIMED_OUT;
         }
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
+    }
+    restore_signals(saved);
+    if (stop_signal) {
+        *signal_out = stop_signal;
+        return RUNNER_INTERRUPTED;
     }
     if (WIFSIGNALED(status)) {
         *signal_out = WTERMSIG(status);

@@ -20,7 +20,10 @@ enum {
     RUNNER_NOT_STARTED = -1, /* fork failed */
     RUNNER_TIMED_OUT = -2,   /* stopped (with its process group) after timeout seconds */
     RUNNER_KILLED = -3,      /* died of a signal: *signal_out says which */
-    RUNNER_LOST = -4         /* waitpid failed */
+    RUNNER_LOST = -4,        /* waitpid failed */
+    RUNNER_INTERRUPTED = -5  /* SIGINT, SIGTERM or SIGHUP reached nplus1gen: the runner's
+                                group is killed; clean up, return, and let main call
+                                runner_end_if_interrupted */
 };
 
 /*
@@ -32,5 +35,8 @@ enum {
  */
 int runner_run(const char *const *args, unsigned timeout, const char *device_select,
                int *signal_out);
+
+/* After a RUNNER_INTERRUPTED: ends this process by that signal (else returns). */
+void runner_end_if_interrupted(void);
 
 #endif
