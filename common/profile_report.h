@@ -79,6 +79,9 @@ typedef struct replay_costs {
     int has_loop;             /* a regrouped loop was predicted (profile_loop.h) */
     double loop;              /* the kernel with that loop regrouped */
     double loop_rounds;       /* its regrouping rounds per item (the loop's iterations) */
+    int has_loop_kernel;      /* the loop kernel's schedule was replayed (profile_loop.h) */
+    double loop_kernel;       /* its issued work: the kernel's, its own, its rounds' */
+    double loop_own;          /* of which its own: per iteration, per item taken, rounds */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4
@@ -98,6 +101,14 @@ typedef struct replay_costs {
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
                                     const nplus1rt_calibration *cal,
                                     unsigned long long launch_items, candidate_prediction *out);
+
+/*
+ * The loop kernel's own costs under the cost model cal (profile_replay_cost.c): what its
+ * generated text runs per iteration, per item taken and per round, for a loop regrouped
+ * by groups branches; fills p's costs and policy (set->regroup), not its sizes.
+ */
+void profile_loop_kernel_costs(const profile_set *set, const nplus1rt_calibration *cal,
+                               unsigned groups, loop_kernel_params *p);
 
 /* The candidate auto tries first from these predictions (set_choice.c's prior), or -1. */
 int profile_auto_first(const candidate_prediction *p, unsigned n);
