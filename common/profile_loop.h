@@ -73,6 +73,11 @@ typedef struct loop_kernel_stats {
     double own;               /* of which the kernel's own: iterations, takes, rounds, moves */
     double rounds, regrouped; /* the work-groups' rounds, and those regrouped */
     double lane_iters;        /* iterations the items ran */
+    double wait;              /* rounds: lane work the SIMD groups could have issued while
+                               * they waited at a round's barrier for its slowest group (in
+                               * issued: 0; what other work-groups fill of it is unknown) */
+    double slowest, phased;   /* rounds: the slowest SIMD group's work in each phase, summed,
+                               * and all groups' */
     unsigned long long items;
 } loop_kernel_stats;
 

@@ -259,13 +259,32 @@ static void branch(sim *S, unsigned first, unsigned n)
     }
 }
 
+/*
+ * One phase of a round, SIMD group by SIMD group; the phase ends at a barrier, where
+ * each group waits for the slowest: their idle issue slots go to s->wait.
+ */
+static void phase(sim *S, void (*run)(sim *, unsigned, unsigned))
+{
+    unsigned lanes = S->p->lanes, w = S->p->width, groups = 0;
+    double most = 0, sum = 0;
+    for (unsigned first = 0; first < lanes; first += w, groups++) {
+        double before = S->s.issued;
+        run(S, first, lanes - first < w ? lanes - first : w);
+        double did = S->s.issued - before;
+        sum += did;
+        most = did > most ? did : most;
+    }
+    S->out->wait += most * groups - sum;
+    S->out->slowest += most;
+    S->out->phased += sum;
+}
+
 static void run_rounds(sim *S)
 {
     const loop_kernel_params *p = S->p;
-    unsigned lanes = p->lanes, w = p->width;
+    unsigned lanes = p->lanes;
     for (;;) {
-        for (unsigned first = 0; first < lanes; first += w)
-            head(S, first, lanes - first < w ? lanes - first : w);
+        phase(S, head);
         unsigned taken = 0, live = 0;
         unsigned long long seen[4] = {0};
         for (unsigned k = 0; k < lanes; k++)
@@ -297,8 +316,7 @@ static void run_rounds(sim *S)
                 S->tmp[k] = (lane_state){NULL, 0, 0, -1};
             memcpy(S->l, S->tmp, lanes * sizeof *S->l);
         }
-        for (unsigned first = 0; first < lanes; first += w)
-            branch(S, first, lanes - first < w ? lanes - first : w);
+        phase(S, branch);
     }
 }
 

@@ -102,16 +102,28 @@ void profile_loop_kernel_costs(const profile_set *set, const nplus1rt_calibratio
     p->move_cost = set->regroup ? cal->word * set->ctx_bytes / 4.0 : 0.0;
 }
 
-static void predict_loop(const replay_costs *rc, const nplus1rt_calibration *cal,
-                         unsigned long long items, candidate_prediction *p)
+/* A loop set: the loop kernel's schedule replayed (profile_loop.h). */
+static void predict_loop(const replay_costs *rc, const profile_set *set,
+                         const nplus1rt_calibration *cal, unsigned long long items,
+                         candidate_prediction *p)
 {
+    char why[200];
     if (!rc->has_loop_kernel) {
         unknown(p, "no replay of its loop kernel (the profile finds no loop with a data "
                    "decision at its top level)");
         return;
     }
+    if (set->loop_accesses > 0 && set->loop_ops < PROFILE_MEMORY_BOUND_OPS * set->loop_accesses) {
+        snprintf(why, sizeof why, "memory-bound loop: an access every %.1f operations an "
+                 "iteration, and the loop kernel runs other items' iterations side by side (at "
+                 "other addresses): the model counts no traffic",
+                 set->loop_ops / set->loop_accesses);
+        unknown(p, why);
+        return;
+    }
+    double cost = rc->loop_kernel + launches(cal, 1, items);
     p->known = 1;
-    p->cost = rc->loop_kernel + launches(cal, 1, items);
+    p->cost = cost;
 }
 
 static void predict_one(const replay_costs *rc, const profile_set *set,
@@ -128,7 +140,7 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
         return;
     }
     if (set->tile == 3) { /* a loop set: its split and its tile run the loop kernel */
-        predict_loop(rc, cal, items, p);
+        predict_loop(rc, set, cal, items, p);
         return;
     }
     if (!rc->has_split) {

@@ -115,6 +115,9 @@ static void loop_kernel_of(const profile_report *rep, const profile_kernel_tree 
     rc->has_loop_kernel = 1;
     rc->loop_kernel = s.issued / (double)s.items;
     rc->loop_own = s.own / (double)s.items;
+    rc->loop_wait = s.wait / (double)s.items;
+    if (getenv("S7DBG"))
+        fprintf(stderr, "S7DBG issued %.0f own %.0f wait %.0f slowest/phased %.3f rounds %.1f regrouped %.1f iters %.1f items %llu\n", s.issued / s.items, s.own / s.items, s.wait / s.items, s.phased > 0 ? s.slowest / s.phased : 0, s.rounds, s.regrouped, s.lane_iters / s.items, s.items);
 }
 
 /* The carried candidates' predictions, when the tree says which the set carries. */

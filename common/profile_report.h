@@ -52,6 +52,8 @@ typedef struct profile_set {
     double classifier_accesses; /* the classifier's memory accesses (the decisions' inputs) */
     unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
                                * place; the loop kernel only refills), 1 or 2 regrouped */
+    double loop_accesses, loop_ops; /* a loop set: one iteration of the loop's body (its
+                                     * statements' memory accesses and operations) */
 } profile_set;
 
 /* One profiled kernel: its name and its tree. */
@@ -82,6 +84,8 @@ typedef struct replay_costs {
     int has_loop_kernel;      /* the loop kernel's schedule was replayed (profile_loop.h) */
     double loop_kernel;       /* its issued work: the kernel's, its own, its rounds' */
     double loop_own;          /* of which its own: per iteration, per item taken, rounds */
+    double loop_wait;         /* lane work idle at its rounds' barriers (not in loop_kernel:
+                               * other work-groups' SIMD groups issue in that time) */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4
