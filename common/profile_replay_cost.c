@@ -17,12 +17,18 @@
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
  *             regrouping round (the item's id, or its context's words), one launch
- *   loop      (the tile+loop kernel, which a loop set's split and tile run)
- *             the kernel with the loop regrouped (profile_loop.h), one round a
- *             loop iteration (the context's words), one launch; under the policy
- *             "never" (NPLUS1_LOOP_REGROUP=0) the original's work, no round: the
- *             lanes refill, but a SIMD group reconverges at each item's end (the
- *             measured never-regrouped Collatz and skip-link loops gain nothing)
+ *   loop      (the tile+loop kernel, which a loop set's split and tile run) its
+ *             schedule replayed on the recorded paths (profile_loop_kernel.c): under
+ *             the policy "never" (NPLUS1_LOOP_REGROUP=0) each SIMD group steps its
+ *             lanes' items an iteration at a time, a lane whose item ends taking the
+ *             tile's next (refill: a group no longer waits for its longest item, but
+ *             its lanes' iterations run side by side, each with the branch it takes);
+ *             under 1 and 2 the work-group's rounds: the head with refill, the round
+ *             (the calibration's round a lane), the contexts moved when it regroups
+ *             (its words) and the branches sorted; in both the kernel's own operations
+ *             an iteration and an item taken (below), one launch; "cannot tell" where
+ *             the loop body makes a memory access every fewer than
+ *             PROFILE_MEMORY_BOUND_OPS operations
  *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
  *             the classify phase)
  *

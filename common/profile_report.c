@@ -82,12 +82,6 @@ static void replay_costs_of(const kprof *kp, replay_costs *rc)
         rc->split = kp->split.issued / items;
         rc->tile = kp->tile.issued / items;
     }
-    if (kp->nloops) { /* the first regrouped loop: the one loop.c regroups */
-        const loop_prediction *p = &kp->loops[0];
-        rc->has_loop = 1;
-        rc->loop = (kp->base.issued - p->loop_issued + p->loop_issued_regrouped) / items;
-        rc->loop_rounds = kp->base.c[p->loop].lane_iters / items;
-    }
 }
 
 /*
@@ -116,8 +110,6 @@ static void loop_kernel_of(const profile_report *rep, const profile_kernel_tree 
     rc->loop_kernel = s.issued / (double)s.items;
     rc->loop_own = s.own / (double)s.items;
     rc->loop_wait = s.wait / (double)s.items;
-    if (getenv("S7DBG"))
-        fprintf(stderr, "S7DBG issued %.0f own %.0f wait %.0f slowest/phased %.3f rounds %.1f regrouped %.1f iters %.1f items %llu\n", s.issued / s.items, s.own / s.items, s.wait / s.items, s.phased > 0 ? s.slowest / s.phased : 0, s.rounds, s.regrouped, s.lane_iters / s.items, s.items);
 }
 
 /* The carried candidates' predictions, when the tree says which the set carries. */

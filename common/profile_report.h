@@ -78,9 +78,6 @@ typedef struct replay_costs {
     double original;          /* the measured grouping's issued work */
     double split, tile;       /* grouped by leaf (split), by leaf inside tiles (tile) */
     int has_split;            /* the split regroups by a decision the profile sees */
-    int has_loop;             /* a regrouped loop was predicted (profile_loop.h) */
-    double loop;              /* the kernel with that loop regrouped */
-    double loop_rounds;       /* its regrouping rounds per item (the loop's iterations) */
     int has_loop_kernel;      /* the loop kernel's schedule was replayed (profile_loop.h) */
     double loop_kernel;       /* its issued work: the kernel's, its own, its rounds' */
     double loop_own;          /* of which its own: per iteration, per item taken, rounds */
