@@ -84,7 +84,7 @@ typedef struct loop_kernel_stats {
 /*
  * Replays the loop kernel of t (its first top-level loop with a decision) on the n
  * recorded items (ids: their linear ids, which place them in tiles) under p; fills s.
- * Returns 0, or -1 when t has no such loop or p is out of range.
+ * Returns 0, or -1 when t has no such loop, p is out of range or a path ends early.
  */
 int profile_loop_kernel(const ptree *t, const ptrace *items, const unsigned long long *ids,
                         size_t n, const loop_kernel_params *p, loop_kernel_stats *s);

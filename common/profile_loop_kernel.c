@@ -180,7 +180,7 @@ static void run_never(sim *S)
     unsigned lanes = S->p->lanes, w = S->p->width, ngroups = (lanes + w - 1) / w;
     uint64_t *live = xcalloc(ngroups, sizeof *live);
     unsigned char *done = xcalloc(ngroups, 1);
-    for (unsigned running = ngroups; running;) { /* the groups step in turn */
+    for (unsigned running = ngroups; running && !S->s.bad_trace;) { /* in turn */
         running = 0;
         for (unsigned g = 0; g < ngroups; g++) {
             unsigned first = g * w, n = lanes - first < w ? lanes - first : w;
@@ -283,9 +283,9 @@ static void run_rounds(sim *S)
 {
     const loop_kernel_params *p = S->p;
     unsigned lanes = p->lanes;
-    for (;;) {
+    while (!S->s.bad_trace) {
         phase(S, head);
-        unsigned taken = 0, live = 0;
+        unsigned taken = 0, live = 0, most = 0;
         unsigned long long seen[4] = {0};
         for (unsigned k = 0; k < lanes; k++)
             if (S->l[k].tr && S->l[k].g >= 0) {
@@ -294,6 +294,7 @@ static void run_rounds(sim *S)
                 if (!(seen[g / 64] >> (g % 64) & 1))
                     taken++;
                 seen[g / 64] |= 1ULL << (g % 64);
+                most = g > most ? g : most;
             }
         S->out->rounds++; /* the last round finds no context: the tile is done */
         S->out->own += p->round_cost * lanes;
@@ -305,7 +306,7 @@ static void run_rounds(sim *S)
             S->out->own += p->move_cost * live;
             S->s.issued += p->move_cost * live;
             unsigned at = 0;
-            for (unsigned g = 0; g < 256; g++) {
+            for (unsigned g = 0; g <= most; g++) {
                 if (!(seen[g / 64] >> (g % 64) & 1))
                     continue;
                 for (unsigned k = 0; k < lanes; k++)
@@ -396,11 +397,12 @@ int profile_loop_kernel(const ptree *t, const ptrace *items, const unsigned long
             run_never(&S);
         i = j;
     }
+    int bad = S.s.bad_trace; /* a path that ended early: no prediction from it */
     s->issued = S.s.issued;
     free(S.l);
     free(S.tmp);
     free(S.x.reached);
     free(S.x.diverged);
     pstats_free(&S.s);
-    return 0;
+    return bad ? -1 : 0;
 }

@@ -243,6 +243,10 @@ static void loop_kernel_refills(void)
     profile_replay(&t, items, NULL, NULL, 4, 2, &o);
     check_near(o.issued, 100, "the original: (A, B) three iterations and a test, (C, D) one");
     pstats_free(&o);
+    unsigned char cut[] = {2, 1}; /* a path that ends before its loop does */
+    ptrace short_path[1] = {{cut, 2}};
+    check(profile_loop_kernel(&t, short_path, ids, 1, &p, &s) < 0,
+          "a path that ends early: no replay of the loop kernel (and no endless loop)");
     unsigned char none[] = {1};
     ptrace flat[1] = {{none, 1}};
     ptree bare = {0};
