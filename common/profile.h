@@ -13,13 +13,15 @@
  *                     the recording read back
  *   profile_report.c  the replays' report, printed and as JSON
  *   profile_loop.c    the prediction for a regrouped loop (profile_loop.h)
+ *   profile_loop_kernel.c  the loop kernel's schedule replayed (profile_loop.h)
  *   profile_cmd.c     the command: the job, the run (nplus1gen-validate
  *                     records, replays and reports), the pictures
  *   profile_map.c     --profile-map: the pictures of a launch (tool only:
  *                     libpng; canvas.c draws them)
  *   profile_html.c    --profile-html: the page (tool only)
  *
- * profile_replay.c, profile_job.c, profile_report.c and profile_loop.c (with util.c) are
+ * profile_replay.c, profile_job.c, profile_report.c, profile_loop.c and
+ * profile_loop_kernel.c (with util.c) are
  * the library nplus1prof: plain C, no libclang, linked by nplus1gen and by
  * nplus1gen-validate, which runs profile jobs on a machine without libclang.
  *

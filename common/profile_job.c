@@ -70,9 +70,9 @@ void profile_tree_write(strbuf *sb, const char *name, const ptree *t)
 
 void profile_set_write(strbuf *sb, const profile_set *ps)
 {
-    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u %.17g\n", ps->carries, ps->tile,
-              ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue, ps->accesses, ps->ops,
-              ps->regroup, ps->classifier_accesses);
+    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u %.17g %.17g %.17g\n", ps->carries,
+              ps->tile, ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue, ps->accesses,
+              ps->ops, ps->regroup, ps->classifier_accesses, ps->loop_accesses, ps->loop_ops);
 }
 
 
@@ -179,14 +179,19 @@ static int read_kernel(reader *r, profile_kernel_tree *k)
 static int read_set(reader *r, profile_kernel_tree *k)
 {
     profile_set *ps = &k->set;
-    /* the tenth number, the classifier's accesses, is newer: a tree without it reads as 0 */
-    int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf", &ps->carries, &ps->tile,
-                     &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue,
-                     &ps->accesses, &ps->ops, &ps->regroup, &ps->classifier_accesses);
-    if (got < 9 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 4 || ps->regroup > 2)
-        return bad(r, "a 'set' line of 9 or 10 numbers expected");
-    if (got == 9)
+    /* the tenth number, the classifier's accesses, and the eleventh and twelfth, the loop
+     * body's accesses and operations, are newer: a tree without them reads them as 0 */
+    int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf %lf %lf", &ps->carries,
+                     &ps->tile, &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue,
+                     &ps->accesses, &ps->ops, &ps->regroup, &ps->classifier_accesses,
+                     &ps->loop_accesses, &ps->loop_ops);
+    if (got < 9 || got == 11 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 4 ||
+        ps->regroup > 2)
+        return bad(r, "a 'set' line of 9, 10 or 12 numbers expected");
+    if (got < 10)
         ps->classifier_accesses = 0;
+    if (got < 12)
+        ps->loop_accesses = ps->loop_ops = 0;
     ps->known = 1;
     return 0;
 }

@@ -82,9 +82,7 @@ static double sorted_efficiency(const pconstruct *c, const pcstats *cs, const do
     return issued > 0 ? useful / issued : 1.0;
 }
 
-/* The decision a regroupable loop node holds: an if or switch at its body's top level that
- * the analysis did not find uniform or affine. */
-static const pnode *loop_decision(const ptree *t, const pnode *loop)
+const pnode *profile_loop_decision(const ptree *t, const pnode *loop)
 {
     if (loop->kind != PN_LOOP || loop->narms < 1)
         return NULL;
@@ -130,7 +128,7 @@ unsigned profile_loop_predict(const ptree *t, const pstats *base, unsigned width
     unsigned n = 0;
     for (unsigned i = 0; i < t->top.n && n < cap; i++) {
         const pnode *loop = &t->top.v[i];
-        const pnode *d = loop_decision(t, loop);
+        const pnode *d = profile_loop_decision(t, loop);
         if (d)
             predict_one(t, base, loop, d, width, lanes, &out[n++]);
     }

@@ -35,4 +35,61 @@ typedef struct loop_prediction {
 unsigned profile_loop_predict(const ptree *t, const pstats *base, unsigned width, unsigned lanes,
                               loop_prediction *out, unsigned cap);
 
+/*
+ * The decision a regroupable loop node holds: the first if or switch at its body's top
+ * level that the analysis did not find uniform or affine (the one loop.c regroups at in
+ * bench/real's loop kernels: the plan picks the costliest, which the tree does not say).
+ * NULL when loop holds none.
+ */
+const pnode *profile_loop_decision(const ptree *t, const pnode *loop);
+
+/*
+ * The loop kernel's schedule (--strategy tile's loop shape, the loop-tile fragment of
+ * templates/kernel.cl.tmpl) replayed on the recorded paths (profile_loop_kernel.c):
+ * each work-group of lanes lanes works through its tile of consecutive items; a lane
+ * whose item ends takes the next item of the tile. Policy 0 (never): each SIMD group
+ * runs on its own, an iteration at a time (its lanes' current items in lock-step, each
+ * at its own iteration); a lane whose item ends takes the next at once. Policy 1 and 2:
+ * rounds of the whole work-group: every lane runs the loop test and the body up to the
+ * decision (refilling), then the round counts the branches and, when it regroups (2:
+ * always, 1: when two or more are taken), moves the contexts into local memory branch
+ * by branch, and each SIMD group runs the branch of the contexts it holds and the rest
+ * of the body.
+ */
+typedef struct loop_kernel_params {
+    unsigned width;           /* SIMD width */
+    unsigned lanes;           /* the work-group's size */
+    unsigned long long tile;  /* items per tile (lanes x items a lane) */
+    unsigned regroup;         /* 0 never, 1 a round of mixed branches, 2 every round */
+    double iter_cost;         /* the kernel's own operations per iteration of a lane (issued
+                               * for its SIMD group) */
+    double take_cost;         /* a lane taking the next item of the tile */
+    double round_cost;        /* per lane of the work-group and round (regroup >= 1) */
+    double move_cost;         /* per context moved through local memory, a regrouped round */
+} loop_kernel_params;
+
+typedef struct loop_kernel_stats {
+    double issued;            /* lane work issued (the kernel's and its own), all items */
+    double own;               /* of which the kernel's own: iterations, takes, rounds, moves */
+    double rounds, regrouped; /* the work-groups' rounds, and those regrouped */
+    double lane_iters;        /* iterations the items ran */
+    double wait;              /* rounds: lane work the SIMD groups could have issued while
+                               * they waited at a round's barrier for its slowest group (in
+                               * issued: 0; what other work-groups fill of it is unknown) */
+    double slowest, phased;   /* rounds: the slowest SIMD group's work in each phase, summed,
+                               * and all groups' */
+    unsigned long long items;
+} loop_kernel_stats;
+
+/*
+ * Replays the loop kernel of t (its first top-level loop with a decision) on the n
+ * recorded items (ids: their linear ids, which place them in tiles) under p; fills s.
+ * Returns 0, or -1 when t has no such loop, p is out of range or a path ends early.
+ */
+int profile_loop_kernel(const ptree *t, const ptrace *items, const unsigned long long *ids,
+                        size_t n, const loop_kernel_params *p, loop_kernel_stats *s);
+
+/* The branches the loop kernel of t groups its contexts by (0: t has no such loop). */
+unsigned profile_loop_groups(const ptree *t);
+
 #endif

@@ -11,26 +11,10 @@
 #include <string.h>
 
 #include "profile.h"
+#include "profile_replay_int.h"
 #include "util.h"
 
 #define MAX_ITERATIONS 100000000ULL /* a path that never leaves its loop is bad */
-
-typedef struct rctx {
-    const ptree *t;
-    pstats *s;
-    const ptrace *lane[PROFILE_MAX_WIDTH];
-    unsigned pos[PROFILE_MAX_WIDTH];
-    int cause[PROFILE_MAX_WIDTH]; /* why an idle lane waits: a construct, -1 the top */
-    uint64_t present;
-    uint64_t brk, cont;       /* lanes that left by break / continue, for the construct */
-    uint64_t ret;             /* lanes that left the innermost helper by its return */
-    int cur;                  /* the innermost construct being run */
-    unsigned char *reached, *diverged; /* per construct, in this group */
-    unsigned char *key;       /* profile_leaf_key: the split tokens */
-    unsigned nkey, capkey;
-} rctx;
-
-static uint64_t exec_seq(rctx *x, const pseq *s, uint64_t m);
 
 static unsigned popcount(uint64_t m)
 {
@@ -38,7 +22,7 @@ static unsigned popcount(uint64_t m)
 }
 
 /* The group issues cost for every present lane; those in m do work, the others wait. */
-static void issue(rctx *x, double cost, uint64_t m)
+void replay_issue(rctx *x, double cost, uint64_t m)
 {
     if (!m || !(cost > 0) || !x->s)
         return;
@@ -110,7 +94,7 @@ static void mark(rctx *x, unsigned c, unsigned nonempty)
 static uint64_t exec_if(rctx *x, const pnode *nd, uint64_t m)
 {
     uint64_t arms[2];
-    issue(x, nd->cost, m);
+    replay_issue(x, nd->cost, m);
     split_lanes(x, nd, m, arms);
     mark(x, nd->construct, (arms[0] != 0) + (arms[1] != 0));
     uint64_t out = 0;
@@ -120,7 +104,7 @@ static uint64_t exec_if(rctx *x, const pnode *nd, uint64_t m)
         if (!arms[b])
             continue;
         set_cause(x, m & ~arms[b], (int)nd->construct);
-        out |= exec_seq(x, &nd->arms[b], arms[b]);
+        out |= replay_seq(x, &nd->arms[b], arms[b]);
     }
     x->cur = saved;
     return out;
@@ -130,7 +114,7 @@ static uint64_t exec_switch(rctx *x, const pnode *nd, uint64_t m)
 {
     uint64_t arms[PROFILE_MAX_ARMS], run = 0, outer_brk = x->brk;
     unsigned nonempty = 0;
-    issue(x, nd->cost, m);
+    replay_issue(x, nd->cost, m);
     split_lanes(x, nd, m, arms);
     for (unsigned i = 0; i < nd->narms; i++)
         nonempty += arms[i] != 0;
@@ -143,7 +127,7 @@ static uint64_t exec_switch(rctx *x, const pnode *nd, uint64_t m)
         if (!run)
             continue;
         set_cause(x, m & ~run, (int)nd->construct);
-        run = exec_seq(x, &nd->arms[i], run);
+        run = replay_seq(x, &nd->arms[i], run);
     }
     uint64_t out = run | x->brk;
     x->brk = outer_brk;
@@ -152,10 +136,10 @@ static uint64_t exec_switch(rctx *x, const pnode *nd, uint64_t m)
 }
 
 /* A loop test: the lanes whose token says "once more" stay in. */
-static uint64_t loop_test_lanes(rctx *x, const pnode *nd, uint64_t in, uint64_t *left)
+uint64_t replay_loop_test(rctx *x, const pnode *nd, uint64_t in, uint64_t *left)
 {
     uint64_t arms[2];
-    issue(x, nd->cost, in);
+    replay_issue(x, nd->cost, in);
     /* tokens: 1 leave, 2 stay (split_lanes numbers arms from token 1) */
     split_lanes(x, nd, in, arms);
     set_cause(x, arms[0], (int)nd->construct);
@@ -168,13 +152,13 @@ static uint64_t exec_loop(rctx *x, const pnode *nd, uint64_t m)
     uint64_t in = m, left = 0, outer_brk = x->brk, outer_cont = x->cont;
     unsigned c = nd->construct;
     int saved = x->cur;
-    issue(x, nd->init_cost, m);
+    replay_issue(x, nd->init_cost, m);
     x->cur = (int)c;
     x->brk = 0;
     x->reached[c] = 1;
     for (unsigned long long it = 0; in; it++) {
         if (nd->test == LOOP_PRE)
-            in = loop_test_lanes(x, nd, in, &left);
+            in = replay_loop_test(x, nd, in, &left);
         if (!in)
             break;
         if (in != m)
@@ -184,10 +168,10 @@ static uint64_t exec_loop(rctx *x, const pnode *nd, uint64_t m)
             x->s->c[c].issued_iters += popcount(m);
         }
         x->cont = 0;
-        in = exec_seq(x, &nd->arms[0], in) | x->cont;
-        issue(x, nd->step_cost, in);
+        in = replay_seq(x, &nd->arms[0], in) | x->cont;
+        replay_issue(x, nd->step_cost, in);
         if (nd->test == LOOP_POST && in)
-            in = loop_test_lanes(x, nd, in, &left);
+            in = replay_loop_test(x, nd, in, &left);
         if (it > MAX_ITERATIONS) {
             if (x->s)
                 x->s->bad_trace = 1;
@@ -201,13 +185,13 @@ static uint64_t exec_loop(rctx *x, const pnode *nd, uint64_t m)
     return out;
 }
 
-static uint64_t exec_seq(rctx *x, const pseq *s, uint64_t m)
+uint64_t replay_seq(rctx *x, const pseq *s, uint64_t m)
 {
     for (unsigned i = 0; i < s->n && m; i++) {
         const pnode *nd = &s->v[i];
         switch (nd->kind) {
         case PN_WORK:
-            issue(x, nd->cost, m);
+            replay_issue(x, nd->cost, m);
             break;
         case PN_IF:
             m = exec_if(x, nd, m);
@@ -235,7 +219,7 @@ static uint64_t exec_seq(rctx *x, const pseq *s, uint64_t m)
         case PN_CALL: { /* the lanes that returned early wait at its end */
             uint64_t outer_ret = x->ret;
             x->ret = 0;
-            m = nd->narms ? exec_seq(x, &nd->arms[0], m) | x->ret : m;
+            m = nd->narms ? replay_seq(x, &nd->arms[0], m) | x->ret : m;
             x->ret = outer_ret;
             break;
         }
@@ -262,7 +246,7 @@ static void run_group(rctx *x, const ptrace *items, const size_t *order, size_t 
     x->present = lanes == 64 ? ~0ULL : (1ULL << lanes) - 1;
     x->brk = x->cont = 0;
     x->cur = -1;
-    exec_seq(x, &x->t->top, x->present);
+    replay_seq(x, &x->t->top, x->present);
     if (!x->s)
         return;
     x->s->groups++;
@@ -311,7 +295,7 @@ unsigned profile_leaf_key(const ptree *t, const ptrace *item, unsigned char *key
     x.cause[0] = -1;
     x.present = 1;
     x.cur = -1;
-    exec_seq(&x, &t->top, 1);
+    replay_seq(&x, &t->top, 1);
     free(x.reached);
     free(x.diverged);
     return x.nkey;

@@ -17,12 +17,18 @@
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
  *             regrouping round (the item's id, or its context's words), one launch
- *   loop      (the tile+loop kernel, which a loop set's split and tile run)
- *             the kernel with the loop regrouped (profile_loop.h), one round a
- *             loop iteration (the context's words), one launch; under the policy
- *             "never" (NPLUS1_LOOP_REGROUP=0) the original's work, no round: the
- *             lanes refill, but a SIMD group reconverges at each item's end (the
- *             measured never-regrouped Collatz and skip-link loops gain nothing)
+ *   loop      (the tile+loop kernel, which a loop set's split and tile run) its
+ *             schedule replayed on the recorded paths (profile_loop_kernel.c): under
+ *             the policy "never" (NPLUS1_LOOP_REGROUP=0) each SIMD group steps its
+ *             lanes' items an iteration at a time, a lane whose item ends taking the
+ *             tile's next (refill: a group no longer waits for its longest item, but
+ *             its lanes' iterations run side by side, each with the branch it takes);
+ *             under 1 and 2 the work-group's rounds: the head with refill, the round
+ *             (the calibration's round a lane), the contexts moved when it regroups
+ *             (its words) and the branches sorted; in both the kernel's own operations
+ *             an iteration and an item taken (below), one launch; "cannot tell" where
+ *             the loop body makes a memory access every fewer than
+ *             PROFILE_MEMORY_BOUND_OPS operations
  *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
  *             the classify phase)
  *
@@ -68,23 +74,62 @@ static void unknown(candidate_prediction *p, const char *why)
     snprintf(p->why, sizeof p->why, "%s", why);
 }
 
+/*
+ * The loop kernel's own operations (templates/kernel.cl.tmpl, "loop-tile" and the loop-*
+ * phases), counted as the cost model counts the user's (an operator or an assignment 1;
+ * the context's loads and stores left out: a lane's context stays in its registers, and a
+ * regrouped round's moves are the calibration's words). Per iteration of a lane:
+ *   never (0)   head: *g = -1, iter = 1, b = 0, b = cond ? .. : .., *g = b (6);
+ *               after it: g == -3, g == -2, g < 0, branch = g, first < 0,
+ *               trips += items == 1, flags & 1 (8); the branch phase: *r = 0,
+ *               b = branch, *r = 1 (3) and a compare a group; after it: r == 2,
+ *               live = r == 1, while (live) (4): 21 and one a group
+ *   rounds (1, 2) the head loop: g < 0, !live, live, wi_make (2), the head's 6, g >= 0 (12);
+ *               the round: the probe's test (2), lid == 0, end, rg, more, g >= 0,
+ *               branch = g, rg, live = rg ? lid < end : g >= 0 (3), live, rg (12);
+ *               wi_make (2), the branch phase's 3 and a compare a group, r == 2,
+ *               live = r == 1, !live && flags & 2 (9): 33 and one a group
+ * Per item a lane takes: atomic_inc on the tile's counter (a local atomic: the
+ * calibration's per-item local atomic, rank_atomic4), its test against the tile, wi_make,
+ * item, branch and iter set (8). Per lane and round (rounds only): the calibration's round
+ * (its barriers, ranking and offsets); per context a regrouped round moves: its words.
+ */
+#define LOOP_NEVER_ITER_OPS 21.0
+#define LOOP_ROUND_ITER_OPS 33.0
+#define LOOP_TAKE_OPS 8.0
+
+void profile_loop_kernel_costs(const profile_set *set, const nplus1rt_calibration *cal,
+                               unsigned groups, loop_kernel_params *p)
+{
+    p->regroup = set->regroup;
+    p->iter_cost = (set->regroup ? LOOP_ROUND_ITER_OPS : LOOP_NEVER_ITER_OPS) + groups;
+    p->take_cost = LOOP_TAKE_OPS + (cal->rank_atomic4 > 0 ? cal->rank_atomic4 : 0.0);
+    p->round_cost = set->regroup ? cal->round : 0.0;
+    p->move_cost = set->regroup ? cal->word * set->ctx_bytes / 4.0 : 0.0;
+}
+
+/* A loop set: the loop kernel's schedule replayed (profile_loop.h). */
 static void predict_loop(const replay_costs *rc, const profile_set *set,
                          const nplus1rt_calibration *cal, unsigned long long items,
                          candidate_prediction *p)
 {
-    if (!rc->has_loop) {
-        unknown(p, "no replay of its loop kernel (the profile predicts no regrouped loop)");
+    char why[200];
+    if (!rc->has_loop_kernel) {
+        unknown(p, "no replay of its loop kernel (the profile finds no loop with a data "
+                   "decision at its top level)");
         return;
     }
+    if (set->loop_accesses > 0 && set->loop_ops < PROFILE_MEMORY_BOUND_OPS * set->loop_accesses) {
+        snprintf(why, sizeof why, "memory-bound loop: an access every %.1f operations an "
+                 "iteration, and the loop kernel runs other items' iterations side by side (at "
+                 "other addresses): the model counts no traffic",
+                 set->loop_ops / set->loop_accesses);
+        unknown(p, why);
+        return;
+    }
+    double cost = rc->loop_kernel + launches(cal, 1, items);
     p->known = 1;
-    if (!set->regroup) { /* never regrouped: each lane runs its items one after another, but
-                          * a SIMD group reconverges where an item's loop ends, so its lanes
-                          * wait for the longest item as the original's do: its work */
-        p->cost = rc->original + launches(cal, 1, items);
-        return;
-    }
-    p->cost = rc->loop + rc->loop_rounds * (cal->round + cal->word * set->ctx_bytes / 4.0) +
-              launches(cal, 1, items);
+    p->cost = cost;
 }
 
 static void predict_one(const replay_costs *rc, const profile_set *set,

@@ -82,27 +82,49 @@ static void replay_costs_of(const kprof *kp, replay_costs *rc)
         rc->split = kp->split.issued / items;
         rc->tile = kp->tile.issued / items;
     }
-    if (kp->nloops) { /* the first regrouped loop: the one loop.c regroups */
-        const loop_prediction *p = &kp->loops[0];
-        rc->has_loop = 1;
-        rc->loop = (kp->base.issued - p->loop_issued + p->loop_issued_regrouped) / items;
-        rc->loop_rounds = kp->base.c[p->loop].lane_iters / items;
-    }
+}
+
+/*
+ * A loop set's loop kernel: its schedule replayed on the recorded items in tiles of the
+ * size the runtime would use on the profiling device (profile_loop.h).
+ */
+static void loop_kernel_of(const profile_report *rep, const profile_kernel_tree *pk,
+                           const profile_result *r, const nplus1rt_calibration *cal,
+                           replay_costs *rc)
+{
+    unsigned groups = profile_loop_groups(&pk->tree);
+    if (pk->set.tile != 3 || !groups)
+        return;
+    loop_kernel_params p;
+    memset(&p, 0, sizeof p);
+    p.width = rep->width;
+    p.lanes = PROFILE_LOOP_LANES;
+    p.tile = r->tile ? r->tile : rep->lay.unit;
+    if (p.tile < p.lanes)
+        p.tile = p.lanes;
+    profile_loop_kernel_costs(&pk->set, cal, groups, &p);
+    loop_kernel_stats s;
+    if (profile_loop_kernel(&pk->tree, r->traces, r->ids, r->n, &p, &s) < 0 || !s.items)
+        return;
+    rc->has_loop_kernel = 1;
+    rc->loop_kernel = s.issued / (double)s.items;
+    rc->loop_own = s.own / (double)s.items;
+    rc->loop_wait = s.wait / (double)s.items;
 }
 
 /* The carried candidates' predictions, when the tree says which the set carries. */
 static void predict_candidates(const profile_report *rep, const profile_kernel_tree *pk,
-                               kprof *kp)
+                               const profile_result *r, kprof *kp)
 {
     kp->auto_first = -1;
     if (!pk->set.known)
         return;
     nplus1rt_calibration defaults;
     nplus1rt_calibration_defaults(&defaults);
+    const nplus1rt_calibration *cal = rep->cal ? &rep->cal->cal : &defaults;
     replay_costs_of(kp, &kp->costs);
-    kp->ncands = profile_predict_candidates(&kp->costs, &pk->set,
-                                            rep->cal ? &rep->cal->cal : &defaults,
-                                            rep->items, kp->cands);
+    loop_kernel_of(rep, pk, r, cal, &kp->costs);
+    kp->ncands = profile_predict_candidates(&kp->costs, &pk->set, cal, rep->items, kp->cands);
     kp->auto_first = profile_auto_first(kp->cands, kp->ncands);
 }
 
@@ -128,7 +150,7 @@ void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replay
         pstats_init(&kp->tile, t);
         regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile);
     }
-    predict_candidates(rep, pk, kp);
+    predict_candidates(rep, pk, r, kp);
 }
 
 /* ---- text ---------------------------------------------------------------------- */

@@ -52,6 +52,8 @@ typedef struct profile_set {
     double classifier_accesses; /* the classifier's memory accesses (the decisions' inputs) */
     unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
                                * place; the loop kernel only refills), 1 or 2 regrouped */
+    double loop_accesses, loop_ops; /* a loop set: one iteration of the loop's body (its
+                                     * statements' memory accesses and operations) */
 } profile_set;
 
 /* One profiled kernel: its name and its tree. */
@@ -76,9 +78,11 @@ typedef struct replay_costs {
     double original;          /* the measured grouping's issued work */
     double split, tile;       /* grouped by leaf (split), by leaf inside tiles (tile) */
     int has_split;            /* the split regroups by a decision the profile sees */
-    int has_loop;             /* a regrouped loop was predicted (profile_loop.h) */
-    double loop;              /* the kernel with that loop regrouped */
-    double loop_rounds;       /* its regrouping rounds per item (the loop's iterations) */
+    int has_loop_kernel;      /* the loop kernel's schedule was replayed (profile_loop.h) */
+    double loop_kernel;       /* its issued work: the kernel's, its own, its rounds' */
+    double loop_own;          /* of which its own: per iteration, per item taken, rounds */
+    double loop_wait;         /* lane work idle at its rounds' barriers (not in loop_kernel:
+                               * other work-groups' SIMD groups issue in that time) */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4
@@ -98,6 +102,14 @@ typedef struct replay_costs {
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
                                     const nplus1rt_calibration *cal,
                                     unsigned long long launch_items, candidate_prediction *out);
+
+/*
+ * The loop kernel's own costs under the cost model cal (profile_replay_cost.c): what its
+ * generated text runs per iteration, per item taken and per round, for a loop regrouped
+ * by groups branches; fills p's costs and policy (set->regroup), not its sizes.
+ */
+void profile_loop_kernel_costs(const profile_set *set, const nplus1rt_calibration *cal,
+                               unsigned groups, loop_kernel_params *p);
 
 /* The candidate auto tries first from these predictions (set_choice.c's prior), or -1. */
 int profile_auto_first(const candidate_prediction *p, unsigned n);

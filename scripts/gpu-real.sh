@@ -31,7 +31,9 @@
 # DEST/skipped.txt with the tool's reason, and run copies that list into the
 # CSV, so the set measures it as soon as the tool splits it.
 # Environment: STRATEGIES (gen: the jobs' strategies, default every one and auto), REPS (gen, default 9), PROFILE_TIMEOUT (gen: seconds for one
-# profile here on the CPU, default 120; a profile that takes longer is left out), KERNELS (gen: a bash regex on the kernel names,
+# profile here on the CPU, default 120; a profile that takes longer is left out),
+# PROFILE_TILE_IPT (gen: items a work-item in the tiles the profiles replay, default 4:
+# the H200's and H100's, 48 KiB of local memory at 256; runtime/set.c, tile_ipt_for), KERNELS (gen: a bash regex on the kernel names,
 # e.g. '^shade_switch$', to try a few), PART=K/M (run: only every M-th job from
 # the K-th, 1-based, to spread the set over several device calls), JOBS (run: a
 # bash regex on the job names KERNEL__MIX__STRATEGY, e.g. '__auto$'), NPLUS1_PLATFORM
@@ -70,8 +72,9 @@ gen() {
         local a s opts job out
         local -a argv=()
         for a in $args; do argv+=(--arg "$a"); done
-        # the prediction, on the job's inputs (same --global, --arg, seed)
-        timeout "${PROFILE_TIMEOUT:-120}" \
+        # the prediction, on the job's inputs (same --global, --arg, seed), with the GPU's
+        # tile: the tile and loop kernels' replays group the recorded items by it
+        NPLUS1_TILE_IPT=${PROFILE_TILE_IPT:-4} timeout "${PROFILE_TIMEOUT:-120}" \
             "$tool" "bench/real/$kernel.cl" --global "$global" "${argv[@]}" --profile \
             --profile-json "$dest/profile/${kernel}__$mix.json" \
             >"$dest/profile/${kernel}__$mix.txt" 2>&1 || rm -f "$dest/profile/${kernel}__$mix.json"

@@ -3,7 +3,8 @@
 # Prepares, here (where libclang is), the samples' validation jobs at GPU
 # scale (4M items) under every strategy, with nplus1gen --validate --reps
 # --emit-job (docs/cli.md, "Validating on another machine"). scripts/gpu-bench.sh --samples runs them on the GPU
-# machine with nplus1gen-validate. Jobs go to .carry/sample-jobs/<case>_<strategy>/.
+# machine with nplus1gen-validate. Jobs go to .carry/sample-jobs/<case>_<strategy>/, and
+# each sample's profile job (--profile, same inputs and launch) to <case>_profile/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh -DNPLUS1_LLVM_ROOT=/usr/lib/llvm-14 >/dev/null
@@ -32,5 +33,10 @@ for c in "${cases[@]}"; do
     ./build/tool/nplus1gen $args --validate --reps 9 --split always --strategy "$s" -q \
       --emit-job "$out/${name}_$s" >/dev/null
   done
+  # its profile on the same inputs and launch: gpu-samples.sh runs it on the GPU, under
+  # the GPU's calibration, for the predictions beside the measured strategies
+  # shellcheck disable=SC2086
+  ./build/tool/nplus1gen $args --profile --emit-job "$out/${name}_profile" >/dev/null ||
+    echo "gpu-samples-gen: no profile job for $name" >&2
 done
 echo "gpu-samples-gen: $(ls "$out" | wc -l) jobs in $out"

@@ -31,6 +31,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 "$root/bench/real/gen_inputs.py" "$tmp/data" "$n" "$w" "$h" || exit 1
 export NPLUS1_CALIBRATION=$root/docs/perf/h200_calibration.txt NPLUS1_CACHE=0
+# the H200's tile: 4 items a work-item at 256 (runtime/set.c, tile_ipt_for: 48 KiB of local
+# memory), which the tile and loop kernels' replays group the recorded items by
+export NPLUS1_TILE_IPT=4
 subst() {
     local t=$1
     t=${t//\{N2\}/$((n * 2))}

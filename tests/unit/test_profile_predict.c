@@ -111,28 +111,49 @@ static void memory_accesses(void)
 static void loop_sets_and_unknowns(void)
 {
     nplus1rt_calibration cal = model();
-    replay_costs rc = {.original = 1000, .split = 300, .has_split = 1, .has_loop = 1,
-                       .loop = 500, .loop_rounds = 4};
+    replay_costs rc = {.original = 1000, .split = 300, .has_split = 1, .has_loop_kernel = 1,
+                       .loop_kernel = 780};
     profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 3,
                        .ctx_bytes = 8, .ops = 1000, .regroup = 1};
     candidate_prediction p[PROFILE_MAX_CANDIDATES];
     unsigned n = profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    /* the loop kernel: 500 + 4 rounds x (50 + 2 words x 10), never the split's 300 */
+    /* the loop kernel: its replayed schedule (one kernel: no launch gap), never the split's */
     check(n == 3, "a loop set carries the original, its split and its tile");
-    check_near(p[1].cost, 780, "a loop set's split runs the loop kernel: regrouped work and "
-                               "one round an iteration");
+    check_near(p[1].cost, 780, "a loop set's split runs the loop kernel: its replayed schedule");
     check_near(p[2].cost, 780, "... and so does its tile");
     set.regroup = 0;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    check_near(p[2].cost, 1000, "a loop kernel never regrouped does the original's work: its "
-                                "SIMD groups reconverge at each item's end, no round");
+    check_near(p[2].cost, 780, "a loop kernel that never regroups: its schedule too (refill)");
+    /* the kernel's own costs from the calibration: per iteration, per item taken, per round */
+    loop_kernel_params lk;
+    memset(&lk, 0, sizeof lk);
+    cal.rank_atomic4 = 30;
+    profile_loop_kernel_costs(&set, &cal, 2, &lk);
+    check(lk.regroup == 0 && lk.round_cost == 0 && lk.move_cost == 0,
+          "policy 0: no round, no move");
+    check_near(lk.iter_cost, 21 + 2, "policy 0: 21 operations an iteration and a compare a group");
+    check_near(lk.take_cost, 8 + 30, "an item taken: 8 operations and a local atomic");
+    set.regroup = 1;
+    profile_loop_kernel_costs(&set, &cal, 4, &lk);
+    check_near(lk.iter_cost, 33 + 4, "rounds: 33 operations an iteration and a compare a group");
+    check_near(lk.round_cost, 50, "rounds: the calibration's round a lane");
+    check_near(lk.move_cost, 20, "rounds: an 8-byte context moves 2 words");
+    /* a loop that reads memory every few operations an iteration: cannot tell */
+    set.loop_accesses = 4;
+    set.loop_ops = 40;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check(p[0].known && !p[1].known && strstr(p[1].why, "memory-bound loop"),
+          "a loop body under 16 operations a memory access: the loop kernel cannot be told");
+    set.loop_ops = 64;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check(p[1].known, "16 operations an access: told");
     set.tile = 4; /* the state machine: no replay of its rounds */
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     check(p[0].known && !p[1].known && strstr(p[1].why, "state machine"),
           "a machine set's candidates cannot be told (its rounds are not in the model)");
     set.tile = 3;
     set.regroup = 1;
-    rc.has_loop = 0;
+    rc.has_loop_kernel = 0;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     check(!p[1].known && strstr(p[1].why, "no replay of its loop kernel"),
           "without a predicted loop the loop set's candidates cannot be told");

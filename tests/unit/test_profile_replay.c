@@ -196,6 +196,102 @@ static void regrouped_loop(void)
     ptree_free(&t);
 }
 
+/* A top-level while (test cost 1) whose body is if (cost 1) { work then } else { work other }. */
+static void loop_with_if(ptree *t, double then, double other)
+{
+    pnode *loop = add(&t->top, PN_LOOP, 1);
+    loop->construct = construct(t, PN_LOOP, 2, -1, 0);
+    loop->narms = 1;
+    loop->arms = calloc(1, sizeof *loop->arms);
+    pnode *d = add(&loop->arms[0], PN_IF, 1);
+    d->construct = construct(t, PN_IF, 2, 0, 0);
+    d->narms = 2;
+    d->arms = calloc(2, sizeof *d->arms);
+    add(&d->arms[0], PN_WORK, then);
+    add(&d->arms[1], PN_WORK, other);
+}
+
+/*
+ * The loop kernel's schedule (profile_loop_kernel), policy 0: one SIMD group of 2 lanes
+ * works through a tile of 4 items (trips 1, 3, 1, 1, always the then branch); a lane
+ * whose item ends takes the next one at once. Each step costs the group (2 lanes): the
+ * test 2, the if 2 and its branch 20 where a lane runs the body, the kernel's own 5 a
+ * lane, and 3 a lane where a lane takes an item.
+ */
+static void loop_kernel_refills(void)
+{
+    ptree t = {0};
+    loop_with_if(&t, 10, 10);
+    unsigned char a[] = {2, 1, 1}, b[] = {2, 1, 2, 1, 2, 1, 1};
+    ptrace items[4] = {{a, 3}, {b, 7}, {a, 3}, {a, 3}};
+    unsigned long long ids[4] = {0, 1, 2, 3};
+    loop_kernel_params p = {.width = 2, .lanes = 2, .tile = 4, .regroup = 0, .iter_cost = 5,
+                            .take_cost = 3};
+    loop_kernel_stats s;
+    check(profile_loop_kernel(&t, items, ids, 4, &p, &s) == 0, "a loop with an if: replayed");
+    /* steps: A and B taken, both iterate (6 + 34); A leaves, B iterates (34); C taken,
+     * both iterate (6 + 34); both leave (test 2 + own 10); D taken, iterates (6 + 34);
+     * D leaves (12) */
+    check_near(s.issued, 178, "refill: the steps' work, the lanes' own and the takes");
+    check_near(s.own, 78, "refill: the kernel's own, 6 steps of 10 and 3 takes of 6");
+    check_near((double)s.items, 4, "refill: every item of the tile taken");
+    check_near(s.lane_iters, 6, "refill: the items' iterations");
+    check_near(s.rounds, 0, "refill: no round");
+    /* B's three iterations no longer hold C and D back: they run beside it */
+    pstats o;
+    pstats_init(&o, &t);
+    profile_replay(&t, items, NULL, NULL, 4, 2, &o);
+    check_near(o.issued, 100, "the original: (A, B) three iterations and a test, (C, D) one");
+    pstats_free(&o);
+    unsigned char cut[] = {2, 1}; /* a path that ends before its loop does */
+    ptrace short_path[1] = {{cut, 2}};
+    check(profile_loop_kernel(&t, short_path, ids, 1, &p, &s) < 0,
+          "a path that ends early: no replay of the loop kernel (and no endless loop)");
+    unsigned char none[] = {1};
+    ptrace flat[1] = {{none, 1}};
+    ptree bare = {0};
+    add(&bare.top, PN_WORK, 1);
+    check(profile_loop_kernel(&bare, flat, ids, 1, &p, &s) < 0,
+          "a tree without a loop with a decision has no loop kernel");
+    ptree_free(&bare);
+    ptree_free(&t);
+}
+
+/*
+ * Policy 1: a work-group of 4 lanes in SIMD groups of 2, 4 items of one iteration, then
+ * (10) and else (30) alternating. Round 1: every lane takes an item and runs the test
+ * (head: 6 + 2 a group); two branches taken: the round (4 a lane, 16) and the contexts
+ * moved (2 each, 8), sorted so that the first group runs the then branch (2 + 20 + own
+ * 10) and the second the else (2 + 60 + 10). Round 2: the tests (2 a group), no context
+ * left: a last round (16). The first group waits 40 at the branch phase's barrier.
+ */
+static void loop_kernel_rounds(void)
+{
+    ptree t = {0};
+    loop_with_if(&t, 10, 30);
+    unsigned char then[] = {2, 1, 1}, other[] = {2, 2, 1};
+    ptrace items[4] = {{then, 3}, {other, 3}, {then, 3}, {other, 3}};
+    unsigned long long ids[4] = {0, 1, 2, 3};
+    loop_kernel_params p = {.width = 2, .lanes = 4, .tile = 4, .regroup = 1, .iter_cost = 5,
+                            .take_cost = 3, .round_cost = 4, .move_cost = 2};
+    loop_kernel_stats s;
+    profile_loop_kernel(&t, items, ids, 4, &p, &s);
+    check_near(s.issued, 164, "rounds: heads, rounds, moves and the sorted branches");
+    check_near(s.rounds, 2, "rounds: one with contexts, and the last");
+    check_near(s.regrouped, 1, "rounds: the mixed one regrouped");
+    check_near(s.wait, 40, "rounds: the then group waits for the else group");
+    check_near(s.own, 12 + 32 + 8 + 20, "rounds: takes, rounds, moves and per iteration");
+    /* one branch only: the round is not regrouped (policy 1), no move */
+    ptrace same[4] = {{then, 3}, {then, 3}, {then, 3}, {then, 3}};
+    profile_loop_kernel(&t, same, ids, 4, &p, &s);
+    check_near(s.regrouped, 0, "rounds: a round of one branch is not regrouped");
+    check_near(s.issued, 16 + 16 + 2 * 32 + 4 + 16, "rounds: no move when not regrouped");
+    p.regroup = 2;
+    profile_loop_kernel(&t, same, ids, 4, &p, &s);
+    check_near(s.regrouped, 1, "policy 2: every round with contexts regrouped");
+    ptree_free(&t);
+}
+
 /*
  * A helper's body at its call: call { while (test 1) { if (0) { return } work 4 } } work 2.
  * Lane A: stays, then-arm (returns from the helper); lane B: twice through the else, leaves.
@@ -298,6 +394,8 @@ int main(void)
     loop_trips();
     early_return();
     regrouped_loop();
+    loop_kernel_refills();
+    loop_kernel_rounds();
     helper_call();
     racy_original();
     return check_summary("profile replay");

@@ -256,6 +256,26 @@ static void kernel_traffic(const kernel_info *k, profile_set *ps)
 }
 
 /*
+ * A loop body's memory accesses and operations, each statement once: a decision of the
+ * loop's tree holds its condition's, and its branches' statements are counted here (a
+ * switch's flattened body, each branch's seq otherwise).
+ */
+static void seq_traffic(const seq *s, double *accesses, double *ops)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        const seq_item *it = &s->items[i];
+        const decision *d = it->decision;
+        const effects *fx = d ? &d->cond_fx : &it->fx;
+        *accesses += fx->nloads + fx->nstores;
+        *ops += fx->cost;
+        if (d && d->kind == DEC_SWITCH)
+            seq_traffic(&d->body, accesses, ops);
+        for (unsigned b = 0; d && d->kind != DEC_SWITCH && b < d->nbranches; b++)
+            seq_traffic(&d->branches[b].seq, accesses, ops);
+    }
+}
+
+/*
  * The generated set of kernel k under the profile's options (what -o would
  * write with them): its carried candidates (nplus1rt_carries, as the manifest
  * lists them) and its schedule's costs besides the work the replay counts.
@@ -285,6 +305,8 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
     unsigned passes = kp->strategy == STRATEGY_ORDERED ? 3 : kp->strategy == STRATEGY_CHUNKED ? 1 : 2;
     ps.launches = kp->strategy == STRATEGY_TILE ? 1 : passes + (fused ? 1 : kp->nkernels);
     auto_tile_costs(kp, &ps.prologue, &ps.classifier);
+    if (kp->tile_candidate == AUTO_TILE_LOOP)
+        seq_traffic(&kp->loop.bodyseq, &ps.loop_accesses, &ps.loop_ops);
     ps.classifier_accesses = kp->classifier_accesses;
     return ps;
 }
