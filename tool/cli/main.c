@@ -79,6 +79,7 @@ static void fill_vopt(cli *c)
     c->vopt.ndefines = c->ndefines;
     c->vopt.includes = c->includes;
     c->vopt.nincludes = c->nincludes;
+    c->vopt.cl_std = c->cl_std;
     c->vopt.quiet = c->quiet;
 }
 
@@ -494,6 +495,7 @@ static int run(int argc, char **argv)
         c.vopt.ndefines = c.ndefines;
         c.vopt.includes = c.includes;
         c.vopt.nincludes = c.nincludes;
+        c.vopt.cl_std = c.cl_std;
         c.popt.fused = c.dispatch != DISPATCH_HOST;
         rc = profile_command(c.input, &ppo, c.kernels, c.nkernels, &c.plan, &c.vopt, &c.popt);
         cli_free(&c);
