@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "cursor_map.h"
 #include "util.h"
 #include "rules.h"
 
@@ -180,13 +181,19 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
 typedef struct lid_use {
     analysis *an;
     const kernel_info *k;
+    /* Hashed sets and maps: a kernel of 100,000 names (hashcat's unrolled rounds) is
+     * walked once, not once per name. */
     cursor_list calls;       /* get_local_id & co, called in the kernel itself */
-    cursor_list dropped;     /* ... whose value is thrown away by their statement */
+    node_set dropped;        /* ... whose value is thrown away by their statement */
     cursor_list owner_call, owner_var; /* call i is (part of) the value stored in var i */
-    cursor_list stores;      /* DeclRefs that are the target of '=' (not reads) */
-    cursor_list reads;       /* every other DeclRef's variable */
+    cursor_map owners;       /* the owner_var set */
+    node_set stores;         /* DeclRefs that are the target of '=' (not reads) */
+    cursor_map stored;       /* ... their variables */
+    cursor_list reads;       /* every other DeclRef's variable, when it owns a call */
     cursor_list read_at;     /* ... and the DeclRef itself */
-    cursor_list combined;    /* calls and DeclRefs that are parts of a linear id (below) */
+    cursor_map read_vars;    /* owner variables read other than as a linear id's part */
+    node_set combined;       /* calls and DeclRefs that are parts of a linear id (below) */
+    int groups, locals;      /* get_group_id and get_local_id calls among calls */
     CXCursor near_miss;      /* group id * a constant + local id, the constant not the
                               * reqd_work_group_size */
     long long near_value;
@@ -218,6 +225,7 @@ static void own_calls(lid_use *u, CXCursor value, CXCursor var)
     for (unsigned i = 0; i < found.n; i++) {
         VEC_PUSH(u->owner_call.v, u->owner_call.n, u->owner_call.cap, found.v[i]);
         VEC_PUSH(u->owner_var.v, u->owner_var.n, u->owner_var.cap, var);
+        cursor_map_put(&u->owners, var, 0, 1);
     }
     free(found.v);
 }
@@ -229,21 +237,13 @@ static int same_node(CXCursor a, CXCursor b)
            clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
 }
 
-static int node_in(const cursor_list *l, CXCursor c)
-{
-    for (unsigned i = 0; i < l->n; i++)
-        if (same_node(l->v[i], c))
-            return 1;
-    return 0;
-}
-
 static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
     lid_use *u = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (clang_getCursorKind(parent) == CXCursor_CompoundStmt && clang_isExpression(k) &&
         clang_getCursorKind(strip_casts(c)) == CXCursor_CallExpr)
-        VEC_PUSH(u->dropped.v, u->dropped.n, u->dropped.cap, strip_casts(c));
+        node_set_add(&u->dropped, strip_casts(c));
     if (k == CXCursor_VarDecl) {
         cursor_list ch = children_of(c);
         for (unsigned i = 0; i < ch.n; i++)
@@ -257,11 +257,12 @@ static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientD
         CXCursor lhs = ch.n == 2 ? strip(ch.v[0]) : clang_getNullCursor();
         if (!strcmp(op, "=") && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
             is_local_decl(clang_getCursorReferenced(lhs))) {
-            VEC_PUSH(u->stores.v, u->stores.n, u->stores.cap, lhs);
+            node_set_add(&u->stores, lhs);
+            cursor_map_put(&u->stored, clang_getCursorReferenced(lhs), 0, 1);
             own_calls(u, ch.v[1], clang_getCursorReferenced(lhs));
         }
         free(ch.v);
-    } else if (k == CXCursor_DeclRefExpr && !node_in(&u->stores, c)) {
+    } else if (k == CXCursor_DeclRefExpr && !node_set_has(&u->stores, c)) {
         VEC_PUSH(u->reads.v, u->reads.n, u->reads.cap, clang_getCursorReferenced(c));
         VEC_PUSH(u->read_at.v, u->read_at.n, u->read_at.cap, c);
     } else if (k == CXCursor_CallExpr) {
@@ -276,17 +277,15 @@ static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientD
 /* Is the value of this local-id call thrown away, or stored only in variables nobody reads? */
 static int lid_unused(const lid_use *u, CXCursor call)
 {
-    if (node_in(&u->dropped, call) || node_in(&u->combined, call))
+    if (node_set_has(&u->dropped, call) || node_set_has(&u->combined, call))
         return 1;
     int owned = 0;
     for (unsigned i = 0; i < u->owner_call.n; i++) {
         if (!same_node(u->owner_call.v[i], call))
             continue;
         owned = 1;
-        for (unsigned r = 0; r < u->reads.n; r++)
-            if (clang_equalCursors(u->reads.v[r], u->owner_var.v[i]) &&
-                !node_in(&u->combined, u->read_at.v[r]))
-                return 0;
+        if (cursor_map_get(&u->read_vars, u->owner_var.v[i], 0) >= 0)
+            return 0;
     }
     return owned;
 }
@@ -355,10 +354,7 @@ static int int_value(CXCursor e, long long *v)
 
 static int var_stored(const lid_use *u, CXCursor var)
 {
-    for (unsigned i = 0; i < u->stores.n; i++)
-        if (clang_equalCursors(clang_getCursorReferenced(u->stores.v[i]), var))
-            return 1;
-    return 0;
+    return cursor_map_get(&u->stored, var, 0) >= 0;
 }
 
 /* The initialiser of a local variable, or null. */
@@ -458,7 +454,7 @@ static void linear_id_at(lid_use *u, CXCursor e)
             continue;
         CXCursor parts[3] = {strip_wide(ch.v[1 - i]), strip_wide(group), strip_wide(size)};
         for (unsigned p = 0; p < 3; p++)
-            VEC_PUSH(u->combined.v, u->combined.n, u->combined.cap, parts[p]);
+            node_set_add(&u->combined, parts[p]);
         if (!u->nlinear++)
             u->first_linear = e;
         break;
@@ -488,8 +484,19 @@ static CXCursor used_local_id(build_ctx *bc, CXCursor fallback, lid_use *u)
     u->near_miss = clang_getNullCursor();
     u->first_linear = clang_getNullCursor();
     clang_visitChildren(bc->k->cursor, find_lid_calls_cb, &u->calls);
+    for (unsigned i = 0; i < u->calls.n; i++) {
+        char name[40];
+        spelling_into(u->calls.v[i], name, sizeof name);
+        u->groups += !strcmp(name, "get_group_id");
+        u->locals += !strcmp(name, "get_local_id");
+    }
     clang_visitChildren(bc->k->cursor, lid_use_cb, u);
-    clang_visitChildren(bc->k->cursor, linear_id_cb, u);
+    if (u->groups && u->locals)
+        clang_visitChildren(bc->k->cursor, linear_id_cb, u);
+    for (unsigned r = 0; r < u->reads.n; r++) /* the owners read other than as parts */
+        if (cursor_map_get(&u->owners, u->reads.v[r], 0) >= 0 &&
+            !node_set_has(&u->combined, u->read_at.v[r]))
+            cursor_map_put(&u->read_vars, u->reads.v[r], 0, 1);
     CXCursor used = u->via_helper ? fallback : clang_getNullCursor();
     for (unsigned i = 0; i < u->calls.n && clang_Cursor_isNull(used); i++)
         if (!lid_unused(u, u->calls.v[i]))
@@ -500,13 +507,16 @@ static CXCursor used_local_id(build_ctx *bc, CXCursor fallback, lid_use *u)
 static void lid_use_free(lid_use *u)
 {
     free(u->calls.v);
-    free(u->dropped.v);
+    node_set_clear(&u->dropped);
     free(u->owner_call.v);
     free(u->owner_var.v);
-    free(u->stores.v);
+    cursor_map_clear(&u->owners);
+    node_set_clear(&u->stores);
+    cursor_map_clear(&u->stored);
     free(u->reads.v);
     free(u->read_at.v);
-    free(u->combined.v);
+    cursor_map_clear(&u->read_vars);
+    node_set_clear(&u->combined);
 }
 
 /* The notes after a refused local id: a near miss, and what nplus1gen accepts (unless a
