@@ -519,10 +519,12 @@ static void lid_use_free(lid_use *u)
     node_set_clear(&u->combined);
 }
 
-/* The notes after a refused local id: a near miss, and what nplus1gen accepts (unless a
- * barrier, __local memory or a group function refuses the kernel anyway: fx_bits). */
+/* The notes after a refused local id: a near miss, and what nplus1gen accepts; none when a
+ * barrier, __local memory or a group function refuses the kernel anyway (fx_bits). */
 static void note_linear_id(build_ctx *bc, const lid_use *u, CXCursor at, unsigned fx_bits)
 {
+    if (fx_bits & (EFF_BARRIER | EFF_LOCAL_MEM | EFF_GROUP_FN))
+        return;
     if (!clang_Cursor_isNull(u->near_miss)) {
         unsigned d = u->near_dim;
         if (bc->k->reqd_wg[d])
@@ -537,8 +539,6 @@ static void note_linear_id(build_ctx *bc, const lid_use *u, CXCursor at, unsigne
                             "in dimension %u",
                             u->near_value, u->near_value, d, d, u->near_value, d);
     }
-    if (fx_bits & (EFF_BARRIER | EFF_LOCAL_MEM | EFF_GROUP_FN))
-        return;
     analyze_note_at(bc, at, "nplus1gen keeps a local id only in get_group_id(d) * "
                     "get_local_size(d) + get_local_id(d) (the original's global id less its "
                     "offset, which the generated kernels compute), each part a call or a "
