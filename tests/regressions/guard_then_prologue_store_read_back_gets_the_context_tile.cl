@@ -1,8 +1,11 @@
 // RUN: env NPLUS1_SPLIT=auto nplus1gen %s --validate --global 2048 --arg nrays=2000 \
 // RUN: --arg nbodies=6 --arg shape=size:6 --arg shape=choice:0,1,2 --report
+// RUN: env NPLUS1_SPLIT=auto nplus1gen %s --validate --global 2048 --arg nrays=2000 \
+// RUN: --arg nbodies=2 --arg shape=size:2 --arg shape=choice:1 --arg ray_to=range:0:8 \
+// RUN: --require-all-leaves --report
 // EXPECT: match
 // OUTPUT: candidates: original and tile\+context only
-// XFAIL: an early-return guard before the prologue puts the context at the guard (context.c's first_decision), so the store before the loop is outside the prologue and nplus1-memory-order refuses the kernel; without the guard the same kernel gets tile+context
+// OUTPUT: context \(tile\): at the decision at line 63
 /*
  * Shape of: Bullet3 (bulletphysics/bullet3), src/Bullet3OpenCL/Raycast/kernels/
  * rayCastKernels.cl, rayCastKernel: `if (i >= numRays) return;`, then the item's result
@@ -12,9 +15,14 @@
  * decision on whether anything was hit writes the hit. The read after the write is what
  * nplus1-memory-order refuses for the classifier; the context tile runs the prologue
  * (the store, then the loop) once per item in order, which docs/legality.md allows
- * ("Allowed under --strategy tile with a context") -- but only when no guard comes
- * first. Found by the public-kernel trial (docs/testing.md); the reduced form is the
- * guard, a store to out[i], a read of in[i], and a decision on it.
+ * ("Allowed under --strategy tile with a context"). The guard before the store once put
+ * the context at the guard (context.c's first_decision), so the store was outside the
+ * prologue and nplus1-memory-order refused the kernel; now an early-return guard
+ * followed by a prologue that writes memory is taken by the classify phase before the
+ * prologue, and the context sits at the decision after the loop. Found by the
+ * public-kernel trial (docs/testing.md); the reduced form is the guard, a store to
+ * out[i], a read of in[i], and a decision on it. The second run reaches both leaves
+ * (one hull body: some rays miss it).
  */
 static float hull_test(float from, float to, int b)
 {

@@ -21,6 +21,7 @@
 #include "tree.h"
 #include "util.h"
 #include "rules.h"
+#include "progress.h"
 
 /* ---- kernels ----------------------------------------------------------- */
 
@@ -379,6 +380,7 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
             ki->blockers->quiet = 1;
             ki->blockers->record = 1;
         }
+        progress_stage("analysing kernel '%s' (%u of %u)", ki->name, k + 1, an->nkernels);
         analyze_kernel(an, ki, ki->loop_kept ? ki->blockers : diag);
         bad |= !ki->legal && !ki->loop_kept;
     }
@@ -386,15 +388,19 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
         for_each_item_fill(&ki->top, number_item, ki);
-        if (ki->legal && ki->has_decision) /* the classes depend on no plan option */
+        if (ki->legal && ki->has_decision) { /* the classes depend on no plan option */
+            progress_stage("classifying the decisions of kernel '%s'", ki->name);
             divergence_classify(an, ki);
+        }
     }
     for (unsigned k = 0; k < an->nkernels; k++) /* those the plan may regroup (loop.h) */
         if (an->kernels[k].legal && (an->kernels[k].has_decision || an->kernels[k].loop_only))
             analyze_loop_trees(an, &an->kernels[k]);
     for (unsigned k = 0; k < an->nkernels; k++) /* the IR (ir.h) of each legal kernel */
-        if (an->kernels[k].legal)
+        if (an->kernels[k].legal) {
+            progress_stage("building the IR of kernel '%s'", an->kernels[k].name);
             an->kernels[k].ir = ir_build(an, &an->kernels[k]);
+        }
     return bad;
 }
 

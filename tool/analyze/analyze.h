@@ -220,6 +220,10 @@ typedef struct kernel_info {
     unsigned nitems;          /* items of top's tree, every level (seq_item.id) */
     unsigned ndecisions;      /* decisions of top's tree, every level (decision.id) */
     unsigned reqd_wg[3];      /* reqd_work_group_size, zeros if none */
+    unsigned linear_ids;      /* get_group_id(d) * get_local_size(d) + get_local_id(d) sums
+                               * (legality.c): the generated kernels compute them from the
+                               * original's global id (kernel.cl.tmpl, ids-from-wi) */
+    unsigned linear_id_line;  /* the first one's line */
     char *attr_text;          /* attributes to keep on the classifier, or "" */
     int has_decision;
     unsigned loop_only;       /* analyze_tu_loops: no top-level decision, an if or switch

@@ -93,6 +93,63 @@ void cursor_map_clear(cursor_map *m)
     m->n = 0;
 }
 
+/* ---- node_set ---------------------------------------------------------- */
+
+/* Hashed as bytes: no padding, every byte set. */
+typedef struct node_key {
+    uint64_t ptr[2];    /* the extent's pointers */
+    uint32_t begin, end; /* ... and offsets */
+    uint32_t kind, zero;
+} node_key;
+
+typedef struct node_entry {
+    node_key key;
+    UT_hash_handle hh;
+} node_entry;
+
+static node_key node_key_of(CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    node_key k;
+    memset(&k, 0, sizeof k);
+    k.ptr[0] = (uint64_t)(uintptr_t)r.ptr_data[0];
+    k.ptr[1] = (uint64_t)(uintptr_t)r.ptr_data[1];
+    k.begin = r.begin_int_data;
+    k.end = r.end_int_data;
+    k.kind = (uint32_t)clang_getCursorKind(c);
+    return k;
+}
+
+int node_set_has(const node_set *s, CXCursor c)
+{
+    node_key k = node_key_of(c);
+    node_entry *e = NULL;
+    HASH_FIND(hh, s->entries, &k, sizeof k, e);
+    return e != NULL;
+}
+
+int node_set_add(node_set *s, CXCursor c)
+{
+    if (node_set_has(s, c))
+        return 0;
+    node_entry *e = xcalloc(1, sizeof *e);
+    e->key = node_key_of(c);
+    HASH_ADD(hh, s->entries, key, sizeof e->key, e);
+    s->n++;
+    return 1;
+}
+
+void node_set_clear(node_set *s)
+{
+    node_entry *e, *tmp;
+    HASH_ITER(hh, s->entries, e, tmp) {
+        HASH_DEL(s->entries, e);
+        free(e);
+    }
+    s->entries = NULL;
+    s->n = 0;
+}
+
 /* ---- cursor_set.h ---------------------------------------------------- */
 
 int cursor_in(const CXCursor *v, unsigned n, CXCursor c)

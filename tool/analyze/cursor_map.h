@@ -23,4 +23,20 @@ void cursor_map_put(cursor_map *m, CXCursor c, uint64_t tag, unsigned index);
 /* Empties the map; it can be used again. */
 void cursor_map_clear(cursor_map *m);
 
+/*
+ * A hashed set of expressions or statements told apart by kind and source
+ * extent (clang_equalRanges), not by clang_equalCursors: the same node reached
+ * by two walks (a visitor's cursor and a children list's) is one member.
+ */
+typedef struct node_set {
+    struct node_entry *entries;    /* uthash table; private */
+    unsigned n;
+} node_set;
+
+/* Adds c unless it is there: 1 if it was added, else 0. */
+int node_set_add(node_set *s, CXCursor c);
+int node_set_has(const node_set *s, CXCursor c);
+/* Empties the set; it can be used again. */
+void node_set_clear(node_set *s);
+
 #endif

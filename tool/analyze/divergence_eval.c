@@ -523,9 +523,18 @@ static dval eval_builtin(dctx *x, const frame *f, CXCursor e, const char *name,
                                            "add_sat", "sub_sat", NULL};
     static const char *const products[] = {"mad", "mad24", "mul24", "fma", "mad_sat", NULL};
     char why[160];
-    if (builtins_kind(name) == BUILTIN_GLOBAL_ID) { /* sources of divergence: builtins.h */
+    if (builtins_kind(name) == BUILTIN_GLOBAL_ID || !strcmp(name, "get_local_id") ||
+        !strcmp(name, "get_local_linear_id")) { /* sources of divergence: builtins.h */
         builtin_source(x, e, name, 1);
         return mk(V_AFFINE, "");
+    }
+    /* The same for the items of a work-group, and so of a SIMD group: the local ids
+     * that pass legality.c are parts of get_group_id(d) * get_local_size(d) +
+     * get_local_id(d), affine as the global id it is. */
+    if (!strcmp(name, "get_group_id") || !strcmp(name, "get_local_size") ||
+        !strcmp(name, "get_enqueued_local_size") || !strcmp(name, "get_num_groups")) {
+        builtin_source(x, e, name, 0);
+        return mk(V_UNIFORM, "");
     }
     if (builtins_kind(name) == BUILTIN_GLOBAL_SIZE) {
         builtin_source(x, e, name, 0);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "cursor_map.h"
 #include "util.h"
 #include "rules.h"
 
@@ -179,11 +180,26 @@ static void report_effect(build_ctx *bc, const effects *fx, unsigned bit, const 
 
 typedef struct lid_use {
     analysis *an;
+    const kernel_info *k;
+    /* Hashed sets and maps: a kernel of 100,000 names (hashcat's unrolled rounds) is
+     * walked once, not once per name. */
     cursor_list calls;       /* get_local_id & co, called in the kernel itself */
-    cursor_list dropped;     /* ... whose value is thrown away by their statement */
+    node_set dropped;        /* ... whose value is thrown away by their statement */
     cursor_list owner_call, owner_var; /* call i is (part of) the value stored in var i */
-    cursor_list stores;      /* DeclRefs that are the target of '=' (not reads) */
-    cursor_list reads;       /* every other DeclRef's variable */
+    cursor_map owners;       /* the owner_var set */
+    node_set stores;         /* DeclRefs that are the target of '=' (not reads) */
+    cursor_map stored;       /* ... their variables */
+    cursor_list reads;       /* every other DeclRef's variable, when it owns a call */
+    cursor_list read_at;     /* ... and the DeclRef itself */
+    cursor_map read_vars;    /* owner variables read other than as a linear id's part */
+    node_set combined;       /* calls and DeclRefs that are parts of a linear id (below) */
+    int groups, locals;      /* get_group_id and get_local_id calls among calls */
+    CXCursor near_miss;      /* group id * a constant + local id, the constant not the
+                              * reqd_work_group_size */
+    long long near_value;
+    unsigned near_dim;
+    unsigned nlinear;        /* linear ids found */
+    CXCursor first_linear;
     int via_helper;          /* a helper the kernel calls uses a local id */
 } lid_use;
 
@@ -209,6 +225,7 @@ static void own_calls(lid_use *u, CXCursor value, CXCursor var)
     for (unsigned i = 0; i < found.n; i++) {
         VEC_PUSH(u->owner_call.v, u->owner_call.n, u->owner_call.cap, found.v[i]);
         VEC_PUSH(u->owner_var.v, u->owner_var.n, u->owner_var.cap, var);
+        cursor_map_put(&u->owners, var, 0, 1);
     }
     free(found.v);
 }
@@ -220,21 +237,13 @@ static int same_node(CXCursor a, CXCursor b)
            clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
 }
 
-static int node_in(const cursor_list *l, CXCursor c)
-{
-    for (unsigned i = 0; i < l->n; i++)
-        if (same_node(l->v[i], c))
-            return 1;
-    return 0;
-}
-
 static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
     lid_use *u = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (clang_getCursorKind(parent) == CXCursor_CompoundStmt && clang_isExpression(k) &&
         clang_getCursorKind(strip_casts(c)) == CXCursor_CallExpr)
-        VEC_PUSH(u->dropped.v, u->dropped.n, u->dropped.cap, strip_casts(c));
+        node_set_add(&u->dropped, strip_casts(c));
     if (k == CXCursor_VarDecl) {
         cursor_list ch = children_of(c);
         for (unsigned i = 0; i < ch.n; i++)
@@ -248,12 +257,14 @@ static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientD
         CXCursor lhs = ch.n == 2 ? strip(ch.v[0]) : clang_getNullCursor();
         if (!strcmp(op, "=") && clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
             is_local_decl(clang_getCursorReferenced(lhs))) {
-            VEC_PUSH(u->stores.v, u->stores.n, u->stores.cap, lhs);
+            node_set_add(&u->stores, lhs);
+            cursor_map_put(&u->stored, clang_getCursorReferenced(lhs), 0, 1);
             own_calls(u, ch.v[1], clang_getCursorReferenced(lhs));
         }
         free(ch.v);
-    } else if (k == CXCursor_DeclRefExpr && !node_in(&u->stores, c)) {
+    } else if (k == CXCursor_DeclRefExpr && !node_set_has(&u->stores, c)) {
         VEC_PUSH(u->reads.v, u->reads.n, u->reads.cap, clang_getCursorReferenced(c));
+        VEC_PUSH(u->read_at.v, u->read_at.n, u->read_at.cap, c);
     } else if (k == CXCursor_CallExpr) {
         CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
         if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl &&
@@ -266,42 +277,272 @@ static enum CXChildVisitResult lid_use_cb(CXCursor c, CXCursor parent, CXClientD
 /* Is the value of this local-id call thrown away, or stored only in variables nobody reads? */
 static int lid_unused(const lid_use *u, CXCursor call)
 {
-    if (node_in(&u->dropped, call))
+    if (node_set_has(&u->dropped, call) || node_set_has(&u->combined, call))
         return 1;
     int owned = 0;
     for (unsigned i = 0; i < u->owner_call.n; i++) {
         if (!same_node(u->owner_call.v[i], call))
             continue;
         owned = 1;
-        if (cursor_in(u->reads.v, u->reads.n, u->owner_var.v[i]))
+        if (cursor_map_get(&u->read_vars, u->owner_var.v[i], 0) >= 0)
             return 0;
     }
     return owned;
 }
 
+/* ---- the original's linear id, spelled with local ids ------------------- */
+
+/*
+ * get_group_id(d) * get_local_size(d) + get_local_id(d), in any operand order,
+ * each part a call or a variable whose one definition is its initialiser,
+ * the size also get_enqueued_local_size(d) or a constant equal to the
+ * kernel's reqd_work_group_size in d: in the original launch it equals
+ * get_global_id(d) - get_global_offset(d), which the generated kernels
+ * carry (the prelude's local-id macros, kernel.cl.tmpl). A use of a local
+ * id that is part of one is no use (lid_unused).
+ */
+enum lid_part { PART_NONE, PART_GROUP, PART_LOCAL, PART_SIZE };
+
+/* An integer type of 32 bits or more: a part cast to it keeps its value. */
+static int wide_integer(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Int: case CXType_UInt: case CXType_Long: case CXType_ULong:
+    case CXType_LongLong: case CXType_ULongLong:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Strips parentheses and casts to wide integers; the null cursor at a narrowing cast. */
+static CXCursor strip_wide(CXCursor e)
+{
+    for (int depth = 0; depth < 32; depth++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+            k != CXCursor_CStyleCastExpr)
+            return e;
+        if (!wide_integer(clang_getCursorType(e)))
+            return clang_getNullCursor();
+        cursor_list ch = children_of(e);
+        CXCursor next = clang_getNullCursor();
+        unsigned nexpr = 0;
+        for (unsigned i = 0; i < ch.n; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
+                next = ch.v[i];
+                nexpr++;
+            }
+        free(ch.v);
+        if (nexpr != 1)
+            return e;
+        e = next;
+    }
+    return clang_getNullCursor();
+}
+
+static int int_value(CXCursor e, long long *v)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *v = clang_EvalResult_getAsLongLong(r);
+    if (r)
+        clang_EvalResult_dispose(r);
+    return ok;
+}
+
+static int var_stored(const lid_use *u, CXCursor var)
+{
+    return cursor_map_get(&u->stored, var, 0) >= 0;
+}
+
+/* The initialiser of a local variable, or null. */
+static CXCursor initialiser_of(CXCursor var)
+{
+    cursor_list ch = children_of(var);
+    CXCursor init = clang_getNullCursor();
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_isExpression(clang_getCursorKind(ch.v[i])))
+            init = ch.v[i];
+    free(ch.v);
+    return init;
+}
+
+/* Which part of a linear id e is, and its dimension (*dim). */
+static enum lid_part part_of(const lid_use *u, CXCursor e, unsigned *dim, int depth)
+{
+    e = strip_wide(e);
+    if (clang_Cursor_isNull(e) || depth > 8)
+        return PART_NONE;
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor var = clang_getCursorReferenced(e);
+        if (clang_getCursorKind(var) != CXCursor_VarDecl || !is_local_decl(var) ||
+            var_stored(u, var))
+            return PART_NONE;
+        CXCursor init = initialiser_of(var);
+        return clang_Cursor_isNull(init) ? PART_NONE : part_of(u, init, dim, depth + 1);
+    }
+    if (k != CXCursor_CallExpr || clang_Cursor_getNumArguments(e) != 1)
+        return PART_NONE;
+    long long d;
+    if (!int_value(clang_Cursor_getArgument(e, 0), &d) || d < 0 || d > 2)
+        return PART_NONE;
+    char name[40];
+    spelling_into(e, name, sizeof name);
+    *dim = (unsigned)d;
+    if (!strcmp(name, "get_group_id"))
+        return PART_GROUP;
+    if (!strcmp(name, "get_local_id"))
+        return PART_LOCAL;
+    if (!strcmp(name, "get_local_size") || !strcmp(name, "get_enqueued_local_size"))
+        return PART_SIZE;
+    return PART_NONE;
+}
+
+/* Is group * size (in either order) a group id and a local size of dimension d? */
+static int group_times_size(lid_use *u, CXCursor product, unsigned d, CXCursor *group,
+                            CXCursor *size)
+{
+    product = strip_wide(product);
+    if (clang_Cursor_isNull(product) || clang_getCursorKind(product) != CXCursor_BinaryOperator)
+        return 0;
+    cursor_list ch = children_of(product);
+    char op[8] = "";
+    if (ch.n == 2)
+        binary_operator(u->an, product, ch.v[0], ch.v[1], op, sizeof op);
+    int found = 0;
+    for (unsigned i = 0; i < 2 && !found && !strcmp(op, "*"); i++) {
+        CXCursor g = ch.v[i], s = ch.v[1 - i];
+        unsigned gd = 0, sd = 0;
+        if (part_of(u, g, &gd, 0) != PART_GROUP || gd != d)
+            continue;
+        long long v;
+        if (part_of(u, s, &sd, 0) == PART_SIZE && sd == d)
+            found = 1;
+        else if (int_value(s, &v)) {
+            if (u->k->reqd_wg[d] && v == (long long)u->k->reqd_wg[d])
+                found = 1;
+            else if (clang_Cursor_isNull(u->near_miss)) {
+                u->near_miss = product;
+                u->near_value = v;
+                u->near_dim = d;
+            }
+        }
+        if (found) {
+            *group = g;
+            *size = s;
+        }
+    }
+    free(ch.v);
+    return found;
+}
+
+/* Marks the parts of e when it is a linear id (the sum at its top). */
+static void linear_id_at(lid_use *u, CXCursor e)
+{
+    cursor_list ch = children_of(e);
+    char op[8] = "";
+    if (ch.n == 2)
+        binary_operator(u->an, e, ch.v[0], ch.v[1], op, sizeof op);
+    for (unsigned i = 0; i < 2 && !strcmp(op, "+"); i++) {
+        unsigned d = 0;
+        CXCursor group, size;
+        if (part_of(u, ch.v[1 - i], &d, 0) != PART_LOCAL ||
+            !group_times_size(u, ch.v[i], d, &group, &size))
+            continue;
+        CXCursor parts[3] = {strip_wide(ch.v[1 - i]), strip_wide(group), strip_wide(size)};
+        for (unsigned p = 0; p < 3; p++)
+            node_set_add(&u->combined, parts[p]);
+        if (!u->nlinear++)
+            u->first_linear = e;
+        break;
+    }
+    free(ch.v);
+}
+
+static enum CXChildVisitResult linear_id_cb(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator)
+        linear_id_at(data, c);
+    return CXChildVisit_Recurse;
+}
+
 /*
  * The first local-id call of the kernel whose value reaches anything, or
  * the null cursor when none does (an unused 'int lid = get_local_id(0);'
- * is no reason to refuse). A helper that uses one counts as used.
+ * is no reason to refuse, nor a linear id, above). A helper that uses one
+ * counts as used. Fills u (free it with lid_use_free).
  */
-static CXCursor used_local_id(build_ctx *bc, CXCursor fallback)
+static CXCursor used_local_id(build_ctx *bc, CXCursor fallback, lid_use *u)
 {
-    lid_use u;
-    memset(&u, 0, sizeof u);
-    u.an = bc->an;
-    clang_visitChildren(bc->k->cursor, find_lid_calls_cb, &u.calls);
-    clang_visitChildren(bc->k->cursor, lid_use_cb, &u);
-    CXCursor used = u.via_helper ? fallback : clang_getNullCursor();
-    for (unsigned i = 0; i < u.calls.n && clang_Cursor_isNull(used); i++)
-        if (!lid_unused(&u, u.calls.v[i]))
-            used = u.calls.v[i];
-    free(u.calls.v);
-    free(u.dropped.v);
-    free(u.owner_call.v);
-    free(u.owner_var.v);
-    free(u.stores.v);
-    free(u.reads.v);
+    memset(u, 0, sizeof *u);
+    u->an = bc->an;
+    u->k = bc->k;
+    u->near_miss = clang_getNullCursor();
+    u->first_linear = clang_getNullCursor();
+    clang_visitChildren(bc->k->cursor, find_lid_calls_cb, &u->calls);
+    for (unsigned i = 0; i < u->calls.n; i++) {
+        char name[40];
+        spelling_into(u->calls.v[i], name, sizeof name);
+        u->groups += !strcmp(name, "get_group_id");
+        u->locals += !strcmp(name, "get_local_id");
+    }
+    clang_visitChildren(bc->k->cursor, lid_use_cb, u);
+    if (u->groups && u->locals)
+        clang_visitChildren(bc->k->cursor, linear_id_cb, u);
+    for (unsigned r = 0; r < u->reads.n; r++) /* the owners read other than as parts */
+        if (cursor_map_get(&u->owners, u->reads.v[r], 0) >= 0 &&
+            !node_set_has(&u->combined, u->read_at.v[r]))
+            cursor_map_put(&u->read_vars, u->reads.v[r], 0, 1);
+    CXCursor used = u->via_helper ? fallback : clang_getNullCursor();
+    for (unsigned i = 0; i < u->calls.n && clang_Cursor_isNull(used); i++)
+        if (!lid_unused(u, u->calls.v[i]))
+            used = u->calls.v[i];
     return used;
+}
+
+static void lid_use_free(lid_use *u)
+{
+    free(u->calls.v);
+    node_set_clear(&u->dropped);
+    free(u->owner_call.v);
+    free(u->owner_var.v);
+    cursor_map_clear(&u->owners);
+    node_set_clear(&u->stores);
+    cursor_map_clear(&u->stored);
+    free(u->reads.v);
+    free(u->read_at.v);
+    cursor_map_clear(&u->read_vars);
+    node_set_clear(&u->combined);
+}
+
+/* The notes after a refused local id: a near miss, and what nplus1gen accepts; none when a
+ * barrier, __local memory or a group function refuses the kernel anyway (fx_bits). */
+static void note_linear_id(build_ctx *bc, const lid_use *u, CXCursor at, unsigned fx_bits)
+{
+    if (fx_bits & (EFF_BARRIER | EFF_LOCAL_MEM | EFF_GROUP_FN))
+        return;
+    if (!clang_Cursor_isNull(u->near_miss)) {
+        unsigned d = u->near_dim;
+        if (bc->k->reqd_wg[d])
+            analyze_note_at(bc, u->near_miss, "a group id times %lld is not the original's "
+                            "global id: the kernel's reqd_work_group_size is %u in dimension %u",
+                            u->near_value, bc->k->reqd_wg[d], d);
+        else
+            analyze_note_at(bc, u->near_miss, "a group id times %lld is the original's global "
+                            "id only when %lld is the local size in dimension %u, which "
+                            "nplus1gen cannot know: write get_local_size(%u) there, or give "
+                            "the kernel __attribute__((reqd_work_group_size(...))) with %lld "
+                            "in dimension %u",
+                            u->near_value, u->near_value, d, d, u->near_value, d);
+    }
+    analyze_note_at(bc, at, "nplus1gen keeps a local id only in get_group_id(d) * "
+                    "get_local_size(d) + get_local_id(d) (the original's global id less its "
+                    "offset, which the generated kernels compute), each part a call or a "
+                    "variable its initialiser sets once, or in a value nobody reads");
 }
 
 /* Kernel-wide rules: what no split kernel may contain anywhere. */
@@ -313,16 +554,30 @@ void analyze_check_forbidden(build_ctx *bc)
                                      EFF_UNSUPPORTED};
     char what[300];
     snprintf(what, sizeof what, "kernel '%s'", bc->k->name);
-    if (fx.bits & EFF_LOCAL_ID) {
-        CXCursor used = used_local_id(bc, fx.site[5].at);
-        if (clang_Cursor_isNull(used))
-            fx.bits &= ~EFF_LOCAL_ID; /* computed, never used */
-        else if (clang_Cursor_isNull(fx.site[5].via))
+    lid_use u;
+    memset(&u, 0, sizeof u);
+    int lid = (fx.bits & EFF_LOCAL_ID) != 0;
+    if (lid) {
+        CXCursor used = used_local_id(bc, fx.site[5].at, &u);
+        if (clang_Cursor_isNull(used)) {
+            fx.bits &= ~EFF_LOCAL_ID; /* computed, never used, or a linear id */
+            bc->k->linear_ids = u.nlinear;
+            if (u.nlinear) {
+                src_range r;
+                bc->k->linear_id_line = cursor_range(bc->an, u.first_linear, &r) == 0 ? r.line
+                                                                                      : 0;
+            }
+        } else if (clang_Cursor_isNull(fx.site[5].via))
             fx.site[5].at = used;
     }
     for (unsigned i = 0; i < sizeof order / sizeof *order; i++)
-        if (fx.bits & order[i])
+        if (fx.bits & order[i]) {
             report_effect(bc, &fx, order[i], what);
+            if (order[i] == EFF_LOCAL_ID && clang_Cursor_isNull(fx.site[5].via))
+                note_linear_id(bc, &u, fx.site[5].at, fx.bits);
+        }
+    if (lid)
+        lid_use_free(&u);
     effects_free(&fx);
 }
 

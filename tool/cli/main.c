@@ -30,6 +30,7 @@
 #include "safety_net.h"
 #include "util.h"
 #include "validate_cmd.h"
+#include "progress.h"
 
 /* The stem: the input's file name without its directory and .cl. */
 static char *default_stem(const char *input)
@@ -65,8 +66,10 @@ static int emit_checked(const cli *c, const plan *pl, dispatch d, const char *st
                        c->no_line, c->skipped, c->nskipped, d};
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
+    progress_stage("writing the kernel set");
     if (emit_all(pl, &eo, out, err, sizeof err) != 0)
         return emit_failed(c, err);
+    progress_stage("checking the generated kernel file");
     if (safety_net_check(pl, &po, c->input, stem, out->kernel_file, !!c->template_dir))
         return c->template_dir ? EXIT_INPUT : EXIT_INTERNAL;
     return EXIT_OK;
@@ -79,6 +82,7 @@ static void fill_vopt(cli *c)
     c->vopt.ndefines = c->ndefines;
     c->vopt.includes = c->includes;
     c->vopt.nincludes = c->nincludes;
+    c->vopt.cl_std = c->cl_std;
     c->vopt.quiet = c->quiet;
 }
 
@@ -90,6 +94,7 @@ static int validate(cli *c, const plan *pl)
     if (rc == EXIT_OK) {
         fill_vopt(c);
         fflush(stdout);
+        progress_stage("validating on the device");
         rc = validate_run(pl, c->dispatch, &out, &c->vopt);
     }
     emit_output_free(&out);
@@ -162,6 +167,7 @@ static int validate_pairs(cli *c, const plan *pl)
     if (rc == EXIT_OK) {
         fill_vopt(c);
         fflush(stdout);
+        progress_stage("validating %u sets on the device", n);
         rc = validate_run_sets(vs, n, &c->vopt);
     }
     for (unsigned i = 0; ps && i < made; i++) {
@@ -182,8 +188,10 @@ static int generate(const cli *c, const plan *pl)
     emit_output out;
     char err[512] = "";
     parse_options po = {c->cl_std, NULL, 0, c->includes, c->nincludes};
-    if (emit_all(pl, &eo, &out, err, sizeof err) != 0 ||
-        safety_net_check(pl, &po, c->input, stem, out.kernel_file, !!c->template_dir)) {
+    progress_stage("writing the kernel set");
+    int bad = emit_all(pl, &eo, &out, err, sizeof err) != 0;
+    progress_stage("checking the generated kernel file");
+    if (bad || safety_net_check(pl, &po, c->input, stem, out.kernel_file, !!c->template_dir)) {
         int rc = err[0] ? emit_failed(c, err) : c->template_dir ? EXIT_INPUT : EXIT_INTERNAL;
         emit_output_free(&out);
         free(stem);
@@ -480,6 +488,7 @@ static int run(int argc, char **argv)
         return EXIT_OK;
     if (rc != EXIT_OK)
         return rc;
+    progress_start(c.quiet);
     if (c.calibrate) {
         rc = calibrate(&c);
         cli_free(&c);
@@ -494,7 +503,9 @@ static int run(int argc, char **argv)
         c.vopt.ndefines = c.ndefines;
         c.vopt.includes = c.includes;
         c.vopt.nincludes = c.nincludes;
+        c.vopt.cl_std = c.cl_std;
         c.popt.fused = c.dispatch != DISPATCH_HOST;
+        progress_stage("profiling");
         rc = profile_command(c.input, &ppo, c.kernels, c.nkernels, &c.plan, &c.vopt, &c.popt);
         cli_free(&c);
         return rc;
@@ -568,6 +579,7 @@ int main(int argc, char **argv)
 {
     main_args a = {argc, argv};
     int rc = big_stack_run(run_args, &a, big_stack_size());
+    progress_stop();
     runner_end_if_interrupted(); /* Ctrl-C or SIGTERM stopped a runner: end by it */
     return rc;
 }

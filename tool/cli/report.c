@@ -595,6 +595,11 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, dispatch d
     if (kp->merged_kernel >= 0)
         fprintf(f, "  merged: %u cheap leaves share %s" NPLUS1RT_SUFFIX_LEAF "%d, which runs the "
                    "original code\n", kp->nmerged, k->name, kp->merged_kernel);
+    if (k->linear_ids)
+        fprintf(f, "  local ids: %u sum%s get_group_id(d) * get_local_size(d) + "
+                   "get_local_id(d) (the first at line %u), computed in the generated kernels "
+                   "from the original's global id less its offset\n", k->linear_ids,
+                k->linear_ids == 1 ? "" : "s", k->linear_id_line);
     if (!full)
         return;
     print_kept(f, kp);

@@ -14,12 +14,14 @@
 #define _DEFAULT_SOURCE
 #include "validate_cmd.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -51,10 +53,21 @@ unsigned parse_dims(const char *s, size_t out[3])
     return 0;
 }
 
-/* The generation's -D options, then the run-time build options (as a driver's _create gets
- * them): what both builds of a run, here or in an emitted job, start with. */
+/* The generation's -cl-std= and -D options, then the run-time build options (as a driver's
+ * _create gets them): what both builds of a run, here or in an emitted job, start with. A
+ * kernel parsed as OpenCL C 2.0 (generic pointers, program-scope globals) builds as 2.0. */
 static void put_macro_options(strbuf *sb, const validate_options *o)
 {
+    /* OpenCL's compilers take CL1.1 .. CL3.0 (and CLC++ where C++ for OpenCL is there),
+     * upper case; clang's CL and CL1.0 have no such option: the device's default. The
+     * user's own -cl-std in --build-options wins (one option, not two). */
+    if (o->cl_std && strcasecmp(o->cl_std, "cl") && strcasecmp(o->cl_std, "cl1.0") &&
+        !(o->build_options && strstr(o->build_options, "-cl-std="))) {
+        sb_puts(sb, "-cl-std=");
+        for (const char *p = o->cl_std; *p; p++)
+            sb_putc(sb, (char)toupper((unsigned char)*p));
+        sb_putc(sb, ' ');
+    }
     for (unsigned i = 0; i < o->ndefines; i++)
         sb_printf(sb, "-D%s ", o->defines[i]);
     if (o->build_options)

@@ -35,6 +35,8 @@ typedef struct validate_options {
     const char *device;       /* --device oclgrind, or NULL (the default device) */
     const char *device_select; /* --device NAME|INDEX: the runner's NPLUS1_DEVICE, or NULL */
     const char *build_options; /* --build-options: run-time options for both builds, or NULL */
+    const char *cl_std;       /* --cl-std: the version the input was parsed as, or NULL;
+                               * both builds get -cl-std= with it */
 } validate_options;
 
 /* Parses "N[,H[,D]]" into sizes; returns the dimension count or 0. */

@@ -145,7 +145,12 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     snprintf(nleaves, sizeof nleaves, "%u", kp->nkernels);
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     const char *strat = strategy_name(kp->strategy);
-    tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat}};
+    char lsz[3][16];
+    for (unsigned d = 0; d < 3; d++)
+        snprintf(lsz[d], sizeof lsz[d], "%u", k->reqd_wg[d] ? k->reqd_wg[d] : 1u);
+    tmpl_var head[] = {{"K", k->name}, {"NLEAVES", nleaves}, {"STRATEGY", strat},
+                       {"LINEAR", k->linear_ids ? "1" : ""}, {"LSZ0", lsz[0]},
+                       {"LSZ1", lsz[1]}, {"LSZ2", lsz[2]}};
     emit_expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
     if (emit_tile_only(kp) && kp->machine.active) {
         machine_emit_set(e, kp, sb);

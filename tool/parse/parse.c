@@ -14,6 +14,7 @@
 #include "parse_facts.h"
 #include "util.h"
 #include "rules.h"
+#include "progress.h"
 
 static int add_file(parse_result *pr, const char *path, CXFile cx)
 {
@@ -217,6 +218,7 @@ int parse_input(parse_result *pr, const char *path, const parse_options *opt,
 {
     memset(pr, 0, sizeof *pr);
     pr->diag = diag;
+    progress_stage("parsing %s", path);
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         /* a device or FIFO may never end, and clang reads the input a second time */

@@ -218,24 +218,73 @@ static int param_assigned(build *b)
     return 0;
 }
 
-/* The first split decision at the top level, or k->top.n. */
+/* `if (c) return;` and nothing else: an item it stops does nothing, the others run on. */
+static int early_return_guard(const seq_item *it)
+{
+    const decision *d = it->decision;
+    if (it->kind != ITEM_DECISION || !d || d->kind != DEC_IF || d->nbranches != 2)
+        return 0;
+    const branch *taken = &d->branches[0], *other = &d->branches[1];
+    return taken->kind == BR_IF && taken->seq.n == 1 &&
+           taken->seq.items[0].kind == ITEM_RETURN && other->kind == BR_IMPLICIT_ELSE &&
+           other->seq.n == 0;
+}
+
+/*
+ * The split decision after guard g that is no guard itself, when a statement between
+ * them writes memory (which a condition may read back: only the context's classify
+ * phase runs such a prologue before the conditions), else k->top.n.
+ */
+static unsigned past_guard(const kernel_info *k, const decision_plan *dp, unsigned g)
+{
+    int writes = 0;
+    for (unsigned i = g + 1; i < k->top.n; i++) {
+        const seq_item *it = &k->top.items[i];
+        if (it->kind == ITEM_DECISION && it->decision && !decision_kept(dp, it->decision)) {
+            if (!early_return_guard(it))
+                return writes ? i : k->top.n;
+            continue;
+        }
+        if (it->kind != ITEM_STMT && it->kind != ITEM_DECISION)
+            break;
+        writes |= (it->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)) != 0;
+    }
+    return k->top.n;
+}
+
+/*
+ * The first split decision at the top level, or k->top.n. An early-return guard
+ * (`if (i >= n) return;`) followed by a prologue that writes memory, then a decision,
+ * is passed over: the classify phase takes the guard before the prologue, as any
+ * classifier does, the items it stops get no leaf, and the context sits at the
+ * decision after the prologue (without the store in it the context stays at the guard,
+ * as before).
+ */
 static unsigned first_decision(const kernel_info *k, const decision_plan *dp)
 {
     for (unsigned i = 0; i < k->top.n; i++) {
         const seq_item *it = &k->top.items[i];
-        if (it->kind == ITEM_DECISION && it->decision && !decision_kept(dp, it->decision))
+        if (it->kind == ITEM_DECISION && it->decision && !decision_kept(dp, it->decision)) {
+            if (early_return_guard(it)) {
+                unsigned after = past_guard(k, dp, i);
+                if (after < k->top.n)
+                    return after;
+            }
             return i;
+        }
         if (it->kind != ITEM_STMT && it->kind != ITEM_DECISION)
             return k->top.n;
     }
     return k->top.n;
 }
 
-/* A prologue statement that may leave the kernel early, or NULL. */
+/* A prologue statement that may leave the kernel early, or NULL (a guard, which the
+ * classify phase takes, is none). */
 static const seq_item *early_exit(const kernel_context *ctx, const kernel_info *k)
 {
     for (unsigned i = 0; i < ctx->at; i++)
-        if (!cursor_is_null(k->top.items[i].fx.hidden_exit))
+        if (!cursor_is_null(k->top.items[i].fx.hidden_exit) &&
+            !early_return_guard(&k->top.items[i]))
             return &k->top.items[i];
     return NULL;
 }

@@ -16,6 +16,7 @@
 #include "plan_facts.h"
 #include "rules.h"
 #include "util.h"
+#include "progress.h"
 
 const char *strategy_name(strategy s)
 {
@@ -623,6 +624,7 @@ int plan_build(plan *pl, const analysis *an, const plan_options *opt, diag_sink 
         }
         if (!k->legal || (!k->has_decision && !k->loop_only))
             continue;
+        progress_stage("planning kernel '%s'", k->name);
         errors += plan_kernel(pl, k, diag);
     }
     errors += report_all_skipped(pl, diag);
