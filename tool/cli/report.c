@@ -142,13 +142,16 @@ static void print_loop_decision(FILE *f, const loop_plan *lp, const decision *d,
 {
     if (lp->outer == d)
         fprintf(f, "      plan: runs in the loop kernel's prologue: an item of the branch at "
-                   "line %u goes on to the regrouped loop at line %u; one of another branch "
+                   "line %u goes on to the %sloop at line %u; one of another branch "
                    "runs it and the code after the if, and ends\n",
-                d->branches[lp->outer_branch].body.line, lp->line);
+                d->branches[lp->outer_branch].body.line, lp->regroup > 0 ? "regrouped " : "",
+                lp->line);
     else
-        fprintf(f, "      plan: runs as written in the loop kernel (%s), which regroups the "
-                   "loop at line %u instead of splitting here\n",
-                inner ? "inside a top-level decision" : "its prologue or epilogue", lp->line);
+        fprintf(f, "      plan: runs as written in the loop kernel (%s), which %s the "
+                   "loop at line %u%s instead of splitting here\n",
+                inner ? "inside a top-level decision" : "its prologue or epilogue",
+                lp->regroup > 0 ? "regroups" : "takes", lp->line,
+                lp->regroup > 0 ? "" : " (not regrouped: no round pays)");
 }
 
 /* One line per decision, in source order: its divergence class and why. */

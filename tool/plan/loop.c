@@ -613,9 +613,11 @@ static void loop_policy(const analysis *an, const kernel_info *k, const machine_
     lp->arm_cost[0] = max;
     lp->arm_cost[1] = sum;
     const ir_node *loop = ir_loop(k, lp);
+    const ir_node *d = ir_decision(k, lp->d), *d2 = ir_decision(k, lp->d2);
     for (unsigned i = 0; mp && loop && i < mp->nleft; i++) { /* the rule's reasons */
         const ir_node *n = k->ir->nodes[mp->left[i].node];
-        if (n->cond.divergence != DIV_DATA || !holds(loop, n))
+        if (n->cond.divergence != DIV_DATA || !holds(loop, n) ||
+            (lp->pays && (n == d || n == d2))) /* part of the point regrouped */
             continue;
         unsigned cap = lp->nleft;
         VEC_PUSH(lp->left, lp->nleft, cap, mp->left[i]);
@@ -630,7 +632,6 @@ static void loop_policy(const analysis *an, const kernel_info *k, const machine_
     lp->round_cost = regroup_round_of(lp->bytes);
     for (unsigned i = 0; i < lp->nleft; i++) {
         const ir_node *n = k->ir->nodes[lp->left[i].node];
-        const ir_node *d = ir_decision(k, lp->d), *d2 = ir_decision(k, lp->d2);
         if (lp->left[i].cheap && (n == d || n == d2)) {
             lp->saved += lp->left[i].saved;
             lp->round_cost = lp->left[i].round;

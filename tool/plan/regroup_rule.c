@@ -175,17 +175,31 @@ static int at_top_of(const ir_node *loop, const ir_node *d)
     return 1;
 }
 
-/* Whether arm a of if d ends by leaving loop: its last statement (through blocks) a break
- * of the loop or a return of the item. */
-static int arm_ends_leaving(const ir_node *d, unsigned a, const ir_node *loop)
+/* Whether arm a of data decision d leaves loop by itself: it leaves (a break, a return, the
+ * loop's flag: ir_arm_leaves_loop) and no data decision inside it holds the leaving arm. */
+static int arm_leaves_by_itself(const regroup_facts *f, const ir_node *d, unsigned a,
+                                const ir_node *loop)
 {
-    if (d->kind != IR_IF || a >= d->nkids)
+    const ir_kernel *ir = f->ir;
+    if (!f->leaves[d->id] || !f->leaves[d->id][a])
         return 0;
-    const ir_node *n = d->kids[a];
-    while (n->kind == IR_BLOCK && n->nkids)
-        n = n->kids[n->nkids - 1];
-    return (n->kind == IR_BREAK && n->target == loop) ||
-           (n->kind == IR_RETURN && !n->in_helper && n->frame == loop->frame);
+    for (unsigned j = d->id + 1; j < ir->nnodes && holds(d, ir->nodes[j]); j++) {
+        const ir_node *e = ir->nodes[j];
+        if (!f->leaves[j] || regroup_loop_of(e) != loop || !regroup_in_arm(d, e))
+            continue;
+        unsigned arm = 0;
+        for (const ir_node *q = e; q->parent; q = q->parent)
+            if (q->parent == d) {
+                arm = d->kind == IR_IF ? (q == d->kids[0] ? 0 : 1) : a;
+                break;
+            }
+        if (arm != a)
+            continue;
+        for (unsigned b = 0; b < e->narms; b++)
+            if (f->leaves[j][b])
+                return 0;
+    }
+    return 1;
 }
 
 refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, double *waits,
@@ -193,8 +207,8 @@ refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, 
 {
     const ir_kernel *ir = f->ir;
     /* a constant trip count under a data arm is that arm's divergence, not the loop's; an
-     * arm leaves the loop at a data-dependent trip where a data if at the top of the body
-     * ends its arm by leaving (one under another data decision's arm leaves it rarely) */
+     * arm leaves the loop at a data-dependent trip where a data decision at the top of the
+     * body leaves it by itself (one under another data decision's arm leaves it rarely) */
     int any_leaves = 0; /* a data arm leaves it: the loop's class may come from that arm */
     for (unsigned j = loop->id + 1; j < ir->nnodes && holds(loop, ir->nodes[j]); j++)
         for (unsigned a = 0; f->leaves[j] && a < ir->nodes[j]->narms; a++)
@@ -205,7 +219,7 @@ refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, 
         const ir_node *d = ir->nodes[j];
         for (unsigned a = 0; is_data_decision(d) && a < d->narms && !leaving; a++)
             if (regroup_loop_of(d) == loop && at_top_of(loop, d) &&
-                arm_ends_leaving(d, a, loop))
+                arm_leaves_by_itself(f, d, a, loop))
                 leaving = d;
     }
     data |= leaving != NULL;
@@ -215,8 +229,8 @@ refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, 
     if (!data) {
         if (why)
             snprintf(why, n, "the loop at line %u runs as many trips in every item of a SIMD "
-                     "group, statically (%s, and no data-dependent if at the top of its body "
-                     "ends by leaving it): refilling evens out nothing", loop->line,
+                     "group, statically (%s, and no data-dependent decision at the top of its "
+                     "body leaves it by itself): refilling evens out nothing", loop->line,
                      loop->trips >= 0 ? "its trip count is constant"
                      : any_leaves     ? "its test reads no data but through its exits"
                                       : "its test is not data dependent");
