@@ -391,32 +391,6 @@ static int is_ident_char(char ch)
            ch == '_';
 }
 
-/* Whether the text at off (a reference of a name len long) may change the variable or take
- * its address: an assignment (not through it: `*p = v`), ++ or --, or &. */
-static int ref_writes(const char *t, unsigned off, size_t len)
-{
-    const char *a = t + off + len;
-    while (*a == ' ' || *a == '\t')
-        a++;
-    unsigned b = off;
-    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
-        b--;
-    if ((a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-'))
-        return 1;
-    if (b > 1 && ((t[b - 1] == '+' && t[b - 2] == '+') || (t[b - 1] == '-' && t[b - 2] == '-')))
-        return 1;
-    if (b > 0 && t[b - 1] == '&' && (b < 2 || t[b - 2] != '&'))
-        return 1;
-    const int deref = b > 0 && t[b - 1] == '*';
-    if (a[0] == '=' && a[1] != '=')
-        return !deref;
-    if (a[0] && strchr("+-*/%&|^", a[0]) && a[1] == '=')
-        return !deref;
-    if ((a[0] == '<' && a[1] == '<' && a[2] == '=') || (a[0] == '>' && a[1] == '>' && a[2] == '='))
-        return !deref;
-    return 0;
-}
-
 /* An argument that names a private object's address as is: `&x`, `x`, `(&x)`. */
 static int plain_address(const char *t, unsigned begin, unsigned end)
 {
@@ -486,7 +460,7 @@ static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *s
             }
             int writes = 0;
             for (unsigned r = 0; r < v->nrefs && !writes; r++)
-                writes = ref_writes(bt, v->refs[r], strlen(bare(v->name)));
+                writes = regroup_ref_writes(bt, v->refs[r], strlen(bare(v->name)));
             subst[bd->var] = !writes;
         }
     }

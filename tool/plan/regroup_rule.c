@@ -166,6 +166,58 @@ static int holds(const ir_node *a, const ir_node *n)
     return 0;
 }
 
+int regroup_ref_writes(const char *t, unsigned off, size_t len)
+{
+    const char *a = t + off + len;
+    while (*a == ' ' || *a == '\t')
+        a++;
+    unsigned b = off;
+    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+        b--;
+    if ((a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-'))
+        return 1;
+    if (b > 1 && ((t[b - 1] == '+' && t[b - 2] == '+') || (t[b - 1] == '-' && t[b - 2] == '-')))
+        return 1;
+    if (b > 0 && t[b - 1] == '&' && (b < 2 || t[b - 2] != '&'))
+        return 1;
+    const int deref = b > 0 && t[b - 1] == '*';
+    if (a[0] == '=' && a[1] != '=')
+        return !deref;
+    if (a[0] && strchr("+-*/%&|^", a[0]) && a[1] == '=')
+        return !deref;
+    if ((a[0] == '<' && a[1] == '<' && a[2] == '=') || (a[0] == '>' && a[1] == '>' && a[2] == '='))
+        return !deref;
+    return 0;
+}
+
+/* Whether loop's test reads data that changes from trip to trip: it loads memory, or it
+ * reads a variable its body may change (the counter a for's third part steps is not in
+ * the body: `p < paths` reads none). */
+static int test_reads_data(const regroup_facts *f, const ir_node *loop)
+{
+    const ir_kernel *ir = f->ir;
+    const src_range c = loop->cond.range, b = loop->nkids ? loop->kids[0]->range : c;
+    if (loop->cond.fx.nloads)
+        return 1;
+    if (c.end <= c.begin || b.end <= b.begin)
+        return 0;
+    const char *t = f->an->pr->files[b.file].text;
+    for (unsigned i = 0; i < ir->nvars; i++) {
+        const ir_var *v = &ir->vars[i];
+        const char *dot = strrchr(v->name, '.');
+        const size_t len = strlen(dot ? dot + 1 : v->name);
+        int in_test = 0, changed = 0;
+        for (unsigned r = 0; r < v->nrefs; r++) {
+            in_test |= c.file == b.file && v->refs[r] >= c.begin && v->refs[r] < c.end;
+            changed |= v->refs[r] >= b.begin && v->refs[r] < b.end &&
+                       regroup_ref_writes(t, v->refs[r], len);
+        }
+        if (v->frame == loop->frame && in_test && (changed || v->refs_hidden))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether decision d sits in loop's body with no data decision between them. */
 static int at_top_of(const ir_node *loop, const ir_node *d)
 {
@@ -209,11 +261,7 @@ refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, 
     /* a constant trip count under a data arm is that arm's divergence, not the loop's; an
      * arm leaves the loop at a data-dependent trip where a data decision at the top of the
      * body leaves it by itself (one under another data decision's arm leaves it rarely) */
-    int any_leaves = 0; /* a data arm leaves it: the loop's class may come from that arm */
-    for (unsigned j = loop->id + 1; j < ir->nnodes && holds(loop, ir->nodes[j]); j++)
-        for (unsigned a = 0; f->leaves[j] && a < ir->nodes[j]->narms; a++)
-            any_leaves |= regroup_loop_of(ir->nodes[j]) == loop && f->leaves[j][a];
-    int data = loop->trips < 0 && loop->cond.divergence == DIV_DATA && !any_leaves;
+    int data = loop->trips < 0 && loop->cond.divergence == DIV_DATA && test_reads_data(f, loop);
     const ir_node *leaving = NULL;
     for (unsigned j = loop->id + 1; j < ir->nnodes && !data && holds(loop, ir->nodes[j]); j++) {
         const ir_node *d = ir->nodes[j];
@@ -232,8 +280,7 @@ refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, 
                      "group, statically (%s, and no data-dependent decision at the top of its "
                      "body leaves it by itself): refilling evens out nothing", loop->line,
                      loop->trips >= 0 ? "its trip count is constant"
-                     : any_leaves     ? "its test reads no data but through its exits"
-                                      : "its test is not data dependent");
+                                      : "its test reads nothing that changes from trip to trip");
         return REFILL_EVEN_TRIPS;
     }
     if (loop->fx.nloads && trip < REFILL_WORK_PER_LOAD * (double)loop->fx.nloads) {

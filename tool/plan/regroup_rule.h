@@ -60,6 +60,10 @@ double regroup_saved_at(const regroup_facts *f, const ir_node *d, const unsigned
  * memory and the barriers and counting (the calibration's constants, context.h). */
 double regroup_round_of(unsigned bytes);
 
+/* Whether the text at off (a reference of a name len long) may change the variable or take
+ * its address: an assignment (not through it: `*p = v`), ++ or --, or &. */
+int regroup_ref_writes(const char *t, unsigned off, size_t len);
+
 /* Why refilling alone pays or not for loop (a loop of the kernel's own text). */
 typedef enum refill_verdict {
     REFILL_PAYS,
