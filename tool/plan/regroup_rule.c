@@ -305,7 +305,7 @@ refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, 
         snprintf(why, n, "the loop at line %u runs a data-dependent number of trips, each "
                  "computing about %.0f operations%s: a lane waits about %.0f operations for "
                  "its group's longest item (half the loop's %.0f), a refill costs about %.0f",
-                 loop->line, trip, loop->fx.nloads ? " (enough a global load)" : "", *waits,
+                 loop->line, trip, loop->fx.nloads ? " (enough for each global load)" : "", *waits,
                  loop->cost, *refill);
     return REFILL_PAYS;
 }

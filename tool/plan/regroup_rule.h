@@ -73,8 +73,9 @@ typedef enum refill_verdict {
 } refill_verdict;
 
 /*
- * Whether refilling alone pays for loop: its trip count is data dependent (its test, or a
- * data decision at the top of its body whose arm leaves it), so a lane of a SIMD group
+ * Whether refilling alone pays for loop: its trip count is data dependent (its test loads
+ * memory or reads a variable its body changes, or a data decision at the top of its body
+ * leaves it by itself), so a lane of a SIMD group
  * waits, statically, about half the loop's work for its group's longest item; refilled,
  * the lane takes the next item instead, for a refill (about a round without context). It
  * loses where a trip reads global memory and computes little for it (measured on an H200:
