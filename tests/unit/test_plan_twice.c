@@ -142,8 +142,11 @@ int main(void)
         plan_free(&in.fe.pl); /* the analysis's loop tree outlives the plans that borrowed it */
         plan_build(&p3, an, &tile, &in.d);
         char *third = plan_text(an, &p3, DISPATCH_AUTO, in.path);
-        check(first && strstr(first, "loop (tile): line 23: regrouped"),
-              "the first plan regroups walk's loop");
+        /* its decision is cheap against a round (regroup_rule.h): the loop kernel is the
+         * split, with regrouping off; what matters here is that it is planned */
+        check(first && strstr(first, "loop (tile): line 23: ") &&
+                  !strstr(first, "loop (tile): line 23: not"),
+              "the first plan takes walk's loop into the loop kernel");
         check(second && third && strcmp(first, second) != 0,
               "other options make another plan (the comparison below can fail)");
         int same = first && third && !strcmp(first, third);

@@ -215,8 +215,11 @@ static void switch_item(ir_ctx *c, ir_node *sw, ir_node *body, CXCursor item)
         add_kid(body, ir_build_stmt(c, item, body));
 }
 
+/* A jump, or a block whose last statement ends by one (`case 1: { ...; break; }`). */
 static int is_jump(const ir_node *n)
 {
+    while (n->kind == IR_BLOCK && n->nkids)
+        n = n->kids[n->nkids - 1];
     return n->kind == IR_BREAK || n->kind == IR_CONTINUE || n->kind == IR_RETURN;
 }
 

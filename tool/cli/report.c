@@ -142,13 +142,16 @@ static void print_loop_decision(FILE *f, const loop_plan *lp, const decision *d,
 {
     if (lp->outer == d)
         fprintf(f, "      plan: runs in the loop kernel's prologue: an item of the branch at "
-                   "line %u goes on to the regrouped loop at line %u; one of another branch "
+                   "line %u goes on to the %sloop at line %u; one of another branch "
                    "runs it and the code after the if, and ends\n",
-                d->branches[lp->outer_branch].body.line, lp->line);
+                d->branches[lp->outer_branch].body.line, lp->regroup > 0 ? "regrouped " : "",
+                lp->line);
     else
-        fprintf(f, "      plan: runs as written in the loop kernel (%s), which regroups the "
-                   "loop at line %u instead of splitting here\n",
-                inner ? "inside a top-level decision" : "its prologue or epilogue", lp->line);
+        fprintf(f, "      plan: runs as written in the loop kernel (%s), which %s the "
+                   "loop at line %u%s instead of splitting here\n",
+                inner ? "inside a top-level decision" : "its prologue or epilogue",
+                lp->regroup > 0 ? "regroups" : "takes", lp->line,
+                lp->regroup > 0 ? "" : " (not regrouped: no round pays)");
 }
 
 /* One line per decision, in source order: its divergence class and why. */
@@ -295,8 +298,24 @@ static void print_outer(FILE *f, const loop_plan *lp)
                 lp->outer_loops, lp->outer_cost[0], lp->outer_cost[1]);
 }
 
+/* The decisions left as written, and why (the state machine's, or the loop's). */
+static void print_left(FILE *f, const analysis *an, const ir_kernel *ir, const regroup_left *left,
+                       unsigned nleft)
+{
+    for (unsigned i = 0; i < nleft; i++) {
+        const ir_node *n = ir->nodes[left[i].node];
+        fprintf(f, "    left as written: line %u", left[i].line);
+        for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
+            fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
+                    ir->nodes[fr]->line);
+        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
+        put_text(f, an, n->cond.range, 40);
+        fprintf(f, "): %s\n", left[i].why);
+    }
+}
+
 /* --strategy tile: the loop regrouped round by round (loop.h), or why not. */
-static void print_loop(FILE *f, const kernel_plan *kp)
+static void print_loop(FILE *f, const analysis *an, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     if (!lp->line || kp->machine.active)
@@ -311,7 +330,16 @@ static void print_loop(FILE *f, const kernel_plan *kp)
         return;
     }
     const decision *d = lp->d;
-    fprintf(f, "  loop (tile): line %u: regrouped round by round in the work-group\n", lp->line);
+    if (lp->regroup > 0)
+        fprintf(f, "  loop (tile): line %u: regrouped round by round in the work-group\n",
+                lp->line);
+    else if (lp->regroup == 0)
+        fprintf(f, "  loop (tile): line %u: no decision of the loop pays for a round: each item "
+                   "in its lane, refilled (no regrouping)\n", lp->line);
+    else
+        fprintf(f, "  loop (tile): line %u: no decision of the loop pays for a round, nor does "
+                   "refilling: regrouping off (the tile kernel is the kernel's own body, in "
+                   "place)\n", lp->line);
     static const char *const kinds[] = {"while", "for", "do"};
     fprintf(f, "    loop: `%s`; %u break/continue statement%s of the loop\n", kinds[lp->kind],
             lp->njumps, lp->njumps == 1 ? "" : "s");
@@ -326,9 +354,16 @@ static void print_loop(FILE *f, const kernel_plan *kp)
                 lp->d2->kind == DEC_SWITCH ? "switch" : "if", lp->d2->range.line,
                 lp->d2->divergence_why, lp->d2->nbranches, lp->ngroups);
     if (lp->nothers) {
-        fprintf(f, "    regroup point: the costliest of %u data decisions at the top of the body "
-                   "(its costliest group ~%.0f operations); the other%s (line%s", lp->nothers + 1,
-                lp->arm_cost[0], lp->nothers == 1 ? "" : "s", lp->nothers == 1 ? "" : "s");
+        if (lp->pays)
+            fprintf(f, "    regroup point: of %u data decisions at the top of the body, the one "
+                       "whose round saves most a visit (~%.0f operations); the other%s (line%s",
+                    lp->nothers + 1, lp->saved, lp->nothers == 1 ? "" : "s",
+                    lp->nothers == 1 ? "" : "s");
+        else
+            fprintf(f, "    %u data decisions at the top of the body, none a regroup point; the "
+                       "loop kernel's groups follow the costliest (its costliest group ~%.0f "
+                       "operations); the other%s (line%s", lp->nothers + 1, lp->arm_cost[0],
+                    lp->nothers == 1 ? "" : "s", lp->nothers == 1 ? "" : "s");
         for (unsigned i = 0; i < lp->nothers && i < LOOP_MAX_OTHERS; i++)
             fprintf(f, "%s %u", i ? "," : "", lp->others[i]);
         fprintf(f, "%s) run%s as written, not regrouped: a second regroup point would move "
@@ -347,32 +382,25 @@ static void print_loop(FILE *f, const kernel_plan *kp)
         fprintf(f, "      %s: %s%s, %u bytes (line %u, %s)\n", v->name, v->store_type, dim,
                 v->bytes, v->line, i < lp->nprologue ? "prologue" : "loop head");
     }
-    static const char *const modes[] = {"0: never (each lane keeps its item's context)",
+    static const char *const modes[] = {"-1: off (the kernel's own body in place)",
+                                        "0: never (each lane keeps its item's context)",
                                         "1: a round whose contexts take two branches or more",
                                         "2: every round"};
-    fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
-               "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); the branches cost "
-               "%.0f operations, the costliest %.0f (times the %u other group%s: what a mixed "
-               "group runs besides it), a regrouping round %.0f (the context's two "
-               "moves and the barriers); a lane whose item leaves the loop runs the epilogue "
-               "and takes the next item of the tile\n",
-            modes[lp->regroup], lp->arm_cost[1], lp->arm_cost[0],
-            lp->ngroups > 1 ? lp->ngroups - 1 : 1, lp->ngroups > 2 ? "s" : "", lp->round_cost);
-}
-
-/* The decisions the state machine leaves as written, and why. */
-static void print_left(FILE *f, const analysis *an, const ir_kernel *ir, const machine_plan *mp)
-{
-    for (unsigned i = 0; i < mp->nleft; i++) {
-        const ir_node *n = ir->nodes[mp->left[i].node];
-        fprintf(f, "    left as written: line %u", mp->left[i].line);
-        for (unsigned fr = n->frame; fr; fr = ir->nodes[fr]->frame)
-            fprintf(f, " in helper '%s' called at line %u", ir->nodes[fr]->call.name,
-                    ir->nodes[fr]->line);
-        fprintf(f, ", %s (", n->kind == IR_SWITCH ? "switch" : "if");
-        put_text(f, an, n->cond.range, 40);
-        fprintf(f, "): %s\n", mp->left[i].why);
-    }
+    if (lp->pays)
+        fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
+                   "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); regroup point "
+                   "by the cost rule: a round at the decision saves about %.0f operations a "
+                   "visit (each group's work weighed by how often the lanes of the others wait "
+                   "for it), which pays for a regrouping round ~%.0f (the context's two moves "
+                   "and the barriers); a lane whose item leaves the loop runs the epilogue and "
+                   "takes the next item of the tile\n",
+                modes[lp->regroup + 1], lp->saved, lp->round_cost);
+    else
+        fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s (the default; -D sets it): no "
+                   "regroup point: a round at the decision would save about %.0f operations a "
+                   "visit of the ~%.0f it costs; %s\n",
+                modes[lp->regroup + 1], lp->saved, lp->round_cost, lp->refill_why);
+    print_left(f, an, kp->k->ir, lp->left, lp->nleft);
 }
 
 /* The state machine (machine.h): its regroup points, the decisions left as written and
@@ -388,7 +416,7 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
                       ir->nodes[mp->left[i].node]->cond.divergence == DIV_DATA;
         if (!mp->nblockers && helper) { /* every decision left, each with its helper */
             fprintf(f, "  state machine (tile): not used: %s\n", mp->why);
-            print_left(f, an, ir, mp);
+            print_left(f, an, ir, mp->left, mp->nleft);
             return;
         }
         if (mp->nblockers) {
@@ -450,7 +478,7 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
                 n->cond.why, p->narms, p->depth, p->depth == 1 ? "" : "s", p->saved, p->cost,
                 mp->round_cost);
     }
-    print_left(f, an, ir, mp);
+    print_left(f, an, ir, mp->left, mp->nleft);
     fprintf(f, "    context: %u variable%s, %u bytes an item with the state and the item; %u "
                "bytes of local memory a work-group of %u\n",
             mp->nvars, mp->nvars == 1 ? "" : "s", mp->bytes, mp->bytes * wg, wg);
@@ -492,7 +520,13 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
     if (kp->tile_candidate == AUTO_TILE_NONE)
         return;
     const char *name = auto_tile_name(kp->tile_candidate);
-    if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
+    if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE &&
+        kp->tile_candidate == AUTO_TILE_LOOP && kp->loop.regroup <= 0)
+        fprintf(f, "  candidates: original and %s only: the loop kernel is the split (no "
+                   "decision of the loop pays for a round: %s)\n", name,
+                kp->loop.regroup == 0 ? "each item in its lane, refilled"
+                                      : "regrouping off, the kernel's own body in place");
+    else if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
                 kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.refill_loop
                     ? "the state machine without a regroup point is the split (each lane runs "
@@ -520,12 +554,12 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
     if (kp->tile_candidate == AUTO_TILE_LOOP && pl->opt.split == SPLIT_AUTO)
         fprintf(f, "  %s: %s: the loop's decision at line %u is data dependent (the static "
                    "model cannot tell how often a SIMD group mixes branches or trip counts); "
-                   "regroup policy %u (the costliest branch ~%.0f times %u other%s, a round "
-                   "~%.0f)\n",
+                   "regroup policy %d (a round there saves ~%.0f a visit, a round ~%.0f%s)\n",
                 name, split_mode_name(kp->tile_split), kp->loop.d->range.line,
-                kp->loop.regroup, kp->loop.arm_cost[0],
-                kp->loop.ngroups > 1 ? kp->loop.ngroups - 1 : 1,
-                kp->loop.ngroups > 2 ? "s" : "", kp->loop.round_cost);
+                kp->loop.regroup, kp->loop.saved, kp->loop.round_cost,
+                kp->loop.regroup > 0    ? ": it pays"
+                : kp->loop.regroup == 0 ? ": refill only"
+                                        : ": regrouping off, in place");
     if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO &&
         kp->machine.refill_loop)
         fprintf(f, "  %s: %s: no regroup point; the loop at line %u runs a data-dependent number "
@@ -630,7 +664,7 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, dispatch d
             kp->nkernels, pl->opt.wg);
     if (kp->tile_candidate != AUTO_TILE_NONE) {
         print_context(f, kp);
-        print_loop(f, kp);
+        print_loop(f, an, kp);
         print_machine(f, an, kp, pl->opt.wg);
     }
     fputs("  divergence (one line per decision, in source order):\n", f);

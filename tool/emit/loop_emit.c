@@ -434,10 +434,16 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     char *members = loop_members(e, lp), *start = loop_start(e, kp), *head = loop_head(e, kp);
     char *branch = loop_branch(e, kp), *end = loop_end(e, kp);
-    char regroup[16], why[160], *original = emit_in_place_body(e, kp); /* tile-in-place */
-    snprintf(regroup, sizeof regroup, "%u", lp->regroup);
-    snprintf(why, sizeof why, "its costliest branch takes about %.0f operations, a regrouping "
-             "round about %.0f", lp->arm_cost[0], lp->round_cost);
+    char regroup[16], why[600], *original = emit_in_place_body(e, kp); /* tile-in-place */
+    snprintf(regroup, sizeof regroup, lp->regroup < 0 ? "(%d)" : "%d", lp->regroup);
+    if (lp->pays)
+        snprintf(why, sizeof why, "a round at its decision saves about %.0f operations a "
+                 "visit, a regrouping round costs about %.0f: it pays", lp->saved,
+                 lp->round_cost);
+    else
+        snprintf(why, sizeof why, "a round at its decision would save about %.0f operations a "
+                 "visit of the %.0f it costs: no round; %s", lp->saved, lp->round_cost,
+                 lp->refill_why);
     tmpl_var v[] = {{"K", k->name},        {"PARAMS", params},  {"ARGS", args},
                     {"REGROUP", regroup},  {"REGROUP_WHY", why},
                     {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},

@@ -24,13 +24,14 @@
  * every OpenCL device has, the rest left to the tile's counters. */
 #define LOOP_LOCAL_BUDGET 24576u
 
-/* What a regrouping round costs against the branches' operation counts (effects.c's
- * rough costs): REGROUP_MOVE_COST a context word's two trips through local memory, and
- * REGROUP_ROUND_COST (context.h) the four barriers and the counting besides the moves.
- * Calibrated on an H100 against bench/real's loop kernels (1M items): regrouping paid
- * where the costliest branch took 201 (bounce, 1.88x against 1.43x without) and 377
- * operations (password verify, 0.98x against 0.69x), and lost where it took 116 (photon
- * steps, 0.83x against 1.47x without). The context tile uses the same rule. */
+/* Which decision the loop regroups at, and whether it regroups at all, is the cost
+ * rule's (regroup_rule.h): the state machine chooses its regroup points on the IR (each
+ * arm weighed by how often the lanes wait for it, against a round that moves the context
+ * by liveness), and the loop kernel regroups at its decision only where that decision is
+ * one of them. Where none is, the loop kernel refills (policy 0) where refilling pays, or
+ * runs the kernel's own body in place (-1). Measured on an H200 (docs/performance.md):
+ * the loop kernel's own older rule (the costliest group times the others against its
+ * round) regrouped a ray marcher at its cheap guard (0.40x, 1.02x off). */
 
 /* The loop's jumps into lp->jumps; 0, or 1 with lp->why (one a macro writes). */
 static void loop_note(const analysis *an, CXCursor at, diag_sink *diag, const char *why);
@@ -363,18 +364,55 @@ static int is_data(const decision *d)
     return d->divergence == DIV_DATA;
 }
 
+/* The IR's node of a decision of the kernel's own text, or NULL. */
+static const ir_node *ir_decision(const kernel_info *k, const decision *d)
+{
+    const ir_kernel *ir = k->ir;
+    for (unsigned i = 0; d && ir && i < ir->nnodes; i++)
+        if ((ir->nodes[i]->kind == IR_IF || ir->nodes[i]->kind == IR_SWITCH) &&
+            ir->nodes[i]->frame == 0 && ir->nodes[i]->range.begin == d->range.begin &&
+            ir->nodes[i]->range.file == d->range.file)
+            return ir->nodes[i];
+    return NULL;
+}
+
+/* The state machine's regroup point at decision d, or NULL. */
+static const machine_point *point_at(const kernel_info *k, const machine_plan *mp,
+                                     const decision *d)
+{
+    const ir_node *n = ir_decision(k, d);
+    for (unsigned i = 0; n && mp && i < mp->npoints; i++)
+        if (mp->points[i].node == n->id)
+            return &mp->points[i];
+    return NULL;
+}
+
+/* Whether p is a regroup point by the cost rule (the machine's choice at d or d2), and
+ * what a round there saves at a visit (*saved). */
+static int point_pays(const kernel_info *k, const machine_plan *mp, const regroup_point *p,
+                      double *saved)
+{
+    const machine_point *a = point_at(k, mp, p->d), *b = p->d2 ? point_at(k, mp, p->d2) : NULL;
+    *saved = (a ? a->saved : 0) + (b ? b->saved : 0);
+    return a || b;
+}
+
 /*
- * The regroup point among the data decisions at the body's top level: the one whose
- * costliest group costs most (the first on a tie). A round regroups at one point: a second
- * would move every context through local memory twice more and wait at four more barriers
- * (REGROUP_ROUND_COST) for a branch that costs less; the other decisions run as written, in the
- * head or the rest of the iteration (lp->others). 0, or 1 with lp->why.
+ * The regroup point among the data decisions at the body's top level: of those that are
+ * regroup points by the cost rule (the state machine's choice, mp), the one whose round
+ * saves most at a visit; where none is, the one whose costliest group costs most (the
+ * first on a tie), which the loop kernel then does not regroup at (loop_policy). A round
+ * regroups at one point: a second would move every context through local memory twice
+ * more; the other decisions run as written, in the head or the rest of the iteration
+ * (lp->others). 0, or 1 with lp->why.
  */
-static int body_decision(loop_plan *lp)
+static int body_decision(const kernel_info *k, const machine_plan *mp, loop_plan *lp)
 {
     const seq *s = &lp->bodyseq;
     const decision *first = NULL;
     regroup_point best = {0, NULL, NULL, -1};
+    int best_pays = 0;
+    double best_saved = -1;
     for (unsigned i = 0; i < s->n; i++) {
         const decision *d = s->items[i].kind == ITEM_DECISION ? s->items[i].decision : NULL;
         if (!d)
@@ -388,13 +426,21 @@ static int body_decision(loop_plan *lp)
                            : NULL;
         regroup_point p = {i, d, d2 && exit_guard(d) && is_data(d2) ? d2 : NULL, 0};
         p.cost = point_cost(&p);
-        if (p.cost > best.cost)
+        double saved;
+        int pays = point_pays(k, mp, &p, &saved);
+        if (pays > best_pays || (pays == best_pays && (pays ? saved > best_saved
+                                                              : p.cost > best.cost))) {
             best = p;
+            best_pays = pays;
+            best_saved = saved;
+        }
     }
     if (best.d) {
         lp->at = best.at;
         lp->d = best.d;
         lp->d2 = best.d2;
+        lp->pays = best_pays;
+        lp->saved = best_saved;
         other_decisions(lp);
         return 0;
     }
@@ -525,16 +571,36 @@ static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, l
     return bad;
 }
 
+/* The loop's IR node, or NULL. */
+static const ir_node *ir_loop(const kernel_info *k, const loop_plan *lp)
+{
+    const ir_kernel *ir = k->ir;
+    for (unsigned i = 0; ir && i < ir->nnodes; i++)
+        if (ir->nodes[i]->kind == IR_LOOP && ir->nodes[i]->frame == 0 &&
+            ir->nodes[i]->range.begin == lp->stmt.begin &&
+            ir->nodes[i]->range.file == lp->stmt.file)
+            return ir->nodes[i];
+    return NULL;
+}
+
+static int holds(const ir_node *a, const ir_node *n)
+{
+    for (; n; n = n->parent)
+        if (n == a)
+            return 1;
+    return 0;
+}
+
 /*
- * The default regroup policy. Regrouping moves each context through local memory twice
- * (its bytes / 4 words each way) and waits at four barriers; in a mixed SIMD group of K
- * branches the group runs them one after the other, regrouped it runs one. So it pays
- * when the costliest branch times the K-1 others reaches a round (costs.md's break-even
- * c > r / (K-1), with c the costliest): then "when mixed" (1), else "never" (0: each lane
- * keeps its item and refills). With the measured constants (context.h) this keeps the
- * measured best policy of the five loop kernels of bench/real (docs/performance.md).
+ * The default regroup policy, by the cost rule (regroup_rule.h): 1 (a round whose contexts
+ * take two branches or more) where the loop's decision is a regroup point (the state
+ * machine's choice); else 0 (never: each lane keeps its item and refills) where refilling
+ * pays for the loop (its trip count data dependent, no global load an iteration, half its
+ * work at least a refill), else -1 (off: the kernel's own body in place, as the original).
+ * The decisions of the loop the machine leaves as written are kept with their reasons.
  */
-static void loop_policy(loop_plan *lp)
+static void loop_policy(const analysis *an, const kernel_info *k, const machine_plan *mp,
+                        loop_plan *lp)
 {
     double max = 0, sum = 0;
     for (unsigned g = 0; g < lp->ngroups; g++) {
@@ -546,14 +612,58 @@ static void loop_policy(loop_plan *lp)
     }
     lp->arm_cost[0] = max;
     lp->arm_cost[1] = sum;
-    lp->round_cost = REGROUP_MOVE_COST * (double)lp->bytes / 4.0 + REGROUP_ROUND_COST;
-    lp->regroup = max * (lp->ngroups > 1 ? lp->ngroups - 1 : 1) >= lp->round_cost ? 1 : 0;
+    const ir_node *loop = ir_loop(k, lp);
+    const ir_node *d = ir_decision(k, lp->d), *d2 = ir_decision(k, lp->d2);
+    for (unsigned i = 0; mp && loop && i < mp->nleft; i++) { /* the rule's reasons */
+        const ir_node *n = k->ir->nodes[mp->left[i].node];
+        if (n->cond.divergence != DIV_DATA || !holds(loop, n) ||
+            (lp->pays && (n == d || n == d2))) /* part of the point regrouped */
+            continue;
+        unsigned cap = lp->nleft;
+        VEC_PUSH(lp->left, lp->nleft, cap, mp->left[i]);
+    }
+    if (lp->pays) {
+        lp->round_cost = mp->round_cost;
+        lp->regroup = 1;
+        return;
+    }
+    /* what a round at the decision would save and cost (the machine's figures) */
+    lp->saved = 0;
+    lp->round_cost = regroup_round_of(lp->bytes);
+    for (unsigned i = 0; i < lp->nleft; i++) {
+        const ir_node *n = k->ir->nodes[lp->left[i].node];
+        if (lp->left[i].cheap && (n == d || n == d2)) {
+            lp->saved += lp->left[i].saved;
+            lp->round_cost = lp->left[i].round;
+        }
+    }
+    lp->regroup = -1;
+    const machine_point *outer = lp->outer ? point_at(k, mp, lp->outer) : NULL;
+    if (outer) { /* the if that holds the loop pays: its other items end in the prologue */
+        lp->regroup = 0;
+        snprintf(lp->refill_why, sizeof lp->refill_why, "the if at line %u that holds the loop "
+                 "is a regroup point (a round there saves about %.0f operations a visit): the "
+                 "items that take its other branch end in the prologue, and refilling their "
+                 "lanes with the next items evens that out", outer->line, outer->saved);
+        return;
+    }
+    if (!loop) {
+        snprintf(lp->refill_why, sizeof lp->refill_why, "the loop is not in the kernel's IR");
+        return;
+    }
+    regroup_facts rf;
+    regroup_facts_build(an, k, &rf);
+    double waits, refill;
+    if (regroup_refill_pays(&rf, loop, &waits, &refill, lp->refill_why,
+                            sizeof lp->refill_why) == REFILL_PAYS)
+        lp->regroup = 0;
+    regroup_facts_free(&rf);
 }
 
-static int decide(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
-                  diag_sink *diag)
+static int decide(const analysis *an, const kernel_info *k, unsigned wg,
+                  const machine_plan *mp, loop_plan *lp, diag_sink *diag)
 {
-    if (loop_parts(an, k, lp) || body_decision(lp))
+    if (loop_parts(an, k, lp) || body_decision(k, mp, lp))
         return 1;
     if (loop_jumps(an, loop_cursor(k, lp), lp, diag) || assigns_param(k, lp) ||
         flattened_names(k, lp))
@@ -580,17 +690,17 @@ static int decide(const analysis *an, const kernel_info *k, unsigned wg, loop_pl
         loop_note(an, loop_cursor(k, lp), diag, lp->why);
         return 1;
     }
-    loop_policy(lp);
+    loop_policy(an, k, mp, lp);
     return 0;
 }
 
-void loop_build(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
-                diag_sink *diag)
+void loop_build(const analysis *an, const kernel_info *k, unsigned wg, const machine_plan *mp,
+                loop_plan *lp, diag_sink *diag)
 {
     memset(lp, 0, sizeof *lp);
     if (find_loop(k, lp))
         return;
-    lp->active = !decide(an, k, wg, lp, diag);
+    lp->active = !decide(an, k, wg, mp, lp, diag);
 }
 
 void loop_free(loop_plan *lp)
@@ -598,5 +708,6 @@ void loop_free(loop_plan *lp)
     context_free(&lp->ctx);
     free(lp->sel_type);
     free(lp->jumps);
+    free(lp->left);
     memset(lp, 0, sizeof *lp);
 }

@@ -14,6 +14,8 @@
 #include "analyze.h"
 #include "context.h"
 #include "diag.h"
+#include "machine.h"
+#include "regroup_rule.h"
 
 typedef enum loop_kind { LOOP_WHILE, LOOP_FOR, LOOP_DO } loop_kind;
 
@@ -66,23 +68,33 @@ typedef struct loop_plan {
     unsigned nprologue;   /* ctx.vars[0, nprologue): the prologue's; the rest: the head's */
     unsigned bytes;       /* per item in local memory: ctx, selector, item, branch */
     double arm_cost[2];   /* the costliest group's operations, and all groups' together */
-    double round_cost;    /* what a regrouping round costs, in the same operations: the
-                           * context's two trips through local memory and the barriers */
-    unsigned regroup;     /* the default of NPLUS1_LOOP_REGROUP: 0 never (refill only), 1 a
-                           * round whose contexts take two branches or more, 2 every round */
+    int pays;             /* the decision (d, or d2 after its guard) is a regroup point by
+                           * the cost rule (regroup_rule.h): the state machine's choice */
+    double saved;         /* the rule's figures: what a round at it saves at a visit (d2's
+                           * and d's together), */
+    double round_cost;    /* and what the round costs, its context by liveness */
+    int regroup;          /* the default of NPLUS1_LOOP_REGROUP: 1 a round whose contexts
+                           * take two branches or more (pays), else 0 never (refill only,
+                           * where refilling pays: regroup_refill_pays) or -1 off (the
+                           * kernel's own body in place) */
+    char refill_why[400]; /* !pays: why refilling pays or not (a sentence) */
+    regroup_left *left;   /* the data decisions of the loop left as written, and why */
+    unsigned nleft;
     char why[360];        /* not active: why (a sentence) */
 } loop_plan;
 
 /*
  * Finds k's loop shape (one loop with a decision, at the top level after
  * statements, guards and decisions, or at the top level of a branch of a
- * top-level if) under a work-group of wg and fills lp; lp->active
+ * top-level if) under a work-group of wg and fills lp; its regroup point and
+ * policy follow the state machine's choice by the cost rule (mp, built
+ * first: machine.h, regroup_rule.h); lp->active
  * when the loop is regrouped, else lp->why (empty: k has no loop with a
  * decision at its top level). Notes and warnings go to diag when a
  * data-dependent loop cannot be regrouped (a break, a pointer, its size).
  */
-void loop_build(const analysis *an, const kernel_info *k, unsigned wg, loop_plan *lp,
-                diag_sink *diag);
+void loop_build(const analysis *an, const kernel_info *k, unsigned wg, const machine_plan *mp,
+                loop_plan *lp, diag_sink *diag);
 /* Group g of an active loop: its decision, and the branch b of it. */
 const decision *loop_group(const loop_plan *lp, unsigned g, unsigned *b);
 void loop_free(loop_plan *lp);

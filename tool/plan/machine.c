@@ -19,6 +19,7 @@
 
 #include "context.h"
 #include "ir_live.h"
+#include "regroup_rule.h"
 #include "rules.h"
 #include "util.h"
 
@@ -36,95 +37,16 @@ static int holds(const ir_node *a, const ir_node *n)
     return 0;
 }
 
-/* Whether n lies in an arm of decision d (not in a helper its condition calls). */
-static int in_arm(const ir_node *d, const ir_node *n)
-{
-    for (const ir_node *q = n; q; q = q->parent)
-        if (q->parent == d)
-            return q->kind != IR_CALL;
-    return 0;
-}
-
-/* The arm of decision d that n (a node below d) lies in. */
-static unsigned arm_of(const ir_node *d, const ir_node *n)
-{
-    while (n->parent && n->parent != d && !(d->kind == IR_SWITCH && n->parent == d->kids[0]))
-        n = n->parent;
-    if (d->kind == IR_IF)
-        return n == d->kids[0] ? 0 : 1;
-    unsigned j = 0;
-    const ir_node *body = d->kids[0];
-    while (j < body->nkids && body->kids[j] != n)
-        j++;
-    unsigned arm = 0;
-    for (unsigned a = 0; a < d->narms; a++)
-        if (!d->arms[a].implicit && d->arms[a].first <= j)
-            arm = a;
-    return arm;
-}
-
-/* What each arm of d runs, less the chosen regroup points directly inside it: left[narms]. */
-static void arms_left(const ir_kernel *ir, const ir_node *d, const unsigned char *chosen,
-                      double *left)
-{
-    for (unsigned a = 0; a < d->narms; a++)
-        left[a] = d->arms[a].cost;
-    for (unsigned i = d->id + 1; i < ir->nnodes; i++) {
-        const ir_node *p = ir->nodes[i];
-        if (!chosen[i] || !in_arm(d, p))
-            continue;
-        int direct = 1; /* no chosen point between d and p */
-        for (const ir_node *q = p->parent; q && q != d; q = q->parent)
-            direct &= !chosen[q->id];
-        if (direct)
-            left[arm_of(d, p)] -= p->cost;
-    }
-    for (unsigned a = 0; a < d->narms; a++)
-        left[a] = left[a] > 0 ? left[a] : 0;
-}
-
-/* The costliest arm of d, less the chosen regroup points directly inside each arm. */
-static double residual(const ir_kernel *ir, const ir_node *d, const unsigned char *chosen)
-{
-    double *left = xcalloc(d->narms ? d->narms : 1, sizeof *left);
-    arms_left(ir, d, chosen, left);
-    double max = 0;
-    for (unsigned a = 0; a < d->narms; a++)
-        if (left[a] > max)
-            max = left[a];
-    free(left);
-    return max;
-}
-
-/* What the rule reads besides the IR: liveness, and which arms leave their loop. */
+/* What the rule reads besides the IR (regroup_rule.h's facts), and liveness. */
 typedef struct machine_facts {
+    regroup_facts rf;         /* which arms leave their loop */
     const analysis *an;
     const kernel_info *k;
     const ir_kernel *ir;
     ir_live live;
-    unsigned char **leaves;   /* per decision node: per arm, it leaves the innermost loop
-                               * of its own function (loop_of) */
     const unsigned char *subst; /* machine_plan.subst: helpers' parameters that stand for
                                  * their arguments */
 } machine_facts;
-
-/* The innermost loop around n of n's own function (the kernel's text, or the inlined
- * helper's n is part of), or NULL: an arm leaves only a loop of its own function (a
- * helper's return leaves the helper, never the caller's loop around the call). */
-static const ir_node *loop_of(const ir_node *n)
-{
-    for (const ir_node *p = n->parent; p; p = p->parent)
-        if (p->kind == IR_LOOP && p->frame == n->frame)
-            return p;
-    return NULL;
-}
-
-static double trips_of(const ir_node *loop)
-{
-    return loop->trips >= 1 ? (double)loop->trips
-           : loop->trips == 0 ? 1.0
-                              : (double)IR_UNKNOWN_TRIPS;
-}
 
 static void facts_build(const analysis *an, const kernel_info *k, const unsigned char *subst,
                         machine_facts *f)
@@ -135,55 +57,20 @@ static void facts_build(const analysis *an, const kernel_info *k, const unsigned
     f->ir = k->ir;
     f->subst = subst;
     ir_live_build(an, k, &f->live);
-    f->leaves = xcalloc(f->ir->nnodes, sizeof *f->leaves);
-    for (unsigned i = 0; i < f->ir->nnodes; i++) {
-        const ir_node *n = f->ir->nodes[i];
-        /* a helper's decision too (ir_arm_leaves_loop: a break of, or a return from, the
-         * helper whose loop it is; a flag of the helper is not seen: its arms weigh as
-         * staying) */
-        if (!is_decision(n) || n->cond.divergence != DIV_DATA)
-            continue;
-        const ir_node *loop = loop_of(n);
-        f->leaves[i] = xcalloc(n->narms ? n->narms : 1, 1);
-        for (unsigned a = 0; loop && a < n->narms; a++)
-            f->leaves[i][a] = (unsigned char)ir_arm_leaves_loop(an, k, n, a, loop);
-    }
+    regroup_facts_build(an, k, &f->rf);
 }
 
 static void facts_free(machine_facts *f)
 {
-    for (unsigned i = 0; f->leaves && i < f->ir->nnodes; i++)
-        free(f->leaves[i]);
-    free(f->leaves);
+    regroup_facts_free(&f->rf);
     ir_live_free(&f->live);
 }
 
-/*
- * The rule: the divergent work a round at decision d saves at a visit. Without the round
- * a lane waits for the arms it does not take; statically each arm is taken as often as
- * the others, so arm a's work (less the regroup points inside it) weighs 1 - 1/narms. An
- * arm that leaves d's loop (break, return, the loop's flag) runs at most once a loop
- * execution while d is reached at every iteration: its work weighs 1/trips (the loop's
- * constant trip count, IR_UNKNOWN_TRIPS when unknown). *leaving: the weighed work of
- * the arms that leave, of the total.
- */
+/* The rule (regroup_rule.h): the divergent work a round at d saves at a visit. */
 static double saved_at(const machine_facts *f, const ir_node *d, const unsigned char *chosen,
                        double *leaving)
 {
-    double *left = xcalloc(d->narms ? d->narms : 1, sizeof *left);
-    arms_left(f->ir, d, chosen, left);
-    const ir_node *loop = loop_of(d);
-    double saved = 0, out = 0;
-    for (unsigned a = 0; a < d->narms; a++) {
-        int leaves = loop && f->leaves && f->leaves[d->id] && f->leaves[d->id][a];
-        double w = leaves ? 1.0 / trips_of(loop) : 1.0 - 1.0 / (double)d->narms;
-        saved += w * left[a];
-        out += leaves ? w * left[a] : 0;
-    }
-    free(left);
-    if (leaving)
-        *leaving = out;
-    return saved;
+    return regroup_saved_at(&f->rf, d, chosen, leaving);
 }
 
 /* The loops around n, a helper's loops around its call included (inlined at the call). */
@@ -285,7 +172,7 @@ static unsigned context_bytes(const machine_facts *f, const unsigned char *chose
 
 static double round_cost_of(unsigned bytes)
 {
-    return REGROUP_MOVE_COST * (double)bytes / 4.0 + REGROUP_ROUND_COST;
+    return regroup_round_of(bytes);
 }
 
 /* Chooses the regroup points under round (innermost first) among the candidates
@@ -504,32 +391,6 @@ static int is_ident_char(char ch)
            ch == '_';
 }
 
-/* Whether the text at off (a reference of a name len long) may change the variable or take
- * its address: an assignment (not through it: `*p = v`), ++ or --, or &. */
-static int ref_writes(const char *t, unsigned off, size_t len)
-{
-    const char *a = t + off + len;
-    while (*a == ' ' || *a == '\t')
-        a++;
-    unsigned b = off;
-    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
-        b--;
-    if ((a[0] == '+' && a[1] == '+') || (a[0] == '-' && a[1] == '-'))
-        return 1;
-    if (b > 1 && ((t[b - 1] == '+' && t[b - 2] == '+') || (t[b - 1] == '-' && t[b - 2] == '-')))
-        return 1;
-    if (b > 0 && t[b - 1] == '&' && (b < 2 || t[b - 2] != '&'))
-        return 1;
-    const int deref = b > 0 && t[b - 1] == '*';
-    if (a[0] == '=' && a[1] != '=')
-        return !deref;
-    if (a[0] && strchr("+-*/%&|^", a[0]) && a[1] == '=')
-        return !deref;
-    if ((a[0] == '<' && a[1] == '<' && a[2] == '=') || (a[0] == '>' && a[1] == '>' && a[2] == '='))
-        return !deref;
-    return 0;
-}
-
 /* An argument that names a private object's address as is: `&x`, `x`, `(&x)`. */
 static int plain_address(const char *t, unsigned begin, unsigned end)
 {
@@ -599,7 +460,7 @@ static void mark_subst(const analysis *an, const ir_kernel *ir, unsigned char *s
             }
             int writes = 0;
             for (unsigned r = 0; r < v->nrefs && !writes; r++)
-                writes = ref_writes(bt, v->refs[r], strlen(bare(v->name)));
+                writes = regroup_ref_writes(bt, v->refs[r], strlen(bare(v->name)));
             subst[bd->var] = !writes;
         }
     }
@@ -626,10 +487,10 @@ static void note_left(const machine_facts *f, const ir_node *n, const unsigned c
     memset(&l, 0, sizeof l);
     l.node = n->id;
     l.line = n->line;
-    double res = residual(ir, n, chosen);
+    double res = regroup_residual(ir, n, chosen);
     const ir_node *inner = NULL;
     for (unsigned i = n->id + 1; i < ir->nnodes && !inner; i++)
-        if (chosen[i] && in_arm(n, ir->nodes[i]))
+        if (chosen[i] && regroup_in_arm(n, ir->nodes[i]))
             inner = ir->nodes[i];
     if (n->cond.divergence != DIV_DATA)
         snprintf(l.why, sizeof l.why, "%s: every item of a SIMD group takes the same arm "
@@ -646,14 +507,17 @@ static void note_left(const machine_facts *f, const ir_node *n, const unsigned c
         round = round_cost_of(context_bytes(f, with, 1));
         free(with);
         double leaving, saved = saved_at(f, n, chosen, &leaving);
-        const ir_node *loop = loop_of(n);
+        l.cheap = 1;
+        l.saved = saved;
+        l.round = round;
+        const ir_node *loop = regroup_loop_of(n);
         double *left = xcalloc(n->narms ? n->narms : 1, sizeof *left);
-        arms_left(ir, n, chosen, left);
+        regroup_arms_left(ir, n, chosen, left);
         unsigned costliest = 0;
         for (unsigned a = 1; a < n->narms; a++)
             if (left[a] > left[costliest])
                 costliest = a;
-        int costly_leaves = loop && n->narms && f->leaves[n->id][costliest] && left[costliest] > 0;
+        int costly_leaves = loop && n->narms && f->rf.leaves[n->id][costliest] && left[costliest] > 0;
         free(left);
         if (inner)
             snprintf(l.why, sizeof l.why, "the regroup point inside it (line %u) regroups its "
@@ -664,8 +528,8 @@ static void note_left(const machine_facts *f, const ir_node *n, const unsigned c
             snprintf(l.why, sizeof l.why, "its costly arm leaves the loop at line %u: it runs "
                      "once an item (about %.0f operations, %.0f a visit over %.0f trips), "
                      "against a round at every iteration (about %.0f); its arms save about "
-                     "%.0f a visit", loop->line, res, leaving ? res / trips_of(loop) : 0,
-                     trips_of(loop), round, saved);
+                     "%.0f a visit", loop->line, res, leaving ? res / regroup_trips_of(loop) : 0,
+                     regroup_trips_of(loop), round, saved);
         else
             snprintf(l.why, sizeof l.why, "cheap against a round: its arms save about %.0f "
                      "operations a visit (its costliest arm about %.0f, which the lanes of the "
@@ -678,56 +542,54 @@ static void note_left(const machine_facts *f, const ir_node *n, const unsigned c
 
 /*
  * A machine without regroup points (issue 28 item 3): where no decision pays for a round
- * but a loop of the kernel's own text runs a data-dependent number of trips (its condition
- * is data dependent, or a data decision's arm leaves it), each lane runs its items to
- * their ends one after the other and takes the next item of the tile (refill only), which
- * evens out the trip counts of a SIMD group's items (a loop with a constant trip count
- * counts only when an arm leaves it). Refilling pays when half the loop's
- * work (what a lane waits, statically, for the longest item of its group) costs a round
- * without context (the refill's counter and the item's start cost less). Only for a kernel
- * whose decisions all sit in loops (the top-level tile splits the others). 1: built.
+ * but refilling alone pays for a loop of the kernel's own text (regroup_refill_pays: its
+ * trip count is data dependent, its iterations read no global memory, half its work
+ * reaches a refill), each lane runs its items to their ends one after the other and takes
+ * the next item of the tile (refill only). The costliest such loop. Only for a kernel
+ * whose decisions all sit in loops (the top-level tile splits the others). 1: built; 0
+ * with mp->why saying why refilling does not pay either.
  */
 static int refill_machine(const machine_facts *f, machine_plan *mp)
 {
     const ir_kernel *ir = f->ir;
     if (!f->k->loop_only)
         return 0;
-    const ir_node *best = NULL;
+    const ir_node *best = NULL, *shown = NULL; /* shown: why the costliest loop whose trip
+                                                 * count is data dependent does not pay */
+    double waits = 0, refill = 0;
     for (unsigned i = 0; i < ir->nnodes; i++) {
         const ir_node *l = ir->nodes[i];
         if (l->kind != IR_LOOP || l->frame != 0)
             continue;
-        /* a constant trip count under a data arm is that arm's divergence, not the loop's */
-        int data = l->trips < 0 && l->cond.divergence == DIV_DATA;
-        for (unsigned j = i + 1; j < ir->nnodes && !data && holds(l, ir->nodes[j]); j++)
-            for (unsigned a = 0; f->leaves[j] && a < ir->nodes[j]->narms; a++)
-                data |= loop_of(ir->nodes[j]) == l && f->leaves[j][a];
-        if (data && (!best || l->cost > best->cost))
-            best = l;
+        double w, r;
+        refill_verdict v = regroup_refill_pays(&f->rf, l, &w, &r, NULL, 0);
+        if (v == REFILL_PAYS && (!best || l->cost > best->cost))
+            best = l, waits = w, refill = r;
+        else if (v != REFILL_PAYS && v != REFILL_EVEN_TRIPS && (!shown || l->cost > shown->cost))
+            shown = l;
     }
-    if (!best)
-        return 0;
-    double saved = best->cost / 2, round = REGROUP_ROUND_COST;
-    if (saved < round) {
-        snprintf(mp->why, sizeof mp->why, "no decision pays for a regrouping round, and "
-                 "refilling does not pay either: the loop at line %u, whose trip count is data "
-                 "dependent, takes about %.0f operations an item, half of it (what a lane "
-                 "waits for the longest item of its group) against a refill's %.0f",
-                 best->line, best->cost, round);
+    if (!best) {
+        if (shown) {
+            char why[400];
+            double w, r;
+            regroup_refill_pays(&f->rf, shown, &w, &r, why, sizeof why);
+            snprintf(mp->why, sizeof mp->why, "no decision pays for a regrouping round, and "
+                     "refilling does not pay either: %s", why);
+        }
         return 0;
     }
     mp->refill_loop = best->id + 1;
     mp->ngroups = 1;
     mp->bytes = mp->bytes_scope = 8;
-    mp->round_cost = round;
-    mp->arm_cost = saved;
+    mp->round_cost = refill;
+    mp->arm_cost = waits;
     mp->in_place = 1;
     snprintf(mp->in_place_why, sizeof mp->in_place_why,
              "no regroup point: no decision pays for a round, but the loop at line %u runs a "
              "data-dependent number of trips (about %.0f operations an item; a lane waits "
              "about %.0f for its group's longest item, a refill costs about %.0f): each lane "
              "runs its items to their ends and takes the next (refill only)",
-             best->line, best->cost, saved, round);
+             best->line, best->cost, waits, refill);
     mp->active = 1;
     return 1;
 }
@@ -788,7 +650,7 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
         p.line = n->line;
         p.first = mp->ngroups;
         p.narms = n->narms;
-        p.cost = residual(ir, n, chosen);
+        p.cost = regroup_residual(ir, n, chosen);
         p.saved = saved_at(&f, n, chosen, NULL);
         p.depth = loops_around(n);
         in_loop += p.depth > 0;

@@ -20,6 +20,7 @@
 #include "analyze.h"
 #include "diag.h"
 #include "ir.h"
+#include "regroup_rule.h"
 
 /* Local memory the contexts of a work-group may take when they move (as the loop's). */
 #define MACHINE_LOCAL_BUDGET 24576u
@@ -35,11 +36,8 @@ typedef struct machine_point {
     unsigned depth;       /* loops around it */
 } machine_point;
 
-/* A decision left as written, and why. */
-typedef struct machine_left {
-    unsigned node, line;
-    char why[360];
-} machine_left;
+/* A decision left as written, and why (regroup_rule.h). */
+typedef regroup_left machine_left;
 
 /* A variable of the item's context, the kernel's or an inlined helper's: live at a regroup
  * point (machine.c, in_context). */
@@ -83,7 +81,7 @@ typedef struct machine_plan {
     int in_place;         /* contexts never move (a pointer into private state, or too
                            * large for local memory): refill only, whatever the policy */
     char in_place_why[400];
-    char why[360];        /* not active: why (a sentence); empty: nothing to regroup */
+    char why[560];        /* not active: why (a sentence); empty: nothing to regroup */
 } machine_plan;
 
 /*

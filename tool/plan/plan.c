@@ -379,9 +379,11 @@ static void machine_blockers(const analysis *an, const machine_plan *mp, diag_si
     }
 }
 
-/* The loop kernel keeps its loop unless its decision holds a regroup point of the state
- * machine (a cheap guard around the costly decision, issue 28 item 5): then the machine
- * regroups at the costly one. Where the loop kernel declines, the machine is the split. */
+/* The loop kernel keeps its loop unless the state machine regroups elsewhere in it: at a
+ * costlier decision inside the loop kernel's (a cheap guard around the costly decision,
+ * issue 28 item 5), or, where the loop kernel's decision is no regroup point by the cost
+ * rule (regroup_rule.h), at another decision of the loop. Where the loop kernel declines,
+ * the machine is the split. */
 static void machine_or_loop(kernel_plan *kp)
 {
     machine_plan *mp = &kp->machine;
@@ -389,23 +391,39 @@ static void machine_or_loop(kernel_plan *kp)
     if (!lp->active)
         return;
     const ir_kernel *ir = kp->k->ir;
-    const ir_node *ld = NULL;
+    const ir_node *ld = NULL, *loop = NULL;
     for (unsigned i = 0; ir && i < ir->nnodes && !ld; i++)
         if ((ir->nodes[i]->kind == IR_IF || ir->nodes[i]->kind == IR_SWITCH) &&
             ir->nodes[i]->frame == 0 && ir->nodes[i]->range.begin == lp->d->range.begin)
             ld = ir->nodes[i];
-    const machine_point *inner = NULL;
+    for (unsigned i = 0; ir && i < ir->nnodes && !loop; i++)
+        if (ir->nodes[i]->kind == IR_LOOP && ir->nodes[i]->frame == 0 &&
+            ir->nodes[i]->range.begin == lp->stmt.begin)
+            loop = ir->nodes[i];
+    const machine_point *inner = NULL, *other = NULL;
     for (unsigned i = 0; mp->active && ld && i < mp->npoints && !inner; i++)
         for (const ir_node *q = ir->nodes[mp->points[i].node]->parent; q && !inner; q = q->parent)
             if (q == ld)
                 inner = &mp->points[i];
-    if (!inner) {
-        machine_free(mp);
+    for (unsigned i = 0; mp->active && loop && !lp->pays && i < mp->npoints && !other; i++)
+        for (const ir_node *q = ir->nodes[mp->points[i].node]->parent; q && !other; q = q->parent)
+            if (q == loop)
+                other = &mp->points[i];
+    if (inner) {
+        lp->active = 0;
+        snprintf(lp->why, sizeof lp->why, "its decision at line %u holds a costlier one (line "
+                 "%u): the state machine regroups there", lp->d->range.line, inner->line);
         return;
     }
-    lp->active = 0;
-    snprintf(lp->why, sizeof lp->why, "its decision at line %u holds a costlier one (line %u): "
-             "the state machine regroups there", lp->d->range.line, inner->line);
+    if (other) {
+        lp->active = 0;
+        snprintf(lp->why, sizeof lp->why, "its decision at line %u does not pay for a round "
+                 "(it saves about %.0f operations a visit of a round's %.0f), the one at line "
+                 "%u does: the state machine regroups there", lp->d->range.line, lp->saved,
+                 lp->round_cost, other->line);
+        return;
+    }
+    machine_free(mp);
 }
 
 /* The decisions the options keep whatever their class (by id). */
@@ -519,8 +537,8 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     diag_sink *to = pl->opt.strategy == STRATEGY_TILE ? diag : &quiet;
     if (auto_tile_wants_context(&pl->opt)) /* the set has a tile kernel (auto_tile.h) */
         context_build(an, k, kp.decisions, pl->opt.wg, &kp.ctx, to);
-    loop_build(an, k, pl->opt.wg, &kp.loop, to); /* a regrouped loop is the split */
-    machine_build(an, k, pl->opt.wg, &kp.machine); /* the state machine on the IR */
+    machine_build(an, k, pl->opt.wg, &kp.machine); /* the state machine on the IR: its */
+    loop_build(an, k, pl->opt.wg, &kp.machine, &kp.loop, to); /* choice is the loop's */
     machine_or_loop(&kp);
     const int regrouped = kp.loop.active || kp.machine.active;
     char mwhy[1024];

@@ -6,9 +6,17 @@
 // RUN: --arg curr=2 --arg levels=size:8193 --arg levels=choice:0,1,2,3,4294967295 \
 // RUN: --arg offsets=size:8193 --arg offsets=iota --arg edges=size:8193 \
 // RUN: --arg edges=range:0:8192 --arg next=size:8193 --split always --report
-// EXPECT: match all-leaves
+// RUN: nplus1gen %s --validate --global 4096 --arg lanes=1 --arg chunk=2 --arg nvert=4096 \
+// RUN: --arg curr=2 --arg levels=size:8193 --arg levels=choice:0,1,2,3,4294967295 \
+// RUN: --arg offsets=size:8193 --arg offsets=iota --arg edges=size:8193 \
+// RUN: --arg edges=range:0:8192 --arg next=size:8193 --split always \
+// RUN: -D NPLUS1_LOOP_REGROUP=1 --require-all-leaves --report
+// EXPECT: match
 // OUTPUT: candidates: original and tile\+loop only
-// OUTPUT: loop \(tile\): line 36: regrouped round by round in the work-group
+// OUTPUT: loop \(tile\): line \d+: no decision of the loop pays for a round, nor does refilling: regrouping off
+// By the cost rule (tool/plan/regroup_rule.c) no decision of its loop pays for a round and
+// refilling does not pay either: the set runs the loop kernel with regrouping off (its
+// leaves not counted); the last run forces mixed rounds to check the regrouped loop.
 /*
  * Shape of: SHOC (vetter/shoc), src/opencl/level1/bfs/bfs_iiit.cl, BFS_kernel_warp:
  * each item owns a chunk of CHUNK_SZ vertices (clipped at the end of the graph by a

@@ -2,9 +2,15 @@
 // RUN: --arg cdf=iota --arg u=range:0:2000 --report
 // RUN: nplus1gen %s --validate --global 2048 --arg n=2000 --arg cdf=iota \
 // RUN: --arg u=range:0:2000 --split always --report
-// EXPECT: match all-leaves
+// RUN: nplus1gen %s --validate --global 2048 --arg n=2000 --arg cdf=iota \
+// RUN: --arg u=range:0:2000 --split always \
+// RUN: -D NPLUS1_LOOP_REGROUP=1 --require-all-leaves --report
+// EXPECT: match
 // OUTPUT: candidates: original and tile\+loop only
-// OUTPUT: loop \(tile\): line 24: regrouped round by round in the work-group
+// OUTPUT: loop \(tile\): line \d+: no decision of the loop pays for a round, nor does refilling: regrouping off
+// By the cost rule (tool/plan/regroup_rule.c) no decision of its loop pays for a round and
+// refilling does not pay either: the set runs the loop kernel with regrouping off (its
+// leaves not counted); the last run forces mixed rounds to check the regrouped loop.
 /*
  * Shape of: Rodinia (yuhc/gpu-rodinia), opencl/particlefilter/particle_naive.cl,
  * particle_kernel: inside the guard `if (i < Nparticles)`, a linear search of the

@@ -2,9 +2,15 @@
 // RUN: --arg nclusters=12 --arg nfeatures=8 --arg feature=size:32768 --arg clusters=size:96 --report
 // RUN: nplus1gen %s --validate --global 4096 --arg npoints=4000 --arg nclusters=12 \
 // RUN: --arg nfeatures=8 --arg feature=size:32768 --arg clusters=size:96 --split always --report
-// EXPECT: match all-leaves
+// RUN: nplus1gen %s --validate --global 4096 --arg npoints=4000 --arg nclusters=12 \
+// RUN: --arg nfeatures=8 --arg feature=size:32768 --arg clusters=size:96 --split always \
+// RUN: -D NPLUS1_LOOP_REGROUP=1 --require-all-leaves --report
+// EXPECT: match
 // OUTPUT: candidates: original and tile\+loop only
-// OUTPUT: loop \(tile\): line 28: regrouped round by round in the work-group
+// OUTPUT: loop \(tile\): line \d+: no decision of the loop pays for a round, nor does refilling: regrouping off
+// By the cost rule (tool/plan/regroup_rule.c) no decision of its loop pays for a round and
+// refilling does not pay either: the set runs the loop kernel with regrouping off (its
+// leaves not counted); the last run forces mixed rounds to check the regrouped loop.
 /*
  * Shape of: Rodinia (yuhc/gpu-rodinia), opencl/kmeans/kmeans.cl, kmeans_kernel_c: a
  * point's guard `if (point_id < npoints)` holds the loop over the clusters; each cluster's

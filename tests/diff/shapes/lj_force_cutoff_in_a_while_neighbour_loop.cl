@@ -4,9 +4,16 @@
 // RUN: nplus1gen %s --validate --global 4096 --arg inum=4096 --arg neigh_count=16 \
 // RUN: --arg neigh=size:65536 --arg neigh=range:0:4096 --arg cutsq=0.05 --arg lj1=1.5 \
 // RUN: --arg lj2=2.0 --split always --report
-// EXPECT: match all-leaves
+// RUN: nplus1gen %s --validate --global 4096 --arg inum=4096 --arg neigh_count=16 \
+// RUN: --arg neigh=size:65536 --arg neigh=range:0:4096 --arg cutsq=0.05 --arg lj1=1.5 \
+// RUN: --arg lj2=2.0 --split always \
+// RUN: -D NPLUS1_LOOP_REGROUP=1 --require-all-leaves --report
+// EXPECT: match
 // OUTPUT: candidates: original and tile\+loop only
-// OUTPUT: loop \(tile\): line 26: regrouped round by round in the work-group
+// OUTPUT: loop \(tile\): line \d+: no decision of the loop pays for a round, nor does refilling: regrouping off
+// By the cost rule (tool/plan/regroup_rule.c) no decision of its loop pays for a round and
+// refilling does not pay either: the set runs the loop kernel with regrouping off (its
+// leaves not counted); the last run forces mixed rounds to check the regrouped loop.
 /*
  * Shape of: SHOC (vetter/shoc), src/opencl/level1/md/md.cl, compute_lj_force: no
  * decision at the top level; a `while (j < neighCount)` loop walks the atom's neighbour
