@@ -186,7 +186,7 @@ static int read_set(reader *r, profile_kernel_tree *k)
                      &ps->accesses, &ps->ops, &ps->regroup, &ps->classifier_accesses,
                      &ps->loop_accesses, &ps->loop_ops);
     if (got < 9 || got == 11 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 4 ||
-        ps->regroup > 2)
+        ps->regroup > PROFILE_REGROUP_OFF)
         return bad(r, "a 'set' line of 9, 10 or 12 numbers expected");
     if (got < 10)
         ps->classifier_accesses = 0;

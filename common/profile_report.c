@@ -93,7 +93,7 @@ static void loop_kernel_of(const profile_report *rep, const profile_kernel_tree 
                            replay_costs *rc)
 {
     unsigned groups = profile_loop_groups(&pk->tree);
-    if (pk->set.tile != 3 || !groups)
+    if (pk->set.tile != 3 || pk->set.regroup == PROFILE_REGROUP_OFF || !groups)
         return;
     loop_kernel_params p;
     memset(&p, 0, sizeof p);

@@ -299,7 +299,8 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
             ps.carries |= 1u << c;
     ps.tile = (unsigned)kp->tile_candidate;
     ps.ctx_bytes = kp->tile_candidate == AUTO_TILE_LOOP ? kp->loop.bytes : kp->ctx.bytes;
-    ps.regroup = kp->tile_candidate == AUTO_TILE_LOOP      ? (unsigned)(kp->loop.regroup > 0 ? kp->loop.regroup : 0)
+    ps.regroup = kp->tile_candidate == AUTO_TILE_LOOP
+                     ? kp->loop.regroup < 0 ? PROFILE_REGROUP_OFF : (unsigned)kp->loop.regroup
                  : kp->tile_candidate == AUTO_TILE_CONTEXT ? kp->ctx.regroup
                                                            : 1;
     unsigned passes = kp->strategy == STRATEGY_ORDERED ? 3 : kp->strategy == STRATEGY_CHUNKED ? 1 : 2;
