@@ -257,13 +257,7 @@ static branch *entry_branch(switch_build *sb, branch_kind kind)
 /* The integer value of a case label's expression; 0 on success. */
 static int case_value(CXCursor e, long long *v)
 {
-    CXEvalResult r = clang_Cursor_Evaluate(e);
-    int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok)
-        *v = clang_EvalResult_getAsLongLong(r);
-    if (r)
-        clang_EvalResult_dispose(r);
-    return ok ? 0 : -1;
+    return int_constant(e, v) ? 0 : -1;
 }
 
 #define MAX_CASE_RANGE 256

@@ -225,18 +225,6 @@ void ir_loop_parts(const analysis *an, CXCursor loop, ir_loop_kind kind, CXCurso
     free(ch.v);
 }
 
-static int constant(CXCursor e, long long *v)
-{
-    if (clang_Cursor_isNull(e))
-        return 0;
-    CXEvalResult r = clang_Cursor_Evaluate(e);
-    int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok)
-        *v = clang_EvalResult_getAsLongLong(r);
-    if (r)
-        clang_EvalResult_dispose(r);
-    return ok;
-}
 
 /* The variable and constant start of `int i = A` or `i = A`. */
 static int loop_start(const analysis *an, CXCursor init, CXCursor *var, long long *a)
@@ -246,13 +234,13 @@ static int loop_start(const analysis *an, CXCursor init, CXCursor *var, long lon
     if (clang_getCursorKind(init) == CXCursor_DeclStmt && ch.n == 1) {
         cursor_list vc = children_of(ch.v[0]);
         *var = ch.v[0];
-        ok = vc.n >= 1 && constant(vc.v[vc.n - 1], a);
+        ok = vc.n >= 1 && int_constant(vc.v[vc.n - 1], a);
         free(vc.v);
     } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator && ch.n == 2) {
         char op[8];
         binary_operator(an, init, ch.v[0], ch.v[1], op, sizeof op);
         *var = referenced_decl(ch.v[0]);
-        ok = !strcmp(op, "=") && constant(ch.v[1], a);
+        ok = !strcmp(op, "=") && int_constant(ch.v[1], a);
     }
     free(ch.v);
     return ok;
@@ -269,7 +257,7 @@ static long long loop_stride(const analysis *an, CXCursor step, CXCursor var)
         unary_operator(an, step, ch.v[0], op, sizeof op);
         s = !strcmp(op, "++") ? 1 : !strcmp(op, "--") ? -1 : 0;
     } else if (ch.n == 2 && clang_getCursorKind(step) == CXCursor_CompoundAssignOperator &&
-               clang_equalCursors(referenced_decl(ch.v[0]), var) && constant(ch.v[1], &s)) {
+               clang_equalCursors(referenced_decl(ch.v[0]), var) && int_constant(ch.v[1], &s)) {
         src_range r, l;
         if (cursor_range(an, step, &r) == 0 && cursor_range(an, ch.v[0], &l) == 0) {
             const src_file *f = &an->pr->files[r.file];
@@ -295,7 +283,7 @@ long long ir_trip_count(const analysis *an, CXCursor init, CXCursor cond, CXCurs
     cursor_list ch = children_of(c);
     char op[8] = "";
     int ok = clang_getCursorKind(c) == CXCursor_BinaryOperator && ch.n == 2 && s != 0 &&
-             clang_equalCursors(referenced_decl(ch.v[0]), var) && constant(ch.v[1], &b);
+             clang_equalCursors(referenced_decl(ch.v[0]), var) && int_constant(ch.v[1], &b);
     if (ok)
         binary_operator(an, c, ch.v[0], ch.v[1], op, sizeof op);
     free(ch.v);

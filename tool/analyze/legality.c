@@ -325,31 +325,12 @@ static CXCursor strip_wide(CXCursor e)
             return e;
         if (!wide_integer(clang_getCursorType(e)))
             return clang_getNullCursor();
-        cursor_list ch = children_of(e);
-        CXCursor next = clang_getNullCursor();
-        unsigned nexpr = 0;
-        for (unsigned i = 0; i < ch.n; i++)
-            if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
-                next = ch.v[i];
-                nexpr++;
-            }
-        free(ch.v);
-        if (nexpr != 1)
+        CXCursor next = cast_operand(e);
+        if (clang_Cursor_isNull(next))
             return e;
         e = next;
     }
     return clang_getNullCursor();
-}
-
-static int int_value(CXCursor e, long long *v)
-{
-    CXEvalResult r = clang_Cursor_Evaluate(e);
-    int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok)
-        *v = clang_EvalResult_getAsLongLong(r);
-    if (r)
-        clang_EvalResult_dispose(r);
-    return ok;
 }
 
 static int var_stored(const lid_use *u, CXCursor var)
@@ -387,7 +368,7 @@ static enum lid_part part_of(const lid_use *u, CXCursor e, unsigned *dim, int de
     if (k != CXCursor_CallExpr || clang_Cursor_getNumArguments(e) != 1)
         return PART_NONE;
     long long d;
-    if (!int_value(clang_Cursor_getArgument(e, 0), &d) || d < 0 || d > 2)
+    if (!int_constant(clang_Cursor_getArgument(e, 0), &d) || d < 0 || d > 2)
         return PART_NONE;
     char name[40];
     spelling_into(e, name, sizeof name);
@@ -421,7 +402,7 @@ static int group_times_size(lid_use *u, CXCursor product, unsigned d, CXCursor *
         long long v;
         if (part_of(u, s, &sd, 0) == PART_SIZE && sd == d)
             found = 1;
-        else if (int_value(s, &v)) {
+        else if (int_constant(s, &v)) {
             if (u->k->reqd_wg[d] && v == (long long)u->k->reqd_wg[d])
                 found = 1;
             else if (clang_Cursor_isNull(u->near_miss)) {

@@ -18,16 +18,6 @@ unsigned cursor_expansion_line(CXCursor c)
     return line;
 }
 
-static int constant_of(CXCursor e, long long *v)
-{
-    CXEvalResult r = clang_Cursor_Evaluate(e);
-    int known = r && clang_EvalResult_getKind(r) == CXEval_Int;
-    if (known)
-        *v = clang_EvalResult_getAsLongLong(r);
-    if (r)
-        clang_EvalResult_dispose(r);
-    return known;
-}
 
 /* `k = C;` or `int k = C;`: the variable and the constant, 1 when it is one. */
 static int constant_assignment(const analysis *an, CXCursor stmt, CXCursor *var, CXCursor *value)
@@ -61,7 +51,7 @@ static int constant_assignment(const analysis *an, CXCursor stmt, CXCursor *var,
 int stmt_assigns_constant(const analysis *an, CXCursor stmt, CXCursor *var, long long *value)
 {
     CXCursor e;
-    return constant_assignment(an, stmt, var, &e) && constant_of(e, value);
+    return constant_assignment(an, stmt, var, &e) && int_constant(e, value);
 }
 
 typedef struct addr_scan {
@@ -225,9 +215,9 @@ static cond_value eval_binary(const cond_eval *ce, CXCursor s, CXCursor l, CXCur
     }
     long long vl = 0, vr = 0, c;
     const void *fl = known_named(ce, l, &vl), *fr = known_named(ce, r, &vr);
-    if (fl && !fr && constant_of(r, &c))
+    if (fl && !fr && int_constant(r, &c))
         v = (cond_value){compare(op, vl, c), fl};
-    else if (fr && !fl && constant_of(l, &c))
+    else if (fr && !fl && int_constant(l, &c))
         v = (cond_value){compare(op, c, vr), fr};
     if (v.value < 0)
         v.used = NULL;

@@ -175,25 +175,44 @@ CXCursor strip(CXCursor c)
  * expression is computed from ("(float)(x)" is x). A node is stripped when
  * it has exactly one expression child (a cast's type is not one).
  */
+CXCursor cast_operand(CXCursor c)
+{
+    cursor_list ch = children_of(c);
+    CXCursor next = clang_getNullCursor();
+    unsigned nexpr = 0;
+    for (unsigned i = 0; i < ch.n; i++)
+        if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
+            next = ch.v[i];
+            nexpr++;
+        }
+    free(ch.v);
+    return nexpr == 1 ? next : clang_getNullCursor();
+}
+
 CXCursor strip_casts(CXCursor c)
 {
     for (;;) {
         enum CXCursorKind k = clang_getCursorKind(c);
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
             return c;
-        cursor_list ch = children_of(c);
-        CXCursor next = clang_getNullCursor();
-        unsigned nexpr = 0;
-        for (unsigned i = 0; i < ch.n; i++)
-            if (clang_isExpression(clang_getCursorKind(ch.v[i]))) {
-                next = ch.v[i];
-                nexpr++;
-            }
-        free(ch.v);
-        if (nexpr != 1)
+        CXCursor next = cast_operand(c);
+        if (clang_Cursor_isNull(next))
             return c;
         c = next;
     }
+}
+
+int int_constant(CXCursor e, long long *v)
+{
+    if (clang_Cursor_isNull(e))
+        return 0;
+    CXEvalResult r = clang_Cursor_Evaluate(e);
+    int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *v = clang_EvalResult_getAsLongLong(r);
+    if (r)
+        clang_EvalResult_dispose(r);
+    return ok;
 }
 
 void expr_text(const analysis *an, CXCursor e, char *out, size_t n)

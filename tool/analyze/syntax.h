@@ -36,6 +36,11 @@ CXCursor loop_body_of(CXCursor loop);
 CXCursor strip(CXCursor c);
 /* Strips implicit casts, parentheses and C-style casts too. */
 CXCursor strip_casts(CXCursor c);
+/* The single expression operand of a cast, paren or implicit node c; a null cursor when
+ * it has none or several. */
+CXCursor cast_operand(CXCursor c);
+/* 1 with *v set when e (not null) evaluates to an integer constant. */
+int int_constant(CXCursor e, long long *v);
 /* The source text of e on one line (at most n-1 bytes, "..." when cut; printed in a macro). */
 void expr_text(const analysis *an, CXCursor e, char *out, size_t n);
 /* The spelling of c into out (cut to n-1 bytes). */
