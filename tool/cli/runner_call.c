@@ -108,6 +108,7 @@ static void stop_the_runner(int sig)
     }
 }
 
+/* A child execve resets the handlers: the runner keeps the default actions. */
 static void forward_signals(pid_t pid, struct sigaction *saved)
 {
     struct sigaction sa;
@@ -156,6 +157,8 @@ int runner_run(const char *const *args, unsigned timeout, const char *device_sel
     char **env = runner_env(device_select, &added);
     fflush(stdout);
     fflush(stderr);
+    struct sigaction saved[sizeof forwarded / sizeof *forwarded];
+    forward_signals(0, saved); /* before the fork: no moment where a signal leaves it behind */
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0); /* the runner may start oclgrind: --timeout stops the whole group */
@@ -167,11 +170,14 @@ int runner_run(const char *const *args, unsigned timeout, const char *device_sel
     free(runner);
     free(env);
     free(added);
-    if (pid < 0)
+    if (pid < 0) {
+        restore_signals(saved);
         return RUNNER_NOT_STARTED;
+    }
     setpgid(pid, pid); /* as the child does: whichever runs first */
-    struct sigaction saved[sizeof forwarded / sizeof *forwarded];
-    forward_signals(pid, saved);
+    runner_group = (sig_atomic_t)pid;
+    if (stop_signal) /* a signal came between the fork and now */
+        stop_the_runner(stop_signal);
     int status = 0;
     for (unsigned long waited_ms = 0;; waited_ms += 50) {
         pid_t r = waitpid(pid, &status, WNOHANG);
