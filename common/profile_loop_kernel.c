@@ -117,19 +117,24 @@ static void finish(sim *S, uint64_t leave)
     replay_seq(&S->x, &S->epi, leave);
 }
 
-/* Lanes in m whose item's loop test says leave (a do loop: after its first pass). */
+/*
+ * The lanes in m whose item's loop test says stay (a do loop: tested after its first
+ * pass), each beginning an iteration (counted); *left gets those it says leave.
+ */
 static uint64_t test(sim *S, unsigned first, uint64_t m, uint64_t *left)
 {
     const pnode *loop = S->loop;
-    if (loop->test == LOOP_NONE)
-        return m;
-    uint64_t tested = m;
+    uint64_t tested = loop->test == LOOP_NONE ? 0 : m;
     if (loop->test == LOOP_POST)
         for (uint64_t r = m; r; r &= r - 1)
             if (!S->l[first + (unsigned)__builtin_ctzll(r)].iters)
                 tested &= ~(1ULL << __builtin_ctzll(r));
     uint64_t stay = tested ? replay_loop_test(&S->x, loop, tested, left) : 0;
-    return stay | (m & ~tested);
+    uint64_t in = stay | (m & ~tested);
+    for (uint64_t r = in; r; r &= r - 1)
+        S->l[first + (unsigned)__builtin_ctzll(r)].iters++;
+    S->out->lane_iters += (double)__builtin_popcountll(in);
+    return in;
 }
 
 /* The group the next branch of lane k (in the loaded SIMD group) takes. */
@@ -161,9 +166,6 @@ static int never_step(sim *S, unsigned first, unsigned n, uint64_t *live)
     }
     uint64_t left = 0;
     uint64_t in = test(S, first, m, &left);
-    for (uint64_t r = in; r; r &= r - 1)
-        S->l[first + (unsigned)__builtin_ctzll(r)].iters++;
-    S->out->lane_iters += (double)__builtin_popcountll(in);
     x->brk = x->cont = x->ret = 0;
     uint64_t out = in ? replay_seq(x, &S->loop->arms[0], in) | x->cont : 0;
     uint64_t brk = x->brk;
@@ -212,9 +214,6 @@ static void head(sim *S, unsigned first, unsigned n)
             break;
         uint64_t left = 0;
         uint64_t in = test(S, first, h, &left);
-        for (uint64_t r = in; r; r &= r - 1)
-            S->l[first + (unsigned)__builtin_ctzll(r)].iters++;
-        S->out->lane_iters += (double)__builtin_popcountll(in);
         x->brk = x->cont = x->ret = 0;
         uint64_t out = in ? replay_seq(x, &S->pre, in) : 0;
         uint64_t brk = x->brk, cont = x->cont;

@@ -19,6 +19,25 @@
 #include "divergence.h"
 #include "tree.h"
 
+int ir_holds(const ir_node *a, const ir_node *n)
+{
+    for (; n; n = n->parent)
+        if (n == a)
+            return 1;
+    return 0;
+}
+
+const ir_node *ir_node_at(const ir_kernel *ir, unsigned file, unsigned begin, int loop)
+{
+    for (unsigned i = 0; ir && i < ir->nnodes; i++) {
+        const ir_node *n = ir->nodes[i];
+        int kind = loop ? n->kind == IR_LOOP : n->kind == IR_IF || n->kind == IR_SWITCH;
+        if (kind && n->frame == 0 && n->range.begin == begin && n->range.file == file)
+            return n;
+    }
+    return NULL;
+}
+
 const char *ir_kind_name(ir_kind kind)
 {
     static const char *names[] = {"block", "stmt", "if", "switch", "loop",

@@ -176,4 +176,11 @@ void ir_dump(const analysis *an, const kernel_info *k, strbuf *out);
 /* "block", "stmt", "if", ... */
 const char *ir_kind_name(ir_kind kind);
 
+/* Whether a is n or one of n's ancestors. */
+int ir_holds(const ir_node *a, const ir_node *n);
+
+/* The node of the kernel's own text (frame 0) that begins at offset `begin` of file
+ * `file`: its loop (loop 1) or its if or switch (loop 0); NULL when none (ir NULL too). */
+const ir_node *ir_node_at(const ir_kernel *ir, unsigned file, unsigned begin, int loop);
+
 #endif

@@ -354,14 +354,6 @@ void ir_live_free(ir_live *lv)
 
 /* ---- does an arm leave its loop ------------------------------------------------------ */
 
-/* Whether a is n or one of n's ancestors. */
-static int holds(const ir_node *a, const ir_node *n)
-{
-    for (; n; n = n->parent)
-        if (n == a)
-            return 1;
-    return 0;
-}
 
 /* The kids of decision d that make up arm `arm` (an if's kid, a switch body's run of kids
  * from the arm's first to its first break, return or continue): [*from, *to). */
@@ -393,9 +385,9 @@ static int in_arm(const ir_node *d, unsigned arm, const ir_node *n)
     if (!s)
         return 0;
     if (d->kind == IR_IF)
-        return holds(s, n);
+        return ir_holds(s, n);
     for (unsigned j = from; j < to; j++)
-        if (holds(s->kids[j], n))
+        if (ir_holds(s->kids[j], n))
             return 1;
     return 0;
 }
@@ -414,7 +406,7 @@ static int written_elsewhere(const ir_kernel *ir, const ir_node *n, const ir_nod
 {
     if (in_arm(d, arm, n))
         return 0;
-    if (!holds(n, d) && !(d->kind == IR_SWITCH && d->nkids && n == d->kids[0]))
+    if (!ir_holds(n, d) && !(d->kind == IR_SWITCH && d->nkids && n == d->kids[0]))
         return writes_var(ir, &n->fx, var);
     if ((n->kind == IR_IF || n->kind == IR_SWITCH || n->kind == IR_LOOP) &&
         writes_var(ir, &n->cond.fx, var))
@@ -429,11 +421,11 @@ int ir_arm_leaves_loop(const analysis *an, const kernel_info *k, const ir_node *
                        const ir_node *loop)
 {
     const ir_kernel *ir = k->ir;
-    if (!loop || !holds(loop, d))
+    if (!loop || !ir_holds(loop, d))
         return 0;
     for (unsigned i = d->id + 1; i < ir->nnodes; i++) {
         const ir_node *n = ir->nodes[i];
-        if (!holds(d, n))
+        if (!ir_holds(d, n))
             break; /* pre-order: d's subtree is contiguous */
         if (!in_arm(d, arm, n))
             continue;

@@ -367,13 +367,7 @@ static int is_data(const decision *d)
 /* The IR's node of a decision of the kernel's own text, or NULL. */
 static const ir_node *ir_decision(const kernel_info *k, const decision *d)
 {
-    const ir_kernel *ir = k->ir;
-    for (unsigned i = 0; d && ir && i < ir->nnodes; i++)
-        if ((ir->nodes[i]->kind == IR_IF || ir->nodes[i]->kind == IR_SWITCH) &&
-            ir->nodes[i]->frame == 0 && ir->nodes[i]->range.begin == d->range.begin &&
-            ir->nodes[i]->range.file == d->range.file)
-            return ir->nodes[i];
-    return NULL;
+    return d ? ir_node_at(k->ir, d->range.file, d->range.begin, 0) : NULL;
 }
 
 /* The state machine's regroup point at decision d, or NULL. */
@@ -571,25 +565,6 @@ static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, l
     return bad;
 }
 
-/* The loop's IR node, or NULL. */
-static const ir_node *ir_loop(const kernel_info *k, const loop_plan *lp)
-{
-    const ir_kernel *ir = k->ir;
-    for (unsigned i = 0; ir && i < ir->nnodes; i++)
-        if (ir->nodes[i]->kind == IR_LOOP && ir->nodes[i]->frame == 0 &&
-            ir->nodes[i]->range.begin == lp->stmt.begin &&
-            ir->nodes[i]->range.file == lp->stmt.file)
-            return ir->nodes[i];
-    return NULL;
-}
-
-static int holds(const ir_node *a, const ir_node *n)
-{
-    for (; n; n = n->parent)
-        if (n == a)
-            return 1;
-    return 0;
-}
 
 /*
  * The default regroup policy, by the cost rule (regroup_rule.h): 1 (a round whose contexts
@@ -612,11 +587,11 @@ static void loop_policy(const analysis *an, const kernel_info *k, const machine_
     }
     lp->arm_cost[0] = max;
     lp->arm_cost[1] = sum;
-    const ir_node *loop = ir_loop(k, lp);
+    const ir_node *loop = ir_node_at(k->ir, lp->stmt.file, lp->stmt.begin, 1);
     const ir_node *d = ir_decision(k, lp->d), *d2 = ir_decision(k, lp->d2);
     for (unsigned i = 0; mp && loop && i < mp->nleft; i++) { /* the rule's reasons */
         const ir_node *n = k->ir->nodes[mp->left[i].node];
-        if (n->cond.divergence != DIV_DATA || !holds(loop, n) ||
+        if (n->cond.divergence != DIV_DATA || !ir_holds(loop, n) ||
             (lp->pays && (n == d || n == d2))) /* part of the point regrouped */
             continue;
         unsigned cap = lp->nleft;

@@ -391,24 +391,15 @@ static void machine_or_loop(kernel_plan *kp)
     if (!lp->active)
         return;
     const ir_kernel *ir = kp->k->ir;
-    const ir_node *ld = NULL, *loop = NULL;
-    for (unsigned i = 0; ir && i < ir->nnodes && !ld; i++)
-        if ((ir->nodes[i]->kind == IR_IF || ir->nodes[i]->kind == IR_SWITCH) &&
-            ir->nodes[i]->frame == 0 && ir->nodes[i]->range.begin == lp->d->range.begin)
-            ld = ir->nodes[i];
-    for (unsigned i = 0; ir && i < ir->nnodes && !loop; i++)
-        if (ir->nodes[i]->kind == IR_LOOP && ir->nodes[i]->frame == 0 &&
-            ir->nodes[i]->range.begin == lp->stmt.begin)
-            loop = ir->nodes[i];
+    const ir_node *ld = ir_node_at(ir, lp->d->range.file, lp->d->range.begin, 0);
+    const ir_node *loop = ir_node_at(ir, lp->stmt.file, lp->stmt.begin, 1);
     const machine_point *inner = NULL, *other = NULL;
     for (unsigned i = 0; mp->active && ld && i < mp->npoints && !inner; i++)
-        for (const ir_node *q = ir->nodes[mp->points[i].node]->parent; q && !inner; q = q->parent)
-            if (q == ld)
-                inner = &mp->points[i];
+        if (ir_holds(ld, ir->nodes[mp->points[i].node]->parent))
+            inner = &mp->points[i];
     for (unsigned i = 0; mp->active && loop && !lp->pays && i < mp->npoints && !other; i++)
-        for (const ir_node *q = ir->nodes[mp->points[i].node]->parent; q && !other; q = q->parent)
-            if (q == loop)
-                other = &mp->points[i];
+        if (ir_holds(loop, ir->nodes[mp->points[i].node]->parent))
+            other = &mp->points[i];
     if (inner) {
         lp->active = 0;
         snprintf(lp->why, sizeof lp->why, "its decision at line %u holds a costlier one (line "

@@ -158,13 +158,6 @@ double regroup_round_of(unsigned bytes)
     return REGROUP_MOVE_COST * (double)bytes / 4.0 + REGROUP_ROUND_COST;
 }
 
-static int holds(const ir_node *a, const ir_node *n)
-{
-    for (; n; n = n->parent)
-        if (n == a)
-            return 1;
-    return 0;
-}
 
 int regroup_ref_writes(const char *t, unsigned off, size_t len)
 {
@@ -235,7 +228,7 @@ static int arm_leaves_by_itself(const regroup_facts *f, const ir_node *d, unsign
     const ir_kernel *ir = f->ir;
     if (!f->leaves[d->id] || !f->leaves[d->id][a])
         return 0;
-    for (unsigned j = d->id + 1; j < ir->nnodes && holds(d, ir->nodes[j]); j++) {
+    for (unsigned j = d->id + 1; j < ir->nnodes && ir_holds(d, ir->nodes[j]); j++) {
         const ir_node *e = ir->nodes[j];
         if (!f->leaves[j] || regroup_loop_of(e) != loop || !regroup_in_arm(d, e))
             continue;
@@ -263,7 +256,7 @@ refill_verdict regroup_refill_pays(const regroup_facts *f, const ir_node *loop, 
      * body leaves it by itself (one under another data decision's arm leaves it rarely) */
     int data = loop->trips < 0 && loop->cond.divergence == DIV_DATA && test_reads_data(f, loop);
     const ir_node *leaving = NULL;
-    for (unsigned j = loop->id + 1; j < ir->nnodes && !data && holds(loop, ir->nodes[j]); j++) {
+    for (unsigned j = loop->id + 1; j < ir->nnodes && !data && ir_holds(loop, ir->nodes[j]); j++) {
         const ir_node *d = ir->nodes[j];
         for (unsigned a = 0; is_data_decision(d) && a < d->narms && !leaving; a++)
             if (regroup_loop_of(d) == loop && at_top_of(loop, d) &&

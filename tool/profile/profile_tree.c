@@ -481,13 +481,6 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
 
 /* ---- constructs a macro writes ------------------------------------------------------- */
 
-static int inside(const ir_node *n, const ir_node *top)
-{
-    for (; n; n = n->parent)
-        if (n == top)
-            return 1;
-    return 0;
-}
 
 /* Does a path leave top early: a return of its function, a break or continue of an outer
  * loop, a goto? (the statements of top's own function: helpers return into it) */
@@ -495,7 +488,7 @@ static int escapes(const analysis *an, const ir_node *top, const ir_node *n)
 {
     if ((n->kind == IR_RETURN && n->frame == top->frame) ||
         ((n->kind == IR_BREAK || n->kind == IR_CONTINUE) &&
-         (!n->target || !inside(n->target, top))) ||
+         (!n->target || !ir_holds(top, n->target))) ||
         (n->kind == IR_STMT && ir_src_stmt_kind(an, n) == IR_SRC_GOTO))
         return 1;
     for (unsigned i = 0; i < n->nkids; i++)
