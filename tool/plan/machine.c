@@ -28,14 +28,6 @@ static int is_decision(const ir_node *n)
     return n->kind == IR_IF || n->kind == IR_SWITCH;
 }
 
-/* Whether a is n or one of n's ancestors. */
-static int holds(const ir_node *a, const ir_node *n)
-{
-    for (; n; n = n->parent)
-        if (n == a)
-            return 1;
-    return 0;
-}
 
 /* What the rule reads besides the IR (regroup_rule.h's facts), and liveness. */
 typedef struct machine_facts {
@@ -82,6 +74,17 @@ static unsigned loops_around(const ir_node *n)
     return k;
 }
 
+/* Whether another variable of v's function is declared by v's declaration statement
+ * (`float a, b;`). */
+static int shares_declaration(const ir_kernel *ir, const ir_var *v)
+{
+    for (unsigned i = 0; i < ir->nvars; i++)
+        if (&ir->vars[i] != v && ir->vars[i].frame == v->frame && ir->vars[i].decl_stmt.end &&
+            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin)
+            return 1;
+    return 0;
+}
+
 /* Whether variable v is dead while point p's helper runs: p sits in a helper whose call c
  * is in v's function, v's address is not taken, no parameter of c stands for it, and
  * every reference of v comes before c's statement or in c's arguments (copied into the
@@ -97,10 +100,8 @@ static int dead_in_call(const ir_kernel *ir, const ir_var *v, const ir_node *p,
             c = ir->nodes[f];
     if (!c || (v->flags & IR_VAR_ADDR_TAKEN) || v->refs_hidden || v->scope >= ir->nnodes)
         return 0;
-    for (unsigned i = 0; i < ir->nvars; i++) /* `float a, b;`: one declaration, one status */
-        if (&ir->vars[i] != v && v->decl_stmt.end && ir->vars[i].frame == v->frame &&
-            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin && ir->vars[i].decl_stmt.end)
-            return 0;
+    if (v->decl_stmt.end && shares_declaration(ir, v)) /* one declaration, one status */
+        return 0;
     const ir_node *st = c->parent, *scope = ir->nodes[v->scope];
     for (const ir_node *q = st; q; q = q->parent) { /* a for that declares v included */
         if (q->kind == IR_LOOP)
@@ -152,7 +153,7 @@ static int in_context(const machine_facts *f, unsigned vi, const unsigned char *
         return 0;
     const ir_node *scope = v->scope < ir->nnodes ? ir->nodes[v->scope] : NULL;
     for (unsigned i = 0; scope && i < ir->nnodes; i++)
-        if (chosen[i] && holds(scope, ir->nodes[i]) &&
+        if (chosen[i] && ir_holds(scope, ir->nodes[i]) &&
             !dead_in_call(ir, v, ir->nodes[i], f->subst) && (!live || live_at(f, i, vi)))
             return 1;
     return 0;
@@ -194,10 +195,8 @@ static void choose(const machine_facts *f, double round, const unsigned char *ca
  * init): an array's initialiser can then fill a temporary the member copies. */
 static int alone_in_statement(const analysis *an, const ir_kernel *ir, const ir_var *v)
 {
-    for (unsigned i = 0; i < ir->nvars; i++)
-        if (&ir->vars[i] != v && ir->vars[i].frame == v->frame && ir->vars[i].decl_stmt.end &&
-            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin)
-            return 0;
+    if (shares_declaration(ir, v))
+        return 0;
     for (unsigned i = 0; i < ir->nnodes; i++)
         if (ir->nodes[i]->kind == IR_LOOP && ir->nodes[i]->init_range.end > 0 &&
             ir->nodes[i]->init_range.begin == v->decl_stmt.begin)
