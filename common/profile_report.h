@@ -52,13 +52,14 @@ typedef struct profile_set {
     double classifier_accesses; /* the classifier's memory accesses (the decisions' inputs) */
     unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
                                * place; the loop kernel only refills), 1 or 2 regrouped,
-                               * PROFILE_REGROUP_OFF the loop kernel with regrouping off (the
-                               * kernel's own body, launched as the original) */
+                               * PROFILE_REGROUP_OFF the tile kernel (plain, context or
+                               * loop) with regrouping off (the kernel's own body, launched
+                               * as the original) */
     double loop_accesses, loop_ops; /* a loop set: one iteration of the loop's body (its
                                      * statements' memory accesses and operations) */
 } profile_set;
 
-#define PROFILE_REGROUP_OFF 3u /* profile_set.regroup: a loop set's kernel runs in place */
+#define PROFILE_REGROUP_OFF 3u /* profile_set.regroup: the set's tile kernel runs in place */
 
 /* One profiled kernel: its name and its tree. */
 typedef struct profile_kernel_tree {

@@ -155,6 +155,21 @@ static void seed_stored_choices(nplus1rt_set *s)
 }
 
 /*
+ * Whether the measured choice tries candidate c: a tile kernel built with regrouping
+ * off (the tool's choice where no round pays, or NPLUS1_TILE_REGROUP=off) is the
+ * original's body launched as the original, so its trials would time the original
+ * twice and keep either by noise (a TILE set's split is its tile); it stays forcible by
+ * name.
+ */
+static int offered(const nplus1rt_set *s, int c)
+{
+    if (!candidates[c].carried(s))
+        return 0;
+    const int runs_tile = c == CAND_TILE || (c == CAND_SPLIT && s->desc->strategy == NPLUS1RT_TILE);
+    return !(runs_tile && s->tile_in_place && has_original(s));
+}
+
+/*
  * The chooser's candidates, in the prior's order: the original first when
  * the static model said never or the profile predicts no gain, the
  * profile's favourite first when it predicts a clear one.
@@ -164,11 +179,11 @@ void set_init_choice(nplus1rt_set *s)
     int order[CHOOSER_MAX_CANDIDATES], needs[CHOOSER_MAX_CANDIDATES] = {0};
     unsigned n = 0;
     int no_gain, gain, first = prior_first(s, &no_gain, &gain);
-    if (first >= 0 && candidates[first].carried(s))
+    if (first >= 0 && offered(s, first))
         order[n++] = first;
     for (unsigned c = 0; c < NCANDIDATES && n < CHOOSER_MAX_CANDIDATES; c++) {
         needs[c] = candidates[c].needs_divergence;
-        if (candidates[c].carried(s) && (int)c != first)
+        if (offered(s, (int)c) && (int)c != first)
             order[n++] = (int)c;
     }
     chooser_init(&s->chooser, n, order, needs, has_original(s) ? CAND_ORIGINAL : -1);

@@ -653,7 +653,9 @@ cl_int nplus1rt_validate(cl_context ctx, cl_device_id dev, cl_command_queue q,
         if ((err = upload(&v)) == CL_SUCCESS)
             err = run_generated(&v, set, NULL, NULL);
     }
-    if (err == CL_SUCCESS && set->tile_in_place && set->desc->strategy == NPLUS1RT_TILE) {
+    /* the last launch ran the tile kernel in place (a TILE set's, or the tile candidate
+     * forced by NPLUS1_CHOICE=tile) */
+    if (err == CL_SUCCESS && set->tile_in_place && set->last_tile) {
         res->empty_items = NPLUS1RT_NOT_COUNTED; /* the original's body in place: no leaves */
     } else if (err == CL_SUCCESS) {
         leaf_of = malloc(v.items * sizeof *leaf_of);

@@ -2,7 +2,7 @@
 // RUN: --arg nbodies=6 --arg shape=size:6 --arg shape=choice:0,1,2 --report
 // RUN: env NPLUS1_SPLIT=auto nplus1gen %s --validate --global 2048 --arg nrays=2000 \
 // RUN: --arg nbodies=2 --arg shape=size:2 --arg shape=choice:1 --arg ray_to=range:0:8 \
-// RUN: --require-all-leaves --report
+// RUN: --require-all-leaves --report -D NPLUS1_TILE_REGROUP=1
 // EXPECT: match
 // OUTPUT: candidates: original and tile\+context only
 // OUTPUT: context \(tile\): at the decision at line 63

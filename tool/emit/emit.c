@@ -179,8 +179,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     if (!ctx || !emit_tile_only(kp)) /* the strategy's, or the tile's without a context */
         emit_bodies(e, sb, kp, 0, &bn, &cases);
     if (ctx) { /* the tile's: the leaves start from the context */
-        char regroup[16], why[200];
-        snprintf(regroup, sizeof regroup, "%u", kp->ctx.regroup);
+        char regroup[16], why[320];
+        snprintf(regroup, sizeof regroup, "%d", kp->ctx.regroup);
         context_policy_why(&kp->ctx, why, sizeof why);
         tmpl_var pv[] = {{"K", k->name}, {"REGROUP", regroup}, {"REGROUP_WHY", why}};
         emit_expand(e, sb, &e->kt, "tile-ctx-policy", pv, NV(pv));
@@ -193,6 +193,10 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     /* the tile kernel with regrouping off (tile-in-place): the kernel's own body */
     char *original = emit_carries_tile(kp) ? emit_in_place_body(e, kp) : NULL;
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
+    char plain_regroup[16], plain_why[320];
+    snprintf(plain_regroup, sizeof plain_regroup, "%d", kp->plain_regroup);
+    plain_policy_why(kp->plain_regroup, kp->plain_leaf_cost, kp->nkernels, kp->plain_saved,
+                     kp->plain_round_cost, plain_why, sizeof plain_why);
     /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
      * carries the tile kernel, and with the context */
 #define EMIT_STRATEGY_FLAG_(id, v, name) {#id, kp->strategy == STRATEGY_##id ? "1" : ""},
@@ -206,7 +210,9 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                      {"TILE_KERNEL", emit_carries_tile(kp) ? "1" : ""},
                      {"CTX", ctx ? "1" : ""},
                      {"ORIGINAL", original ? original : ""},
-                     {"POLICY", "NPLUS1_TILE_REGROUP"}};
+                     {"POLICY", "NPLUS1_TILE_REGROUP"},
+                     {"PLAIN_REGROUP", plain_regroup},
+                     {"PLAIN_REGROUP_WHY", plain_why}};
 #undef EMIT_STRATEGY_FLAG_
     emit_expand(e, sb, &e->kt, "passes", kv, NV(kv));
     free(original);

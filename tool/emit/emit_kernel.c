@@ -233,6 +233,10 @@ char *emit_in_place_body(emitter *e, const kernel_plan *kp)
     }
     char *body = emit_leaf_body_merged(e, kp);
     sb_puts(&sb, body);
+    /* the helper macros are directives: their own lines (under --no-line the body ends
+     * at its closing brace) */
+    if (body[0] && body[strlen(body) - 1] != '\n')
+        sb_puts(&sb, "\n");
     free(body);
     for (unsigned i = 0; i < an->nhelpers; i++) {
         tmpl_var v[] = {{"NAME", an->helpers[i].name},

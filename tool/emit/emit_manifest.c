@@ -154,15 +154,15 @@ static char *context_json(const kernel_plan *kp)
         sb_puts(&sb, "\"}");
         return sb_steal(&sb);
     }
-    char why[200];
+    char why[320];
     context_policy_why(cx, why, sizeof why);
     sb_printf(&sb, "\"at_line\": %u, \"prologue_lines\": [%u, %u], \"where\": \"%s\", "
-                   "\"regroup\": %u, \"regroup_why\": \"%s\", "
+                   "\"regroup\": %d, \"regroup_why\": \"%s\", "
                    "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, "
                    "\"legal_only_with_context\": %u, \"variables\": [",
               cx->at_line, cx->prologue_begin_line, cx->prologue_end_line,
-              cx->regroup ? "local" : "private", cx->regroup, why, cx->bytes,
-              cx->regroup ? cx->bytes * cx->wg : 0, cx->relaxed);
+              cx->regroup > 0 ? "local" : "private", cx->regroup, why, cx->bytes,
+              cx->regroup > 0 ? cx->bytes * cx->wg : 0, cx->relaxed);
     for (unsigned i = 0; i < cx->nvars; i++) {
         const ctx_var *v = &cx->vars[i];
         sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);

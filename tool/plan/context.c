@@ -387,19 +387,61 @@ void context_free(kernel_context *ctx)
     memset(ctx, 0, sizeof *ctx);
 }
 
-void context_policy(kernel_context *ctx, double leaf_cost)
+/*
+ * The one cost rule (regroup_rule.h) at the top-level decision: in a mixed SIMD group the
+ * lanes of the other leaves wait for the costliest leaf, so a round saves it weighed by
+ * (1 - 1/leaves) an item; it pays when that reaches the round (moving `bytes` an item
+ * twice, barriers, counting). 1 when it pays, else -1 (off). One working leaf saves
+ * nothing.
+ */
+static int policy(double leaf_cost, unsigned leaves, unsigned bytes, double *saved,
+                  double *round_cost)
+{
+    *saved = leaves > 1 ? leaf_cost * (1.0 - 1.0 / leaves) : 0.0;
+    *round_cost = REGROUP_MOVE_COST * (double)bytes / 4.0 + REGROUP_ROUND_COST;
+    return *saved >= *round_cost ? 1 : -1;
+}
+
+static void policy_why(int regroup, double leaf_cost, unsigned leaves, double saved,
+                       double round_cost, const char *moved, char *buf, unsigned size)
+{
+    char save[120];
+    if (leaves > 1)
+        snprintf(save, sizeof save, "its leaves save about %.0f operations an item (the "
+                                    "costliest, about %.0f, weighed by 1 - 1/%u)",
+                 saved, leaf_cost, leaves);
+    else
+        snprintf(save, sizeof save, "one leaf does work: nothing to regroup");
+    snprintf(buf, size, "%s, a regrouping round costs %.0f (%s moved twice, barriers, "
+                        "counting)%s",
+             save, round_cost, moved,
+             regroup > 0 ? ": it pays" : ": the kernel's own body runs in place");
+}
+
+void context_policy(kernel_context *ctx, double leaf_cost, unsigned leaves)
 {
     ctx->leaf_cost = leaf_cost;
-    ctx->round_cost = REGROUP_MOVE_COST * (double)ctx->bytes / 4.0 + REGROUP_ROUND_COST;
-    ctx->regroup = leaf_cost >= ctx->round_cost ? 1 : 0;
+    ctx->leaves = leaves;
+    ctx->regroup = policy(leaf_cost, leaves, ctx->bytes, &ctx->saved, &ctx->round_cost);
 }
 
 void context_policy_why(const kernel_context *ctx, char *buf, unsigned size)
 {
-    snprintf(buf, size, "the costliest leaf, about %.0f operations, %s a regrouping round's "
-                        "%.0f (%u bytes of context moved twice, barriers, counting)",
-             ctx->leaf_cost, ctx->regroup ? "pays for" : "costs less than", ctx->round_cost,
-             ctx->bytes);
+    char moved[48];
+    snprintf(moved, sizeof moved, "%u bytes of context", ctx->bytes);
+    policy_why(ctx->regroup, ctx->leaf_cost, ctx->leaves, ctx->saved, ctx->round_cost, moved,
+               buf, size);
+}
+
+int plain_policy(double leaf_cost, unsigned leaves, double *saved, double *round_cost)
+{
+    return policy(leaf_cost, leaves, 4, saved, round_cost);
+}
+
+void plain_policy_why(int regroup, double leaf_cost, unsigned leaves, double saved,
+                      double round_cost, char *buf, unsigned size)
+{
+    policy_why(regroup, leaf_cost, leaves, saved, round_cost, "the item's id", buf, size);
 }
 
 int context_in_prologue(const kernel_context *ctx, const seq_item *it)
