@@ -1,7 +1,6 @@
 // RUN: nplus1gen %s --validate --global 65536 --require-all-leaves --arg steps=4
 // RUN: nplus1gen %s --validate --global 65536 --split always --require-all-leaves --arg steps=4
-// RUN: nplus1gen %s --validate --global 65536 --strategy tile --require-all-leaves --arg steps=4 \
-// RUN: -D NPLUS1_TILE_REGROUP=1
+// RUN: nplus1gen %s --validate --global 65536 --strategy tile --require-all-leaves --arg steps=4 -D NPLUS1_TILE_REGROUP=1
 // EXPECT: match all-leaves
 /* Issue 28, shape 4: a decision in the loop and a second one after the loop, both costly:
  * two regroup points, the one after the loop at the kernel's top level. The loop's `break`
