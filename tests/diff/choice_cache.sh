@@ -10,7 +10,9 @@
 #  3. two processes at once leave a whole file (temp file + rename), 4 times;
 #  4. a corrupt entry is ignored with a note and rewritten; a foreign one
 #     (another program's hash line) too;
-#  5. NPLUS1_CACHE=0 writes nothing.
+#  5. a stale entry (a candidate the set no longer carries) is ignored with a note and
+#     rewritten;
+#  6. NPLUS1_CACHE=0 writes nothing.
 # usage: choice_cache.sh TEST_BINARY samples/oneKernel.cl
 set -euo pipefail
 bin=$1 cl=$2
@@ -62,6 +64,17 @@ sed -i 's/^program [0-9a-f]*/program 0123456789abcdef/' "$entry"
 grep -q "is ignored: it was written for another generated program" "$work/foreign.err" ||
   fail "no note about the foreign entry"
 echo "corrupt and foreign entries: ignored with a note, rewritten"
+
+# a stale entry: this program's, whole, but naming a candidate the set no longer carries
+# (as when a newer tool stops offering one: a tile built with regrouping off is not timed)
+"$bin" "$cl" $n 0 any > /dev/null || fail "rewriting the entry"
+sed -i 's/^class 12 .*/class 12 ordered\/host/' "$entry"
+"$bin" "$cl" $n 0 any > /dev/null 2> "$work/stale.err" || fail "over a stale entry"
+grep -q "is ignored: it names a candidate this set does not carry" "$work/stale.err" ||
+  fail "no note about the stale entry"
+grep -q '^class 12 ordered/host' "$entry" && fail "the stale entry was not rewritten"
+grep -q '^class 12 ' "$entry" || fail "the rewritten entry lacks class 12"
+echo "a stale entry (a candidate the set does not carry): ignored with a note, rewritten"
 
 rm -rf "$work/cache"
 NPLUS1_CACHE=0 "$bin" "$cl" $n 0 any > /dev/null || fail "with NPLUS1_CACHE=0"
