@@ -69,6 +69,21 @@ static double memory_cost(double n, const nplus1rt_calibration *cal)
     return n * PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS / cal->fma_ns;
 }
 
+/*
+ * The split's leaves take their items by bucket: an access at the item's index touches the
+ * sectors of the leaf's items (replay_costs.gather, measured on the recording) where the
+ * original's groups touch each once. The sector's items come from the accesses' mean size
+ * (set->access_bytes: 4-byte elements, 8 a sector); 1 where either is unknown.
+ */
+static double gather(const replay_costs *rc, const profile_set *set)
+{
+    if (!(set->accesses > 0) || !(set->access_bytes > 0))
+        return 1;
+    double mean = set->access_bytes / set->accesses;
+    unsigned j = mean <= 4 ? 3 : mean <= 8 ? 2 : mean <= 16 ? 1 : 0;
+    return rc->gather[j] > 1 ? rc->gather[j] : 1;
+}
+
 static void unknown(candidate_prediction *p, const char *why)
 {
     p->known = 0;
@@ -183,7 +198,10 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
-    p->cost = rc->split + classify + 2.0 * cal->word + launches(cal, n ? n : 2, items);
+    /* the leaves' accesses gathered by bucket: what they touch beyond the original's
+     * sectors (the original's, which every candidate pays, profile_predict_candidates) */
+    double gathered = (gather(rc, set) - 1.0) * memory_cost(set->accesses, cal);
+    p->cost = rc->split + classify + 2.0 * cal->word + gathered + launches(cal, n ? n : 2, items);
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,

@@ -56,6 +56,8 @@ typedef struct profile_set {
                                * kernel's own body, launched as the original) */
     double loop_accesses, loop_ops; /* a loop set: one iteration of the loop's body (its
                                      * statements' memory accesses and operations) */
+    double access_bytes;      /* the bytes the kernel's accesses (its top level) move per item:
+                               * their types' sizes (0: a tree without it) */
 } profile_set;
 
 #define PROFILE_REGROUP_OFF 3u /* profile_set.regroup: a loop set's kernel runs in place */
@@ -87,6 +89,10 @@ typedef struct replay_costs {
     double loop_own;          /* of which its own: per iteration, per item taken, rounds */
     double loop_wait;         /* lane work idle at its rounds' barriers (not in loop_kernel:
                                * other work-groups' SIMD groups issue in that time) */
+    double gather[4];         /* the split's leaves, their items taken by bucket: the memory
+                               * sectors their accesses touch against the original's, for
+                               * 1, 2, 4, 8 items a sector (elements of 32, 16, 8, 4 bytes);
+                               * 0: not measured (1) */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4
@@ -140,11 +146,18 @@ typedef struct profile_replayed {
     int has_split;
     loop_prediction loops[PROFILE_MAX_LOOP_PREDICTIONS]; /* the regroupable loops */
     unsigned nloops;
+    double gather[4];             /* the split's memory gather (replay_costs.gather) */
     replay_costs costs;           /* per item, for the candidates' predictions */
     candidate_prediction cands[PROFILE_MAX_CANDIDATES]; /* the carried candidates (set known) */
     unsigned ncands;
     int auto_first;               /* the candidate auto tries first, -1 none */
 } profile_replayed;
+
+/*
+ * The launch the predictions weigh the launch gaps for: NPLUS1_PREDICT_ITEMS=N (a profile
+ * made at fewer items than the launch it predicts), else the profiled launch's items.
+ */
+unsigned long long profile_predict_items(const profile_report *rep);
 
 /* Replays kernel i of rep into kp (profile_replayed_free frees it). */
 void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replayed *kp);

@@ -51,7 +51,7 @@ static double cost_in(const analysis *an, CXCursor func, CXCursor c)
         return 0;
     effects fx;
     effects_of(an, func, c, &fx);
-    double cost = fx.cost;
+    double cost = fx.cost + fx.math; /* the profile's: math builtins at their time */
     effects_free(&fx);
     return cost;
 }
@@ -271,7 +271,8 @@ double ir_src_call_cost(const analysis *an, const ir_node *call)
 {
     if (call->kind != IR_CALL || clang_Cursor_isNull(call->call.callee))
         return 0;
-    return analyze_function_summary(an, call->call.callee)->cost;
+    const effects *fx = analyze_function_summary(an, call->call.callee);
+    return fx->cost + fx->math;
 }
 
 int ir_src_kernel_entry(const analysis *an, const kernel_info *k, unsigned *param_end,

@@ -28,6 +28,8 @@ typedef struct tctx {
     int emit;                 /* add the edits (a clone's: the first time it is built) */
     const char *rec;          /* the recorder, as the function's text names it */
     const ir_node *call;      /* the call node, NULL in the kernel */
+    int chain;                /* the if whose else arm is being built, when that arm is an if
+                               * (an else-if chain: one decision of the analysis), else -1 */
     char *err;                /* why it cannot be recorded: the kernel's, or the helper's */
     size_t errlen;
 } tctx;
@@ -105,6 +107,11 @@ static unsigned add_construct(tctx *x, const ir_node *n, pnode_kind kind, const 
             pc.divergence = d->divergence;
             pc.split = x->pk->planned && !decision_kept(x->pk->planned, d) &&
                        (x->parent < 0 || t->c[x->parent].split);
+        } else if (kind == PN_IF && x->chain >= 0 && x->chain == x->parent) {
+            /* an else-if: the analysis reads the chain as one decision (cond_tree.c), found
+             * at its first if; the split regroups by each of its tests */
+            pc.divergence = t->c[x->chain].divergence;
+            pc.split = t->c[x->chain].split;
         }
     }
     VEC_PUSH(t->c, t->nc, t->capc, pc);
@@ -294,14 +301,18 @@ static int build_if(tctx *x, const ir_node *n, pseq *out)
     double taken = record_calls(x, n, NULL, out);
     unsigned id = add_construct(x, n, PN_IF, "if", 2);
     pnode *nd = push_node(out, PN_IF);
-    nd->cost = less(n->cond.fx.cost, taken);
+    nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
     nd->construct = id;
     nd->narms = 2;
     nd->arms = xcalloc(2, sizeof *nd->arms);
     pseq *arms = nd->arms; /* out may move while the arms are built */
     int rc = build_arm(x, n->kids[0], &arms[0], id);
-    if (rc == 0 && n->nkids > 1)
+    if (rc == 0 && n->nkids > 1) {
+        int saved = x->chain;
+        x->chain = n->kids[1]->kind == IR_IF ? (int)id : -1;
         rc = build_arm(x, n->kids[1], &arms[1], id);
+        x->chain = saved;
+    }
     return rc;
 }
 
@@ -386,7 +397,7 @@ static int build_switch(tctx *x, const ir_node *n, pseq *out)
     double taken = record_calls(x, n, NULL, out);
     unsigned id = add_construct(x, n, PN_SWITCH, "switch", narms);
     pnode *nd = push_node(out, PN_SWITCH);
-    nd->cost = less(n->cond.fx.cost, taken);
+    nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
     nd->construct = id;
     nd->narms = narms;
     nd->arms = xcalloc(narms, sizeof *nd->arms);
@@ -473,7 +484,7 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
     nd->narms = 1;
     nd->arms = xcalloc(1, sizeof *nd->arms);
     nd->init_cost = less(ls.init_cost, taken);
-    nd->cost = has_test ? n->cond.fx.cost : 0;
+    nd->cost = has_test ? (n->cond.fx.cost + n->cond.fx.math) : 0;
     nd->step_cost = ls.step_cost;
     pseq *arm = nd->arms;
     return n->nkids ? build_arm(x, n->kids[0], arm, id) : 0;
@@ -552,7 +563,7 @@ static int build_node(tctx *x, const ir_node *n, pseq *out)
     case IR_RETURN: {
         double taken = record_calls(x, n, NULL, out);
         if (n->in_helper) /* its value is the helper's work (a kernel's return has none) */
-            push_node(out, PN_WORK)->cost = less(n->cost, taken);
+            push_node(out, PN_WORK)->cost = less(n->cost + n->fx.math, taken);
         push_node(out, n->in_helper ? PN_LEAVE : PN_RETURN);
         return 0;
     }
@@ -572,7 +583,7 @@ static int build_node(tctx *x, const ir_node *n, pseq *out)
         }
         {
             double taken = record_calls(x, n, NULL, out);
-            push_node(out, PN_WORK)->cost = less(n->cost, taken);
+            push_node(out, PN_WORK)->cost = less(n->cost + n->fx.math, taken);
         }
         return 0;
     }
@@ -620,6 +631,7 @@ int profile_build_kernel(const analysis *an, profile_kernel *pk)
     x.pk = pk;
     x.ir = pk->k->ir;
     x.parent = -1;
+    x.chain = -1;
     x.clone = -1;
     x.emit = 1;
     x.rec = "&__np1";
