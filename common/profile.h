@@ -61,6 +61,8 @@ typedef struct pseq {
 typedef struct pnode {
     pnode_kind kind;
     double cost;              /* WORK: its cost; IF, SWITCH, LOOP: the condition's */
+    double accesses;          /* its memory accesses, counted as its cost is (a tree without
+                               * them: 0) */
     double init_cost;         /* LOOP: a for's init */
     double step_cost;         /* LOOP: a for's increment */
     loop_test test;           /* LOOP */
@@ -112,6 +114,7 @@ typedef struct pcstats {
 
 typedef struct pstats {
     double useful, issued;    /* lane work done / lane work the groups issued */
+    double accesses;          /* the memory accesses the lanes made (pnode.accesses) */
     double lost_top;          /* idle after a return at the top level */
     unsigned long long groups, items;
     unsigned nc;

@@ -41,6 +41,13 @@ void replay_issue(rctx *x, double cost, uint64_t m)
     }
 }
 
+/* The lanes m make nd's memory accesses (each lane its own). */
+static void replay_access(rctx *x, const pnode *nd, uint64_t m)
+{
+    if (x->s && nd->accesses > 0)
+        x->s->accesses += nd->accesses * popcount(m);
+}
+
 static void set_cause(rctx *x, uint64_t lanes, int c)
 {
     for (; lanes; lanes &= lanes - 1)
@@ -95,6 +102,7 @@ static uint64_t exec_if(rctx *x, const pnode *nd, uint64_t m)
 {
     uint64_t arms[2];
     replay_issue(x, nd->cost, m);
+    replay_access(x, nd, m);
     split_lanes(x, nd, m, arms);
     mark(x, nd->construct, (arms[0] != 0) + (arms[1] != 0));
     uint64_t out = 0;
@@ -115,6 +123,7 @@ static uint64_t exec_switch(rctx *x, const pnode *nd, uint64_t m)
     uint64_t arms[PROFILE_MAX_ARMS], run = 0, outer_brk = x->brk;
     unsigned nonempty = 0;
     replay_issue(x, nd->cost, m);
+    replay_access(x, nd, m);
     split_lanes(x, nd, m, arms);
     for (unsigned i = 0; i < nd->narms; i++)
         nonempty += arms[i] != 0;
@@ -140,6 +149,7 @@ uint64_t replay_loop_test(rctx *x, const pnode *nd, uint64_t in, uint64_t *left)
 {
     uint64_t arms[2];
     replay_issue(x, nd->cost, in);
+    replay_access(x, nd, in);
     /* tokens: 1 leave, 2 stay (split_lanes numbers arms from token 1) */
     split_lanes(x, nd, in, arms);
     set_cause(x, arms[0], (int)nd->construct);
@@ -192,6 +202,7 @@ uint64_t replay_seq(rctx *x, const pseq *s, uint64_t m)
         switch (nd->kind) {
         case PN_WORK:
             replay_issue(x, nd->cost, m);
+            replay_access(x, nd, m);
             break;
         case PN_IF:
             m = exec_if(x, nd, m);

@@ -40,6 +40,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "profile_report.h"
 
@@ -75,13 +76,19 @@ static double memory_cost(double n, const nplus1rt_calibration *cal)
  * original's groups touch each once. The sector's items come from the accesses' mean size
  * (set->access_bytes: 4-byte elements, 8 a sector); 1 where either is unknown.
  */
-static double gather(const replay_costs *rc, const profile_set *set)
+static double gather(const double *g, const profile_set *set)
 {
     if (!(set->accesses > 0) || !(set->access_bytes > 0))
         return 1;
     double mean = set->access_bytes / set->accesses;
     unsigned j = mean <= 4 ? 3 : mean <= 8 ? 2 : mean <= 16 ? 1 : 0;
-    return rc->gather[j] > 1 ? rc->gather[j] : 1;
+    return g[j] > 1 ? g[j] : 1;
+}
+
+/* The memory accesses an item makes: replayed on its path, else the kernel's as written. */
+static double item_accesses(const replay_costs *rc, const profile_set *set)
+{
+    return rc->accesses > 0 ? rc->accesses : set->accesses;
 }
 
 static void unknown(candidate_prediction *p, const char *why)
@@ -192,16 +199,25 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
     }
     if (p->cand == NPLUS1RT_CAND_TILE) {
         double words = set->tile == 2 ? set->ctx_bytes / 4.0 : 1.0;
+        /* the leaves' accesses by regrouped item inside the tile: the sectors the classify
+         * phase has just brought in, from the L2 (a context of more than a word carries
+         * what the classifier read: those are not read again) */
+        double leaf = item_accesses(rc, set) - (reread ? 0.0 : set->classifier_accesses);
+        double gathered = (gather(rc->gather_tile, set) - 1.0) *
+                          memory_cost(leaf > 0 ? leaf : 0, cal) * PROFILE_DRAM_BYTES_NS /
+                          PROFILE_L2_BYTES_NS;
         p->cost = rc->tile + classify + (set->tile == 2 ? 0.0 : set->prologue) +
-                  cal->round + cal->word * words + launches(cal, 1, items);
+                  cal->round + cal->word * words + gathered + launches(cal, 1, items);
         return;
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
     /* the leaves' accesses gathered by bucket: what they touch beyond the original's
      * sectors (the original's, which every candidate pays, profile_predict_candidates) */
-    double gathered = (gather(rc, set) - 1.0) * memory_cost(set->accesses, cal);
+    double gathered = (gather(rc->gather, set) - 1.0) * memory_cost(item_accesses(rc, set), cal);
     p->cost = rc->split + classify + 2.0 * cal->word + gathered + launches(cal, n ? n : 2, items);
+    if (getenv("S8DBG"))
+        fprintf(stderr, "DBG cand %d orig %.0f split %.0f tile %.0f classify %.0f (acc %.1f) gathered %.0f acc_exec %.2f (g %.2f %.2f %.2f %.2f bytes %.1f acc %.1f ops %.0f) launches %u %.0f mem %.0f\n", p->cand, rc->original, rc->split, rc->tile, classify, set->classifier_accesses, gathered, rc->accesses, rc->gather[0], rc->gather[1], rc->gather[2], rc->gather[3], set->access_bytes, set->accesses, set->ops, n, launches(cal, n ? n : 2, items), memory_cost(set->accesses, cal));
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,

@@ -62,8 +62,8 @@ static void gather_of(const keyed *k, const size_t *order, size_t n, double *gat
     }
 }
 
-/* Items regrouped by leaf (inside tiles of `tile` items; 0: the whole launch); with gather,
- * the split's memory gather (tile 0 only). */
+/* Items regrouped by leaf (inside tiles of `tile` items; 0: the whole launch), and their
+ * memory gather (gather_of). */
 static void regrouped(const ptree *t, const profile_result *r, unsigned long long tile,
                       unsigned width, pstats *s, double *gather)
 {
@@ -113,11 +113,13 @@ static void replay_costs_of(const kprof *kp, replay_costs *rc)
     double items = kp->base.items ? (double)kp->base.items : 1.0;
     memset(rc, 0, sizeof *rc);
     rc->original = kp->base.issued / items;
+    rc->accesses = kp->base.accesses / items;
     rc->has_split = kp->has_split;
     if (kp->has_split) {
         rc->split = kp->split.issued / items;
         rc->tile = kp->tile.issued / items;
         memcpy(rc->gather, kp->gather, sizeof rc->gather);
+        memcpy(rc->gather_tile, kp->gather_tile, sizeof rc->gather_tile);
     }
 }
 
@@ -186,7 +188,7 @@ void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replay
         pstats_init(&kp->split, t);
         regrouped(t, r, 0, w, &kp->split, kp->gather);
         pstats_init(&kp->tile, t);
-        regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile, NULL);
+        regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile, kp->gather_tile);
     }
     predict_candidates(rep, pk, r, kp);
 }

@@ -93,6 +93,10 @@ typedef struct replay_costs {
                                * sectors their accesses touch against the original's, for
                                * 1, 2, 4, 8 items a sector (elements of 32, 16, 8, 4 bytes);
                                * 0: not measured (1) */
+    double gather_tile[4];    /* the same of the tile's leaves, their items regrouped inside
+                               * each tile */
+    double accesses;          /* the memory accesses an item makes, replayed on its path
+                               * (0: a tree without them) */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4
@@ -103,6 +107,10 @@ typedef struct replay_costs {
  * measures no global memory yet. */
 #define PROFILE_SECTOR_BYTES 32.0
 #define PROFILE_DRAM_BYTES_NS 4800.0
+/* The L2's bandwidth, which the tile's regrouped leaves read their tile's sectors from:
+ * about twice the DRAM's on an H100 or H200 (microbenchmarks read 5.5-7 TB/s on an H100
+ * PCIe's L2 against its 2 TB/s HBM; taken here as 2x the H200's 4.8 TB/s). */
+#define PROFILE_L2_BYTES_NS 9600.0
 
 /*
  * Predicts each candidate set carries (in NPLUS1RT_CANDIDATES order) from the
@@ -146,7 +154,7 @@ typedef struct profile_replayed {
     int has_split;
     loop_prediction loops[PROFILE_MAX_LOOP_PREDICTIONS]; /* the regroupable loops */
     unsigned nloops;
-    double gather[4];             /* the split's memory gather (replay_costs.gather) */
+    double gather[4], gather_tile[4]; /* the memory gathers (replay_costs.gather) */
     replay_costs costs;           /* per item, for the candidates' predictions */
     candidate_prediction cands[PROFILE_MAX_CANDIDATES]; /* the carried candidates (set known) */
     unsigned ncands;

@@ -44,6 +44,8 @@ int ir_src_stmt_kind(const analysis *an, const ir_node *n);
 
 /* The cost of the statement n as a whole (effects.c, in its function). */
 double ir_src_stmt_cost(const analysis *an, const ir_node *n);
+/* Its memory accesses (each load and store once, as written). */
+double ir_src_stmt_accesses(const analysis *an, const ir_node *n);
 
 /* A loop's init and step: their cost and text (has_* 0 where the loop has none). */
 typedef struct ir_loop_src {

@@ -302,6 +302,7 @@ static int build_if(tctx *x, const ir_node *n, pseq *out)
     unsigned id = add_construct(x, n, PN_IF, "if", 2);
     pnode *nd = push_node(out, PN_IF);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
+    nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
     nd->construct = id;
     nd->narms = 2;
     nd->arms = xcalloc(2, sizeof *nd->arms);
@@ -398,6 +399,7 @@ static int build_switch(tctx *x, const ir_node *n, pseq *out)
     unsigned id = add_construct(x, n, PN_SWITCH, "switch", narms);
     pnode *nd = push_node(out, PN_SWITCH);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
+    nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
     nd->construct = id;
     nd->narms = narms;
     nd->arms = xcalloc(narms, sizeof *nd->arms);
@@ -463,7 +465,9 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
          * r++)`, rounds a constant there): no lane waits in it, and recording each of its
          * tests would only lengthen the paths (a hash's rounds, millions of tokens).
          * Straight-line work, the cost model's, as before helpers were recorded. */
-        push_node(out, PN_WORK)->cost = ir_src_stmt_cost(x->an, n);
+        pnode *w = push_node(out, PN_WORK);
+        w->cost = ir_src_stmt_cost(x->an, n);
+        w->accesses = ir_src_stmt_accesses(x->an, n);
         return 0;
     }
     int has_test = ir_src_has_cond(n);
@@ -485,6 +489,7 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
     nd->arms = xcalloc(1, sizeof *nd->arms);
     nd->init_cost = less(ls.init_cost, taken);
     nd->cost = has_test ? (n->cond.fx.cost + n->cond.fx.math) : 0;
+    nd->accesses = has_test ? n->cond.fx.nloads + n->cond.fx.nstores : 0;
     nd->step_cost = ls.step_cost;
     pseq *arm = nd->arms;
     return n->nkids ? build_arm(x, n->kids[0], arm, id) : 0;
@@ -527,12 +532,22 @@ static int opaque_if_macro(tctx *x, const ir_node *n, pseq *out)
                                 "recorded");
     pnode *nd = push_node(out, PN_WORK);
     nd->cost = ir_src_stmt_cost(x->an, n);
+    nd->accesses = ir_src_stmt_accesses(x->an, n);
     if (!x->pk->opaque++)
         x->pk->opaque_line = n->line;
     return 1;
 }
 
 /* ---- statements ----------------------------------------------------------------------- */
+
+/* A statement's work: its cost (math builtins at their time) less the recorded helpers'
+ * (taken), and its memory accesses. */
+static void work_node(pseq *out, const ir_node *n, double taken)
+{
+    pnode *w = push_node(out, PN_WORK);
+    w->cost = less(n->cost + n->fx.math, taken);
+    w->accesses = n->fx.nloads + n->fx.nstores;
+}
 
 static int build_node(tctx *x, const ir_node *n, pseq *out)
 {
@@ -563,7 +578,7 @@ static int build_node(tctx *x, const ir_node *n, pseq *out)
     case IR_RETURN: {
         double taken = record_calls(x, n, NULL, out);
         if (n->in_helper) /* its value is the helper's work (a kernel's return has none) */
-            push_node(out, PN_WORK)->cost = less(n->cost + n->fx.math, taken);
+            work_node(out, n, taken);
         push_node(out, n->in_helper ? PN_LEAVE : PN_RETURN);
         return 0;
     }
@@ -583,7 +598,7 @@ static int build_node(tctx *x, const ir_node *n, pseq *out)
         }
         {
             double taken = record_calls(x, n, NULL, out);
-            push_node(out, PN_WORK)->cost = less(n->cost + n->fx.math, taken);
+            work_node(out, n, taken);
         }
         return 0;
     }
