@@ -220,6 +220,31 @@ static void scan_call(scan_ctx *sc, CXCursor c)
     free(ch.v);
 }
 
+/*
+ * The profile's time of a division beyond the 1 cost counts (effects.math): a float's is a
+ * reciprocal on the special-function unit and its corrections (OpenCL's 2.5 ulp: about
+ * 10 FMA-equivalents, opencl_builtins.c's reasoning), each lane of a vector; an integer's
+ * or a remainder's by a value that is not a literal, a sequence of about 20 instructions
+ * (by a literal the compiler multiplies and shifts).
+ */
+static double division_time(const char *op, CXCursor c, CXCursor rhs)
+{
+    int rem = !strcmp(op, "%") || !strcmp(op, "%=");
+    if (!rem && strcmp(op, "/") && strcmp(op, "/="))
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    double lanes = 1;
+    if (t.kind == CXType_Vector || t.kind == CXType_ExtVector) {
+        long long n = clang_getNumElements(t);
+        lanes = n > 0 ? (double)n : 1;
+        t = clang_getCanonicalType(clang_getElementType(t));
+    }
+    if (t.kind == CXType_Float || t.kind == CXType_Double || t.kind == CXType_Half)
+        return rem ? 0 : (10 - 1) * lanes;
+    enum CXCursorKind k = clang_getCursorKind(strip(rhs));
+    return k == CXCursor_IntegerLiteral ? 0 : (20 - 1) * lanes;
+}
+
 static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
 {
     cursor_list ch = children_of(c);
@@ -229,10 +254,13 @@ static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
         free(ch.v);
         return;
     }
-    char op[8] = "=";
+    char op[8] = "=", div[8] = "";
     if (!compound)
         binary_operator(sc->an, c, ch.v[0], ch.v[1], op, sizeof op);
+    else
+        binary_operator(sc->an, c, ch.v[0], ch.v[1], div, sizeof div);
     sc->fx->cost += 1;
+    sc->fx->math += division_time(compound ? div : op, c, ch.v[1]);
     if (compound || is_assignment_op(op)) {
         if (compound || strcmp(op, "="))
             scan(sc, ch.v[0]); /* x += y reads x */

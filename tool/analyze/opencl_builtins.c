@@ -81,8 +81,8 @@ typedef struct builtin_time {
 static const builtin_time times[] = {
     {"exp", 18},   {"exp2", 12},  {"exp10", 18}, {"expm1", 24}, {"log", 20},   {"log2", 16},
     {"log10", 20}, {"log1p", 24}, {"pow", 40},   {"powr", 40},  {"pown", 20},  {"rootn", 40},
-    {"sqrt", 16},  {"rsqrt", 12}, {"cbrt", 24},  {"sin", 24},   {"cos", 24},   {"tan", 32},
-    {"sincos", 30}, {"sinpi", 20}, {"cospi", 20}, {"tanpi", 32}, {"asin", 24},  {"acos", 24},
+    {"sqrt", 16},  {"rsqrt", 12}, {"cbrt", 24},  {"sin", 18},   {"cos", 18},   {"tan", 28},
+    {"sincos", 24}, {"sinpi", 20}, {"cospi", 20}, {"tanpi", 32}, {"asin", 24},  {"acos", 24},
     {"atan", 24},  {"atan2", 32}, {"atanpi", 24}, {"atan2pi", 32}, {"asinpi", 24},
     {"acospi", 24}, {"sinh", 28},  {"cosh", 28},  {"tanh", 28},  {"asinh", 28}, {"acosh", 28},
     {"atanh", 28}, {"erf", 24},   {"erfc", 24},  {"tgamma", 60}, {"lgamma", 60}, {"fmod", 24},
