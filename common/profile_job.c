@@ -8,7 +8,8 @@
  *   construct KIND WHAT LINE NARMS PARENT SPLIT DIVERGENCE OFFSET [HELPER CALL_LINE]
  *                              (NCONSTRUCTS lines; HELPER, CALL_LINE: one in a helper)
  *   seq N                      the top level: N nodes follow
- *   node KIND COST INIT STEP TEST CONSTRUCT NARMS [ACCESSES]   then NARMS seqs, its arms
+ *   node KIND COST INIT STEP TEST CONSTRUCT NARMS [ACCESSES [MATH]]   then NARMS seqs, its
+ *                              arms (MATH: the part of COST that math builtins add)
  *   end
  *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP
  *       [CACCESSES [LACCESSES LOPS [BYTES]]]  (optional: the generated set, profile_report.h's
@@ -45,9 +46,9 @@ static void write_seq(strbuf *sb, const pseq *s)
     sb_printf(sb, "seq %u\n", s->n);
     for (unsigned i = 0; i < s->n; i++) {
         const pnode *n = &s->v[i];
-        sb_printf(sb, "node %s %.17g %.17g %.17g %s %u %u %.17g\n", kinds[n->kind], n->cost,
-                  n->init_cost, n->step_cost, tests[n->test], n->construct, n->narms,
-                  n->accesses);
+        sb_printf(sb, "node %s %.17g %.17g %.17g %s %u %u %.17g %.17g\n", kinds[n->kind],
+                  n->cost, n->init_cost, n->step_cost, tests[n->test], n->construct, n->narms,
+                  n->accesses, n->math);
         for (unsigned a = 0; a < n->narms; a++)
             write_seq(sb, &n->arms[a]);
     }
@@ -117,15 +118,17 @@ static int read_seq(reader *r, pseq *s)
     for (; s->n < n; s->n++) {
         pnode *p = &s->v[s->n];
         char kind[16], test[16];
-        /* ACCESSES, the eighth, is newer: a tree without it reads 0 */
+        /* ACCESSES and MATH, the eighth and ninth, are newer: a tree without them reads 0 */
         int got = next_line(r) ? 0
-                               : sscanf(r->buf, "node %15s %lf %lf %lf %15s %u %u %lf", kind,
+                               : sscanf(r->buf, "node %15s %lf %lf %lf %15s %u %u %lf %lf", kind,
                                         &p->cost, &p->init_cost, &p->step_cost, test,
-                                        &p->construct, &p->narms, &p->accesses);
+                                        &p->construct, &p->narms, &p->accesses, &p->math);
         if (got < 7)
             return bad(r, "a 'node' line expected");
         if (got < 8)
             p->accesses = 0;
+        if (got < 9)
+            p->math = 0;
         int k = find(kinds, kind), t = find(tests, test);
         if (k < 0 || t < 0 || p->narms > PROFILE_MAX_ARMS + 1 ||
             ((k == PN_IF || k == PN_SWITCH || k == PN_LOOP) && p->construct >= r->nc))

@@ -150,6 +150,7 @@ static void predict_loop(const replay_costs *rc, const profile_set *set,
         unknown(p, why);
         return;
     }
+    /* both in the rough unit: the loop kernel's own costs are the rough cost model's */
     double cost = rc->loop_kernel + launches(cal, 1, items);
     p->known = 1;
     p->cost = cost;
@@ -228,6 +229,11 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
     int bound = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
     double memory = memory_cost(set->accesses, cal);
     double original = rc->original + memory + launches(cal, 1, launch_items);
+    /* a loop set's loop kernel is replayed in the rough unit (its own operations are counted
+     * as the rough cost model counts, not measured in time): its original too */
+    double rough = rc->original_rough > 0 && rc->has_loop_kernel
+                       ? rc->original_rough + memory + launches(cal, 1, launch_items)
+                       : original;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES && n < PROFILE_MAX_CANDIDATES; c++) {
         if (!(set->carries & (1u << c)))
             continue;
@@ -244,7 +250,9 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
         }
         predict_one(rc, set, cal, launch_items, p);
         p->cost += p->known ? memory : 0;
-        p->speedup = p->known && p->cost > 0 ? original / p->cost : 0;
+        int loop = set->tile == 3 && c != NPLUS1RT_CAND_ORIGINAL && p->known &&
+                   set->regroup != PROFILE_REGROUP_OFF;
+        p->speedup = p->known && p->cost > 0 ? (loop ? rough : original) / p->cost : 0;
     }
     return n;
 }

@@ -146,6 +146,16 @@ static void loop_kernel_of(const profile_report *rep, const profile_kernel_tree 
     if (profile_loop_kernel(&pk->tree, r->traces, r->ids, r->n, &p, &s) < 0 || !s.items)
         return;
     rc->has_loop_kernel = 1;
+    pstats rough; /* the original in the loop kernel's unit */
+    pstats_init(&rough, &pk->tree);
+    rough.rough = 1;
+    unsigned *seg = xcalloc(r->n ? r->n : 1, sizeof *seg); /* as the measured grouping's */
+    for (size_t i = 0; i < r->n; i++)
+        seg[i] = (unsigned)(r->ids[i] / rep->lay.unit);
+    profile_replay(&pk->tree, r->traces, NULL, seg, r->n, rep->width, &rough);
+    free(seg);
+    rc->original_rough = rough.items ? rough.issued / (double)rough.items : 0;
+    pstats_free(&rough);
     rc->loop_kernel = s.issued / (double)s.items;
     rc->loop_own = s.own / (double)s.items;
     rc->loop_wait = s.wait / (double)s.items;

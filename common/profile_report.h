@@ -97,6 +97,8 @@ typedef struct replay_costs {
                                * each tile */
     double accesses;          /* the memory accesses an item makes, replayed on its path
                                * (0: a tree without them) */
+    double original_rough;    /* a loop set's: the original's work without the math
+                               * builtins' time (pstats.rough), the loop kernel's unit */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4

@@ -108,6 +108,43 @@ static void memory_accesses(void)
                                                    "phase read: no access again");
 }
 
+/*
+ * The leaves' accesses gathered by bucket (replay_costs.gather: the sectors the leaves touch
+ * over the original's, by items a sector) and by regrouped item in the tile (gather_tile,
+ * from the L2 at PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS of the DRAM's cost).
+ */
+static void gathered_accesses(void)
+{
+    nplus1rt_calibration cal = model();
+    cal.fma_ns = PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS; /* an access: 1 an item */
+    double gap = 1000.0 / cal.fma_ns / 1000;
+    replay_costs rc = {.original = 400, .split = 100, .tile = 150, .has_split = 1,
+                       .gather = {1, 1.5, 2, 3}, .gather_tile = {1, 1.2, 1.5, 2}};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 2, .ctx_bytes = 16,
+                       .launches = 3, .classifier = 20, .ops = 1000, .accesses = 50,
+                       .classifier_accesses = 10, .regroup = 1};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50, "a tree without the accesses' "
+               "bytes (older) gathers nothing: the split as before");
+    set.access_bytes = 200; /* 4 bytes an access: 8 a sector, gather[3] */
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50 + (3 - 1) * 50,
+               "the split's leaves touch 3 times the original's sectors: 2 more an access");
+    /* the tile's leaves: the 40 accesses besides the classifier's (a context of 16 bytes
+     * carries what it read), twice the sectors, from the L2 */
+    double l2 = PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS;
+    check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (2 - 1) * 40 * l2,
+               "the tile's regrouped leaves touch twice the sectors, from the L2");
+    set.access_bytes = 800; /* 16 bytes an access: 2 a sector, gather[1] */
+    rc.accesses = 20;       /* the accesses the items' paths make */
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50 + (1.5 - 1) * 20,
+               "16-byte elements gather by 2 a sector, and the items' paths make 20 accesses");
+    check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (1.2 - 1) * 10 * l2,
+               "the tile's leaves: the paths' 20 less the classifier's 10");
+}
+
 static void loop_sets_and_unknowns(void)
 {
     nplus1rt_calibration cal = model();
@@ -202,6 +239,7 @@ int main(void)
     only_carried_candidates();
     tile_schedules();
     memory_accesses();
+    gathered_accesses();
     loop_sets_and_unknowns();
     calibration_text();
     return check_summary("the carried candidates' predictions and the calibration's text");

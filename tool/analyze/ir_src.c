@@ -111,6 +111,18 @@ double ir_src_stmt_cost(const analysis *an, const ir_node *n)
     return cost_in(an, frame_func(an, n), n->cursor);
 }
 
+double ir_src_stmt_math(const analysis *an, const ir_node *n)
+{
+    CXCursor func = frame_func(an, n);
+    if (clang_Cursor_isNull(n->cursor) || clang_Cursor_isNull(func))
+        return 0;
+    effects fx;
+    effects_of(an, func, n->cursor, &fx);
+    double m = fx.math;
+    effects_free(&fx);
+    return m;
+}
+
 double ir_src_stmt_accesses(const analysis *an, const ir_node *n)
 {
     CXCursor func = frame_func(an, n);

@@ -44,6 +44,8 @@ int ir_src_stmt_kind(const analysis *an, const ir_node *n);
 
 /* The cost of the statement n as a whole (effects.c, in its function). */
 double ir_src_stmt_cost(const analysis *an, const ir_node *n);
+/* The part of its cost that math builtins add (effects.math). */
+double ir_src_stmt_math(const analysis *an, const ir_node *n);
 /* Its memory accesses (each load and store once, as written). */
 double ir_src_stmt_accesses(const analysis *an, const ir_node *n);
 

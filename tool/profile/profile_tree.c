@@ -274,6 +274,13 @@ static double less(double cost, double taken)
     return taken > 0 ? (cost > taken ? cost - taken : 0) : cost;
 }
 
+/* The part of a node's cost its math builtins add (pnode.math): at most the cost, so that
+ * the rough cost (cost - math) is never negative. */
+static double math_part(double math, double cost)
+{
+    return math < cost ? math : cost;
+}
+
 /* ---- decisions ------------------------------------------------------------------------- */
 
 /* n's condition C becomes __nplus1_rec(&__np1, !(C)` close`: the token recorded (a decision's
@@ -303,6 +310,7 @@ static int build_if(tctx *x, const ir_node *n, pseq *out)
     pnode *nd = push_node(out, PN_IF);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
     nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
+    nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = 2;
     nd->arms = xcalloc(2, sizeof *nd->arms);
@@ -400,6 +408,7 @@ static int build_switch(tctx *x, const ir_node *n, pseq *out)
     pnode *nd = push_node(out, PN_SWITCH);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
     nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
+    nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = narms;
     nd->arms = xcalloc(narms, sizeof *nd->arms);
@@ -468,6 +477,7 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
         pnode *w = push_node(out, PN_WORK);
         w->cost = ir_src_stmt_cost(x->an, n);
         w->accesses = ir_src_stmt_accesses(x->an, n);
+        w->math = math_part(ir_src_stmt_math(x->an, n), w->cost);
         return 0;
     }
     int has_test = ir_src_has_cond(n);
@@ -490,6 +500,7 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
     nd->init_cost = less(ls.init_cost, taken);
     nd->cost = has_test ? (n->cond.fx.cost + n->cond.fx.math) : 0;
     nd->accesses = has_test ? n->cond.fx.nloads + n->cond.fx.nstores : 0;
+    nd->math = has_test ? math_part(n->cond.fx.math, nd->cost) : 0;
     nd->step_cost = ls.step_cost;
     pseq *arm = nd->arms;
     return n->nkids ? build_arm(x, n->kids[0], arm, id) : 0;
@@ -533,6 +544,7 @@ static int opaque_if_macro(tctx *x, const ir_node *n, pseq *out)
     pnode *nd = push_node(out, PN_WORK);
     nd->cost = ir_src_stmt_cost(x->an, n);
     nd->accesses = ir_src_stmt_accesses(x->an, n);
+    nd->math = math_part(ir_src_stmt_math(x->an, n), nd->cost);
     if (!x->pk->opaque++)
         x->pk->opaque_line = n->line;
     return 1;
@@ -547,6 +559,7 @@ static void work_node(pseq *out, const ir_node *n, double taken)
     pnode *w = push_node(out, PN_WORK);
     w->cost = less(n->cost + n->fx.math, taken);
     w->accesses = n->fx.nloads + n->fx.nstores;
+    w->math = math_part(n->fx.math, w->cost);
 }
 
 static int build_node(tctx *x, const ir_node *n, pseq *out)
