@@ -13,10 +13,12 @@
  *   split     its leaves over their buckets (the items grouped by leaf), the
  *             classifier (its operations and its memory accesses: the decisions'
  *             inputs, read again by the leaves), a bucket entry written and read back (two words),
- *             and its passes' and leaves' launches
+ *             the leaves' gathered accesses (gather: the sectors their items touch beyond
+ *             the original's, at the DRAM's cost), and its passes' and leaves' launches
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
- *             regrouping round (the item's id, or its context's words), one launch
+ *             regrouping round (the item's id, or its context's words), the leaves'
+ *             gathered accesses inside the tile (from the L2), one launch
  *   loop      (the tile+loop kernel, which a loop set's split and tile run) its
  *             schedule replayed on the recorded paths (profile_loop_kernel.c): under
  *             the policy "never" (NPLUS1_LOOP_REGROUP=0) each SIMD group steps its
@@ -30,8 +32,12 @@
  *             the loop body makes a memory access every fewer than
  *             PROFILE_MEMORY_BOUND_OPS operations
  *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
- *             the classify phase; a loop kernel with regrouping off, the rule's
- *             policy -1: the original's work)
+ *             the classify phase, or "cannot tell" where the kernel's memory outweighs its
+ *             work; a loop kernel with regrouping off, the rule's policy -1: the original's
+ *             work)
+ * The work is the replay's: the cost model's operations with math builtins and divisions at
+ * their time (profile.tree's node costs), except a loop set's loop kernel and the original
+ * it is compared with, replayed in the rough unit its own operations are counted in.
  *
  * Where the model cannot tell, a reason instead of a number: a kernel whose
  * top level does fewer than PROFILE_MEMORY_BOUND_OPS operations a memory
@@ -40,7 +46,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "profile_report.h"
 
@@ -194,7 +199,20 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
     double classify = set->classifier +
                       (reread ? memory_cost(set->classifier_accesses, cal) : 0.0);
     if (p->cand == NPLUS1RT_CAND_TILE && set->tile == 2 && !set->regroup) {
-        /* in place: each item runs where it is, its context private; the classify phase */
+        /* in place: each item runs where it is, its context private; the classify phase. A
+         * work-item runs its tile's items one after another (NPLUS1_TILE_IPT of them: a
+         * quarter of the original's work-items on an H200), so a kernel whose time is its
+         * memory has fewer SIMD groups to hide its latency with: not in the model */
+        double memory = memory_cost(item_accesses(rc, set), cal);
+        if (memory > rc->original) {
+            char why[200];
+            snprintf(why, sizeof why, "the context tile runs in place, its items one after "
+                     "another on fewer work-items, and the kernel's memory (%.0f) outweighs its "
+                     "work (%.0f): the latency they hide is not in the model",
+                     memory, rc->original);
+            unknown(p, why);
+            return;
+        }
         p->cost = rc->original + classify + launches(cal, 1, items);
         return;
     }
@@ -217,8 +235,6 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
      * sectors (the original's, which every candidate pays, profile_predict_candidates) */
     double gathered = (gather(rc->gather, set) - 1.0) * memory_cost(item_accesses(rc, set), cal);
     p->cost = rc->split + classify + 2.0 * cal->word + gathered + launches(cal, n ? n : 2, items);
-    if (getenv("S8DBG"))
-        fprintf(stderr, "DBG cand %d orig %.0f split %.0f tile %.0f classify %.0f (acc %.1f) gathered %.0f acc_exec %.2f (g %.2f %.2f %.2f %.2f bytes %.1f acc %.1f ops %.0f) launches %u %.0f mem %.0f\n", p->cand, rc->original, rc->split, rc->tile, classify, set->classifier_accesses, gathered, rc->accesses, rc->gather[0], rc->gather[1], rc->gather[2], rc->gather[3], set->access_bytes, set->accesses, set->ops, n, launches(cal, n ? n : 2, items), memory_cost(set->accesses, cal));
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,

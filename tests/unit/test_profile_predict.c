@@ -5,6 +5,7 @@
  * calibration file's text (runtime/nplus1rt_format.h): each figure
  * computed by hand from the formulas in profile_replay_cost.c's head.
  */
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -143,6 +144,17 @@ static void gathered_accesses(void)
                "16-byte elements gather by 2 a sector, and the items' paths make 20 accesses");
     check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (1.2 - 1) * 10 * l2,
                "the tile's leaves: the paths' 20 less the classifier's 10");
+    /* a context tile in place: the original's work and the classify phase, unless the
+     * kernel's memory outweighs its work (its items one after another: latency) */
+    set.regroup = 0;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(p[2].known && fabs(p[2].cost - (400 + 20 + 50)) < 1e-6,
+           "in place, 20 accesses against 400 of work: the original's work, the classify "
+           "phase and the accesses (got %g)", p[2].cost);
+    rc.accesses = 500;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(!p[2].known && strstr(p[2].why, "in place") != NULL,
+           "in place, 500 accesses against 400 of work: cannot tell (%s)", p[2].why);
 }
 
 static void loop_sets_and_unknowns(void)

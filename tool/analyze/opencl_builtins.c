@@ -7,7 +7,6 @@
 #include "analyze_int.h"
 
 #include <string.h>
-#include <stdlib.h>
 
 #include "builtins.h"
 
@@ -98,8 +97,6 @@ static const builtin_time times[] = {
 
 double analyze_builtin_time(const char *name)
 {
-    if (getenv("S8NOMATH"))
-        return analyze_builtin_cost(name);
     for (int i = 0; times[i].name; i++)
         if (!strcmp(name, times[i].name))
             return times[i].fma;
