@@ -6,7 +6,8 @@
 #   multiplies and adds as written (math builtins at their time on a GPU);
 # - each if of an else-if chain is a decision the split regroups by ("split": true), and
 #   the split of four interleaved leaves is predicted well above the first if's alone;
-# - the tree's nodes carry their memory accesses (profile.tree's eighth number).
+# - the tree's nodes carry their memory accesses and their math (profile.tree's eighth and
+#   ninth numbers).
 #   model.sh NPLUS1GEN
 set -uo pipefail
 tool=$1
@@ -53,8 +54,8 @@ s = c["split"].get("speedup", 0)
 check(1.6 <= s <= 4.5, "four interleaved leaves, each its bucket: the split predicted well above "
       "the 1.33x of the chain's first if alone (%.2fx)" % s)
 nodes = [l.split() for l in open(out + "/job/profile.tree") if l.startswith("node ")]
-check(nodes and all(len(n) == 9 for n in nodes) and any(float(n[8]) > 0 for n in nodes),
-      "profile.tree's nodes carry their memory accesses")
+check(nodes and all(len(n) == 10 for n in nodes) and any(float(n[8]) > 0 for n in nodes) and any(float(n[9]) > 0 for n in nodes),
+      "profile.tree's nodes carry their memory accesses and math")
 sys.exit(1 if bad else 0)
 PY
 exit $fail
