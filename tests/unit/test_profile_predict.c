@@ -170,6 +170,13 @@ static void loop_sets_and_unknowns(void)
     check(n == 3, "a loop set carries the original, its split and its tile");
     check_near(p[1].cost, 780, "a loop set's split runs the loop kernel: its replayed schedule");
     check_near(p[2].cost, 780, "... and so does its tile");
+    check_near(p[1].speedup, 1000.0 / 780, "the loop kernel against the original");
+    rc.original_rough = 900; /* the original without its math builtins' time */
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].speedup, 900.0 / 780, "the loop kernel, replayed in the rough unit, against "
+                                          "the original in that unit");
+    check_near(p[0].speedup, 1, "the original itself: 1x");
+    rc.original_rough = 0;
     set.regroup = 0;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     check_near(p[2].cost, 780, "a loop kernel that never regroups: its schedule too (refill)");
