@@ -61,6 +61,10 @@ typedef struct pseq {
 typedef struct pnode {
     pnode_kind kind;
     double cost;              /* WORK: its cost; IF, SWITCH, LOOP: the condition's */
+    double accesses;          /* its memory accesses, counted as its cost is (a tree without
+                               * them: 0) */
+    double math;              /* the part of cost that weighs math builtins and divisions at
+                               * their time (effects.math; 0 in a tree without it) */
     double init_cost;         /* LOOP: a for's init */
     double step_cost;         /* LOOP: a for's increment */
     loop_test test;           /* LOOP */
@@ -112,6 +116,9 @@ typedef struct pcstats {
 
 typedef struct pstats {
     double useful, issued;    /* lane work done / lane work the groups issued */
+    double accesses;          /* the memory accesses the lanes made (pnode.accesses) */
+    int rough;                /* set before the replay: each node issues its cost without its
+                               * math (the loop kernel's unit, profile_loop_kernel.c) */
     double lost_top;          /* idle after a return at the top level */
     unsigned long long groups, items;
     unsigned nc;

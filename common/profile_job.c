@@ -8,10 +8,12 @@
  *   construct KIND WHAT LINE NARMS PARENT SPLIT DIVERGENCE OFFSET [HELPER CALL_LINE]
  *                              (NCONSTRUCTS lines; HELPER, CALL_LINE: one in a helper)
  *   seq N                      the top level: N nodes follow
- *   node KIND COST INIT STEP TEST CONSTRUCT NARMS   then NARMS seqs, its arms
+ *   node KIND COST INIT STEP TEST CONSTRUCT NARMS [ACCESSES [MATH]]   then NARMS seqs, its
+ *                              arms (MATH: the part of COST that math builtins add)
  *   end
- *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP  (optional:
- *                              the generated set, profile_report.h's profile_set)
+ *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP
+ *       [CACCESSES [LACCESSES LOPS [BYTES]]]  (optional: the generated set, profile_report.h's
+ *                              profile_set)
  *
  * KIND: work, if, switch, loop, break, continue, return, call (a helper's
  * body, its one arm), leave (a helper's return); TEST: pre, post,
@@ -44,8 +46,9 @@ static void write_seq(strbuf *sb, const pseq *s)
     sb_printf(sb, "seq %u\n", s->n);
     for (unsigned i = 0; i < s->n; i++) {
         const pnode *n = &s->v[i];
-        sb_printf(sb, "node %s %.17g %.17g %.17g %s %u %u\n", kinds[n->kind], n->cost,
-                  n->init_cost, n->step_cost, tests[n->test], n->construct, n->narms);
+        sb_printf(sb, "node %s %.17g %.17g %.17g %s %u %u %.17g %.17g\n", kinds[n->kind],
+                  n->cost, n->init_cost, n->step_cost, tests[n->test], n->construct, n->narms,
+                  n->accesses, n->math);
         for (unsigned a = 0; a < n->narms; a++)
             write_seq(sb, &n->arms[a]);
     }
@@ -70,9 +73,10 @@ void profile_tree_write(strbuf *sb, const char *name, const ptree *t)
 
 void profile_set_write(strbuf *sb, const profile_set *ps)
 {
-    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u %.17g %.17g %.17g\n", ps->carries,
-              ps->tile, ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue, ps->accesses,
-              ps->ops, ps->regroup, ps->classifier_accesses, ps->loop_accesses, ps->loop_ops);
+    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u %.17g %.17g %.17g %.17g\n",
+              ps->carries, ps->tile, ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue,
+              ps->accesses, ps->ops, ps->regroup, ps->classifier_accesses, ps->loop_accesses,
+              ps->loop_ops, ps->access_bytes);
 }
 
 
@@ -114,10 +118,17 @@ static int read_seq(reader *r, pseq *s)
     for (; s->n < n; s->n++) {
         pnode *p = &s->v[s->n];
         char kind[16], test[16];
-        if (next_line(r) || sscanf(r->buf, "node %15s %lf %lf %lf %15s %u %u", kind, &p->cost,
-                                   &p->init_cost, &p->step_cost, test, &p->construct,
-                                   &p->narms) != 7)
+        /* ACCESSES and MATH, the eighth and ninth, are newer: a tree without them reads 0 */
+        int got = next_line(r) ? 0
+                               : sscanf(r->buf, "node %15s %lf %lf %lf %15s %u %u %lf %lf", kind,
+                                        &p->cost, &p->init_cost, &p->step_cost, test,
+                                        &p->construct, &p->narms, &p->accesses, &p->math);
+        if (got < 7)
             return bad(r, "a 'node' line expected");
+        if (got < 8)
+            p->accesses = 0;
+        if (got < 9)
+            p->math = 0;
         int k = find(kinds, kind), t = find(tests, test);
         if (k < 0 || t < 0 || p->narms > PROFILE_MAX_ARMS + 1 ||
             ((k == PN_IF || k == PN_SWITCH || k == PN_LOOP) && p->construct >= r->nc))
@@ -180,14 +191,17 @@ static int read_set(reader *r, profile_kernel_tree *k)
 {
     profile_set *ps = &k->set;
     /* the tenth number, the classifier's accesses, and the eleventh and twelfth, the loop
-     * body's accesses and operations, are newer: a tree without them reads them as 0 */
-    int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf %lf %lf", &ps->carries,
+     * body's accesses and operations, and the thirteenth, the accesses' bytes, are newer: a
+     * tree without them reads them as 0 */
+    int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf %lf %lf %lf", &ps->carries,
                      &ps->tile, &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue,
                      &ps->accesses, &ps->ops, &ps->regroup, &ps->classifier_accesses,
-                     &ps->loop_accesses, &ps->loop_ops);
+                     &ps->loop_accesses, &ps->loop_ops, &ps->access_bytes);
     if (got < 9 || got == 11 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 4 ||
         ps->regroup > PROFILE_REGROUP_OFF)
-        return bad(r, "a 'set' line of 9, 10 or 12 numbers expected");
+        return bad(r, "a 'set' line of 9, 10, 12 or 13 numbers expected");
+    if (got < 13)
+        ps->access_bytes = 0;
     if (got < 10)
         ps->classifier_accesses = 0;
     if (got < 12)

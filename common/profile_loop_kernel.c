@@ -376,6 +376,7 @@ int profile_loop_kernel(const ptree *t, const ptrace *items, const unsigned long
     pstats_init(&S.s, t);
     S.x.t = t;
     S.x.s = &S.s;
+    S.s.rough = 1; /* its own costs are counted in the rough unit (profile_replay_cost.c) */
     S.x.reached = xcalloc(t->nc ? t->nc : 1, 1);
     S.x.diverged = xcalloc(t->nc ? t->nc : 1, 1);
     S.l = xcalloc(p->lanes, sizeof *S.l);

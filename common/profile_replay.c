@@ -41,6 +41,19 @@ void replay_issue(rctx *x, double cost, uint64_t m)
     }
 }
 
+/* What nd issues: its cost, without its math in a rough replay (pstats.rough). */
+static double ncost(const rctx *x, const pnode *nd)
+{
+    return x->s && x->s->rough ? nd->cost - nd->math : nd->cost;
+}
+
+/* The lanes m make nd's memory accesses (each lane its own). */
+static void replay_access(rctx *x, const pnode *nd, uint64_t m)
+{
+    if (x->s && nd->accesses > 0)
+        x->s->accesses += nd->accesses * popcount(m);
+}
+
 static void set_cause(rctx *x, uint64_t lanes, int c)
 {
     for (; lanes; lanes &= lanes - 1)
@@ -94,7 +107,8 @@ static void mark(rctx *x, unsigned c, unsigned nonempty)
 static uint64_t exec_if(rctx *x, const pnode *nd, uint64_t m)
 {
     uint64_t arms[2];
-    replay_issue(x, nd->cost, m);
+    replay_issue(x, ncost(x, nd), m);
+    replay_access(x, nd, m);
     split_lanes(x, nd, m, arms);
     mark(x, nd->construct, (arms[0] != 0) + (arms[1] != 0));
     uint64_t out = 0;
@@ -114,7 +128,8 @@ static uint64_t exec_switch(rctx *x, const pnode *nd, uint64_t m)
 {
     uint64_t arms[PROFILE_MAX_ARMS], run = 0, outer_brk = x->brk;
     unsigned nonempty = 0;
-    replay_issue(x, nd->cost, m);
+    replay_issue(x, ncost(x, nd), m);
+    replay_access(x, nd, m);
     split_lanes(x, nd, m, arms);
     for (unsigned i = 0; i < nd->narms; i++)
         nonempty += arms[i] != 0;
@@ -139,7 +154,8 @@ static uint64_t exec_switch(rctx *x, const pnode *nd, uint64_t m)
 uint64_t replay_loop_test(rctx *x, const pnode *nd, uint64_t in, uint64_t *left)
 {
     uint64_t arms[2];
-    replay_issue(x, nd->cost, in);
+    replay_issue(x, ncost(x, nd), in);
+    replay_access(x, nd, in);
     /* tokens: 1 leave, 2 stay (split_lanes numbers arms from token 1) */
     split_lanes(x, nd, in, arms);
     set_cause(x, arms[0], (int)nd->construct);
@@ -191,7 +207,8 @@ uint64_t replay_seq(rctx *x, const pseq *s, uint64_t m)
         const pnode *nd = &s->v[i];
         switch (nd->kind) {
         case PN_WORK:
-            replay_issue(x, nd->cost, m);
+            replay_issue(x, ncost(x, nd), m);
+            replay_access(x, nd, m);
             break;
         case PN_IF:
             m = exec_if(x, nd, m);

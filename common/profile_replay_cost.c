@@ -13,10 +13,12 @@
  *   split     its leaves over their buckets (the items grouped by leaf), the
  *             classifier (its operations and its memory accesses: the decisions'
  *             inputs, read again by the leaves), a bucket entry written and read back (two words),
- *             and its passes' and leaves' launches
+ *             the leaves' gathered accesses (gather: the sectors their items touch beyond
+ *             the original's, at the DRAM's cost), and its passes' and leaves' launches
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
- *             regrouping round (the item's id, or its context's words), one launch
+ *             regrouping round (the item's id, or its context's words), the leaves'
+ *             gathered accesses inside the tile (from the L2), one launch
  *   loop      (the tile+loop kernel, which a loop set's split and tile run) its
  *             schedule replayed on the recorded paths (profile_loop_kernel.c): under
  *             the policy "never" (NPLUS1_LOOP_REGROUP=0) each SIMD group steps its
@@ -30,8 +32,12 @@
  *             the loop body makes a memory access every fewer than
  *             PROFILE_MEMORY_BOUND_OPS operations
  *   (a context tile in place, NPLUS1_TILE_REGROUP=0: the original's work and
- *             the classify phase; a loop kernel with regrouping off, the rule's
- *             policy -1: the original's work)
+ *             the classify phase, or "cannot tell" where the kernel's memory outweighs its
+ *             work; a loop kernel with regrouping off, the rule's policy -1: the original's
+ *             work)
+ * The work is the replay's: the cost model's operations with math builtins and divisions at
+ * their time (profile.tree's node costs), except a loop set's loop kernel and the original
+ * it is compared with, replayed in the rough unit its own operations are counted in.
  *
  * Where the model cannot tell, a reason instead of a number: a kernel whose
  * top level does fewer than PROFILE_MEMORY_BOUND_OPS operations a memory
@@ -67,6 +73,27 @@ static double memory_cost(double n, const nplus1rt_calibration *cal)
     if (!(cal->fma_ns > 0) || !(n > 0))
         return 0;
     return n * PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS / cal->fma_ns;
+}
+
+/*
+ * The split's leaves take their items by bucket: an access at the item's index touches the
+ * sectors of the leaf's items (replay_costs.gather, measured on the recording) where the
+ * original's groups touch each once. The sector's items come from the accesses' mean size
+ * (set->access_bytes: 4-byte elements, 8 a sector); 1 where either is unknown.
+ */
+static double gather(const double *g, const profile_set *set)
+{
+    if (!(set->accesses > 0) || !(set->access_bytes > 0))
+        return 1;
+    double mean = set->access_bytes / set->accesses;
+    unsigned j = mean <= 4 ? 3 : mean <= 8 ? 2 : mean <= 16 ? 1 : 0;
+    return g[j] > 1 ? g[j] : 1;
+}
+
+/* The memory accesses an item makes: replayed on its path, else the kernel's as written. */
+static double item_accesses(const replay_costs *rc, const profile_set *set)
+{
+    return rc->accesses > 0 ? rc->accesses : set->accesses;
 }
 
 static void unknown(candidate_prediction *p, const char *why)
@@ -128,6 +155,7 @@ static void predict_loop(const replay_costs *rc, const profile_set *set,
         unknown(p, why);
         return;
     }
+    /* both in the rough unit: the loop kernel's own costs are the rough cost model's */
     double cost = rc->loop_kernel + launches(cal, 1, items);
     p->known = 1;
     p->cost = cost;
@@ -174,19 +202,42 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
     double classify = set->classifier +
                       (reread ? memory_cost(set->classifier_accesses, cal) : 0.0);
     if (p->cand == NPLUS1RT_CAND_TILE && set->tile == 2 && !set->regroup) {
-        /* in place: each item runs where it is, its context private; the classify phase */
+        /* in place: each item runs where it is, its context private; the classify phase. A
+         * work-item runs its tile's items one after another (NPLUS1_TILE_IPT of them: a
+         * quarter of the original's work-items on an H200), so a kernel whose time is its
+         * memory has fewer SIMD groups to hide its latency with: not in the model */
+        double memory = memory_cost(item_accesses(rc, set), cal);
+        if (memory > rc->original) {
+            char why[200];
+            snprintf(why, sizeof why, "the context tile runs in place, its items one after "
+                     "another on fewer work-items, and the kernel's memory (%.0f) outweighs its "
+                     "work (%.0f): the latency they hide is not in the model",
+                     memory, rc->original);
+            unknown(p, why);
+            return;
+        }
         p->cost = rc->original + classify + launches(cal, 1, items);
         return;
     }
     if (p->cand == NPLUS1RT_CAND_TILE) {
         double words = set->tile == 2 ? set->ctx_bytes / 4.0 : 1.0;
+        /* the leaves' accesses by regrouped item inside the tile: the sectors the classify
+         * phase has just brought in, from the L2 (a context of more than a word carries
+         * what the classifier read: those are not read again) */
+        double leaf = item_accesses(rc, set) - (reread ? 0.0 : set->classifier_accesses);
+        double gathered = (gather(rc->gather_tile, set) - 1.0) *
+                          memory_cost(leaf > 0 ? leaf : 0, cal) * PROFILE_DRAM_BYTES_NS /
+                          PROFILE_L2_BYTES_NS;
         p->cost = rc->tile + classify + (set->tile == 2 ? 0.0 : set->prologue) +
-                  cal->round + cal->word * words + launches(cal, 1, items);
+                  cal->round + cal->word * words + gathered + launches(cal, 1, items);
         return;
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
-    p->cost = rc->split + classify + 2.0 * cal->word + launches(cal, n ? n : 2, items);
+    /* the leaves' accesses gathered by bucket: what they touch beyond the original's
+     * sectors (the original's, which every candidate pays, profile_predict_candidates) */
+    double gathered = (gather(rc->gather, set) - 1.0) * memory_cost(item_accesses(rc, set), cal);
+    p->cost = rc->split + classify + 2.0 * cal->word + gathered + launches(cal, n ? n : 2, items);
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
@@ -197,6 +248,11 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
     int bound = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
     double memory = memory_cost(set->accesses, cal);
     double original = rc->original + memory + launches(cal, 1, launch_items);
+    /* a loop set's loop kernel is replayed in the rough unit (its own operations are counted
+     * as the rough cost model counts, not measured in time): its original too */
+    double rough = rc->original_rough > 0 && rc->has_loop_kernel
+                       ? rc->original_rough + memory + launches(cal, 1, launch_items)
+                       : original;
     for (int c = 0; c < NPLUS1RT_NCANDIDATES && n < PROFILE_MAX_CANDIDATES; c++) {
         if (!(set->carries & (1u << c)))
             continue;
@@ -213,7 +269,9 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
         }
         predict_one(rc, set, cal, launch_items, p);
         p->cost += p->known ? memory : 0;
-        p->speedup = p->known && p->cost > 0 ? original / p->cost : 0;
+        int loop = set->tile == 3 && c != NPLUS1RT_CAND_ORIGINAL && p->known &&
+                   set->regroup != PROFILE_REGROUP_OFF;
+        p->speedup = p->known && p->cost > 0 ? (loop ? rough : original) / p->cost : 0;
     }
     return n;
 }

@@ -37,9 +37,35 @@ static int by_tile_key_id(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Items regrouped by leaf (inside tiles of `tile` items; 0: the whole launch). */
+static int same_key(const keyed *a, const keyed *b)
+{
+    return a->len == b->len && !memcmp(a->key, b->key, a->len > KEY_CAP ? KEY_CAP : a->len);
+}
+
+/*
+ * The split's memory gather (replay_costs.gather): its leaves take their items by bucket,
+ * each leaf's in item order, so an access at the item's index touches, for k items a
+ * sector, the sectors of that leaf's items; the original's groups touch each sector once.
+ * gather[j], k = 1 << j: the leaves' sectors over the original's (1 when every leaf's items
+ * fill whole sectors; up to k when the leaves interleave item by item).
+ */
+static void gather_of(const keyed *k, const size_t *order, size_t n, double *gather)
+{
+    for (unsigned j = 0; j < 4; j++) {
+        unsigned long long per = 1ull << j, leaves = 0, whole = 0;
+        for (size_t i = 0; i < n; i++) {
+            const keyed *a = &k[order[i]], *b = i ? &k[order[i - 1]] : NULL;
+            leaves += !b || !same_key(a, b) || a->id / per != b->id / per;
+            whole += !i || k[i].id / per != k[i - 1].id / per; /* k: by linear id */
+        }
+        gather[j] = whole ? (double)leaves / (double)whole : 0;
+    }
+}
+
+/* Items regrouped by leaf (inside tiles of `tile` items; 0: the whole launch), and their
+ * memory gather (gather_of). */
 static void regrouped(const ptree *t, const profile_result *r, unsigned long long tile,
-                      unsigned width, pstats *s)
+                      unsigned width, pstats *s, double *gather)
 {
     unsigned char *keys = xcalloc(r->n ? r->n : 1, KEY_CAP);
     keyed *k = xcalloc(r->n ? r->n : 1, sizeof *k);
@@ -64,11 +90,21 @@ static void regrouped(const ptree *t, const profile_result *r, unsigned long lon
         s_id += b && !same;
         seg[order[i]] = s_id;
     }
+    if (gather)
+        gather_of(k, order, r->n, gather);
     profile_replay(t, r->traces, order, seg, r->n, width, s);
     free(keys);
     free(k);
     free(order);
     free(seg);
+}
+
+unsigned long long profile_predict_items(const profile_report *rep)
+{
+    const char *e = getenv("NPLUS1_PREDICT_ITEMS");
+    char *end = NULL;
+    unsigned long long n = e && *e ? strtoull(e, &end, 10) : 0;
+    return n > 0 && end && !*end ? n : rep->items;
 }
 
 /* Per item: the replays' issued work, for profile_predict_candidates. */
@@ -77,10 +113,13 @@ static void replay_costs_of(const kprof *kp, replay_costs *rc)
     double items = kp->base.items ? (double)kp->base.items : 1.0;
     memset(rc, 0, sizeof *rc);
     rc->original = kp->base.issued / items;
+    rc->accesses = kp->base.accesses / items;
     rc->has_split = kp->has_split;
     if (kp->has_split) {
         rc->split = kp->split.issued / items;
         rc->tile = kp->tile.issued / items;
+        memcpy(rc->gather, kp->gather, sizeof rc->gather);
+        memcpy(rc->gather_tile, kp->gather_tile, sizeof rc->gather_tile);
     }
 }
 
@@ -107,6 +146,16 @@ static void loop_kernel_of(const profile_report *rep, const profile_kernel_tree 
     if (profile_loop_kernel(&pk->tree, r->traces, r->ids, r->n, &p, &s) < 0 || !s.items)
         return;
     rc->has_loop_kernel = 1;
+    pstats rough; /* the original in the loop kernel's unit */
+    pstats_init(&rough, &pk->tree);
+    rough.rough = 1;
+    unsigned *seg = xcalloc(r->n ? r->n : 1, sizeof *seg); /* as the measured grouping's */
+    for (size_t i = 0; i < r->n; i++)
+        seg[i] = (unsigned)(r->ids[i] / rep->lay.unit);
+    profile_replay(&pk->tree, r->traces, NULL, seg, r->n, rep->width, &rough);
+    free(seg);
+    rc->original_rough = rough.items ? rough.issued / (double)rough.items : 0;
+    pstats_free(&rough);
     rc->loop_kernel = s.issued / (double)s.items;
     rc->loop_own = s.own / (double)s.items;
     rc->loop_wait = s.wait / (double)s.items;
@@ -124,7 +173,8 @@ static void predict_candidates(const profile_report *rep, const profile_kernel_t
     const nplus1rt_calibration *cal = rep->cal ? &rep->cal->cal : &defaults;
     replay_costs_of(kp, &kp->costs);
     loop_kernel_of(rep, pk, r, cal, &kp->costs);
-    kp->ncands = profile_predict_candidates(&kp->costs, &pk->set, cal, rep->items, kp->cands);
+    kp->ncands = profile_predict_candidates(&kp->costs, &pk->set, cal, profile_predict_items(rep),
+                                            kp->cands);
     kp->auto_first = profile_auto_first(kp->cands, kp->ncands);
 }
 
@@ -146,9 +196,9 @@ void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replay
         kp->has_split |= t->c[c].split;
     if (kp->has_split) {
         pstats_init(&kp->split, t);
-        regrouped(t, r, 0, w, &kp->split);
+        regrouped(t, r, 0, w, &kp->split, kp->gather);
         pstats_init(&kp->tile, t);
-        regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile);
+        regrouped(t, r, r->tile ? r->tile : rep->lay.unit, w, &kp->tile, kp->gather_tile);
     }
     predict_candidates(rep, pk, r, kp);
 }
@@ -246,8 +296,11 @@ static void print_loop_predictions(FILE *f, const ptree *t, const kprof *kp)
 /* The carried candidates' predictions beside what auto tries first. */
 static void print_candidates(FILE *f, const profile_report *rep, const kprof *kp)
 {
-    fprintf(f, "  predicted for the candidates the generated set carries (calibration: %s):\n",
+    fprintf(f, "  predicted for the candidates the generated set carries (calibration: %s",
             rep->cal && rep->cal->path[0] ? rep->cal->path : "defaults");
+    if (profile_predict_items(rep) != rep->items)
+        fprintf(f, "; a launch of %llu items: NPLUS1_PREDICT_ITEMS", profile_predict_items(rep));
+    fprintf(f, "):\n");
     if (!kp->ncands)
         fprintf(f, "    none: nplus1gen generates no set for this kernel (nothing it splits, "
                    "or refused)\n");

@@ -57,6 +57,8 @@ typedef struct profile_set {
                                * as the original) */
     double loop_accesses, loop_ops; /* a loop set: one iteration of the loop's body (its
                                      * statements' memory accesses and operations) */
+    double access_bytes;      /* the bytes the kernel's accesses (its top level) move per item:
+                               * their types' sizes (0: a tree without it) */
 } profile_set;
 
 #define PROFILE_REGROUP_OFF 3u /* profile_set.regroup: the set's tile kernel runs in place */
@@ -88,6 +90,16 @@ typedef struct replay_costs {
     double loop_own;          /* of which its own: per iteration, per item taken, rounds */
     double loop_wait;         /* lane work idle at its rounds' barriers (not in loop_kernel:
                                * other work-groups' SIMD groups issue in that time) */
+    double gather[4];         /* the split's leaves, their items taken by bucket: the memory
+                               * sectors their accesses touch against the original's, for
+                               * 1, 2, 4, 8 items a sector (elements of 32, 16, 8, 4 bytes);
+                               * 0: not measured (1) */
+    double gather_tile[4];    /* the same of the tile's leaves, their items regrouped inside
+                               * each tile */
+    double accesses;          /* the memory accesses an item makes, replayed on its path
+                               * (0: a tree without them) */
+    double original_rough;    /* a loop set's: the original's work without the math
+                               * builtins' time (pstats.rough), the loop kernel's unit */
 } replay_costs;
 
 #define PROFILE_MAX_CANDIDATES 4
@@ -98,6 +110,10 @@ typedef struct replay_costs {
  * measures no global memory yet. */
 #define PROFILE_SECTOR_BYTES 32.0
 #define PROFILE_DRAM_BYTES_NS 4800.0
+/* The L2's bandwidth, which the tile's regrouped leaves read their tile's sectors from:
+ * about twice the DRAM's on an H100 or H200 (microbenchmarks read 5.5-7 TB/s on an H100
+ * PCIe's L2 against its 2 TB/s HBM; taken here as 2x the H200's 4.8 TB/s). */
+#define PROFILE_L2_BYTES_NS 9600.0
 
 /*
  * Predicts each candidate set carries (in NPLUS1RT_CANDIDATES order) from the
@@ -141,11 +157,18 @@ typedef struct profile_replayed {
     int has_split;
     loop_prediction loops[PROFILE_MAX_LOOP_PREDICTIONS]; /* the regroupable loops */
     unsigned nloops;
+    double gather[4], gather_tile[4]; /* the memory gathers (replay_costs.gather) */
     replay_costs costs;           /* per item, for the candidates' predictions */
     candidate_prediction cands[PROFILE_MAX_CANDIDATES]; /* the carried candidates (set known) */
     unsigned ncands;
     int auto_first;               /* the candidate auto tries first, -1 none */
 } profile_replayed;
+
+/*
+ * The launch the predictions weigh the launch gaps for: NPLUS1_PREDICT_ITEMS=N (a profile
+ * made at fewer items than the launch it predicts), else the profiled launch's items.
+ */
+unsigned long long profile_predict_items(const profile_report *rep);
 
 /* Replays kernel i of rep into kp (profile_replayed_free frees it). */
 void profile_replay_kernel(const profile_report *rep, unsigned i, profile_replayed *kp);

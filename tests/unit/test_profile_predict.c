@@ -5,6 +5,7 @@
  * calibration file's text (runtime/nplus1rt_format.h): each figure
  * computed by hand from the formulas in profile_replay_cost.c's head.
  */
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -108,6 +109,54 @@ static void memory_accesses(void)
                                                    "phase read: no access again");
 }
 
+/*
+ * The leaves' accesses gathered by bucket (replay_costs.gather: the sectors the leaves touch
+ * over the original's, by items a sector) and by regrouped item in the tile (gather_tile,
+ * from the L2 at PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS of the DRAM's cost).
+ */
+static void gathered_accesses(void)
+{
+    nplus1rt_calibration cal = model();
+    cal.fma_ns = PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS; /* an access: 1 an item */
+    double gap = 1000.0 / cal.fma_ns / 1000;
+    replay_costs rc = {.original = 400, .split = 100, .tile = 150, .has_split = 1,
+                       .gather = {1, 1.5, 2, 3}, .gather_tile = {1, 1.2, 1.5, 2}};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 2, .ctx_bytes = 16,
+                       .launches = 3, .classifier = 20, .ops = 1000, .accesses = 50,
+                       .classifier_accesses = 10, .regroup = 1};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50, "a tree without the accesses' "
+               "bytes (older) gathers nothing: the split as before");
+    set.access_bytes = 200; /* 4 bytes an access: 8 a sector, gather[3] */
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50 + (3 - 1) * 50,
+               "the split's leaves touch 3 times the original's sectors: 2 more an access");
+    /* the tile's leaves: the 40 accesses besides the classifier's (a context of 16 bytes
+     * carries what it read), twice the sectors, from the L2 */
+    double l2 = PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS;
+    check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (2 - 1) * 40 * l2,
+               "the tile's regrouped leaves touch twice the sectors, from the L2");
+    set.access_bytes = 800; /* 16 bytes an access: 2 a sector, gather[1] */
+    rc.accesses = 20;       /* the accesses the items' paths make */
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50 + (1.5 - 1) * 20,
+               "16-byte elements gather by 2 a sector, and the items' paths make 20 accesses");
+    check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (1.2 - 1) * 10 * l2,
+               "the tile's leaves: the paths' 20 less the classifier's 10");
+    /* a context tile in place: the original's work and the classify phase, unless the
+     * kernel's memory outweighs its work (its items one after another: latency) */
+    set.regroup = 0;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(p[2].known && fabs(p[2].cost - (400 + 20 + 50)) < 1e-6,
+           "in place, 20 accesses against 400 of work: the original's work, the classify "
+           "phase and the accesses (got %g)", p[2].cost);
+    rc.accesses = 500;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(!p[2].known && strstr(p[2].why, "in place") != NULL,
+           "in place, 500 accesses against 400 of work: cannot tell (%s)", p[2].why);
+}
+
 static void loop_sets_and_unknowns(void)
 {
     nplus1rt_calibration cal = model();
@@ -121,6 +170,13 @@ static void loop_sets_and_unknowns(void)
     check(n == 3, "a loop set carries the original, its split and its tile");
     check_near(p[1].cost, 780, "a loop set's split runs the loop kernel: its replayed schedule");
     check_near(p[2].cost, 780, "... and so does its tile");
+    check_near(p[1].speedup, 1000.0 / 780, "the loop kernel against the original");
+    rc.original_rough = 900; /* the original without its math builtins' time */
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].speedup, 900.0 / 780, "the loop kernel, replayed in the rough unit, against "
+                                          "the original in that unit");
+    check_near(p[0].speedup, 1, "the original itself: 1x");
+    rc.original_rough = 0;
     set.regroup = 0;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     check_near(p[2].cost, 780, "a loop kernel that never regroups: its schedule too (refill)");
@@ -202,6 +258,7 @@ int main(void)
     only_carried_candidates();
     tile_schedules();
     memory_accesses();
+    gathered_accesses();
     loop_sets_and_unknowns();
     calibration_text();
     return check_summary("the carried candidates' predictions and the calibration's text");

@@ -58,6 +58,24 @@ static pnode *add_if(ptree *t, pseq *s, double cost, double then_cost, double el
     return n;
 }
 
+/* The accesses each lane makes on its path: the if's condition 1, then 2, else none. */
+static void accesses_on_paths(void)
+{
+    ptree t = {0};
+    pnode *n = add_if(&t, &t.top, 1, 10, 10);
+    n->accesses = 1;
+    n->arms[0].v[0].accesses = 2;
+    unsigned char p1[] = {1}, p2[] = {2};
+    ptrace items[4] = {{p1, 1}, {p2, 1}, {p2, 1}, {p2, 1}};
+    pstats s;
+    pstats_init(&s, &t);
+    profile_replay(&t, items, NULL, NULL, 4, 4, &s);
+    /* every lane its condition's 1; the one lane of the then arm its 2 (the idle lanes none) */
+    check_near(s.accesses, 4 + 2, "the accesses of the lanes that take each arm, not the group's");
+    pstats_free(&s);
+    ptree_free(&t);
+}
+
 /* work 1; if (cost 1) { work 10 } else { work 10 }: 4 lanes, paths 1,2,1,2. */
 static void alternating_if(void)
 {
@@ -390,6 +408,7 @@ static void racy_original(void)
 
 int main(void)
 {
+    accesses_on_paths();
     alternating_if();
     loop_trips();
     early_return();

@@ -53,6 +53,8 @@ typedef struct effects {
     unsigned nwrites, capwrites;
     CXCursor hidden_exit; /* a return/break/continue nested inside, or null */
     double cost;          /* rough operation count */
+    double math;          /* the profile's correction of cost for math builtins: what they
+                           * take on a GPU (analyze_builtin_time) less what cost counts */
     /* helper summaries: bit p set when the helper stores (loads) through its pointer
      * parameter p; a call turns them into writes of the caller's private variables
      * (an argument '&t') or into memory effects (any other pointer) */
@@ -70,6 +72,9 @@ typedef struct effects {
 void effects_init(effects *fx);
 void effects_free(effects *fx);
 void merge_effects(effects *into, const effects *from);
+/* The bytes fx's memory accesses move per item: each load's and store's type (a helper's
+ * call, whose accesses are not seen here: 4), the profile's memory model (docs/cli.md). */
+double effects_access_bytes(const effects *fx);
 
 /* May a store to the access w change what the access r loads? (Distinct fields of one struct do not.) */
 int accesses_may_alias(CXCursor w, CXCursor r);

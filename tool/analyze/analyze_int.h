@@ -17,6 +17,9 @@
 int analyze_starts_with(const char *s, const char *p);
 unsigned analyze_builtin_effects(const char *name);
 double analyze_builtin_cost(const char *name);
+/* What a math builtin takes on a GPU, in FMA-equivalents (opencl_builtins.c's table); the
+ * rough cost for any other builtin. */
+double analyze_builtin_time(const char *name);
 
 /* ---- effects.c: effects of statements and helpers ---- */
 

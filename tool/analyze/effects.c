@@ -103,6 +103,7 @@ static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
     }
     sc->fx->bits |= bits;
     sc->fx->cost += callee->cost + 2;
+    sc->fx->math += callee->math;
     if (bits & (EFF_MEM_WRITE | EFF_ATOMIC))
         analyze_record_store(sc->fx, call);
     if (bits & EFF_MEM_READ)
@@ -210,12 +211,38 @@ static void scan_call(scan_ctx *sc, CXCursor c)
         if (b & EFF_MEM_READ)
             analyze_record_load(sc->fx, c);
         sc->fx->cost += analyze_builtin_cost(name);
+        sc->fx->math += analyze_builtin_time(name) - analyze_builtin_cost(name);
     }
     free(name);
     cursor_list ch = children_of(c);
     for (unsigned i = 1; i < ch.n; i++) /* child 0 is the callee */
         scan(sc, ch.v[i]);
     free(ch.v);
+}
+
+/*
+ * The profile's time of a division beyond the 1 cost counts (effects.math): a float's is a
+ * reciprocal on the special-function unit and its corrections (OpenCL's 2.5 ulp: about
+ * 10 FMA-equivalents, opencl_builtins.c's reasoning), each lane of a vector; an integer's
+ * or a remainder's by a value that is not a literal, a sequence of about 20 instructions
+ * (by a literal the compiler multiplies and shifts).
+ */
+static double division_time(const char *op, CXCursor c, CXCursor rhs)
+{
+    int rem = !strcmp(op, "%") || !strcmp(op, "%=");
+    if (!rem && strcmp(op, "/") && strcmp(op, "/="))
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    double lanes = 1;
+    if (t.kind == CXType_Vector || t.kind == CXType_ExtVector) {
+        long long n = clang_getNumElements(t);
+        lanes = n > 0 ? (double)n : 1;
+        t = clang_getCanonicalType(clang_getElementType(t));
+    }
+    if (t.kind == CXType_Float || t.kind == CXType_Double || t.kind == CXType_Half)
+        return rem ? 0 : (10 - 1) * lanes;
+    enum CXCursorKind k = clang_getCursorKind(strip(rhs));
+    return k == CXCursor_IntegerLiteral ? 0 : (20 - 1) * lanes;
 }
 
 static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
@@ -227,10 +254,13 @@ static void scan_binary(scan_ctx *sc, CXCursor c, int compound)
         free(ch.v);
         return;
     }
-    char op[8] = "=";
+    char op[8] = "=", div[8] = "";
     if (!compound)
         binary_operator(sc->an, c, ch.v[0], ch.v[1], op, sizeof op);
+    else
+        binary_operator(sc->an, c, ch.v[0], ch.v[1], div, sizeof div);
     sc->fx->cost += 1;
+    sc->fx->math += division_time(compound ? div : op, c, ch.v[1]);
     if (compound || is_assignment_op(op)) {
         if (compound || strcmp(op, "="))
             scan(sc, ch.v[0]); /* x += y reads x */
@@ -341,7 +371,7 @@ static double loop_trips(scan_ctx *sc, CXCursor loop)
 static void scan_loop(scan_ctx *sc, CXCursor c, int is_for)
 {
     double trips = is_for ? loop_trips(sc, c) : 16;
-    double before = sc->fx->cost;
+    double before = sc->fx->cost, math_before = sc->fx->math;
     CXCursor exit_before = sc->fx->hidden_exit;
     sc->depth_loops++;
     cursor_list ch = children_of(c);
@@ -350,6 +380,7 @@ static void scan_loop(scan_ctx *sc, CXCursor c, int is_for)
     free(ch.v);
     sc->depth_loops--;
     sc->fx->cost = before + (sc->fx->cost - before) * trips;
+    sc->fx->math = math_before + (sc->fx->math - math_before) * trips;
     (void)exit_before;
 }
 
@@ -524,6 +555,7 @@ const effects *analyze_function_summary(const analysis *an, CXCursor def)
         if (clang_Cursor_isNull(s->fx.site[i].at))
             s->fx.site[i] = fx.site[i];
     s->fx.cost = fx.cost;
+    s->fx.math = fx.math;
     effects_free(&fx);
     s->busy = 0;
     return &s->fx;
@@ -542,4 +574,32 @@ void analyze_summaries_free(analysis *an)
     cursor_map_clear(&t->by_def);
     free(t);
     an->summaries = NULL;
+}
+
+/* One access's bytes: its expression's type (a vload's vector, p[i].f's field); 4 where the
+ * type has no size here (a helper's call returning void, an incomplete type). */
+static double access_bytes(CXCursor c)
+{
+    long long n = clang_Type_getSizeOf(clang_getCursorType(c));
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) { /* a helper's or an atomic's */
+        char *name = cursor_spelling(c);
+        int builtin = analyze_starts_with(name, "vload") || analyze_starts_with(name, "atomic") ||
+                      analyze_starts_with(name, "atom_") || analyze_starts_with(name, "read_image");
+        if (analyze_starts_with(name, "vstore")) /* void: vstoreN of floats (vstore_half: 2) */
+            n = analyze_starts_with(name, "vstore_half") ? 2 : 4 * atoi(name + 6);
+        else if (!builtin)
+            n = 0;
+        free(name);
+    }
+    return n > 0 && n <= 256 ? (double)n : 4.0;
+}
+
+double effects_access_bytes(const effects *fx)
+{
+    double bytes = 0;
+    for (unsigned i = 0; i < fx->nloads; i++)
+        bytes += access_bytes(fx->loads[i]);
+    for (unsigned i = 0; i < fx->nstores; i++)
+        bytes += access_bytes(fx->stores[i]);
+    return bytes;
 }

@@ -48,6 +48,7 @@ void merge_effects(effects *into, const effects *from)
     for (unsigned i = 0; i < from->nloads; i++)
         analyze_record_load(into, from->loads[i]);
     into->cost += from->cost;
+    into->math += from->math;
 }
 
 void effects_free(effects *fx)

@@ -51,7 +51,7 @@ static double cost_in(const analysis *an, CXCursor func, CXCursor c)
         return 0;
     effects fx;
     effects_of(an, func, c, &fx);
-    double cost = fx.cost;
+    double cost = fx.cost + fx.math; /* the profile's: math builtins at their time */
     effects_free(&fx);
     return cost;
 }
@@ -109,6 +109,30 @@ int ir_src_stmt_kind(const analysis *an, const ir_node *n)
 double ir_src_stmt_cost(const analysis *an, const ir_node *n)
 {
     return cost_in(an, frame_func(an, n), n->cursor);
+}
+
+double ir_src_stmt_math(const analysis *an, const ir_node *n)
+{
+    CXCursor func = frame_func(an, n);
+    if (clang_Cursor_isNull(n->cursor) || clang_Cursor_isNull(func))
+        return 0;
+    effects fx;
+    effects_of(an, func, n->cursor, &fx);
+    double m = fx.math;
+    effects_free(&fx);
+    return m;
+}
+
+double ir_src_stmt_accesses(const analysis *an, const ir_node *n)
+{
+    CXCursor func = frame_func(an, n);
+    if (clang_Cursor_isNull(n->cursor) || clang_Cursor_isNull(func))
+        return 0;
+    effects fx;
+    effects_of(an, func, n->cursor, &fx);
+    double a = fx.nloads + fx.nstores;
+    effects_free(&fx);
+    return a;
 }
 
 void ir_src_loop(const analysis *an, const ir_node *n, ir_loop_src *out)
@@ -271,7 +295,8 @@ double ir_src_call_cost(const analysis *an, const ir_node *call)
 {
     if (call->kind != IR_CALL || clang_Cursor_isNull(call->call.callee))
         return 0;
-    return analyze_function_summary(an, call->call.callee)->cost;
+    const effects *fx = analyze_function_summary(an, call->call.callee);
+    return fx->cost + fx->math;
 }
 
 int ir_src_kernel_entry(const analysis *an, const kernel_info *k, unsigned *param_end,

@@ -39,8 +39,15 @@ int ir_src_macro_written(const analysis *an, const ir_node *n);
 enum { IR_SRC_GOTO = 1, IR_SRC_LABEL = 2, IR_SRC_CASE = 3 };
 int ir_src_stmt_kind(const analysis *an, const ir_node *n);
 
-/* The cost model's cost of the statement n as a whole (effects.c, in its function). */
+/* The profile's costs (the divergence profile is their one user): the cost model's
+ * (effects.c) with math builtins at their time on a GPU (effects.math). */
+
+/* The cost of the statement n as a whole (effects.c, in its function). */
 double ir_src_stmt_cost(const analysis *an, const ir_node *n);
+/* The part of its cost that math builtins add (effects.math). */
+double ir_src_stmt_math(const analysis *an, const ir_node *n);
+/* Its memory accesses (each load and store once, as written). */
+double ir_src_stmt_accesses(const analysis *an, const ir_node *n);
 
 /* A loop's init and step: their cost and text (has_* 0 where the loop has none). */
 typedef struct ir_loop_src {
@@ -87,7 +94,7 @@ typedef struct ir_helper_src {
 } ir_helper_src;
 int ir_src_helper(const analysis *an, const ir_node *call, ir_helper_src *out);
 
-/* The cost the cost model counts for the call as a whole: its helper's summary. */
+/* The cost counted for the call as a whole: its helper's summary, math at its time. */
 double ir_src_call_cost(const analysis *an, const ir_node *call);
 
 /* The kernel's last parameter's end and its body's '{'; 1 when it has no parameter. */

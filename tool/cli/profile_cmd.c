@@ -251,7 +251,8 @@ static void kernel_traffic(const kernel_info *k, profile_set *ps)
 {
     for (unsigned i = 0; i < k->top.n; i++) {
         ps->accesses += k->top.items[i].fx.nloads + k->top.items[i].fx.nstores;
-        ps->ops += k->top.items[i].fx.cost;
+        ps->access_bytes += effects_access_bytes(&k->top.items[i].fx);
+        ps->ops += k->top.items[i].fx.cost + k->top.items[i].fx.math;
     }
 }
 
@@ -267,7 +268,7 @@ static void seq_traffic(const seq *s, double *accesses, double *ops)
         const decision *d = it->decision;
         const effects *fx = d ? &d->cond_fx : &it->fx;
         *accesses += fx->nloads + fx->nstores;
-        *ops += fx->cost;
+        *ops += fx->cost + fx->math;
         if (d && d->kind == DEC_SWITCH)
             seq_traffic(&d->body, accesses, ops);
         for (unsigned b = 0; d && d->kind != DEC_SWITCH && b < d->nbranches; b++)
@@ -311,6 +312,7 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
     if (kp->tile_candidate == AUTO_TILE_LOOP)
         seq_traffic(&kp->loop.bodyseq, &ps.loop_accesses, &ps.loop_ops);
     ps.classifier_accesses = kp->classifier_accesses;
+    ps.classifier += kp->classifier_math; /* the replay's costs weigh math builtins too */
     return ps;
 }
 

@@ -76,6 +76,8 @@ typedef struct kernel_plan {
     unsigned nslice;       /* statements in the classifier's slice */
     double classifier_cost;
     double classifier_accesses; /* its memory accesses (the slice's and the conditions') */
+    double classifier_math;   /* its math builtins' time less their cost (effects.math): the
+                               * profile's predictions weigh them, the plan's rules do not */
     split_mode split;      /* run-time policy for the driver */
     int merged_kernel;     /* kernel running the original code for cheap leaves, or -1 */
     unsigned nmerged;      /* leaves in it */

@@ -28,6 +28,8 @@ typedef struct tctx {
     int emit;                 /* add the edits (a clone's: the first time it is built) */
     const char *rec;          /* the recorder, as the function's text names it */
     const ir_node *call;      /* the call node, NULL in the kernel */
+    int chain;                /* the if whose else arm is being built, when that arm is an if
+                               * (an else-if chain: one decision of the analysis), else -1 */
     char *err;                /* why it cannot be recorded: the kernel's, or the helper's */
     size_t errlen;
 } tctx;
@@ -105,6 +107,11 @@ static unsigned add_construct(tctx *x, const ir_node *n, pnode_kind kind, const 
             pc.divergence = d->divergence;
             pc.split = x->pk->planned && !decision_kept(x->pk->planned, d) &&
                        (x->parent < 0 || t->c[x->parent].split);
+        } else if (kind == PN_IF && x->chain >= 0 && x->chain == x->parent) {
+            /* an else-if: the analysis reads the chain as one decision (cond_tree.c), found
+             * at its first if; the split regroups by each of its tests */
+            pc.divergence = t->c[x->chain].divergence;
+            pc.split = t->c[x->chain].split;
         }
     }
     VEC_PUSH(t->c, t->nc, t->capc, pc);
@@ -267,6 +274,13 @@ static double less(double cost, double taken)
     return taken > 0 ? (cost > taken ? cost - taken : 0) : cost;
 }
 
+/* The part of a node's cost its math builtins add (pnode.math): at most the cost, so that
+ * the rough cost (cost - math) is never negative. */
+static double math_part(double math, double cost)
+{
+    return math < cost ? math : cost;
+}
+
 /* ---- decisions ------------------------------------------------------------------------- */
 
 /* n's condition C becomes __nplus1_rec(&__np1, !(C)` close`: the token recorded (a decision's
@@ -294,14 +308,20 @@ static int build_if(tctx *x, const ir_node *n, pseq *out)
     double taken = record_calls(x, n, NULL, out);
     unsigned id = add_construct(x, n, PN_IF, "if", 2);
     pnode *nd = push_node(out, PN_IF);
-    nd->cost = less(n->cond.fx.cost, taken);
+    nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
+    nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
+    nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = 2;
     nd->arms = xcalloc(2, sizeof *nd->arms);
     pseq *arms = nd->arms; /* out may move while the arms are built */
     int rc = build_arm(x, n->kids[0], &arms[0], id);
-    if (rc == 0 && n->nkids > 1)
+    if (rc == 0 && n->nkids > 1) {
+        int saved = x->chain;
+        x->chain = n->kids[1]->kind == IR_IF ? (int)id : -1;
         rc = build_arm(x, n->kids[1], &arms[1], id);
+        x->chain = saved;
+    }
     return rc;
 }
 
@@ -386,7 +406,9 @@ static int build_switch(tctx *x, const ir_node *n, pseq *out)
     double taken = record_calls(x, n, NULL, out);
     unsigned id = add_construct(x, n, PN_SWITCH, "switch", narms);
     pnode *nd = push_node(out, PN_SWITCH);
-    nd->cost = less(n->cond.fx.cost, taken);
+    nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
+    nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
+    nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = narms;
     nd->arms = xcalloc(narms, sizeof *nd->arms);
@@ -452,7 +474,10 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
          * r++)`, rounds a constant there): no lane waits in it, and recording each of its
          * tests would only lengthen the paths (a hash's rounds, millions of tokens).
          * Straight-line work, the cost model's, as before helpers were recorded. */
-        push_node(out, PN_WORK)->cost = ir_src_stmt_cost(x->an, n);
+        pnode *w = push_node(out, PN_WORK);
+        w->cost = ir_src_stmt_cost(x->an, n);
+        w->accesses = ir_src_stmt_accesses(x->an, n);
+        w->math = math_part(ir_src_stmt_math(x->an, n), w->cost);
         return 0;
     }
     int has_test = ir_src_has_cond(n);
@@ -473,7 +498,9 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
     nd->narms = 1;
     nd->arms = xcalloc(1, sizeof *nd->arms);
     nd->init_cost = less(ls.init_cost, taken);
-    nd->cost = has_test ? n->cond.fx.cost : 0;
+    nd->cost = has_test ? (n->cond.fx.cost + n->cond.fx.math) : 0;
+    nd->accesses = has_test ? n->cond.fx.nloads + n->cond.fx.nstores : 0;
+    nd->math = has_test ? math_part(n->cond.fx.math, nd->cost) : 0;
     nd->step_cost = ls.step_cost;
     pseq *arm = nd->arms;
     return n->nkids ? build_arm(x, n->kids[0], arm, id) : 0;
@@ -516,12 +543,24 @@ static int opaque_if_macro(tctx *x, const ir_node *n, pseq *out)
                                 "recorded");
     pnode *nd = push_node(out, PN_WORK);
     nd->cost = ir_src_stmt_cost(x->an, n);
+    nd->accesses = ir_src_stmt_accesses(x->an, n);
+    nd->math = math_part(ir_src_stmt_math(x->an, n), nd->cost);
     if (!x->pk->opaque++)
         x->pk->opaque_line = n->line;
     return 1;
 }
 
 /* ---- statements ----------------------------------------------------------------------- */
+
+/* A statement's work: its cost (math builtins at their time) less the recorded helpers'
+ * (taken), and its memory accesses. */
+static void work_node(pseq *out, const ir_node *n, double taken)
+{
+    pnode *w = push_node(out, PN_WORK);
+    w->cost = less(n->cost + n->fx.math, taken);
+    w->accesses = n->fx.nloads + n->fx.nstores;
+    w->math = math_part(n->fx.math, w->cost);
+}
 
 static int build_node(tctx *x, const ir_node *n, pseq *out)
 {
@@ -552,7 +591,7 @@ static int build_node(tctx *x, const ir_node *n, pseq *out)
     case IR_RETURN: {
         double taken = record_calls(x, n, NULL, out);
         if (n->in_helper) /* its value is the helper's work (a kernel's return has none) */
-            push_node(out, PN_WORK)->cost = less(n->cost, taken);
+            work_node(out, n, taken);
         push_node(out, n->in_helper ? PN_LEAVE : PN_RETURN);
         return 0;
     }
@@ -572,7 +611,7 @@ static int build_node(tctx *x, const ir_node *n, pseq *out)
         }
         {
             double taken = record_calls(x, n, NULL, out);
-            push_node(out, PN_WORK)->cost = less(n->cost, taken);
+            work_node(out, n, taken);
         }
         return 0;
     }
@@ -620,6 +659,7 @@ int profile_build_kernel(const analysis *an, profile_kernel *pk)
     x.pk = pk;
     x.ir = pk->k->ir;
     x.parent = -1;
+    x.chain = -1;
     x.clone = -1;
     x.emit = 1;
     x.rec = "&__np1";

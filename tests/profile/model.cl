@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * model.cl - the cost terms of --profile's predictions (tests/profile/model.sh): two
+ * kernels alike but for their costly leaf (exp and log against a multiply and an add, the
+ * same count of operations as written), and an else-if chain of four leaves.
+ */
+__kernel void exp_leaf(__global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    float x = in[i];
+    if (x > 0.5f) {
+        for (int k = 0; k < 64; k++)
+            x = exp(x) * 0.25f + log(x + 2.0f);
+    } else {
+        x = x * 0.5f;
+    }
+    out[i] = x;
+}
+
+__kernel void plain_leaf(__global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    float x = in[i];
+    if (x > 0.5f) {
+        for (int k = 0; k < 64; k++)
+            x = fma(x, 0.25f, 0.5f) * 0.25f + fma(x, 0.5f, 2.0f);
+    } else {
+        x = x * 0.5f;
+    }
+    out[i] = x;
+}
+
+__kernel void chain(__global const int *kind, __global float *out)
+{
+    const int i = get_global_id(0);
+    const int k = kind[i];
+    float s = (float)i;
+    if (k == 0) {
+        for (int t = 0; t < 256; t++)
+            s = s * 0.9f + 1.0f;
+    } else if (k == 1) {
+        for (int t = 0; t < 256; t++)
+            s = s * 0.8f + 2.0f;
+    } else if (k == 2) {
+        for (int t = 0; t < 256; t++)
+            s = s * 0.7f + 3.0f;
+    } else {
+        for (int t = 0; t < 256; t++)
+            s = s * 0.6f + 4.0f;
+    }
+    out[i] = s;
+}

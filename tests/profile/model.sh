@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The cost terms of --profile's predictions (docs/cli.md, "Predictions of the candidates the
+# set carries"), end to end on POCL under the H200's calibration:
+# - a leaf of exp and log is predicted to gain more from the split than a leaf of as many
+#   multiplies and adds as written (math builtins at their time on a GPU);
+# - each if of an else-if chain is a decision the split regroups by ("split": true), and
+#   the split of four interleaved leaves is predicted well above the first if's alone;
+# - the tree's nodes carry their memory accesses and their math (profile.tree's eighth and
+#   ninth numbers).
+#   model.sh NPLUS1GEN
+set -uo pipefail
+tool=$1
+dir=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# the launch gaps weighed for 16M items (NPLUS1_PREDICT_ITEMS): the leaves' costs decide
+export NPLUS1_CALIBRATION=$dir/../../docs/perf/h200_calibration.txt NPLUS1_CACHE=0 \
+    NPLUS1_PREDICT_ITEMS=16777216
+fail=0
+for k in exp_leaf plain_leaf; do
+    "$tool" "$dir/model.cl" -k "$k" --global 65536 --profile --split always \
+        --profile-json "$out/$k.json" >"$out/$k.txt" 2>&1 || { echo "FAIL: --profile -k $k"; fail=1; }
+done
+"$tool" "$dir/model.cl" -k chain --global 65536 --arg kind=choice:0,1,2,3 --profile \
+    --split always --profile-json "$out/chain.json" >"$out/chain.txt" 2>&1 ||
+    { echo "FAIL: --profile -k chain"; fail=1; }
+"$tool" "$dir/model.cl" -k exp_leaf --global 4096 --profile --split always \
+    --emit-job "$out/job" >/dev/null 2>&1 || { echo "FAIL: --emit-job"; fail=1; }
+python3 - "$out" <<'PY' || fail=1
+import json, sys
+out = sys.argv[1]
+def cands(name):
+    k = json.load(open("%s/%s.json" % (out, name)))["kernels"][0]
+    return k, {c["candidate"]: c for c in k.get("candidates", [])}
+bad = 0
+def check(ok, what):
+    global bad
+    print("%s: %s" % ("PASS" if ok else "FAIL", what))
+    bad += not ok
+_, e = cands("exp_leaf")
+_, p = cands("plain_leaf")
+se, sp = e["split"].get("speedup", 0), p["split"].get("speedup", 0)
+check(se > sp * 1.2, "the exp and log leaf's split predicted above the plain leaf's "
+      "(%.2fx against %.2fx)" % (se, sp))
+check(e["split"]["cost"] > p["split"]["cost"] * 1.5,
+      "the exp and log leaf's split costs over 1.5 times the plain one's (%.0f against %.0f)" %
+      (e["split"]["cost"], p["split"]["cost"]))
+k, c = cands("chain")
+chain = [d for d in k.get("constructs", []) if d.get("construct") == "if"]
+splits = [d.get("split") for d in chain]
+check(len(splits) >= 3 and all(splits), "each if of the else-if chain is split (%s)" % splits)
+s = c["split"].get("speedup", 0)
+check(1.6 <= s <= 4.5, "four interleaved leaves, each its bucket: the split predicted well above "
+      "the 1.33x of the chain's first if alone (%.2fx)" % s)
+nodes = [l.split() for l in open(out + "/job/profile.tree") if l.startswith("node ")]
+check(nodes and all(len(n) == 10 for n in nodes) and any(float(n[8]) > 0 for n in nodes) and any(float(n[9]) > 0 for n in nodes),
+      "profile.tree's nodes carry their memory accesses and math")
+sys.exit(1 if bad else 0)
+PY
+exit $fail
