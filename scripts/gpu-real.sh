@@ -23,6 +23,8 @@
 #                                    measured split, tile and auto), real.log
 #                                    and verdicts.txt to $OUT (or .carry/real-out)
 #
+# Each row's result: ok, inconclusive, FAILED, or in-place (matched, and the tile kernel ran
+# the kernel's own body, regrouping off, so --require-all-leaves had no leaves to count).
 # Jobs: atomic, aggregated, ordered, chunked and tile with --split always, and
 # auto (no --split, no --strategy: the default set as a user gets it). Each
 # prints the original, its split forced, every other candidate the set
@@ -138,6 +140,10 @@ parse_job() {
     local kernel=$1 mix=$2 job=$3 log=$4 result
     if grep -q '^validation passed' "$log"; then
         result=ok
+    elif grep -q '^validation FAILED (--require-all-leaves): .*(its tile kernel ran in place)$' \
+            "$log" && ! grep -q 'values compared, [1-9][0-9]* mismatch' "$log" &&
+         [ "$(grep -c '^validation FAILED' "$log")" = 1 ]; then
+        result=in-place # matched; the tile kernel ran the kernel's own body (no leaves to count)
     elif grep -q '^validation inconclusive' "$log"; then
         result=inconclusive
     else
