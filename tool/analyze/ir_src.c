@@ -111,26 +111,30 @@ double ir_src_stmt_cost(const analysis *an, const ir_node *n)
     return cost_in(an, frame_func(an, n), n->cursor);
 }
 
-double ir_src_stmt_math(const analysis *an, const ir_node *n)
+/* The effects of n's statement in its function (fx initialised either way); 0: none. */
+static int stmt_effects(const analysis *an, const ir_node *n, effects *fx)
 {
     CXCursor func = frame_func(an, n);
-    if (clang_Cursor_isNull(n->cursor) || clang_Cursor_isNull(func))
+    if (clang_Cursor_isNull(n->cursor) || clang_Cursor_isNull(func)) {
+        effects_init(fx);
         return 0;
+    }
+    effects_of(an, func, n->cursor, fx); /* initialises fx */
+    return 1;
+}
+
+double ir_src_stmt_math(const analysis *an, const ir_node *n)
+{
     effects fx;
-    effects_of(an, func, n->cursor, &fx);
-    double m = fx.math;
+    double m = stmt_effects(an, n, &fx) ? fx.math : 0;
     effects_free(&fx);
     return m;
 }
 
 double ir_src_stmt_accesses(const analysis *an, const ir_node *n)
 {
-    CXCursor func = frame_func(an, n);
-    if (clang_Cursor_isNull(n->cursor) || clang_Cursor_isNull(func))
-        return 0;
     effects fx;
-    effects_of(an, func, n->cursor, &fx);
-    double a = fx.nloads + fx.nstores;
+    double a = stmt_effects(an, n, &fx) ? fx.nloads + fx.nstores : 0;
     effects_free(&fx);
     return a;
 }
