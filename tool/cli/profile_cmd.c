@@ -303,8 +303,9 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
     ps.regroup = kp->tile_candidate == AUTO_TILE_LOOP
                      ? kp->loop.regroup < 0 ? PROFILE_REGROUP_OFF : (unsigned)kp->loop.regroup
                  : kp->tile_candidate == AUTO_TILE_CONTEXT
-                     ? kp->ctx.regroup < 0 ? PROFILE_REGROUP_OFF : (unsigned)kp->ctx.regroup
-                 : kp->plain_regroup < 0 ? PROFILE_REGROUP_OFF
+                     ? kp->ctx.policy.regroup < 0 ? PROFILE_REGROUP_OFF
+                                                  : (unsigned)kp->ctx.policy.regroup
+                 : kp->plain.regroup < 0 ? PROFILE_REGROUP_OFF
                                          : 1;
     unsigned passes = kp->strategy == STRATEGY_ORDERED ? 3 : kp->strategy == STRATEGY_CHUNKED ? 1 : 2;
     ps.launches = kp->strategy == STRATEGY_TILE ? 1 : passes + (fused ? 1 : kp->nkernels);

@@ -263,16 +263,17 @@ static void print_context(FILE *f, const kernel_plan *kp)
                        "(line %u)\n", v->name, v->store_type, dim, v->line);
     }
     char why[320];
-    context_policy_why(cx, why, sizeof why);
-    fprintf(f, "    regroup: NPLUS1_TILE_REGROUP=%d (%s): %s; -D sets it\n", cx->regroup,
-            cx->regroup > 0 ? "regroup the rounds whose items take two leaves or more" : "off",
+    tile_policy_why(&cx->policy, 1, why, sizeof why);
+    fprintf(f, "    regroup: NPLUS1_TILE_REGROUP=%d (%s): %s; -D sets it\n", cx->policy.regroup,
+            cx->policy.regroup > 0 ? "regroup the rounds whose items take two leaves or more"
+                                   : "off",
             why);
     unsigned group = cx->bytes * cx->wg;
     if (group)
         fprintf(f, "    local memory%s: %u bytes x %u work-items = %u bytes a work-group for each "
                    "item a work-item holds; a tile goes in rounds of at most %u item%s a "
                    "work-item (%u-byte budget)\n",
-                cx->regroup > 0 ? "" : " when regrouped", cx->bytes, cx->wg, group,
+                cx->policy.regroup > 0 ? "" : " when regrouped", cx->bytes, cx->wg, group,
                 CONTEXT_LOCAL_BUDGET / group,
                 CONTEXT_LOCAL_BUDGET / group == 1 ? "" : "s", CONTEXT_LOCAL_BUDGET);
     fprintf(f, "    the prologue (lines %u-%u) runs once per item, in the classify phase; the "

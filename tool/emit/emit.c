@@ -180,8 +180,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
         emit_bodies(e, sb, kp, 0, &bn, &cases);
     if (ctx) { /* the tile's: the leaves start from the context */
         char regroup[16], why[320];
-        snprintf(regroup, sizeof regroup, "%d", kp->ctx.regroup);
-        context_policy_why(&kp->ctx, why, sizeof why);
+        snprintf(regroup, sizeof regroup, "%d", kp->ctx.policy.regroup);
+        tile_policy_why(&kp->ctx.policy, 1, why, sizeof why);
         tmpl_var pv[] = {{"K", k->name}, {"REGROUP", regroup}, {"REGROUP_WHY", why}};
         emit_expand(e, sb, &e->kt, "tile-ctx-policy", pv, NV(pv));
         emit_bodies(e, sb, kp, 1, &bn, &ctx_cases);
@@ -194,9 +194,8 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     char *original = emit_carries_tile(kp) ? emit_in_place_body(e, kp) : NULL;
     snprintf(cbytes, sizeof cbytes, "%u", kp->ctx.bytes);
     char plain_regroup[16], plain_why[320];
-    snprintf(plain_regroup, sizeof plain_regroup, "%d", kp->plain_regroup);
-    plain_policy_why(kp->plain_regroup, kp->plain_leaf_cost, kp->nkernels, kp->plain_saved,
-                     kp->plain_round_cost, plain_why, sizeof plain_why);
+    snprintf(plain_regroup, sizeof plain_regroup, "%d", kp->plain.regroup);
+    tile_policy_why(&kp->plain, 0, plain_why, sizeof plain_why);
     /* the flags the passes fragment chooses by: the strategy (ATOMIC ... TILE), whether the set
      * carries the tile kernel, and with the context */
 #define EMIT_STRATEGY_FLAG_(id, v, name) {#id, kp->strategy == STRATEGY_##id ? "1" : ""},

@@ -155,14 +155,14 @@ static char *context_json(const kernel_plan *kp)
         return sb_steal(&sb);
     }
     char why[320];
-    context_policy_why(cx, why, sizeof why);
+    tile_policy_why(&cx->policy, 1, why, sizeof why);
     sb_printf(&sb, "\"at_line\": %u, \"prologue_lines\": [%u, %u], \"where\": \"%s\", "
                    "\"regroup\": %d, \"regroup_why\": \"%s\", "
                    "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, "
                    "\"legal_only_with_context\": %u, \"variables\": [",
               cx->at_line, cx->prologue_begin_line, cx->prologue_end_line,
-              cx->regroup > 0 ? "local" : "private", cx->regroup, why, cx->bytes,
-              cx->regroup > 0 ? cx->bytes * cx->wg : 0, cx->relaxed);
+              cx->policy.regroup > 0 ? "local" : "private", cx->policy.regroup, why, cx->bytes,
+              cx->policy.regroup > 0 ? cx->bytes * cx->wg : 0, cx->relaxed);
     for (unsigned i = 0; i < cx->nvars; i++) {
         const ctx_var *v = &cx->vars[i];
         sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cursor_set.h"
+#include "regroup_rule.h"
 #include "plan_facts.h"
 #include "rules.h"
 #include "tree.h"
@@ -387,61 +388,33 @@ void context_free(kernel_context *ctx)
     memset(ctx, 0, sizeof *ctx);
 }
 
-/*
- * The one cost rule (regroup_rule.h) at the top-level decision: in a mixed SIMD group the
- * lanes of the other leaves wait for the costliest leaf, so a round saves it weighed by
- * (1 - 1/leaves) an item; it pays when that reaches the round (moving `bytes` an item
- * twice, barriers, counting). 1 when it pays, else -1 (off). One working leaf saves
- * nothing.
- */
-static int policy(double leaf_cost, unsigned leaves, unsigned bytes, double *saved,
-                  double *round_cost)
+void tile_policy_set(tile_policy *p, double leaf_cost, unsigned leaves, unsigned bytes)
 {
-    *saved = leaves > 1 ? leaf_cost * (1.0 - 1.0 / leaves) : 0.0;
-    *round_cost = REGROUP_MOVE_COST * (double)bytes / 4.0 + REGROUP_ROUND_COST;
-    return *saved >= *round_cost ? 1 : -1;
+    p->leaf_cost = leaf_cost;
+    p->leaves = leaves;
+    p->bytes = bytes;
+    p->saved = leaves > 1 ? leaf_cost * (1.0 - 1.0 / leaves) : 0.0;
+    p->round_cost = regroup_round_of(bytes);
+    p->regroup = p->saved >= p->round_cost ? 1 : -1;
 }
 
-static void policy_why(int regroup, double leaf_cost, unsigned leaves, double saved,
-                       double round_cost, const char *moved, char *buf, unsigned size)
+void tile_policy_why(const tile_policy *p, int context, char *buf, unsigned size)
 {
-    char save[120];
-    if (leaves > 1)
+    char save[120], moved[48];
+    if (p->leaves > 1)
         snprintf(save, sizeof save, "its leaves save about %.0f operations an item (the "
                                     "costliest, about %.0f, weighed by 1 - 1/%u)",
-                 saved, leaf_cost, leaves);
+                 p->saved, p->leaf_cost, p->leaves);
     else
         snprintf(save, sizeof save, "one leaf does work: nothing to regroup");
+    if (context)
+        snprintf(moved, sizeof moved, "%u bytes of context", p->bytes);
+    else
+        snprintf(moved, sizeof moved, "the item's id");
     snprintf(buf, size, "%s, a regrouping round costs %.0f (%s moved twice, barriers, "
                         "counting)%s",
-             save, round_cost, moved,
-             regroup > 0 ? ": it pays" : ": the kernel's own body runs in place");
-}
-
-void context_policy(kernel_context *ctx, double leaf_cost, unsigned leaves)
-{
-    ctx->leaf_cost = leaf_cost;
-    ctx->leaves = leaves;
-    ctx->regroup = policy(leaf_cost, leaves, ctx->bytes, &ctx->saved, &ctx->round_cost);
-}
-
-void context_policy_why(const kernel_context *ctx, char *buf, unsigned size)
-{
-    char moved[48];
-    snprintf(moved, sizeof moved, "%u bytes of context", ctx->bytes);
-    policy_why(ctx->regroup, ctx->leaf_cost, ctx->leaves, ctx->saved, ctx->round_cost, moved,
-               buf, size);
-}
-
-int plain_policy(double leaf_cost, unsigned leaves, double *saved, double *round_cost)
-{
-    return policy(leaf_cost, leaves, 4, saved, round_cost);
-}
-
-void plain_policy_why(int regroup, double leaf_cost, unsigned leaves, double saved,
-                      double round_cost, char *buf, unsigned size)
-{
-    policy_why(regroup, leaf_cost, leaves, saved, round_cost, "the item's id", buf, size);
+             save, p->round_cost, moved,
+             p->regroup > 0 ? ": it pays" : ": the kernel's own body runs in place");
 }
 
 int context_in_prologue(const kernel_context *ctx, const seq_item *it)

@@ -42,6 +42,31 @@ typedef struct ctx_var {
     int carried;       /* its value moves; else the leaves only declare it (no value is read) */
 } ctx_var;
 
+/*
+ * A top-level tile kernel's default NPLUS1_TILE_REGROUP (the plain tile's and the context
+ * tile's), by the one cost rule of the loop kernel and the state machine (regroup_rule.h):
+ * in a mixed SIMD group the lanes of the other leaves wait for the costliest, so a round
+ * saves leaf_cost x (1 - 1/leaves) an item (one working leaf: nothing); it moves `bytes`
+ * an item twice through local memory and waits at its barriers (regroup_round_of). So 1
+ * (regroup the rounds whose items take two leaves or more) when the saving reaches the
+ * round, else -1 (off: the kernel's own body, launched as the original; the tile's own
+ * in-place rounds, 0, cost 8-32% on an H200 where they regroup nothing,
+ * docs/performance.md).
+ */
+typedef struct tile_policy {
+    int regroup;       /* 1, or -1 off */
+    unsigned leaves;   /* the leaves that do work */
+    unsigned bytes;    /* what a round moves an item: the context, or the item's id (4) */
+    double leaf_cost;  /* the costliest leaf after the decision, rough operations */
+    double saved;      /* what a round saves an item */
+    double round_cost; /* what a round costs in the same operations */
+} tile_policy;
+
+void tile_policy_set(tile_policy *p, double leaf_cost, unsigned leaves, unsigned bytes);
+/* The policy's reason, a phrase for the report, the kernel's comment and the manifest;
+ * context: the round moves a context (else the item's id). */
+void tile_policy_why(const tile_policy *p, int context, char *buf, unsigned size);
+
 typedef struct kernel_context {
     int active;        /* the tile leaves start from the context */
     unsigned at;       /* index in k->top of the first split decision */
@@ -54,13 +79,7 @@ typedef struct kernel_context {
     unsigned bytes;    /* per item: the carried variables */
     unsigned relaxed;  /* prologue statements that are legal only because it runs once */
     unsigned loop_line; /* loop.c: the loop whose state this is (0: a top-level decision) */
-    int regroup;       /* the tile's default NPLUS1_TILE_REGROUP: -1 off (no round pays: the
-                        * tile kernel is the kernel's own body, launched as the original),
-                        * 1 a round whose items take two leaves or more */
-    double leaf_cost;  /* the costliest leaf after the decision, rough operations */
-    unsigned leaves;   /* the leaves that do work */
-    double saved;      /* what a round saves an item: leaf_cost x (1 - 1/leaves) */
-    double round_cost; /* what a regrouping round costs in the same operations */
+    tile_policy policy; /* the context tile's default NPLUS1_TILE_REGROUP */
     char why[320];     /* not active: why (a sentence) */
 } kernel_context;
 
@@ -84,28 +103,6 @@ void context_free(kernel_context *ctx);
 int context_add_loop_vars(const analysis *an, const kernel_info *k, kernel_context *ctx,
                           CXCursor decl, const seq *s, unsigned from, const effects *extra,
                           diag_sink *diag);
-
-/*
- * The tile's default regroup policy for a context whose costliest leaf (from the
- * decision on) costs leaf_cost, of `leaves` that do work: the one cost rule
- * (regroup_rule.h): in a mixed SIMD group the lanes of the other leaves wait for the
- * costliest, so a round saves leaf_cost x (1 - 1/leaves) an item; regrouping moves each
- * context twice through local memory and waits at the round's barriers. So 1 (regroup)
- * when the saving reaches the round's cost, else -1 (off: the kernel's own body,
- * launched as the original; the tile's own in-place rounds, 0, cost 8-32% on an H200
- * where they regroup nothing, docs/performance.md).
- */
-void context_policy(kernel_context *ctx, double leaf_cost, unsigned leaves);
-/* The policy's reason, a phrase for the report and the kernel's comment. */
-void context_policy_why(const kernel_context *ctx, char *buf, unsigned size);
-
-/*
- * The same rule for the plain tile, whose round moves each item's id (one word): 1 or
- * -1 (off), *saved and *round_cost its figures; plain_policy_why is its reason.
- */
-int plain_policy(double leaf_cost, unsigned leaves, double *saved, double *round_cost);
-void plain_policy_why(int regroup, double leaf_cost, unsigned leaves, double saved,
-                      double round_cost, char *buf, unsigned size);
 
 /* Whether the statement it lies in the prologue of an active context. */
 int context_in_prologue(const kernel_context *ctx, const seq_item *it);

@@ -598,11 +598,10 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     if (kp.strategy == STRATEGY_TILE)
         auto_tile_costs(&kp, &prologue, &ccost);
     apply_cost_model(pl, &kp, prologue, ccost);
-    kp.plain_leaf_cost = auto_tile_costliest_leaf(&kp);
+    const double costliest = auto_tile_costliest_leaf(&kp);
     if (kp.ctx.active)
-        context_policy(&kp.ctx, kp.plain_leaf_cost, kp.nkernels);
-    kp.plain_regroup =
-        plain_policy(kp.plain_leaf_cost, kp.nkernels, &kp.plain_saved, &kp.plain_round_cost);
+        tile_policy_set(&kp.ctx.policy, costliest, kp.nkernels, kp.ctx.bytes);
+    tile_policy_set(&kp.plain, costliest, kp.nkernels, 4);
     kp.tile_split = auto_tile_verdict(&pl->opt, &kp);
     if (kp.tile_candidate == AUTO_TILE_CONTEXT && kp.split == SPLIT_MODE_NEVER && kp.ndata)
         kp.split = kp.tile_split; /* the context tile may pay where the strategy does not */

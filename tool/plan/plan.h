@@ -86,9 +86,8 @@ typedef struct kernel_plan {
     double paths;          /* paths with every decision split (before --max-leaves) */
     unsigned max_leaves;   /* the leaf limit it was planned under */
     kernel_context ctx;    /* --strategy tile: the top-level decision's context (context.h) */
-    int plain_regroup;     /* the plain tile's default NPLUS1_TILE_REGROUP (context_policy's
-                            * rule for a one-word context, the item's id): 1 or -1 off */
-    double plain_leaf_cost, plain_saved, plain_round_cost;
+    tile_policy plain;     /* the plain tile's default NPLUS1_TILE_REGROUP (its round moves
+                            * the item's id) */
     loop_plan loop;        /* --strategy tile: the regrouped loop (loop.h); when active, the
                             * leaves are its decision's branches, one group each */
     strategy strategy;     /* this kernel's set: --strategy, or tile when the tile is the only
