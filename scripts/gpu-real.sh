@@ -36,7 +36,8 @@
 # profile here on the CPU, default 120; a profile that takes longer is left out),
 # PROFILE_TILE_IPT (gen: items a work-item in the tiles the profiles replay, default 4:
 # the H200's and H100's, 48 KiB of local memory at 256; runtime/set.c, tile_ipt_for), KERNELS (gen: a bash regex on the kernel names,
-# e.g. '^shade_switch$', to try a few), PART=K/M (run: only every M-th job from
+# e.g. '^shade_switch$', to try a few), NPLUS1GEN (gen: the tool to run, default
+# ./build/tool/nplus1gen: another build's, to measure two versions side by side), PART=K/M (run: only every M-th job from
 # the K-th, 1-based, to spread the set over several device calls), JOBS (run: a
 # bash regex on the job names KERNEL__MIX__STRATEGY, e.g. '__auto$'), NPLUS1_PLATFORM
 # (run, default NVIDIA), JOB_TIMEOUT (run, seconds per job, default 120).
@@ -56,7 +57,7 @@ gen() {
         "$dest/profile"
     cp /usr/include/uthash.h "$dest/include/"
     python3 bench/real/gen_inputs.py "$dest/data" "$n" "$w" "$h" || return 1
-    local tool=./build/tool/nplus1gen reps=${REPS:-9} k
+    local tool=${NPLUS1GEN:-./build/tool/nplus1gen} reps=${REPS:-9} k
     : >"$dest/skipped.txt"
     : >"$dest/verdicts.txt"
     for k in $(awk -F'\t' '!/^#/ && NR > 1 && $1 != "kernel" {print $1}' bench/real/kernels.tsv |
