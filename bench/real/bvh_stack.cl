@@ -12,9 +12,9 @@
  * skip link of node + 1); jitter and spread bend the rays from coherent
  * primary rays (spread 0) to incoherent ones (spread 1).
  *
- * Today: no top-level decision (the launch is exactly the image), every
- * decision inside the loop; the loop kernel does not take it: its context
- * (the stack among it) is over the local-memory budget (issue 28).
+ * Today: every decision inside the loop; {original, tile+loop} as bvh_skiplink, regrouping
+ * off (no round, no refill pays); its context (160 bytes an item with the stack) is over
+ * the local budget: each item stays in its lane, a forced 1 or 2 runs as 0 (issue 28).
  */
 __kernel void trace_bvh_stack(__global const float4 *node_min, __global const float4 *node_max,
                               __global const int *node_skip, __global const int *node_prim,

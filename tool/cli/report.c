@@ -151,7 +151,9 @@ static void print_loop_decision(FILE *f, const loop_plan *lp, const decision *d,
                    "loop at line %u%s instead of splitting here\n",
                 inner ? "inside a top-level decision" : "its prologue or epilogue",
                 lp->regroup > 0 ? "regroups" : "takes", lp->line,
-                lp->regroup > 0 ? "" : " (not regrouped: no round pays)");
+                lp->regroup > 0 ? ""
+                : lp->pays      ? " (not regrouped: its contexts stay in their lanes)"
+                                : " (not regrouped: no round pays)");
 }
 
 /* One line per decision, in source order: its divergence class and why. */
@@ -330,16 +332,19 @@ static void print_loop(FILE *f, const analysis *an, const kernel_plan *kp)
         return;
     }
     const decision *d = lp->d;
+    const char *no_round = lp->pays ? "its decision pays for a round, but its context does "
+                                      "not fit in local memory"
+                                    : "no decision of the loop pays for a round";
     if (lp->regroup > 0)
         fprintf(f, "  loop (tile): line %u: regrouped round by round in the work-group\n",
                 lp->line);
     else if (lp->regroup == 0)
-        fprintf(f, "  loop (tile): line %u: no decision of the loop pays for a round: each item "
-                   "in its lane, refilled (no regrouping)\n", lp->line);
+        fprintf(f, "  loop (tile): line %u: %s: each item in its lane, refilled (no "
+                   "regrouping)\n", lp->line, no_round);
     else
-        fprintf(f, "  loop (tile): line %u: no decision of the loop pays for a round, nor does "
-                   "refilling: regrouping off (the tile kernel is the kernel's own body, in "
-                   "place)\n", lp->line);
+        fprintf(f, "  loop (tile): line %u: %s, nor does refilling%s: regrouping off (the "
+                   "tile kernel is the kernel's own body, in place)\n", lp->line, no_round,
+                lp->pays ? " pay" : "");
     static const char *const kinds[] = {"while", "for", "do"};
     fprintf(f, "    loop: `%s`; %u break/continue statement%s of the loop\n", kinds[lp->kind],
             lp->njumps, lp->njumps == 1 ? "" : "s");
@@ -386,7 +391,15 @@ static void print_loop(FILE *f, const analysis *an, const kernel_plan *kp)
                                         "0: never (each lane keeps its item's context)",
                                         "1: a round whose contexts take two branches or more",
                                         "2: every round"};
-    if (lp->pays)
+    if (lp->in_place)
+        fprintf(f, "    in place: %s\n", lp->in_place_why);
+    if (lp->pays && lp->in_place)
+        fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s (the default; -D sets it): a "
+                   "round at the decision would save about %.0f operations a visit, which pays "
+                   "for a regrouping round ~%.0f, but the contexts cannot move (in place, "
+                   "above); %s\n",
+                modes[lp->regroup + 1], lp->saved, lp->round_cost, lp->refill_why);
+    else if (lp->pays)
         fprintf(f, "    policy: regroup NPLUS1_LOOP_REGROUP=%s, at most every "
                    "NPLUS1_LOOP_REGROUP_EVERY=1 rounds (defaults; -D sets them); regroup point "
                    "by the cost rule: a round at the decision saves about %.0f operations a "
@@ -522,8 +535,10 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
     const char *name = auto_tile_name(kp->tile_candidate);
     if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE &&
         kp->tile_candidate == AUTO_TILE_LOOP && kp->loop.regroup <= 0)
-        fprintf(f, "  candidates: original and %s only: the loop kernel is the split (no "
-                   "decision of the loop pays for a round: %s)\n", name,
+        fprintf(f, "  candidates: original and %s only: the loop kernel is the split (%s: "
+                   "%s)\n", name,
+                kp->loop.pays ? "its contexts do not fit in local memory"
+                              : "no decision of the loop pays for a round",
                 kp->loop.regroup == 0 ? "each item in its lane, refilled"
                                       : "regrouping off, the kernel's own body in place");
     else if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
@@ -558,6 +573,10 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
                 name, split_mode_name(kp->tile_split), kp->loop.d->range.line,
                 kp->loop.regroup, kp->loop.saved, kp->loop.round_cost,
                 kp->loop.regroup > 0    ? ": it pays"
+                : kp->loop.in_place && kp->loop.regroup == 0
+                    ? ": refill only, its contexts over the local-memory budget"
+                : kp->loop.in_place ? ": regrouping off, in place, its contexts over the "
+                                      "local-memory budget"
                 : kp->loop.regroup == 0 ? ": refill only"
                                         : ": regrouping off, in place");
     if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO &&

@@ -192,9 +192,16 @@ static char *loop_context_json(const kernel_plan *kp)
     sb_printf(&sb, "\"decision_line\": %u, \"other_decision_lines\": [", lp->d->range.line);
     for (unsigned i = 0; i < lp->nothers && i < LOOP_MAX_OTHERS; i++)
         sb_printf(&sb, "%s%u", i ? ", " : "", lp->others[i]);
-    sb_printf(&sb, "], \"groups\": %u, \"where\": \"local\", "
-                   "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, \"variables\": [",
-              lp->ngroups, lp->bytes, lp->bytes * lp->ctx.wg);
+    sb_printf(&sb, "], \"groups\": %u, \"where\": \"%s\", "
+                   "\"bytes_per_item\": %u, \"local_bytes_per_group\": %u, ",
+              lp->ngroups, lp->in_place ? "private" : "local", lp->bytes,
+              lp->in_place ? 0 : lp->bytes * lp->ctx.wg);
+    if (lp->in_place) { /* over the local budget: each context stays in its lane */
+        sb_puts(&sb, "\"in_place_why\": \"");
+        sb_put_json_string(&sb, lp->in_place_why, strlen(lp->in_place_why));
+        sb_puts(&sb, "\", ");
+    }
+    sb_puts(&sb, "\"variables\": [");
     for (unsigned i = 0; i < lp->ctx.nvars; i++) {
         const ctx_var *v = &lp->ctx.vars[i];
         sb_printf(&sb, "%s{\"name\": \"%s\", \"type\": \"", i ? ", " : "", v->name);

@@ -434,12 +434,17 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     char *params = kernel_param_list(k, 0), *args = kernel_param_list(k, 1);
     char *members = loop_members(e, lp), *start = loop_start(e, kp), *head = loop_head(e, kp);
     char *branch = loop_branch(e, kp), *end = loop_end(e, kp);
-    char regroup[16], why[600], *original = emit_in_place_body(e, kp); /* tile-in-place */
+    char regroup[16], why[800], *original = emit_in_place_body(e, kp); /* tile-in-place */
+    char *ipw = emit_comment_safe(lp->in_place_why);
     snprintf(regroup, sizeof regroup, lp->regroup < 0 ? "(%d)" : "%d", lp->regroup);
-    if (lp->pays)
+    if (lp->pays && !lp->in_place)
         snprintf(why, sizeof why, "a round at its decision saves about %.0f operations a "
                  "visit, a regrouping round costs about %.0f: it pays", lp->saved,
                  lp->round_cost);
+    else if (lp->pays)
+        snprintf(why, sizeof why, "a round at its decision would save about %.0f operations "
+                 "a visit, a regrouping round costs about %.0f, but the contexts cannot move "
+                 "(below); %s", lp->saved, lp->round_cost, lp->refill_why);
     else
         snprintf(why, sizeof why, "a round at its decision would save about %.0f operations a "
                  "visit of the %.0f it costs: no round; %s", lp->saved, lp->round_cost,
@@ -450,10 +455,12 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
                     {"HEAD", head},        {"BRANCH", branch},  {"END", end},
                     {"PROLOGUE", prologue}, {"EPILOGUE", epilogue},
-                    {"ORIGINAL", original}, {"POLICY", "NPLUS1_LOOP_REGROUP"}};
+                    {"ORIGINAL", original}, {"POLICY", "NPLUS1_LOOP_REGROUP"},
+                    {"IN_PLACE", lp->in_place ? "1" : ""}, {"IN_PLACE_WHY", ipw}};
     emit_expand(e, sb, &e->kt, "loop-functions", v, NV(v));
     emit_expand(e, sb, &e->kt, "loop-tile", v, NV(v));
     free(original);
+    free(ipw);
     free(params);
     free(args);
     free(members);

@@ -21,7 +21,8 @@
 #include "util.h"
 
 /* Bytes of local memory the contexts of one work-group may take: 24 KiB of the 32 KiB
- * every OpenCL device has, the rest left to the tile's counters. */
+ * every OpenCL device has, the rest left to the tile's counters. A context over it stays
+ * in its lane (lp->in_place): the policies that move contexts (1, 2) are built as 0. */
 #define LOOP_LOCAL_BUDGET 24576u
 
 /* Which decision the loop regroups at, and whether it regroups at all, is the cost
@@ -569,7 +570,7 @@ static int loop_context(const analysis *an, const kernel_info *k, unsigned wg, l
 /*
  * The default regroup policy, by the cost rule (regroup_rule.h): 1 (a round whose contexts
  * take two branches or more) where the loop's decision is a regroup point (the state
- * machine's choice); else 0 (never: each lane keeps its item and refills) where refilling
+ * machine's choice) and the contexts fit in local memory (!lp->in_place); else 0 (never: each lane keeps its item and refills) where refilling
  * pays for the loop (its trip count data dependent, no global load an iteration, half its
  * work at least a refill), else -1 (off: the kernel's own body in place, as the original).
  * The decisions of the loop the machine leaves as written are kept with their reasons.
@@ -597,21 +598,25 @@ static void loop_policy(const analysis *an, const kernel_info *k, const machine_
         unsigned cap = lp->nleft;
         VEC_PUSH(lp->left, lp->nleft, cap, mp->left[i]);
     }
-    if (lp->pays) {
+    if (lp->pays && !lp->in_place) {
         lp->round_cost = mp->round_cost;
         lp->regroup = 1;
         return;
     }
-    /* what a round at the decision would save and cost (the machine's figures) */
-    lp->saved = 0;
-    lp->round_cost = regroup_round_of(lp->bytes);
-    for (unsigned i = 0; i < lp->nleft; i++) {
-        const ir_node *n = k->ir->nodes[lp->left[i].node];
-        if (lp->left[i].cheap && (n == d || n == d2)) {
-            lp->saved += lp->left[i].saved;
-            lp->round_cost = lp->left[i].round;
+    if (lp->pays) { /* a round would pay, but the contexts cannot move */
+        lp->round_cost = mp->round_cost;
+    } else { /* what a round at the decision would save and cost (the machine's figures) */
+        lp->saved = 0;
+        lp->round_cost = regroup_round_of(lp->bytes);
+        for (unsigned i = 0; i < lp->nleft; i++) {
+            const ir_node *n = k->ir->nodes[lp->left[i].node];
+            if (lp->left[i].cheap && (n == d || n == d2)) {
+                lp->saved += lp->left[i].saved;
+                lp->round_cost = lp->left[i].round;
+            }
         }
     }
+    /* no round (none pays, or the contexts cannot move): refill, or off */
     lp->regroup = -1;
     const machine_point *outer = lp->outer ? point_at(k, mp, lp->outer) : NULL;
     if (outer) { /* the if that holds the loop pays: its other items end in the prologue */
@@ -658,12 +663,13 @@ static int decide(const analysis *an, const kernel_info *k, unsigned wg,
         lp->bytes += (unsigned)expr_type_size(lp->sw->cond_cursor);
     }
     lp->bytes = (lp->bytes + 15) / 16 * 16; /* the struct's padding, at most */
-    if ((unsigned long)lp->bytes * wg > LOOP_LOCAL_BUDGET) {
-        snprintf(lp->why, sizeof lp->why, "its context takes %u bytes an item, %lu bytes of "
-                 "local memory a work-group of %u: over the %u-byte budget", lp->bytes,
-                 (unsigned long)lp->bytes * wg, wg, LOOP_LOCAL_BUDGET);
-        loop_note(an, loop_cursor(k, lp), diag, lp->why);
-        return 1;
+    if ((unsigned long)lp->bytes * wg > LOOP_LOCAL_BUDGET) { /* never a refusal: in place */
+        lp->in_place = 1;
+        snprintf(lp->in_place_why, sizeof lp->in_place_why, "its context takes %u bytes an "
+                 "item, %lu bytes of local memory a work-group of %u: over the %u-byte budget, "
+                 "so each item stays in its lane (a policy that moves contexts, 1 or 2, runs "
+                 "as 0: refill only)", lp->bytes, (unsigned long)lp->bytes * wg, wg,
+                 LOOP_LOCAL_BUDGET);
     }
     loop_policy(an, k, mp, lp);
     return 0;

@@ -74,10 +74,15 @@ typedef struct loop_plan {
                            * and d's together), */
     double round_cost;    /* and what the round costs, its context by liveness */
     int regroup;          /* the default of NPLUS1_LOOP_REGROUP: 1 a round whose contexts
-                           * take two branches or more (pays), else 0 never (refill only,
-                           * where refilling pays: regroup_refill_pays) or -1 off (the
-                           * kernel's own body in place) */
-    char refill_why[400]; /* !pays: why refilling pays or not (a sentence) */
+                           * take two branches or more (pays, !in_place), else 0 never
+                           * (refill only, where refilling pays: regroup_refill_pays) or
+                           * -1 off (the kernel's own body in place) */
+    char refill_why[400]; /* regroup <= 0: why refilling pays or not (a sentence) */
+    int in_place;         /* the contexts do not fit in local memory (LOOP_LOCAL_BUDGET):
+                           * each stays in its lane; the kernel builds the policies that
+                           * move contexts (1, 2) as 0, refill only, and the default is 0
+                           * or -1 by the cost rule, even where the decision pays */
+    char in_place_why[300]; /* in_place: why (a sentence) */
     regroup_left *left;   /* the data decisions of the loop left as written, and why */
     unsigned nleft;
     char why[360];        /* not active: why (a sentence) */

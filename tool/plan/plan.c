@@ -382,8 +382,9 @@ static void machine_blockers(const analysis *an, const machine_plan *mp, diag_si
 /* The loop kernel keeps its loop unless the state machine regroups elsewhere in it: at a
  * costlier decision inside the loop kernel's (a cheap guard around the costly decision,
  * issue 28 item 5), or, where the loop kernel's decision is no regroup point by the cost
- * rule (regroup_rule.h), at another decision of the loop. Where the loop kernel declines,
- * the machine is the split. */
+ * rule (regroup_rule.h), at another decision of the loop; and where the loop kernel's
+ * contexts are over the local-memory budget (in place) while the machine has a plan. Where
+ * the loop kernel declines, the machine is the split. */
 static void machine_or_loop(kernel_plan *kp)
 {
     machine_plan *mp = &kp->machine;
@@ -412,6 +413,13 @@ static void machine_or_loop(kernel_plan *kp)
                  "(it saves about %.0f operations a visit of a round's %.0f), the one at line "
                  "%u does: the state machine regroups there", lp->d->range.line, lp->saved,
                  lp->round_cost, other->line);
+        return;
+    }
+    if (lp->in_place && mp->active) { /* neither moves a context: the machine's is smaller */
+        lp->active = 0;
+        snprintf(lp->why, sizeof lp->why, "its context (%u bytes an item) is over the "
+                 "local-memory budget, so it could not move: the state machine takes the "
+                 "kernel (its context by liveness, %u bytes an item)", lp->bytes, mp->bytes);
         return;
     }
     machine_free(mp);
