@@ -112,11 +112,35 @@ static cl_kernel make_kernel(nplus1rt_set *s, const char *name, cl_int *err)
     return k;
 }
 
+/*
+ * The top-level tile kernel at half the items a work-item (template section tile-half),
+ * where the program has it: a launch of fewer than 8 full tiles a compute unit runs it,
+ * twice the work-groups, which even out across the compute units (on an H200 at 1M items,
+ * 7.75 tiles of 1024 items a compute unit: docs/performance.md, session 9).
+ * NPLUS1_TILE_HALF=0 leaves it out.
+ */
+static void find_tile_half(nplus1rt_set *s, const char *tile)
+{
+    const char *v = getenv("NPLUS1_TILE_HALF");
+    char name[512];
+    cl_uint cus = 0;
+    if ((v && !strcmp(v, "0")) || s->tile_ipt < 2 ||
+        snprintf(name, sizeof name, "%s_half", tile) >= (int)sizeof name ||
+        clGetDeviceInfo(s->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL) !=
+            CL_SUCCESS)
+        return;
+    cl_int err;
+    s->tile_half = clCreateKernel(s->prog, name, &err);
+    if (err != CL_SUCCESS)
+        s->tile_half = NULL; /* a set of an older tool, or a loop kernel: none */
+    s->half_below = (size_t)cus * 8;
+}
+
 static void release_kernels(nplus1rt_set *s)
 {
     cl_kernel *all[] = {&s->count, &s->scan, &s->scatter, &s->fused, &s->original, &s->chunk,
-                        &s->fused_chunk, &s->tile};
-    for (unsigned i = 0; i < 8; i++)
+                        &s->fused_chunk, &s->tile, &s->tile_half};
+    for (unsigned i = 0; i < sizeof all / sizeof *all; i++)
         if (*all[i]) {
             clReleaseKernel(*all[i]);
             *all[i] = NULL;
@@ -220,6 +244,8 @@ static cl_int build(nplus1rt_set *s, const char *user_options)
         s->tile && clGetKernelWorkGroupInfo(s->tile, s->dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                             sizeof reqd, reqd, NULL) == CL_SUCCESS &&
         reqd[0] == 0;
+    if (s->tile && !s->tile_in_place)
+        find_tile_half(s, d->tile_kernel);
     if (d->strategy == NPLUS1RT_TILE) /* the set is the tile kernel alone */
         return s->tile ? CL_SUCCESS
                        : set_fail(s, CL_INVALID_KERNEL_NAME,

@@ -102,7 +102,9 @@ struct nplus1rt_set {
     arg_memo orig_args;         /* the original's arguments as last set */
     arg_memo in_place_user_args; /* the tile kernel's in place (regrouping off) */
     cl_kernel tile;             /* desc->tile_kernel, or NULL */
+    cl_kernel tile_half;        /* the top-level tile kernel at half tile_ipt, or NULL */
     unsigned tile_ipt;          /* items per work-item in a tile (-DNPLUS1_TILE_IPT) */
+    size_t half_below;          /* tile_half runs a launch of fewer full tiles than this */
     int tile_match;             /* NVIDIA sm_70+: one warp match per item (-DNPLUS1_TILE_MATCH) */
     int tile_atomic;            /* ... or per-item local atomics at many leaves (-DNPLUS1_TILE_ATOMIC) */
     nplus1rt_calibration cal;   /* the device's cost model (calibrate.c), else the defaults */

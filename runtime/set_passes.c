@@ -404,6 +404,11 @@ static cl_int launch_tile(nplus1rt_set *s, const request *r, cl_uint probing)
     size_t tile = s->wg * s->tile_ipt;
     if (s->tile_in_place) /* regrouping off: the original's body, as the original launches */
         return launch_tile_in_place(s, r);
+    cl_kernel k = s->tile;
+    if (s->tile_half && (L->n + tile - 1) / tile < s->half_below) { /* few tiles a unit */
+        k = s->tile_half;
+        tile /= 2;
+    }
     if ((size_t)L->n + tile > UINT_MAX)
         return set_fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
     /* a set driven by the measured choice records only when asked: the first launch's
@@ -419,15 +424,15 @@ static cl_int launch_tile(nplus1rt_set *s, const request *r, cl_uint probing)
     if (err != CL_SUCCESS)
         return err;
     cl_mem leafid = record ? s->leafid : s->ctr; /* unused unless recording */
-    if ((err = launch_args(s, s->tile, args, L, 1, &a)) != CL_SUCCESS)
+    if ((err = launch_args(s, k, args, L, 1, &a)) != CL_SUCCESS)
         return err;
-    SETARG(s->tile, a + NPLUS1RT_TILE_CTR, s->ctr);
-    SETARG(s->tile, a + NPLUS1RT_TILE_NEXT_CTR, s->ctrs[!s->cur]);
-    SETARG(s->tile, a + NPLUS1RT_TILE_PROBE, probing);
-    SETARG(s->tile, a + NPLUS1RT_TILE_LEAFID, leafid);
-    SETARG(s->tile, a + NPLUS1RT_TILE_FLAGS, flags);
+    SETARG(k, a + NPLUS1RT_TILE_CTR, s->ctr);
+    SETARG(k, a + NPLUS1RT_TILE_NEXT_CTR, s->ctrs[!s->cur]);
+    SETARG(k, a + NPLUS1RT_TILE_PROBE, probing);
+    SETARG(k, a + NPLUS1RT_TILE_LEAFID, leafid);
+    SETARG(k, a + NPLUS1RT_TILE_FLAGS, flags);
     size_t groups = (L->n + tile - 1) / tile;
-    if ((err = run(s, q, s->tile, groups * s->wg, "tile kernel")) != CL_SUCCESS)
+    if ((err = run(s, q, k, groups * s->wg, "tile kernel")) != CL_SUCCESS)
         return err;
     s->clean[!s->cur] = 1; /* the tile kernel zeroed the other counter set */
     s->cur = !s->cur;
