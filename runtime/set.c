@@ -31,6 +31,8 @@
  *   NPLUS1_PROBE_PERIOD     adaptive: launches from one probe to the next (16)
  *   NPLUS1_IPT              items per work-item in the classifier passes, 1-64 (8)
  *   NPLUS1_TILE_IPT         items per work-item in a tile, 1-64 (from the local memory)
+ *   NPLUS1_TILE_HALF        0: the top-level tile kernels never run their copy at half the
+ *                           items a work-item (find_tile_half)
  *   NPLUS1_TILE_MATCH       0: no warp match in the tile kernel on NVIDIA sm_70+; 1: a match
  *                           whatever the leaf count (unset: by leaf count, rank_method)
  *   NPLUS1_LOOP_REGROUP     a regrouped loop's policy, 0-2, or off (-1: the tile kernel is
