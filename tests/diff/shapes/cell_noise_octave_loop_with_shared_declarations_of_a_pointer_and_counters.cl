@@ -14,7 +14,9 @@
  * the item in place (the pointer points into its private state); it turned the shared
  * declaration into `c, d, n, closest, *d_0 = &closest[...]` with its members, so the `*` of
  * the pointer's declarator stored through the member (the generated code did not compile,
- * exit 3). Our own kernel, written in that shape.
+ * exit 3). `int i, j;` declares a counter the context needs (j) beside one it does not (i):
+ * the emitter dropped the statement's `int i,` with the type, and `i` was undeclared (exit 3);
+ * both are kept now (one declaration, one status). Our own kernel, written in that shape.
  */
 void nearest(float *best, uint *tag, int cell, float x, uint rank)
 {
@@ -35,11 +37,11 @@ __kernel void cells(__global float *out, __global const float *px, uint octaves,
     const int gid = get_global_id(0);
     float c, s, acc, best[3], *far = &best[2];
     uint tag = 0;
-    int j;
+    int i, j;
     for (j = 0, acc = 0, c = 1, s = 1.0f; j < octaves; c *= 2, s *= 2, j += 1) {
         float x = px[gid] * s;
         int cell = (int)floor(x);
-        for (int i = 0; i < 3; i++)
+        for (i = 0; i < 3; i++)
             best[i] = 1e30f;
         nearest(best, &tag, cell, x, rank);
         far = &best[rank - 1];
