@@ -15,6 +15,7 @@
  */
 #include "emit_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,47 @@ static void frame_var_edits(emitter *e, const kernel_plan *kp, edits *es, unsign
     }
 }
 
+/* Whether word [w, w + n) is a qualifier a declarator may carry before its name. */
+static int declarator_qualifier(const char *w, size_t n)
+{
+    static const char *const q[] = {"const", "volatile", "restrict", "__private", "private",
+                                    "__global", "global", "__local", "local", "__constant",
+                                    "constant", "__generic", "generic"};
+    for (size_t i = 0; i < sizeof q / sizeof *q; i++)
+        if (strlen(q[i]) == n && !strncmp(w, q[i], n))
+            return 1;
+    return 0;
+}
+
+/* Where a later declarator of a shared declaration begins (`float a, *p = &b[1];`: just
+ * after the comma before `*p`); the pointer stars and qualifiers between the comma and the
+ * name are the declarator's, not an expression's, and must not stay before the member
+ * (`*member = &...` would store through it). v->name_at when there is nothing to drop or the
+ * text is not that plain. */
+static unsigned declarator_head(const emitter *e, const ir_var *v)
+{
+    const char *t = e->an->pr->files[v->decl_stmt.file].text;
+    unsigned at = v->name_at;
+    while (at > v->decl_stmt.begin) {
+        const unsigned char ch = (unsigned char)t[at - 1];
+        if (ch == ',')
+            return at;
+        if (ch == '*' || isspace(ch)) {
+            at--;
+            continue;
+        }
+        if (!isalnum(ch) && ch != '_')
+            return v->name_at;
+        unsigned w = at;
+        while (w > v->decl_stmt.begin && (isalnum((unsigned char)t[w - 1]) || t[w - 1] == '_'))
+            w--;
+        if (!declarator_qualifier(t + w, at - w))
+            return v->name_at;
+        at = w;
+    }
+    return v->name_at;
+}
+
 /* The context's variables of frame: each reference its member, a declaration an
  * assignment (a helper's parameters and result have none: set at the call). */
 static void var_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned frame)
@@ -152,6 +194,8 @@ static void var_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned fra
         }
         if (first)
             emit_add_edit(es, v->decl_stmt.begin, v->name_at, "");
+        else if (declarator_head(e, v) < v->name_at)
+            emit_add_edit(es, declarator_head(e, v), v->name_at, " ");
         if (v->init.end > v->init.begin) {
             char *ref = piece(e, "machine-ref", mv, NV(mv));
             if (v->init_list) {

@@ -145,7 +145,8 @@ static int live_at(const machine_facts *f, unsigned node, unsigned vi)
  * mp->subst) whose scope holds a chosen point where it is not dead while the point's
  * helper runs (dead_in_call) and (live) live: read on some path after the point before it
  * is set again (live_at). */
-static int in_context(const machine_facts *f, unsigned vi, const unsigned char *chosen, int live)
+static int in_context_alone(const machine_facts *f, unsigned vi, const unsigned char *chosen,
+                            int live)
 {
     const ir_kernel *ir = f->ir;
     const ir_var *v = &ir->vars[vi];
@@ -155,6 +156,26 @@ static int in_context(const machine_facts *f, unsigned vi, const unsigned char *
     for (unsigned i = 0; scope && i < ir->nnodes; i++)
         if (chosen[i] && ir_holds(scope, ir->nodes[i]) &&
             !dead_in_call(ir, v, ir->nodes[i], f->subst) && (!live || live_at(f, i, vi)))
+            return 1;
+    return 0;
+}
+
+/* in_context_alone, or v shares its declaration statement with a variable that is in the
+ * context (`int i, j;` with j kept): one declaration, one status, as the emitter turns the
+ * whole statement into assignments of members (a declarator left out would lose its
+ * declaration, GEGL noise-cell kernel_noise). */
+static int in_context(const machine_facts *f, unsigned vi, const unsigned char *chosen, int live)
+{
+    const ir_kernel *ir = f->ir;
+    const ir_var *v = &ir->vars[vi];
+    if (in_context_alone(f, vi, chosen, live))
+        return 1;
+    if ((v->frame == 0 && (v->flags & IR_VAR_PARAM)) || f->subst[vi] || !v->decl_stmt.end)
+        return 0;
+    for (unsigned i = 0; i < ir->nvars; i++)
+        if (i != vi && ir->vars[i].frame == v->frame && ir->vars[i].decl_stmt.end &&
+            ir->vars[i].decl_stmt.begin == v->decl_stmt.begin &&
+            in_context_alone(f, i, chosen, live))
             return 1;
     return 0;
 }
