@@ -314,6 +314,10 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
         seq_traffic(&kp->loop.bodyseq, &ps.loop_accesses, &ps.loop_ops);
     ps.classifier_accesses = kp->classifier_accesses;
     ps.classifier += kp->classifier_math; /* the replay's costs weigh math builtins too */
+    /* the split's counting pass runs the whole slice, the prologue's part included */
+    ps.split_classifier = kp->classifier_cost + kp->classifier_math;
+    if (ps.split_classifier < 0)
+        ps.split_classifier = 0;
     return ps;
 }
 
