@@ -192,8 +192,7 @@ static int read_set(reader *r, profile_kernel_tree *k)
     profile_set *ps = &k->set;
     /* the tenth number, the classifier's accesses, and the eleventh and twelfth, the loop
      * body's accesses and operations, the thirteenth, the accesses' bytes, and the fourteenth,
-     * the split's classifier, are newer: a tree without them reads them as 0 (the fourteenth
-     * as -1: the classifier) */
+     * the split's classifier, are newer: a tree without them reads them as 0 */
     int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf %lf %lf %lf %lf",
                      &ps->carries, &ps->tile, &ps->ctx_bytes, &ps->launches, &ps->classifier,
                      &ps->prologue, &ps->accesses, &ps->ops, &ps->regroup,
@@ -203,7 +202,7 @@ static int read_set(reader *r, profile_kernel_tree *k)
         ps->regroup > PROFILE_REGROUP_OFF)
         return bad(r, "a 'set' line of 9, 10, 12, 13 or 14 numbers expected");
     if (got < 14)
-        ps->split_classifier = -1;
+        ps->split_classifier = 0;
     if (got < 13)
         ps->access_bytes = 0;
     if (got < 10)

@@ -143,7 +143,7 @@ static double dram_share(const replay_costs *rc, const profile_set *set,
 static double split_passes(const replay_costs *rc, const profile_set *set,
                            const nplus1rt_calibration *cal, unsigned long long items)
 {
-    double classifier = set->split_classifier >= 0 ? set->split_classifier : set->classifier;
+    double classifier = set->split_classifier > 0 ? set->split_classifier : set->classifier;
     double rank = cal->rank_atomic4 > 0 ? cal->rank_atomic4 : 0.0;
     /* the leaves' accesses gathered by bucket: what they touch beyond the original's
      * sectors (the original's, which every candidate pays, profile_predict_candidates) */

@@ -61,7 +61,7 @@ typedef struct profile_set {
                                * their types' sizes (0: a tree without it) */
     double split_classifier;  /* the split's counting pass: the whole slice's operations per
                                * item (classifier is the context tile's classify phase, which
-                               * leaves out the prologue it runs once); -1: a tree without it
+                               * leaves out the prologue it runs once); 0: a tree without it
                                * (classifier then) */
 } profile_set;
 
