@@ -13,10 +13,11 @@
  *   split     its leaves over their buckets (the items grouped by leaf), its passes
  *             (split_passes: the counting pass's whole classifier slice and the decisions'
  *             inputs it reads, read again by the leaves; the leaf id written and read back,
- *             the item's id written into its bucket and read back by its leaf, two rankings
- *             in local memory), the leaves' gathered accesses (gather: the sectors their
- *             items touch beyond the original's), the extra traffic from the L2 where the
- *             working set fits it (dram_share), and its passes' and leaves' launches
+ *             the item's id written into its bucket and read back by its leaf, by their
+ *             bytes: they coalesce; two rankings in local memory), the leaves' gathered
+ *             accesses (gather: the sectors their items touch beyond the original's), the
+ *             extra traffic from the L2 where the working set fits it (dram_share), and its
+ *             passes' and leaves' launches
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
  *             regrouping round (the item's id, or its context's words), the leaves'
@@ -78,6 +79,16 @@ static double memory_cost(double n, const nplus1rt_calibration *cal)
 }
 
 /*
+ * Per item, accesses that coalesce (consecutive items at consecutive addresses: a sector
+ * holds PROFILE_SECTOR_BYTES / size of them) moving bytes: their bytes at the DRAM's
+ * bandwidth, in FMA-equivalents.
+ */
+static double coalesced_cost(double bytes, const nplus1rt_calibration *cal)
+{
+    return memory_cost(bytes / PROFILE_SECTOR_BYTES, cal);
+}
+
+/*
  * The split's leaves take their items by bucket: an access at the item's index touches the
  * sectors of the leaf's items (replay_costs.gather, measured on the recording) where the
  * original's groups touch each once. The sector's items come from the accesses' mean size
@@ -103,21 +114,28 @@ static double item_accesses(const replay_costs *rc, const profile_set *set)
  * "count", "scatter-aggregated", "fused", "leaf-kernel"), per item:
  *   count    the classifier over the whole slice (set->split_classifier: a context set's
  *            classifier leaves out the prologue its tile runs once, the counting pass does
- *            not), its leaf id written (nplus1_leafid), the item ranked among its
+ *            not), its leaf id written (nplus1_leafid[lin]), the item ranked among its
  *            work-group's items of the same leaf (nplus1_group_slot, in local memory)
- *   scatter  the leaf id read back, the item ranked again (nplus1_group_slot), its id
- *            written into its leaf's bucket (nplus1_idx)
- *   leaves   the id read back from the bucket (nplus1_idx[base + j])
- * SPLIT_OWN_ACCESSES: those four accesses to the set's own buffers, each charged as the
- * user's accesses are (memory_cost: a DRAM sector an item; the model's unit for an access,
- * whatever its size, since it does not see which accesses coalesce). SPLIT_OWN_BYTES: what
- * they hold an item (a leaf id of 1 byte, an index of 4), for the working set. Each ranking
- * costs the calibration's per-item ranking by local atomics at 4 leaves (rank_atomic4: its
- * atomic and the slot it returns, what nplus1_group_slot does). Before, the bucket entry
- * was charged as two local-memory words (cal->word), and the rankings not at all.
+ *   scatter  the leaf id read back (nplus1_leafid[lin]), the item ranked again
+ *            (nplus1_group_slot), its id written into its leaf's bucket
+ *            (nplus1_idx[gbase[leaf] + slot])
+ *   leaves   the id read back from the bucket (nplus1_idx[base + j], nplus1_idx[j] fused)
+ * Those accesses to the set's own buffers coalesce: the leaf ids are bytes in item order
+ * (lin = the group's first + it * NPLUS1_WG + lid), a work-group's items of one leaf take
+ * consecutive slots of its bucket (its base, then their ranks: the same sectors, whichever
+ * SIMD group writes them) and the leaves read the bucket in order. So they are charged by
+ * their bytes (coalesced_cost: SPLIT_OWN_TRAFFIC_BYTES, each buffer written once and read
+ * once), not as the user's accesses are (memory_cost: a sector an item, the model's unit for
+ * an access it cannot see coalesce). SPLIT_OWN_BYTES: what the buffers hold an item (a leaf
+ * id of 1 byte, an index of 4), for the working set. Each ranking costs the calibration's
+ * per-item ranking by local atomics at 4 leaves (rank_atomic4: its atomic and the slot it
+ * returns, what nplus1_group_slot does). The per-group work (the counters' atomics, the
+ * bucket's base) is not charged.
  */
-#define SPLIT_OWN_ACCESSES 4.0
-#define SPLIT_OWN_BYTES 5.0
+#define SPLIT_LEAFID_BYTES 1.0
+#define SPLIT_INDEX_BYTES 4.0
+#define SPLIT_OWN_BYTES (SPLIT_LEAFID_BYTES + SPLIT_INDEX_BYTES)
+#define SPLIT_OWN_TRAFFIC_BYTES (2.0 * SPLIT_OWN_BYTES)
 #define SPLIT_RANKINGS 2.0
 
 /*
@@ -148,7 +166,8 @@ static double split_passes(const replay_costs *rc, const profile_set *set,
     /* the leaves' accesses gathered by bucket: what they touch beyond the original's
      * sectors (the original's, which every candidate pays, profile_predict_candidates) */
     double gathered = (gather(rc->gather, set) - 1.0) * memory_cost(item_accesses(rc, set), cal);
-    double traffic = memory_cost(set->classifier_accesses + SPLIT_OWN_ACCESSES, cal) + gathered;
+    double traffic = memory_cost(set->classifier_accesses, cal) + gathered +
+                     coalesced_cost(SPLIT_OWN_TRAFFIC_BYTES, cal);
     return classifier + SPLIT_RANKINGS * rank + traffic * dram_share(rc, set, items);
 }
 
