@@ -250,7 +250,7 @@ static int write_file(const char *dir, const char *name, const char *data, size_
 static void kernel_traffic(const kernel_info *k, profile_set *ps)
 {
     for (unsigned i = 0; i < k->top.n; i++) {
-        ps->accesses += k->top.items[i].fx.nloads + k->top.items[i].fx.nstores;
+        ps->accesses += effects_accesses(&k->top.items[i].fx);
         ps->access_bytes += effects_access_bytes(&k->top.items[i].fx);
         ps->ops += k->top.items[i].fx.cost + k->top.items[i].fx.math;
     }
@@ -267,7 +267,7 @@ static void seq_traffic(const seq *s, double *accesses, double *ops)
         const seq_item *it = &s->items[i];
         const decision *d = it->decision;
         const effects *fx = d ? &d->cond_fx : &it->fx;
-        *accesses += fx->nloads + fx->nstores;
+        *accesses += effects_accesses(fx);
         *ops += fx->cost + fx->math;
         if (d && d->kind == DEC_SWITCH)
             seq_traffic(&d->body, accesses, ops);
