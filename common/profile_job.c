@@ -12,8 +12,8 @@
  *                              arms (MATH: the part of COST that math builtins add)
  *   end
  *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP
- *       [CACCESSES [LACCESSES LOPS [BYTES]]]  (optional: the generated set, profile_report.h's
- *                              profile_set)
+ *       [CACCESSES [LACCESSES LOPS [BYTES [SPLITCLASSIFIER]]]]  (optional: the generated
+ *                              set, profile_report.h's profile_set)
  *
  * KIND: work, if, switch, loop, break, continue, return, call (a helper's
  * body, its one arm), leave (a helper's return); TEST: pre, post,
@@ -73,10 +73,10 @@ void profile_tree_write(strbuf *sb, const char *name, const ptree *t)
 
 void profile_set_write(strbuf *sb, const profile_set *ps)
 {
-    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u %.17g %.17g %.17g %.17g\n",
+    sb_printf(sb, "set %u %u %u %u %.17g %.17g %.17g %.17g %u %.17g %.17g %.17g %.17g %.17g\n",
               ps->carries, ps->tile, ps->ctx_bytes, ps->launches, ps->classifier, ps->prologue,
               ps->accesses, ps->ops, ps->regroup, ps->classifier_accesses, ps->loop_accesses,
-              ps->loop_ops, ps->access_bytes);
+              ps->loop_ops, ps->access_bytes, ps->split_classifier);
 }
 
 
@@ -191,15 +191,18 @@ static int read_set(reader *r, profile_kernel_tree *k)
 {
     profile_set *ps = &k->set;
     /* the tenth number, the classifier's accesses, and the eleventh and twelfth, the loop
-     * body's accesses and operations, and the thirteenth, the accesses' bytes, are newer: a
-     * tree without them reads them as 0 */
-    int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf %lf %lf %lf", &ps->carries,
-                     &ps->tile, &ps->ctx_bytes, &ps->launches, &ps->classifier, &ps->prologue,
-                     &ps->accesses, &ps->ops, &ps->regroup, &ps->classifier_accesses,
-                     &ps->loop_accesses, &ps->loop_ops, &ps->access_bytes);
+     * body's accesses and operations, the thirteenth, the accesses' bytes, and the fourteenth,
+     * the split's classifier, are newer: a tree without them reads them as 0 */
+    int got = sscanf(r->buf, "set %u %u %u %u %lf %lf %lf %lf %u %lf %lf %lf %lf %lf",
+                     &ps->carries, &ps->tile, &ps->ctx_bytes, &ps->launches, &ps->classifier,
+                     &ps->prologue, &ps->accesses, &ps->ops, &ps->regroup,
+                     &ps->classifier_accesses, &ps->loop_accesses, &ps->loop_ops,
+                     &ps->access_bytes, &ps->split_classifier);
     if (got < 9 || got == 11 || ps->carries >= 1u << NPLUS1RT_NCANDIDATES || ps->tile > 4 ||
         ps->regroup > PROFILE_REGROUP_OFF)
-        return bad(r, "a 'set' line of 9, 10, 12 or 13 numbers expected");
+        return bad(r, "a 'set' line of 9, 10, 12, 13 or 14 numbers expected");
+    if (got < 14)
+        ps->split_classifier = 0;
     if (got < 13)
         ps->access_bytes = 0;
     if (got < 10)

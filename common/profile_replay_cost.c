@@ -10,11 +10,14 @@
  *             (memory_cost): the same accesses in every schedule, so the
  *             launches and rounds weigh against the kernel's whole time, not
  *             its operations alone
- *   split     its leaves over their buckets (the items grouped by leaf), the
- *             classifier (its operations and its memory accesses: the decisions'
- *             inputs, read again by the leaves), a bucket entry written and read back (two words),
- *             the leaves' gathered accesses (gather: the sectors their items touch beyond
- *             the original's, at the DRAM's cost), and its passes' and leaves' launches
+ *   split     its leaves over their buckets (the items grouped by leaf), its passes
+ *             (split_passes: the counting pass's whole classifier slice and the decisions'
+ *             inputs it reads, read again by the leaves; the leaf id written and read back,
+ *             the item's id written into its bucket and read back by its leaf, by their
+ *             bytes: they coalesce; two rankings in local memory), the leaves' gathered
+ *             accesses (gather: the sectors their items touch beyond the original's), the
+ *             extra traffic from the L2 where the working set fits it (dram_share), and its
+ *             passes' and leaves' launches
  *   tile      the leaves regrouped inside tiles, the classify phase (the
  *             plain tile runs the prologue again in the leaves), one
  *             regrouping round (the item's id, or its context's words), the leaves'
@@ -76,6 +79,16 @@ static double memory_cost(double n, const nplus1rt_calibration *cal)
 }
 
 /*
+ * Per item, accesses that coalesce (consecutive items at consecutive addresses: a sector
+ * holds PROFILE_SECTOR_BYTES / size of them) moving bytes: their bytes at the DRAM's
+ * bandwidth, in FMA-equivalents.
+ */
+static double coalesced_cost(double bytes, const nplus1rt_calibration *cal)
+{
+    return memory_cost(bytes / PROFILE_SECTOR_BYTES, cal);
+}
+
+/*
  * The split's leaves take their items by bucket: an access at the item's index touches the
  * sectors of the leaf's items (replay_costs.gather, measured on the recording) where the
  * original's groups touch each once. The sector's items come from the accesses' mean size
@@ -94,6 +107,68 @@ static double gather(const double *g, const profile_set *set)
 static double item_accesses(const replay_costs *rc, const profile_set *set)
 {
     return rc->accesses > 0 ? rc->accesses : set->accesses;
+}
+
+/*
+ * What the split's generated passes run besides the user's code (templates/kernel.cl.tmpl:
+ * "count", "scatter-aggregated", "fused", "leaf-kernel"), per item:
+ *   count    the classifier over the whole slice (set->split_classifier: a context set's
+ *            classifier leaves out the prologue its tile runs once, the counting pass does
+ *            not), its leaf id written (nplus1_leafid[lin]), the item ranked among its
+ *            work-group's items of the same leaf (nplus1_group_slot, in local memory)
+ *   scatter  the leaf id read back (nplus1_leafid[lin]), the item ranked again
+ *            (nplus1_group_slot), its id written into its leaf's bucket
+ *            (nplus1_idx[gbase[leaf] + slot])
+ *   leaves   the id read back from the bucket (nplus1_idx[base + j], nplus1_idx[j] fused)
+ * Those accesses to the set's own buffers coalesce: the leaf ids are bytes in item order
+ * (lin = the group's first + it * NPLUS1_WG + lid), a work-group's items of one leaf take
+ * consecutive slots of its bucket (its base, then their ranks: the same sectors, whichever
+ * SIMD group writes them) and the leaves read the bucket in order. So they are charged by
+ * their bytes (coalesced_cost: SPLIT_OWN_TRAFFIC_BYTES, each buffer written once and read
+ * once), not as the user's accesses are (memory_cost: a sector an item, the model's unit for
+ * an access it cannot see coalesce). SPLIT_OWN_BYTES: what the buffers hold an item (a leaf
+ * id of 1 byte, an index of 4), for the working set. Each ranking costs the calibration's
+ * per-item ranking by local atomics at 4 leaves (rank_atomic4: its atomic and the slot it
+ * returns, what nplus1_group_slot does). The per-group work (the counters' atomics, the
+ * bucket's base) is not charged.
+ */
+#define SPLIT_LEAFID_BYTES 1.0
+#define SPLIT_INDEX_BYTES 4.0
+#define SPLIT_OWN_BYTES (SPLIT_LEAFID_BYTES + SPLIT_INDEX_BYTES)
+#define SPLIT_OWN_TRAFFIC_BYTES (2.0 * SPLIT_OWN_BYTES)
+#define SPLIT_RANKINGS 2.0
+
+/*
+ * The share of the split's extra traffic (the classifier's reads again, the gathered
+ * sectors, the set's own buffers) the DRAM serves: the part of the working set past the L2
+ * (PROFILE_L2_BYTES), the rest at the L2's bandwidth. The working set: the launch's items
+ * times the bytes an item's accesses move (replayed; their mean size from the kernel's
+ * accesses) and the set's own. A kernel whose loads of `const restrict` buffers the analysis
+ * does not count (they need no record for the memory-order rule) reads smaller than it is.
+ */
+static double dram_share(const replay_costs *rc, const profile_set *set,
+                         unsigned long long items)
+{
+    if (!items || !(set->accesses > 0) || !(set->access_bytes > 0))
+        return 1;
+    double per_item = item_accesses(rc, set) * set->access_bytes / set->accesses;
+    double working = (per_item + SPLIT_OWN_BYTES) * (double)items;
+    double past = working > PROFILE_L2_BYTES ? (working - PROFILE_L2_BYTES) / working : 0.0;
+    return past + (1.0 - past) * PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS;
+}
+
+/* The split's passes besides their launches (above): per item, FMA-equivalents. */
+static double split_passes(const replay_costs *rc, const profile_set *set,
+                           const nplus1rt_calibration *cal, unsigned long long items)
+{
+    double classifier = set->split_classifier > 0 ? set->split_classifier : set->classifier;
+    double rank = cal->rank_atomic4 > 0 ? cal->rank_atomic4 : 0.0;
+    /* the leaves' accesses gathered by bucket: what they touch beyond the original's
+     * sectors (the original's, which every candidate pays, profile_predict_candidates) */
+    double gathered = (gather(rc->gather, set) - 1.0) * memory_cost(item_accesses(rc, set), cal);
+    double traffic = memory_cost(set->classifier_accesses, cal) + gathered +
+                     coalesced_cost(SPLIT_OWN_TRAFFIC_BYTES, cal);
+    return classifier + SPLIT_RANKINGS * rank + traffic * dram_share(rc, set, items);
 }
 
 static void unknown(candidate_prediction *p, const char *why)
@@ -234,10 +309,7 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
-    /* the leaves' accesses gathered by bucket: what they touch beyond the original's
-     * sectors (the original's, which every candidate pays, profile_predict_candidates) */
-    double gathered = (gather(rc->gather, set) - 1.0) * memory_cost(item_accesses(rc, set), cal);
-    p->cost = rc->split + classify + 2.0 * cal->word + gathered + launches(cal, n ? n : 2, items);
+    p->cost = rc->split + split_passes(rc, set, cal, items) + launches(cal, n ? n : 2, items);
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,

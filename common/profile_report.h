@@ -59,6 +59,10 @@ typedef struct profile_set {
                                      * statements' memory accesses and operations) */
     double access_bytes;      /* the bytes the kernel's accesses (its top level) move per item:
                                * their types' sizes (0: a tree without it) */
+    double split_classifier;  /* the split's counting pass: the whole slice's operations per
+                               * item (classifier is the context tile's classify phase, which
+                               * leaves out the prologue it runs once); 0: a tree without it
+                               * (classifier then) */
 } profile_set;
 
 #define PROFILE_REGROUP_OFF 3u /* profile_set.regroup: the set's tile kernel runs in place */
@@ -114,6 +118,10 @@ typedef struct replay_costs {
  * about twice the DRAM's on an H100 or H200 (microbenchmarks read 5.5-7 TB/s on an H100
  * PCIe's L2 against its 2 TB/s HBM; taken here as 2x the H200's 4.8 TB/s). */
 #define PROFILE_L2_BYTES_NS 9600.0
+/* The L2's capacity (an H100's or H200's: 50 MB), which holds the working set of a launch
+ * whose buffers fit: the split's extra traffic then comes from the L2 (profile_replay_cost.c,
+ * dram_share). The calibration measures no cache yet. */
+#define PROFILE_L2_BYTES 50.0e6
 
 /*
  * Predicts each candidate set carries (in NPLUS1RT_CANDIDATES order) from the

@@ -50,3 +50,34 @@ __kernel void chain(__global const int *kind, __global float *out)
     }
     out[i] = s;
 }
+
+/* Two kernels alike but for `restrict` on the input: no store reaches what its loads read,
+ * so the memory-order rule needs no record of them, yet they move memory all the same and
+ * the profile counts them (the tree's accesses, the classifier's reads, the bytes). */
+__kernel void load_plain(__global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    const int n = get_global_size(0);
+    const float x = in[i];
+    const float far = in[(i * 7) % n];
+    float y;
+    if (x > 0.5f)
+        y = x * far;
+    else
+        y = x + far;
+    out[i] = y;
+}
+
+__kernel void load_restrict(__global const float *restrict in, __global float *out)
+{
+    const int i = get_global_id(0);
+    const int n = get_global_size(0);
+    const float x = in[i];
+    const float far = in[(i * 7) % n];
+    float y;
+    if (x > 0.5f)
+        y = x * far;
+    else
+        y = x + far;
+    out[i] = y;
+}

@@ -7,7 +7,9 @@
 # - each if of an else-if chain is a decision the split regroups by ("split": true), and
 #   the split of four interleaved leaves is predicted well above the first if's alone;
 # - the tree's nodes carry their memory accesses and their math (profile.tree's eighth and
-#   ninth numbers).
+#   ninth numbers);
+# - loads through a `restrict` parameter count as accesses: a kernel's tree is that of the
+#   same kernel without `restrict`.
 #   model.sh NPLUS1GEN
 set -uo pipefail
 tool=$1
@@ -27,6 +29,10 @@ done
     { echo "FAIL: --profile -k chain"; fail=1; }
 "$tool" "$dir/model.cl" -k exp_leaf --global 4096 --profile --split always \
     --emit-job "$out/job" >/dev/null 2>&1 || { echo "FAIL: --emit-job"; fail=1; }
+for k in load_plain load_restrict; do
+    "$tool" "$dir/model.cl" -k "$k" --global 4096 --profile --split always \
+        --emit-job "$out/$k" >/dev/null 2>&1 || { echo "FAIL: --emit-job -k $k"; fail=1; }
+done
 python3 - "$out" <<'PY' || fail=1
 import json, sys
 out = sys.argv[1]
@@ -56,6 +62,14 @@ check(1.6 <= s <= 4.5, "four interleaved leaves, each its bucket: the split pred
 nodes = [l.split() for l in open(out + "/job/profile.tree") if l.startswith("node ")]
 check(nodes and all(len(n) == 10 for n in nodes) and any(float(n[8]) > 0 for n in nodes) and any(float(n[9]) > 0 for n in nodes),
       "profile.tree's nodes carry their memory accesses and math")
+def tree(name):  # its nodes and set line (the constructs name their lines)
+    return [l for l in open("%s/%s/profile.tree" % (out, name))
+            if l.split()[0] in ("seq", "node", "end", "set")]
+plain, restrict = tree("load_plain"), tree("load_restrict")
+sets = [l.split() for l in plain if l.startswith("set ")]
+check(plain and plain == restrict and sets and float(sets[0][7]) == 3 and float(sets[0][10]) == 1,
+      "a restrict input's loads count: the tree is the plain kernel's, 3 accesses, the "
+      "classifier's read of in[i] (%s)" % (sets[0][7:] if sets else "no set line"))
 sys.exit(1 if bad else 0)
 PY
 exit $fail

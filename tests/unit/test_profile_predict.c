@@ -16,6 +16,10 @@
 #define AGGREGATED (1u << NPLUS1RT_CAND_AGGREGATED)
 #define TILE (1u << NPLUS1RT_CAND_TILE)
 
+/* The split's own buffers an item, in DRAM sectors: its leaf id (1 byte) and its index in
+ * its bucket (4) each written and read back, coalesced: 10 bytes, by their bytes */
+#define OWN (10.0 / PROFILE_SECTOR_BYTES)
+
 /* A model whose kernel gaps cost 1 FMA-equivalent an item at 1000 items: fma_ns 1, 1 us. */
 static nplus1rt_calibration model(void)
 {
@@ -38,11 +42,15 @@ static void only_carried_candidates(void)
     unsigned n = profile_predict_candidates(&rc, &set, &cal, 1000, p);
     checkf(n == 2 && p[0].cand == NPLUS1RT_CAND_ORIGINAL && p[1].cand == NPLUS1RT_CAND_SPLIT,
            "a set of the original and the split gets exactly those two predictions (got %u)", n);
-    /* original: 400; split: 100 + classifier 20 + 2 words 20 + 2 gaps of 1 */
+    /* original: 400; split: 100 + classifier 20 + its own 10 bytes (leaf id and index
+     * written and read back, coalesced) + 2 gaps of 1 */
+    double own = 10 / PROFILE_DRAM_BYTES_NS;
     check_near(p[0].cost, 400, "the original costs its replayed work (one kernel: no launch gap)");
-    check_near(p[1].cost, 142, "the split costs its leaves, the classifier, a bucket entry "
-                               "(two words) and the gaps before its second and third kernels");
-    check_near(p[1].speedup, 400.0 / 142.0, "the split's speed-up is the original's cost over its own");
+    check_near(p[1].cost, 122 + own, "the split costs its leaves, the classifier, the leaf id "
+                                     "and the bucket entry written and read back, and the gaps "
+                                     "before its second and third kernels");
+    check_near(p[1].speedup, 400.0 / (122 + own),
+               "the split's speed-up is the original's cost over its own");
     checkf(profile_auto_first(p, n) == NPLUS1RT_CAND_SPLIT,
            "auto tries the split first when it predicts 2.8x (>= 1.25)");
 }
@@ -88,9 +96,10 @@ static void memory_accesses(void)
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     double gap = 1000.0 / cal.fma_ns / 1000; /* a launch gap an item */
     check_near(p[0].cost, 450, "the original costs its work and its 50 accesses");
-    check_near(p[1].cost, 100 + 20 + 20 + 2 * gap + 50, "the split costs its schedule and the "
-                                                        "same 50 accesses");
-    check_near(p[1].speedup, 450 / (190 + 2 * gap), "the speed-up weighs both with the accesses");
+    check_near(p[1].cost, 100 + 20 + OWN + 2 * gap + 50, "the split costs its schedule, its own "
+                                                         "10 bytes and the same 50 accesses");
+    check_near(p[1].speedup, 450 / (170 + OWN + 2 * gap),
+               "the speed-up weighs both with the accesses");
     /* the classifier reads the decisions' inputs (3 accesses), which the leaves read again */
     rc.tile = 150;
     set.classifier_accesses = 3;
@@ -99,8 +108,8 @@ static void memory_accesses(void)
     set.ctx_bytes = 4;
     set.regroup = 1;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    check_near(p[1].cost, 100 + 20 + 3 + 20 + 2 * gap + 50, "the split's classifier pays its "
-                                                            "accesses too");
+    check_near(p[1].cost, 100 + 20 + 3 + OWN + 2 * gap + 50, "the split's classifier pays its "
+                                                             "accesses too");
     check_near(p[2].cost, 150 + 20 + 3 + 50 + 10 + 50, "so does a context tile whose context is "
                                                         "the item's index alone");
     set.ctx_bytes = 16;
@@ -126,21 +135,23 @@ static void gathered_accesses(void)
                        .classifier_accesses = 10, .regroup = 1};
     candidate_prediction p[PROFILE_MAX_CANDIDATES];
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50, "a tree without the accesses' "
-               "bytes (older) gathers nothing: the split as before");
+    check_near(p[1].cost, 100 + 20 + 10 + OWN + 2 * gap + 50, "a tree without the accesses' "
+               "bytes (older) gathers nothing, all from the DRAM");
     set.access_bytes = 200; /* 4 bytes an access: 8 a sector, gather[3] */
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50 + (3 - 1) * 50,
-               "the split's leaves touch 3 times the original's sectors: 2 more an access");
+    /* 1000 items of 205 bytes (the set's own 5) fit the L2: the split's extra traffic from it */
+    double l2 = PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS;
+    check_near(p[1].cost, 100 + 20 + (10 + OWN + (3 - 1) * 50) * l2 + 2 * gap + 50,
+               "the split's leaves touch 3 times the original's sectors: 2 more an access, from "
+               "the L2 where the working set fits it");
     /* the tile's leaves: the 40 accesses besides the classifier's (a context of 16 bytes
      * carries what it read), twice the sectors, from the L2 */
-    double l2 = PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS;
     check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (2 - 1) * 40 * l2,
                "the tile's regrouped leaves touch twice the sectors, from the L2");
     set.access_bytes = 800; /* 16 bytes an access: 2 a sector, gather[1] */
     rc.accesses = 20;       /* the accesses the items' paths make */
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    check_near(p[1].cost, 100 + 20 + 10 + 20 + 2 * gap + 50 + (1.5 - 1) * 20,
+    check_near(p[1].cost, 100 + 20 + (10 + OWN + (1.5 - 1) * 20) * l2 + 2 * gap + 50,
                "16-byte elements gather by 2 a sector, and the items' paths make 20 accesses");
     check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (1.2 - 1) * 10 * l2,
                "the tile's leaves: the paths' 20 less the classifier's 10");
@@ -155,6 +166,44 @@ static void gathered_accesses(void)
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     checkf(!p[2].known && strstr(p[2].why, "in place") != NULL,
            "in place, 500 accesses against 400 of work: cannot tell (%s)", p[2].why);
+}
+
+/*
+ * The split's passes as the generated set runs them: the counting pass's whole classifier
+ * slice (split_classifier, where a context set's classifier leaves out its prologue), a
+ * ranking in the counting and the scatter pass, and the extra traffic from the DRAM for the
+ * share of the working set past the L2.
+ */
+static void split_passes_charged(void)
+{
+    nplus1rt_calibration cal = model();
+    cal.fma_ns = PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS; /* an access: 1 an item */
+    cal.rank_atomic4 = 30;
+    double gap = 1000.0 / cal.fma_ns / 1000;
+    replay_costs rc = {.original = 400, .split = 100, .has_split = 1};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT, .launches = 3, .classifier = 2,
+                       .split_classifier = 300, .ops = 1000};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 300 + 2 * 30 + OWN + 2 * gap,
+               "the counting pass runs the whole slice (300, not the context tile's 2) and "
+               "each pass ranks every item (two rankings of 30)");
+    set.accesses = 1;
+    set.access_bytes = 4;
+    unsigned long long items = 20000000; /* 20M items of 9 bytes: 180 MB, 50 past the L2 */
+    double past = (180e6 - PROFILE_L2_BYTES) / 180e6;
+    double l2 = PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS;
+    profile_predict_candidates(&rc, &set, &cal, items, p);
+    double gaps = 2 * 1000.0 / cal.fma_ns / (double)items;
+    check_near(p[1].cost, 100 + 300 + 60 + OWN * (past + (1 - past) * l2) + gaps + 1,
+               "the set's own bytes from the DRAM for the working set's share past the L2");
+    /* the set's own buffers coalesce: 10 bytes an item, not a sector for each of its four
+     * accesses (what the user's accesses, unseen, are charged) */
+    set.accesses = 0;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    check_near(p[1].cost, 100 + 300 + 60 + 10 / PROFILE_SECTOR_BYTES + 2 * gap,
+               "the leaf id and the bucket's index written and read back cost their 10 bytes, "
+               "a third of one sector, not four sectors");
 }
 
 static void loop_sets_and_unknowns(void)
@@ -259,6 +308,7 @@ int main(void)
     tile_schedules();
     memory_accesses();
     gathered_accesses();
+    split_passes_charged();
     loop_sets_and_unknowns();
     calibration_text();
     return check_summary("the carried candidates' predictions and the calibration's text");

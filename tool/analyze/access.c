@@ -13,21 +13,24 @@
 
 #include "util.h"
 
-/* A load through base (a pointer expression): is it immune to stores? */
+/* A load through base (a pointer expression): is it immune to stores? It reads __constant
+ * memory (READ_CONSTANT) or through a `restrict` parameter (READ_RESTRICT), or neither (0). */
+enum { READ_CONSTANT = 1, READ_RESTRICT = 2 };
+
 static int read_is_immune(CXCursor base)
 {
     CXType t = clang_getCursorType(base);
     if (t.kind != CXType_Invalid) {
         CXType pointee = clang_getPointeeType(clang_getCanonicalType(t));
         if (spelling_has(pointee, "__constant"))
-            return 1;
+            return READ_CONSTANT;
     }
     CXCursor b = strip(base);
     if (clang_getCursorKind(b) == CXCursor_DeclRefExpr) {
         CXCursor d = clang_getCursorReferenced(b);
         if (clang_getCursorKind(d) == CXCursor_ParmDecl &&
             clang_isRestrictQualifiedType(clang_getCursorType(d)))
-            return 1;
+            return READ_RESTRICT;
     }
     return 0;
 }
@@ -274,18 +277,28 @@ void analyze_note_store(scan_ctx *sc, CXCursor base, CXCursor lv, CXCursor site)
     analyze_record_store(sc->fx, clang_Cursor_isNull(sc->outer) ? lv : sc->outer);
 }
 
-/* A load of the expression site through the pointer base. */
+/*
+ * A load of the expression site through the pointer base. A load no store can change is not
+ * a memory read for the rules; one through a `restrict` parameter is kept for the cost
+ * (effects.restrict_loads), a __constant one is not (a table the constant cache serves).
+ */
 void analyze_note_load(scan_ctx *sc, CXCursor base, CXCursor site)
 {
     int p;
     CXCursor priv = analyze_private_target(sc, base, &p);
+    CXCursor access = clang_Cursor_isNull(sc->outer) ? site : sc->outer;
     if (!clang_Cursor_isNull(priv)) {
         add_var(&sc->fx->reads, &sc->fx->nreads, &sc->fx->capreads, priv);
     } else if (p >= 0) {
         sc->fx->param_reads |= 1u << p;
-    } else if (!read_is_immune(base)) {
+    } else {
+        int immune = read_is_immune(base);
+        if (immune == READ_RESTRICT)
+            analyze_record_restrict_load(sc->fx, access);
+        if (immune)
+            return;
         analyze_note_effect(sc->fx, EFF_MEM_READ, site, clang_getNullCursor());
-        analyze_record_load(sc->fx, clang_Cursor_isNull(sc->outer) ? site : sc->outer);
+        analyze_record_load(sc->fx, access);
     }
 }
 

@@ -66,14 +66,23 @@ typedef struct effects {
     unsigned nstores, capstores;
     CXCursor *loads;
     unsigned nloads, caploads;
+    /* loads through a `restrict` parameter: no store of the kernel reaches what they read, so
+     * the memory-order rule needs no record of them (nor EFF_MEM_READ); they move memory all
+     * the same, and the cost figures count them (effects_accesses) */
+    CXCursor *restrict_loads;
+    unsigned nrestrict_loads, caprestrict_loads;
 } effects;
 
 /* An empty effects (no bits, null sites); effects_free releases one, merge_effects joins two. */
 void effects_init(effects *fx);
 void effects_free(effects *fx);
 void merge_effects(effects *into, const effects *from);
-/* The bytes fx's memory accesses move per item: each load's and store's type (a helper's
- * call, whose accesses are not seen here: 4), the profile's memory model (docs/cli.md). */
+/* The memory accesses fx makes per item, for the cost figures (the profile's accesses, the
+ * classifier's reads): its loads and stores and its loads through `restrict` parameters.
+ * __constant loads are not counted (a table the constant cache serves). */
+double effects_accesses(const effects *fx);
+/* The bytes those accesses move per item: each one's type (a helper's call, whose accesses
+ * are not seen here: 4), the profile's memory model (docs/cli.md). */
 double effects_access_bytes(const effects *fx);
 
 /* May a store to the access w change what the access r loads? (Distinct fields of one struct do not.) */

@@ -43,6 +43,7 @@ void analyze_summaries_free(analysis *an);
 void analyze_note_effect(effects *fx, unsigned bit, CXCursor at, CXCursor via);
 void analyze_record_store(effects *fx, CXCursor access);
 void analyze_record_load(effects *fx, CXCursor access);
+void analyze_record_restrict_load(effects *fx, CXCursor access);
 
 /* ---- access.c: where an access lands (accesses_may_alias is in analyze.h) ---- */
 

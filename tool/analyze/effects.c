@@ -599,6 +599,8 @@ double effects_access_bytes(const effects *fx)
     double bytes = 0;
     for (unsigned i = 0; i < fx->nloads; i++)
         bytes += access_bytes(fx->loads[i]);
+    for (unsigned i = 0; i < fx->nrestrict_loads; i++)
+        bytes += access_bytes(fx->restrict_loads[i]);
     for (unsigned i = 0; i < fx->nstores; i++)
         bytes += access_bytes(fx->stores[i]);
     return bytes;

@@ -3,7 +3,8 @@
  * fx.c - the effect set: one statement's (or helper's) effects as the scan
  * records them and the later stages read them. Its bits with their first
  * sites, the variables read and written, the stores and loads for the
- * memory-order rule, and the rough cost; made empty, merged, freed. The scan
+ * memory-order rule (and the loads it needs no record of, for the cost), and
+ * the rough cost; made empty, merged, freed. The scan
  * that fills it is effects.c's and access.c's.
  */
 #include "analyze_int.h"
@@ -47,6 +48,8 @@ void merge_effects(effects *into, const effects *from)
         analyze_record_store(into, from->stores[i]);
     for (unsigned i = 0; i < from->nloads; i++)
         analyze_record_load(into, from->loads[i]);
+    for (unsigned i = 0; i < from->nrestrict_loads; i++)
+        analyze_record_restrict_load(into, from->restrict_loads[i]);
     into->cost += from->cost;
     into->math += from->math;
 }
@@ -57,6 +60,7 @@ void effects_free(effects *fx)
     free(fx->writes);
     free(fx->stores);
     free(fx->loads);
+    free(fx->restrict_loads);
     memset(fx, 0, sizeof *fx);
 }
 
@@ -68,4 +72,14 @@ void analyze_record_store(effects *fx, CXCursor access)
 void analyze_record_load(effects *fx, CXCursor access)
 {
     VEC_PUSH(fx->loads, fx->nloads, fx->caploads, access);
+}
+
+void analyze_record_restrict_load(effects *fx, CXCursor access)
+{
+    VEC_PUSH(fx->restrict_loads, fx->nrestrict_loads, fx->caprestrict_loads, access);
+}
+
+double effects_accesses(const effects *fx)
+{
+    return (double)fx->nloads + fx->nstores + fx->nrestrict_loads;
 }

@@ -134,7 +134,7 @@ double ir_src_stmt_math(const analysis *an, const ir_node *n)
 double ir_src_stmt_accesses(const analysis *an, const ir_node *n)
 {
     effects fx;
-    double a = stmt_effects(an, n, &fx) ? fx.nloads + fx.nstores : 0;
+    double a = stmt_effects(an, n, &fx) ? effects_accesses(&fx) : 0;
     effects_free(&fx);
     return a;
 }

@@ -250,7 +250,7 @@ static int write_file(const char *dir, const char *name, const char *data, size_
 static void kernel_traffic(const kernel_info *k, profile_set *ps)
 {
     for (unsigned i = 0; i < k->top.n; i++) {
-        ps->accesses += k->top.items[i].fx.nloads + k->top.items[i].fx.nstores;
+        ps->accesses += effects_accesses(&k->top.items[i].fx);
         ps->access_bytes += effects_access_bytes(&k->top.items[i].fx);
         ps->ops += k->top.items[i].fx.cost + k->top.items[i].fx.math;
     }
@@ -267,7 +267,7 @@ static void seq_traffic(const seq *s, double *accesses, double *ops)
         const seq_item *it = &s->items[i];
         const decision *d = it->decision;
         const effects *fx = d ? &d->cond_fx : &it->fx;
-        *accesses += fx->nloads + fx->nstores;
+        *accesses += effects_accesses(fx);
         *ops += fx->cost + fx->math;
         if (d && d->kind == DEC_SWITCH)
             seq_traffic(&d->body, accesses, ops);
@@ -314,6 +314,10 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
         seq_traffic(&kp->loop.bodyseq, &ps.loop_accesses, &ps.loop_ops);
     ps.classifier_accesses = kp->classifier_accesses;
     ps.classifier += kp->classifier_math; /* the replay's costs weigh math builtins too */
+    /* the split's counting pass runs the whole slice, the prologue's part included */
+    ps.split_classifier = kp->classifier_cost + kp->classifier_math;
+    if (ps.split_classifier < 0)
+        ps.split_classifier = 0;
     return ps;
 }
 

@@ -568,12 +568,12 @@ static int plan_kernel(plan *pl, const kernel_info *k, diag_sink *diag)
     for (unsigned i = 0; i < t.nitems; i++)
         if (kp.in_slice[t.items[i]->id]) {
             kp.classifier_cost += t.items[i]->fx.cost;
-            kp.classifier_accesses += t.items[i]->fx.nloads + t.items[i]->fx.nstores;
+            kp.classifier_accesses += effects_accesses(&t.items[i]->fx);
             kp.classifier_math += t.items[i]->fx.math;
         }
     for (unsigned i = 0; i < t.ndecisions; i++) {
         kp.classifier_cost += t.decisions[i]->cond_fx.cost;
-        kp.classifier_accesses += t.decisions[i]->cond_fx.nloads + t.decisions[i]->cond_fx.nstores;
+        kp.classifier_accesses += effects_accesses(&t.decisions[i]->cond_fx);
         kp.classifier_math += t.decisions[i]->cond_fx.math;
     }
     for (unsigned i = 0; i < t.ndecisions; i++)

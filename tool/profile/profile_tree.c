@@ -309,7 +309,7 @@ static int build_if(tctx *x, const ir_node *n, pseq *out)
     unsigned id = add_construct(x, n, PN_IF, "if", 2);
     pnode *nd = push_node(out, PN_IF);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
-    nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
+    nd->accesses = effects_accesses(&n->cond.fx);
     nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = 2;
@@ -407,7 +407,7 @@ static int build_switch(tctx *x, const ir_node *n, pseq *out)
     unsigned id = add_construct(x, n, PN_SWITCH, "switch", narms);
     pnode *nd = push_node(out, PN_SWITCH);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
-    nd->accesses = n->cond.fx.nloads + n->cond.fx.nstores;
+    nd->accesses = effects_accesses(&n->cond.fx);
     nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = narms;
@@ -499,7 +499,7 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
     nd->arms = xcalloc(1, sizeof *nd->arms);
     nd->init_cost = less(ls.init_cost, taken);
     nd->cost = has_test ? (n->cond.fx.cost + n->cond.fx.math) : 0;
-    nd->accesses = has_test ? n->cond.fx.nloads + n->cond.fx.nstores : 0;
+    nd->accesses = has_test ? effects_accesses(&n->cond.fx) : 0;
     nd->math = has_test ? math_part(n->cond.fx.math, nd->cost) : 0;
     nd->step_cost = ls.step_cost;
     pseq *arm = nd->arms;
@@ -558,7 +558,7 @@ static void work_node(pseq *out, const ir_node *n, double taken)
 {
     pnode *w = push_node(out, PN_WORK);
     w->cost = less(n->cost + n->fx.math, taken);
-    w->accesses = n->fx.nloads + n->fx.nstores;
+    w->accesses = effects_accesses(&n->fx);
     w->math = math_part(n->fx.math, w->cost);
 }
 
