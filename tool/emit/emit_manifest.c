@@ -271,7 +271,7 @@ static char *machine_json(const kernel_plan *kp)
         sb_putc(&sb, '}');
     }
     sb_printf(&sb, "], \"groups\": %u, \"bytes_per_item\": %u, \"where\": \"%s\", "
-                   "\"regroup\": %u, \"arm_cost\": %.0f, \"round_cost\": %.0f, ",
+                   "\"regroup\": %d, \"arm_cost\": %.0f, \"round_cost\": %.0f, ",
               mp->ngroups, mp->bytes, mp->in_place ? "private" : "local", mp->regroup,
               mp->arm_cost, mp->round_cost);
     if (mp->in_place) {
