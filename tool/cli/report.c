@@ -661,6 +661,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, dispatch d
         fprintf(f, "  split: adaptive: the driver probes divergence (every 16th launch by default) "
                    "and runs the original kernel while few 32-item chunks mix leaves\n");
     print_tile_candidate(f, pl, d, kp);
+    if (!full && kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.regroup < 0)
+        print_left(f, an, k->ir, kp->machine.left, kp->machine.nleft); /* why none regroups */
     if (kp->merged_kernel >= 0)
         fprintf(f, "  merged: %u cheap leaves share %s" NPLUS1RT_SUFFIX_LEAF "%d, which runs the "
                    "original code\n", kp->nmerged, k->name, kp->merged_kernel);
