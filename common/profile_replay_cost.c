@@ -245,16 +245,18 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
         p->cost = rc->original + launches(cal, 1, items);
         return;
     }
-    if (set->tile == 4) { /* the state machine: its rounds are not replayed yet */
+    if (set->tile == 4 && set->regroup != PROFILE_REGROUP_OFF) { /* the state machine: its
+                                                                   * rounds are not replayed yet */
         unknown(p, "the state machine's rounds (tile+machine) are not in the model");
         return;
     }
     /* the tile kernel (a TILE set's split too: its one launch) */
     const int runs_tile = p->cand == NPLUS1RT_CAND_TILE || set->launches == 1;
-    if (set->regroup == PROFILE_REGROUP_OFF && (set->tile == 3 || (set->tile <= 2 && runs_tile))) {
-        /* the loop kernel (every candidate of a loop set) or the plain or context tile
-         * with regrouping off: the kernel's own body, launched as the original (measured
-         * on the H200: 0.97x-1.03x of it, sessions 6 and 8) */
+    if (set->regroup == PROFILE_REGROUP_OFF && (set->tile >= 3 || (set->tile <= 2 && runs_tile))) {
+        /* the loop kernel or the state machine without regroup points (every candidate of
+         * their sets) or the plain or context tile with regrouping off: the kernel's own
+         * body, launched as the original (measured on the H200: 0.97x-1.03x of it,
+         * sessions 6 and 8) */
         p->known = 1;
         p->cost = rc->original + launches(cal, 1, items);
         return;

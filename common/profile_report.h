@@ -52,9 +52,9 @@ typedef struct profile_set {
     double classifier_accesses; /* the classifier's memory accesses (the decisions' inputs) */
     unsigned regroup;         /* the tile's (the loop's) default regroup policy: 0 never (in
                                * place; the loop kernel only refills), 1 or 2 regrouped,
-                               * PROFILE_REGROUP_OFF the tile kernel (plain, context or
-                               * loop) with regrouping off (the kernel's own body, launched
-                               * as the original) */
+                               * PROFILE_REGROUP_OFF the tile kernel (plain, context, loop
+                               * or a machine without regroup points) with regrouping off
+                               * (the kernel's own body, launched as the original) */
     double loop_accesses, loop_ops; /* a loop set: one iteration of the loop's body (its
                                      * statements' memory accesses and operations) */
     double access_bytes;      /* the bytes the kernel's accesses (its top level) move per item:

@@ -10,8 +10,9 @@
  * coherent primary rays (spread 0) to incoherent secondary rays (spread 1).
  *
  * Today: no top-level decision at all (the launch is exactly the image);
- * every decision is inside the traversal loop, so the kernel is skipped
- * ("decisions only inside loops").
+ * every decision is inside the traversal loop, which the loop kernel takes
+ * without regrouping (no decision pays for a round: policy -1, the kernel's
+ * own body in place), the set {original, tile+loop}.
  */
 __kernel void trace_bvh(__global const float4 *node_min, __global const float4 *node_max,
                         __global const int *node_skip, __global const int *node_prim,

@@ -302,6 +302,9 @@ static profile_set set_of(const pctx *x, const kernel_info *k)
     ps.ctx_bytes = kp->tile_candidate == AUTO_TILE_LOOP ? kp->loop.bytes : kp->ctx.bytes;
     ps.regroup = kp->tile_candidate == AUTO_TILE_LOOP
                      ? kp->loop.regroup < 0 ? PROFILE_REGROUP_OFF : (unsigned)kp->loop.regroup
+                 : kp->tile_candidate == AUTO_TILE_MACHINE
+                     ? kp->machine.regroup < 0 ? PROFILE_REGROUP_OFF
+                                               : (unsigned)kp->machine.regroup
                  : kp->tile_candidate == AUTO_TILE_CONTEXT
                      ? kp->ctx.policy.regroup < 0 ? PROFILE_REGROUP_OFF
                                                   : (unsigned)kp->ctx.policy.regroup

@@ -464,7 +464,13 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
         }
         return;
     }
-    if (mp->refill_loop)
+    if (mp->regroup < 0) {
+        fprintf(f, "  state machine (tile): no regroup point: no decision pays for a round, nor "
+                   "does refilling: regrouping off (the tile kernel is the kernel's own body, "
+                   "in place)\n");
+        if (mp->why[0])
+            fprintf(f, "    refill: %s\n", mp->why);
+    } else if (mp->refill_loop)
         fprintf(f, "  state machine (tile): no regroup point, each item in its lane (refill "
                    "only): the loop at line %u runs a data-dependent number of trips\n",
                 ir->nodes[mp->refill_loop - 1]->line);
@@ -543,7 +549,11 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
                                       : "regrouping off, the kernel's own body in place");
     else if (pl->opt.strategy != STRATEGY_TILE && kp->strategy == STRATEGY_TILE)
         fprintf(f, "  candidates: original and %s only: %s\n", name,
-                kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.refill_loop
+                kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.regroup < 0
+                    ? "the state machine without a regroup point is the split (no decision pays "
+                      "for a round, nor does refilling: regrouping off, the kernel's own body "
+                      "in place)"
+                : kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.refill_loop
                     ? "the state machine without a regroup point is the split (each lane runs "
                       "its items to their ends and takes the next: refill only)"
                 : kp->tile_candidate == AUTO_TILE_MACHINE
@@ -580,7 +590,13 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
                 : kp->loop.regroup == 0 ? ": refill only"
                                         : ": regrouping off, in place");
     if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO &&
-        kp->machine.refill_loop)
+        kp->machine.regroup < 0)
+        fprintf(f, "  %s: %s: its decisions in loops are data dependent (the static model "
+                   "cannot tell how often a SIMD group mixes arms); regroup policy -1 (no "
+                   "regroup point, refilling does not pay: regrouping off, in place)\n",
+                name, split_mode_name(kp->tile_split));
+    else if (kp->tile_candidate == AUTO_TILE_MACHINE && pl->opt.split == SPLIT_AUTO &&
+             kp->machine.refill_loop)
         fprintf(f, "  %s: %s: no regroup point; the loop at line %u runs a data-dependent number "
                    "of trips (the static model cannot tell how much they differ in a SIMD "
                    "group); refill only (half the loop ~%.0f, a refill ~%.0f)\n",
@@ -591,7 +607,7 @@ static void print_tile_candidate(FILE *f, const plan *pl, dispatch d, const kern
         fprintf(f, "  %s: %s: its regroup points are data dependent (the static model cannot "
                    "tell how often a SIMD group mixes arms); regroup policy %u (the costliest "
                    "arm ~%.0f, a round ~%.0f)\n",
-                name, split_mode_name(kp->tile_split), kp->machine.regroup,
+                name, split_mode_name(kp->tile_split), (unsigned)kp->machine.regroup,
                 kp->machine.arm_cost, kp->machine.round_cost);
     if (kp->tile_candidate != AUTO_TILE_CONTEXT || pl->opt.split != SPLIT_AUTO)
         return;
@@ -645,6 +661,8 @@ static void print_kernel(FILE *f, const analysis *an, const plan *pl, dispatch d
         fprintf(f, "  split: adaptive: the driver probes divergence (every 16th launch by default) "
                    "and runs the original kernel while few 32-item chunks mix leaves\n");
     print_tile_candidate(f, pl, d, kp);
+    if (!full && kp->tile_candidate == AUTO_TILE_MACHINE && kp->machine.regroup < 0)
+        print_left(f, an, k->ir, kp->machine.left, kp->machine.nleft); /* why none regroups */
     if (kp->merged_kernel >= 0)
         fprintf(f, "  merged: %u cheap leaves share %s" NPLUS1RT_SUFFIX_LEAF "%d, which runs the "
                    "original code\n", kp->nmerged, k->name, kp->merged_kernel);

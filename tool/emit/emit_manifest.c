@@ -227,11 +227,12 @@ static void json_str(strbuf *sb, const char *s)
 }
 
 /* The state machine (machine.h): its regroup points, the decisions left as written, its
- * context and policy; or why it is not used (blockers at their lines); null: nothing. */
+ * context and policy (a machine without regroup points too: refill only, or off); or why
+ * it is not used (blockers at their lines); null: nothing. */
 static char *machine_json(const kernel_plan *kp)
 {
     const machine_plan *mp = &kp->machine;
-    if (!emit_carries_tile(kp) || (!mp->npoints && !mp->nblockers))
+    if (!emit_carries_tile(kp) || (!mp->npoints && !mp->nblockers && !mp->active))
         return xstrdup("null");
     const ir_kernel *ir = kp->k->ir;
     strbuf sb;
@@ -271,7 +272,7 @@ static char *machine_json(const kernel_plan *kp)
         sb_putc(&sb, '}');
     }
     sb_printf(&sb, "], \"groups\": %u, \"bytes_per_item\": %u, \"where\": \"%s\", "
-                   "\"regroup\": %u, \"arm_cost\": %.0f, \"round_cost\": %.0f, ",
+                   "\"regroup\": %d, \"arm_cost\": %.0f, \"round_cost\": %.0f, ",
               mp->ngroups, mp->bytes, mp->in_place ? "private" : "local", mp->regroup,
               mp->arm_cost, mp->round_cost);
     if (mp->in_place) {

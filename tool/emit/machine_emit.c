@@ -605,7 +605,9 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     refill_edits(e, kp, &es);
     for (unsigned i = 0; i < mp->npoints; i++)
         sb_printf(&points, "%sline %u", i ? ", " : "", mp->points[i].line);
-    if (!mp->npoints)
+    if (!mp->npoints && mp->regroup < 0)
+        sb_puts(&points, "no regroup point: regrouping off, and a forced policy refills only");
+    else if (!mp->npoints)
         sb_printf(&points, "no regroup point (the loop at line %u, refill only)",
                   mp->refill_loop ? ir->nodes[mp->refill_loop - 1]->line : 0);
     emit_put_line(&body, e, r.file, r.line);
@@ -624,9 +626,12 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
     char nleaves[16], bytes[16], regroup[16], why[200];
     NUM(nleaves, mp->ngroups);
     NUM(bytes, mp->bytes);
-    NUM(regroup, mp->regroup);
-    snprintf(why, sizeof why, "its costliest regroup point's arm takes about %.0f operations, "
-             "a regrouping round about %.0f", mp->arm_cost, mp->round_cost);
+    snprintf(regroup, sizeof regroup, "%d", mp->regroup);
+    if (mp->regroup < 0)
+        snprintf(why, sizeof why, "off: no regroup point, and refilling does not pay");
+    else
+        snprintf(why, sizeof why, "its costliest regroup point's arm takes about %.0f "
+                 "operations, a regrouping round about %.0f", mp->arm_cost, mp->round_cost);
     char *ipw = emit_comment_safe(mp->in_place_why), *original = emit_in_place_body(e, kp);
     tmpl_var v[] = {{"K", k->name},
                     {"PARAMS", params},
@@ -635,6 +640,7 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                     {"REGROUP_WHY", why},
                     {"IN_PLACE", mp->in_place ? "1" : ""},
                     {"NO_POINT", mp->npoints ? "" : "1"},
+                    {"OFF", mp->regroup < 0 ? "1" : ""},
                     {"IN_PLACE_WHY", ipw},
                     {"NLEAVES", nleaves},
                     {"POINTS", points.data ? points.data : ""},

@@ -614,6 +614,51 @@ static int refill_machine(const machine_facts *f, machine_plan *mp)
     return 1;
 }
 
+/*
+ * A machine without regroup points that runs with regrouping off (-1): in a kernel whose
+ * decisions all sit in loops, where the cost rule alone declines (every data decision of
+ * the kernel's text left as written is cheap against a round, and refilling does not pay:
+ * refill_machine's mp->why), the set still carries a tile kernel: the kernel's own body in
+ * place (tile-in-place), as the loop kernel's policy -1. A forced policy has nothing to
+ * regroup with: each lane runs its items to their ends (refill only, in place). The
+ * costliest loop of the kernel's text counts the trips a forced refill probes with. 1:
+ * built; 0: a reason that is not cost (a helper that cannot be inlined, no data decision).
+ */
+static int off_machine(const machine_facts *f, machine_plan *mp)
+{
+    const ir_kernel *ir = f->ir;
+    if (!f->k->loop_only)
+        return 0;
+    unsigned cheap = 0;
+    for (unsigned i = 0; i < mp->nleft; i++) {
+        if (ir->nodes[mp->left[i].node]->cond.divergence != DIV_DATA)
+            continue;
+        if (!mp->left[i].cheap)
+            return 0;
+        cheap++;
+    }
+    if (!cheap)
+        return 0;
+    const ir_node *best = NULL;
+    for (unsigned i = 0; i < ir->nnodes; i++) {
+        const ir_node *l = ir->nodes[i];
+        if (l->kind == IR_LOOP && l->frame == 0 && (!best || l->cost > best->cost))
+            best = l;
+    }
+    mp->refill_loop = best ? best->id + 1 : 0;
+    mp->ngroups = 1;
+    mp->bytes = mp->bytes_scope = 8;
+    mp->regroup = -1;
+    mp->in_place = 1;
+    snprintf(mp->in_place_why, sizeof mp->in_place_why,
+             "no regroup point: no decision pays for a round, %s: regrouping off (the kernel's "
+             "own body in place); a forced policy has nothing to regroup with and runs as 0 "
+             "(each lane runs its items to their ends and takes the next)",
+             mp->why[0] ? "and refilling does not pay either" : "nor does refilling");
+    mp->active = 1;
+    return 1;
+}
+
 void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machine_plan *mp)
 {
     memset(mp, 0, sizeof *mp);
@@ -687,7 +732,7 @@ void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machin
             add_blocker(mp, n->range, rule_name(RULE_MACRO_DECISION),
                         "the regroup point%s is spelled by a macro: its arms cannot be cut", "");
     }
-    if (!mp->npoints && refill_machine(&f, mp)) {
+    if (!mp->npoints && (refill_machine(&f, mp) || off_machine(&f, mp))) {
         free(chosen);
         facts_free(&f);
         return;
@@ -807,8 +852,12 @@ char *machine_group_text(const analysis *an, const kernel_info *k, const machine
     strbuf sb;
     sb_init(&sb);
     if (!p && mp->refill_loop && g == 0)
-        sb_printf(&sb, "loop at line %u: each item to its end (no regroup point, refill only)",
-                  k->ir->nodes[mp->refill_loop - 1]->line);
+        sb_printf(&sb, "loop at line %u: each item to its end (no regroup point, %s)",
+                  k->ir->nodes[mp->refill_loop - 1]->line,
+                  mp->regroup < 0 ? "regrouping off; refill only when forced" : "refill only");
+    else if (!p && g == 0)
+        sb_puts(&sb, "each item to its end (no regroup point, regrouping off; refill only "
+                     "when forced)");
     if (!p)
         return sb_steal(&sb);
     const ir_node *n = k->ir->nodes[p->node];

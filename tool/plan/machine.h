@@ -74,10 +74,15 @@ typedef struct machine_plan {
                            * regroup point (what --report compares bytes with) */
     unsigned refill_loop; /* a machine without regroup points (npoints 0): the loop whose
                            * data-dependent trip count refilling evens out (its node id + 1);
-                           * one group, each item run to its end in its lane */
+                           * one group, each item run to its end in its lane; with regroup
+                           * -1, the costliest loop of the kernel's text (0: none), whose
+                           * trips a forced refill counts */
     double arm_cost;      /* the costliest regroup point's costliest arm */
     double round_cost;    /* a regrouping round, in the same operations (context.h) */
-    unsigned regroup;     /* default NPLUS1_LOOP_REGROUP: 0 refill only, 1 mixed rounds */
+    int regroup;          /* default NPLUS1_LOOP_REGROUP: 0 refill only, 1 mixed rounds;
+                           * -1 off, a machine without regroup points where refilling does
+                           * not pay either (machine.c, off_machine): the kernel's own body
+                           * in place (tile-in-place), a forced policy runs as 0 */
     int in_place;         /* contexts never move (a pointer into private state, or too
                            * large for local memory): refill only, whatever the policy */
     char in_place_why[400];
@@ -86,8 +91,11 @@ typedef struct machine_plan {
 
 /*
  * Builds k's state machine under a work-group of wg from k->ir. Active when
- * at least one regroup point sits inside a loop and nothing blocks it; the
- * blockers are listed (and, when quiet is 0, reported as notes to diag).
+ * at least one regroup point sits inside a loop and nothing blocks it; in a
+ * kernel whose decisions all sit in loops, also without regroup points where
+ * only the cost rule declines them: refill only where refilling pays, else
+ * regrouping off (regroup -1). The blockers are listed (and, when quiet is 0,
+ * reported as notes to diag).
  */
 void machine_build(const analysis *an, const kernel_info *k, unsigned wg, machine_plan *mp);
 /* Group g's regroup point and arm. */

@@ -299,7 +299,9 @@ static void machine_leaves(const analysis *an, kernel_plan *kp, split_policy spl
     for (unsigned g = 0; g < mp->ngroups; g++) {
         unsigned arm;
         const machine_point *p = machine_group(mp, g, &arm);
-        const ir_node *n = kp->k->ir->nodes[p ? p->node : mp->refill_loop - 1];
+        const ir_node *n = p                  ? kp->k->ir->nodes[p->node]
+                           : mp->refill_loop ? kp->k->ir->nodes[mp->refill_loop - 1]
+                                             : kp->k->ir->root; /* off, no loop of its own */
         leaf lf = {0};
         lf.kernel = (int)g;
         lf.condition = machine_group_text(an, kp->k, mp, g);
@@ -415,7 +417,8 @@ static void machine_or_loop(kernel_plan *kp)
                  lp->round_cost, other->line);
         return;
     }
-    if (lp->in_place && mp->active) { /* neither moves a context: the machine's is smaller */
+    if (lp->in_place && mp->active && mp->regroup >= 0) { /* neither moves a context: the
+                                                            * machine's is smaller */
         lp->active = 0;
         snprintf(lp->why, sizeof lp->why, "its context (%u bytes an item) is over the "
                  "local-memory budget, so it could not move: the state machine takes the "
