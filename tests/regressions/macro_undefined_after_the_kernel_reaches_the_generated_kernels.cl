@@ -1,6 +1,9 @@
 // RUN: nplus1gen %s --validate --global 4096 --arg clip=0.8 --split always
 // EXPECT: match
-// XFAIL: the generated kernels follow the whole original text, after its `#undef SCALE3`; a leaf that uses SCALE3 does not compile ("use of undeclared identifier 'SCALE3'", exit 3). Found in session 9's public-kernel trial; not fixed (the kernel file's layout is templates/kernel.cl.tmpl's and emit.c's).
+// The generated kernels follow the whole original text, after its `#undef SCALE3`: they
+// get SCALE3 and SCALE12 back as they were at the kernel (macro_restore.h), which once
+// failed with "use of undeclared identifier 'SCALE3'" (exit 3). Found in session 9's
+// public-kernel trial.
 /*
  * Shape of: darktable (darktable-org/darktable), data/kernels/basic.cl,
  * highlights_1f_lch_bayer: two constants are #defined just before the kernel, used in

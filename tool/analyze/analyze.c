@@ -18,6 +18,7 @@
 #include "cursor_map.h"
 #include "divergence.h"
 #include "ir.h"
+#include "macro_restore.h"
 #include "tree.h"
 #include "util.h"
 #include "rules.h"
@@ -385,6 +386,7 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
         bad |= !ki->legal && !ki->loop_kept;
     }
     find_helpers(an, root);
+    analyze_macro_restores(an); /* the macros the text changes after a kernel (macro_restore.h) */
     for (unsigned k = 0; k < an->nkernels; k++) {
         kernel_info *ki = &an->kernels[k];
         for_each_item_fill(&ki->top, number_item, ki);
@@ -429,10 +431,13 @@ void analyze_free(analysis *an)
             diag_free(ki->blockers);
         free(ki->blockers);
         ir_free(ki->ir);
+        analyze_macro_restores_free(&ki->restores);
     }
     free(an->kernels);
-    for (unsigned h = 0; h < an->nhelpers; h++)
+    for (unsigned h = 0; h < an->nhelpers; h++) {
         free(an->helpers[h].name);
+        analyze_macro_restores_free(&an->helpers[h].restores);
+    }
     free(an->helpers);
     for (unsigned i = 0; i < an->nskipped; i++)
         free(an->skipped[i]);

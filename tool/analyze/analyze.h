@@ -223,6 +223,26 @@ typedef struct loop_tree {
 
 struct ir_kernel;
 
+/*
+ * A macro the generated copy of a kernel's (or helper's) text uses and that the
+ * kernel's file changes after it (#undef, or a #define of the same name): the
+ * generated code, which follows the whole original text, gets it back as it was
+ * (macro_restore.c).
+ */
+typedef struct macro_restore {
+    char *name;
+    char *at;                 /* its definition at the kernel: "NAME body", "NAME(a) body" */
+    char *after;              /* at the end of the kernel's file; NULL: undefined there */
+    src_pos where;            /* the definition at the kernel (a user file) */
+    src_pos *changes;         /* the #define / #undef lines after the kernel, in order */
+    unsigned nchanges;
+} macro_restore;
+
+typedef struct macro_restores {
+    macro_restore *v;         /* in order of first use */
+    unsigned n, cap;
+} macro_restores;
+
 typedef struct kernel_info {
     char *name;
     CXCursor cursor;
@@ -251,6 +271,7 @@ typedef struct kernel_info {
     loop_tree *loops;         /* legal kernels with a decision (or loop_only): the loops */
     unsigned nloops, caploops; /* at the top level, in order (loop_tree.c) */
     struct ir_kernel *ir;     /* legal kernels: the IR (ir.h), built by analyze_tu; owned */
+    macro_restores restores;  /* the macros its generated text must get back (macro_restore.c) */
 } kernel_info;
 
 /* A helper function that (transitively) calls a work-item builtin. */
@@ -261,6 +282,7 @@ typedef struct wi_helper {
     unsigned name_begin, name_end;   /* the name in the text */
     unsigned lparen;          /* offset of '(' of the parameter list */
     unsigned nparams;
+    macro_restores restores;  /* as a kernel's, for the helper's copy */
 } wi_helper;
 
 typedef struct analysis {

@@ -138,7 +138,42 @@ static void emit_bodies(emitter *e, strbuf *sb, const kernel_plan *kp, int ctx,
     }
 }
 
-static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
+/* ---- macros the text changes after a kernel (macro_restore.h) --------------- */
+
+/* Before who's generated text: each macro of r as it was at who's definition. */
+void emit_macro_restore(emitter *e, strbuf *sb, const macro_restores *r, const char *who)
+{
+    if (!r->n)
+        return;
+    tmpl_var wv[] = {{"WHO", who}};
+    emit_expand(e, sb, &e->kt, "macro-restore-begin", wv, NV(wv));
+    for (unsigned i = 0; i < r->n; i++) {
+        tmpl_var mv[] = {{"NAME", r->v[i].name}, {"DEFINITION", r->v[i].at}};
+        emit_expand(e, sb, &e->kt, "macro-restore", mv, NV(mv));
+    }
+    emit_expand(e, sb, &e->kt, "macro-restore-end", wv, NV(wv));
+}
+
+/* After it: each macro of r as the original text leaves it. */
+void emit_macro_after(emitter *e, strbuf *sb, const macro_restores *r, const char *who)
+{
+    if (!r->n)
+        return;
+    tmpl_var wv[] = {{"WHO", who}};
+    emit_expand(e, sb, &e->kt, "macro-after-begin", wv, NV(wv));
+    for (unsigned i = 0; i < r->n; i++) {
+        const macro_restore *m = &r->v[i];
+        tmpl_var mv[] = {{"NAME", m->name},
+                         {"DEFINED", m->after ? "1" : ""},
+                         {"DEFINITION", m->after ? m->after : ""}};
+        emit_expand(e, sb, &e->kt, "macro-after", mv, NV(mv));
+    }
+    emit_expand(e, sb, &e->kt, "macro-after-end", wv, NV(wv));
+}
+
+/* ---- a kernel's set ------------------------------------------------------------ */
+
+static void emit_kernel_passes(emitter *e, strbuf *sb, const kernel_plan *kp)
 {
     const kernel_info *k = kp->k;
     char nleaves[16];
@@ -152,6 +187,7 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
                        {"LINEAR", k->linear_ids ? "1" : ""}, {"LSZ0", lsz[0]},
                        {"LSZ1", lsz[1]}, {"LSZ2", lsz[2]}};
     emit_expand(e, sb, &e->kt, "kernel-begin", head, NV(head));
+    emit_macro_restore(e, sb, &k->restores, k->name);
     if (emit_tile_only(kp) && kp->machine.active) {
         machine_emit_set(e, kp, sb);
         free(params);
@@ -223,6 +259,12 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     sb_free(&cases);
     free(params);
     free(args);
+}
+
+static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
+{
+    emit_kernel_passes(e, sb, kp);
+    emit_macro_after(e, sb, &kp->k->restores, kp->k->name);
 }
 
 static char *kernel_file(emitter *e, inclusions *inc)

@@ -100,6 +100,13 @@ void emit_put_line_directive(strbuf *sb, unsigned line, const char *path);
  * numbering from there on; one line for one, so no line moves); text is freed. */
 char *emit_text_lines_resolved(char *text, const char *generated);
 
+/* ---- emit.c: the macros the original text changes after a kernel or helper ---- */
+
+/* Before the generated text of who: #undef and #define each macro of r as it was at who;
+ * after it: as the original text leaves it. Nothing when r is empty. */
+void emit_macro_restore(emitter *e, strbuf *sb, const macro_restores *r, const char *who);
+void emit_macro_after(emitter *e, strbuf *sb, const macro_restores *r, const char *who);
+
 /* ---- emit_kernel.c: the pieces made from the user's text ---- */
 
 typedef struct inclusions {

@@ -193,6 +193,7 @@ void emit_helpers(emitter *e, strbuf *sb)
         edits es = {0};
         es.line_path = emit_line_path(e, h->range.file);
         helper_signature_edits(e, h, f, &es);
+        emit_macro_restore(e, sb, &h->restores, h->name);
         emit_put_line(sb, e, h->range.file, h->range.line);
         strbuf sig;
         sb_init(&sig);
@@ -201,6 +202,7 @@ void emit_helpers(emitter *e, strbuf *sb)
         emit_expand(e, sb, &e->kt, "helper-prototype", v, NV(v));
         sb_free(&sig);
         emit_edits_free(&es);
+        emit_macro_after(e, sb, &h->restores, h->name);
     }
     for (unsigned i = 0; i < an->nhelpers; i++) {
         const wi_helper *h = &an->helpers[i];
@@ -208,10 +210,12 @@ void emit_helpers(emitter *e, strbuf *sb)
         edits es = {0};
         es.line_path = emit_line_path(e, h->range.file);
         helper_signature_edits(e, h, f, &es);
+        emit_macro_restore(e, sb, &h->restores, h->name);
         emit_put_line(sb, e, h->range.file, h->range.line);
         emit_put_edited(sb, f->text, h->range.begin, h->range.end, &es);
         sb_puts(sb, "\n");
         emit_edits_free(&es);
+        emit_macro_after(e, sb, &h->restores, h->name);
     }
     emit_put_line_back(sb, e);
     emit_expand(e, sb, &e->kt, "helpers-end", NULL, 0);

@@ -89,6 +89,10 @@ typedef struct group_ctx {
     const pp_directive *d;
     unsigned *skipped;    /* libclang's skipped blocks: [2i] their start, [2i+1] their end */
     unsigned nskipped;
+    unsigned *points;     /* the #define / #undef lines of restored macros (macro_restore.h) */
+    unsigned npoints, cappoints;
+    const char **restored; /* their names */
+    unsigned nrestored, caprestored;
 } group_ctx;
 
 static unsigned line_of(const src_file *f, unsigned off)
@@ -106,6 +110,9 @@ static int overlaps_kernel(const group_ctx *g, unsigned begin, unsigned end)
         if (r->file == g->file && begin < r->end && r->begin < end)
             return 1;
     }
+    for (unsigned i = 0; i < g->npoints; i++) /* a restored macro's definition or change */
+        if (begin < g->points[i] && g->points[i] < end)
+            return 1;
     return 0;
 }
 
@@ -187,7 +194,12 @@ static int include_guard(const group_ctx *g, const pp_directive *d)
     q += 7;
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
-    return n && end - q >= (long)n && !strncmp(q, name, n) && (q + n == end || !is_ident(q[n]));
+    if (!n || end - q < (long)n || strncmp(q, name, n) != 0 || (q + n != end && is_ident(q[n])))
+        return 0;
+    for (unsigned i = 0; i < g->nrestored; i++) /* a macro the set restores: a choice */
+        if (strlen(g->restored[i]) == n && !strncmp(g->restored[i], name, n))
+            return 0;
+    return 1;
 }
 
 static void add_insert(macro_deps *md, unsigned file, unsigned offset, char *text)
@@ -307,21 +319,47 @@ static void guard_file(group_ctx *g, unsigned n)
 }
 
 
+static void add_points(group_ctx *g, const macro_restores *r)
+{
+    for (unsigned i = 0; i < r->n; i++) {
+        VEC_PUSH(g->restored, g->nrestored, g->caprestored, r->v[i].name);
+        if (r->v[i].where.file == g->file)
+            VEC_PUSH(g->points, g->npoints, g->cappoints, r->v[i].where.offset);
+        for (unsigned c = 0; c < r->v[i].nchanges; c++)
+            if (r->v[i].changes[c].file == g->file)
+                VEC_PUSH(g->points, g->npoints, g->cappoints, r->v[i].changes[c].offset);
+    }
+}
+
+/*
+ * The #if groups that overlap a transformed kernel, and those that hold a definition
+ * or a later change of a macro the generated text restores (its text there is the
+ * one the set was generated with: another build option must not choose another).
+ */
 static void guard_groups(macro_deps *md, const plan *pl)
 {
     parse_result *pr = pl->an->pr;
     for (unsigned file = 0; file < pr->nfiles; file++) {
-        int holds = 0;
+        group_ctx g = {md, pl, &pr->files[file], file, 0, NULL, NULL, 0, NULL, 0, 0, NULL, 0, 0};
+        for (unsigned i = 0; i < pl->nkernels; i++)
+            add_points(&g, &pl->kernels[i].k->restores);
+        for (unsigned h = 0; h < pl->an->nhelpers; h++)
+            add_points(&g, &pl->an->helpers[h].restores);
+        int holds = g.npoints != 0;
         for (unsigned i = 0; i < pl->nkernels; i++)
             holds |= pl->kernels[i].k->range.file == file;
-        if (!holds || !pr->files[file].cxfile)
+        if (!holds || !pr->files[file].cxfile) {
+            free(g.points);
+            free(g.restored);
             continue;
-        group_ctx g = {md, pl, &pr->files[file], file, 0, NULL, NULL, 0};
+        }
         unsigned n = parse_directives(g.f, (pp_directive **)&g.d);
         g.nskipped = parse_skipped_ranges(pr, file, &g.skipped);
         guard_file(&g, n);
         free((void *)g.d);
         free(g.skipped);
+        free(g.points);
+        free(g.restored);
     }
 }
 
