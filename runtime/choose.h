@@ -60,6 +60,7 @@ typedef struct chooser_class {
     unsigned first_timed; /* bit c: candidate c's first launch was timed (time_first) */
     unsigned first_pending; /* bit c: ... and waits for the device's verdict in first_ms */
     double first_ms[CHOOSER_MAX_CANDIDATES];
+    unsigned first_only;  /* bit c: candidate c's trials this round are its first launch alone */
 } chooser_class;
 
 typedef struct chooser {

@@ -341,6 +341,32 @@ static void run_compiling(chooser *c, world *w)
     }
 }
 
+/*
+ * lean on a device whose first launches cost nothing of their own (the original's two agree)
+ * but where the split's first launch makes its buffers (H200, narrowphase random: 0.9 of the
+ * original's time on its first launch, 0.56 after; the tile 0.6): that first launch alone
+ * does not drop the split, whose second trial wins the round.
+ */
+static void test_a_first_launch_alone_does_not_drop_a_winner(void)
+{
+    chooser c;
+    init3(&c, 1, 1);
+    c.time_first = 1;
+    world w = {{1.0, 0.56, 0.6}, 0.9, 1.2, {0}, 0};
+    for (int i = 0; i < 16; i++) {
+        chooser_pick p = chooser_next(&c, 20);
+        if (p.probe && !chooser_probe(&c, 20, w.mixed))
+            continue;
+        double ms = w.ms[p.cand] + (p.cand == SPLIT && !w.ran[SPLIT] ? 0.34 : 0.0);
+        w.ran[p.cand]++;
+        if (p.timed)
+            chooser_record(&c, 20, p.cand, ms);
+    }
+    checkf(c.first_free == 1, "verdict %d, want no first-launch cost", c.first_free);
+    checkf(chooser_chosen(&c, 20) == SPLIT, "chose %d, want the split", chooser_chosen(&c, 20));
+    checkf(w.ran[SPLIT] >= 2, "the split ran %u times", w.ran[SPLIT]);
+}
+
 static void test_lean_start_ignores_first_launches_that_compile(void)
 {
     for (int win = 0; win < 2; win++) {
@@ -444,6 +470,7 @@ int main(void)
     test_keeps_the_split_when_it_wins();
     test_keeps_the_original_when_the_split_loses();
     test_drops_a_clearly_slower_split_after_one_trial();
+    test_a_first_launch_alone_does_not_drop_a_winner();
     test_a_coherent_probe_skips_the_split_untimed();
     test_takes_the_fastest_of_three();
     test_a_near_tie_keeps_the_original();
