@@ -19,8 +19,10 @@
  * launches cost nothing of their own) leaves the round only when that launch is this much
  * slower than the fastest: a first launch still pays what is made at it (the split's bucket
  * buffers: on an H200, narrowphase's split took 0.18-0.32 ms on its first launch, 0.138 ms
- * after, against the tile's 0.147 ms, and lost the choice on that first launch). */
-#define FIRST_LAUNCH_DROP_RATIO 2.0
+ * after, against the tile's 0.147 ms, and lost the choice on that first launch). The
+ * reference's allowance: at 2.0 the cold first 16 launches paid second trials of more losers
+ * (narrowphase random 1.30x -> 1.08x, docs/performance.md session 9). */
+#define FIRST_LAUNCH_DROP_RATIO 1.5
 
 void chooser_init(chooser *c, unsigned ncand, const int *order, const int *needs_div,
                   int reference)
