@@ -407,7 +407,7 @@ static cl_int launch_tile(nplus1rt_set *s, const request *r, cl_uint probing)
     cl_kernel k = s->tile;
     if (s->tile_half && (L->n + tile - 1) / tile < s->half_below) { /* few tiles a unit */
         k = s->tile_half;
-        tile /= 2;
+        tile = s->wg * (s->tile_ipt / 2); /* the kernel's NPLUS1_TILE_IPT / 2 (odd: rounded down) */
     }
     if ((size_t)L->n + tile > UINT_MAX)
         return set_fail(s, CL_INVALID_GLOBAL_WORK_SIZE, "too many work-items for the tile kernel");
