@@ -478,19 +478,32 @@ static void add_variant(nplus1rt_validation *r, const char *name, double ms, con
     r->variants[r->nvariants++].ms = ms;
 }
 
-/* The original kernel from a program built anew (NULL on an error). */
-static cl_kernel fresh_original(vctx *v, const char *source, const char *opts, cl_program *prog)
+/* The original kernel from a program built anew: *prog NULL and *log its build log when the
+ * build fails, *orig NULL when the kernel cannot be made (the status either way). */
+static cl_int build_original(vctx *v, const char *source, const char *opts, cl_program *prog,
+                             cl_kernel *orig, char **log)
 {
     cl_int err;
-    char *log = NULL;
-    *prog = nplus1rt_build(v->ctx, v->dev, source, opts, &log, &err);
-    free(log);
+    *orig = NULL;
+    *prog = nplus1rt_build(v->ctx, v->dev, source, opts, log, &err);
     if (!*prog)
-        return NULL;
-    cl_kernel k = clCreateKernel(*prog, v->desc->kernel, &err);
+        return err;
+    *orig = clCreateKernel(*prog, v->desc->kernel, &err);
+    return err;
+}
+
+/* The original kernel from a program built anew (NULL on an error), as a later process
+ * builds it. */
+static cl_kernel fresh_original(vctx *v, const char *source, const char *opts, cl_program *prog)
+{
+    cl_kernel k;
+    char *log = NULL;
+    cl_int err = build_original(v, source, opts, prog, &k, &log);
+    free(log);
     return err == CL_SUCCESS ? k : NULL;
 }
 
+/* Undoes build_original. */
 static void release_original(cl_program prog, cl_kernel orig)
 {
     if (orig)
@@ -644,24 +657,20 @@ static cl_int setup_original(vctx *v, const char *source, const char *build_opti
     if (err != CL_SUCCESS)
         return err;
     char *log = NULL;
-    *prog = nplus1rt_build(v->ctx, v->dev, source, build_options, &log, &err);
+    err = build_original(v, source, build_options, prog, orig, &log);
     if (!*prog)
         snprintf(v->res->message, sizeof v->res->message, "building the original kernel: %s\n%s",
                  nplus1_strerror(err), log ? log : "");
     free(log);
-    if (err != CL_SUCCESS)
+    if (!*prog)
         return err;
-    *orig = clCreateKernel(*prog, v->desc->kernel, &err);
     return err == CL_SUCCESS ? err : vfail(v, err, "creating the original kernel");
 }
 
 /* Undoes setup_original. */
 static void teardown_original(vctx *v, cl_program prog, cl_kernel orig)
 {
-    if (orig)
-        clReleaseKernel(orig);
-    if (prog)
-        clReleaseProgram(prog);
+    release_original(prog, orig);
     free_args(v);
 }
 

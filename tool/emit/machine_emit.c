@@ -192,10 +192,13 @@ static void var_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned fra
                 w->name_at < v->name_at)
                 first = 0;
         }
-        if (first)
+        if (first) {
             emit_add_edit(es, v->decl_stmt.begin, v->name_at, "");
-        else if (declarator_head(e, v) < v->name_at)
-            emit_add_edit(es, declarator_head(e, v), v->name_at, " ");
+        } else {
+            const unsigned head = declarator_head(e, v); /* its stars and qualifiers go */
+            if (head < v->name_at)
+                emit_add_edit(es, head, v->name_at, " ");
+        }
         if (v->init.end > v->init.begin) {
             char *ref = piece(e, "machine-ref", mv, NV(mv));
             if (v->init_list) {
