@@ -30,6 +30,12 @@ static void print_variants(const kdesc *k, const nplus1rt_validation *r)
     printf("    %-18s %12.3f ms  1.00x\n", "original", r->original_ms);
     for (unsigned i = 0; i < r->nvariants; i++) {
         double ms = r->variants[i].ms;
+        if (!strcmp(r->variants[i].name, "leaves-alone")) { /* validate.c, leaves_alone_ms */
+            printf("    %-18s %12.3f ms  %.2fx  leaf kernels only (profiling events): the split's "
+                   "ceiling if classifying and regrouping cost nothing\n",
+                   "leaves-alone", ms, ms > 0 ? r->original_ms / ms : 0.0);
+            continue;
+        }
         printf("    %-18s %12.3f ms  %.2fx  %s%s\n", variant_name(k, r->variants[i].name), ms,
                ms > 0 ? r->original_ms / ms : 0.0, r->variants[i].chose[0] ? "chose " : "forced",
                variant_name(k, r->variants[i].chose));

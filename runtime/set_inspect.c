@@ -49,6 +49,20 @@ unsigned nplus1rt_set_last_kernel_times(nplus1rt_set *s, double *ms, unsigned ma
     return n;
 }
 
+double set_last_leaves_ms(nplus1rt_set *s)
+{
+    double total = 0;
+    int any = 0;
+    for (unsigned i = 0; i < s->nevents; i++) {
+        double ms = s->event_leaf[i] ? nplus1rt_event_ms(s->events[i]) : -1;
+        if (ms > 0) {
+            total += ms;
+            any = 1;
+        }
+    }
+    return any ? total : -1;
+}
+
 double nplus1rt_set_last_kernel_ms(nplus1rt_set *s)
 {
     double total = 0;

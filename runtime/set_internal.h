@@ -92,7 +92,9 @@ struct nplus1rt_set {
     int last_chunked;           /* the last launch used the chunk layout */
     size_t last_positions;      /* CHUNKED: index entries the fused kernel covered */
     cl_event events[MAX_EVENTS];
+    unsigned char event_leaf[MAX_EVENTS]; /* events[i] is a leaf kernel's (the host dispatch) */
     unsigned nevents;
+    int launching_leaf;         /* the kernel being enqueued is a leaf kernel */
     char *errmsg;
     chooser chooser;            /* MEASURED: which candidate runs (choose.c) */
     set_config config;          /* the environment at create */
@@ -164,6 +166,11 @@ int set_cache_enabled(void);
 void set_cache_device_line(cl_device_id dev, char *out, size_t n);
 int set_cache_folder(char *out, size_t n);
 int set_cache_make_dirs(char *dir);
+
+/* ---- set_inspect.c ---- */
+/* The last launch's leaf kernels, summed (their profiling events, the host dispatch): ms,
+ * or -1 when it kept none (no profiling, a fused or tile launch, the original). */
+double set_last_leaves_ms(nplus1rt_set *s);
 
 /* ---- set.c ---- */
 void set_config_from_env(set_config *c);

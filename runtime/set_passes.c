@@ -117,6 +117,7 @@ static cl_event *next_event(nplus1rt_set *s)
 {
     if ((!s->profiling && !s->timing) || s->nevents >= MAX_EVENTS)
         return NULL;
+    s->event_leaf[s->nevents] = (unsigned char)s->launching_leaf;
     return &s->events[s->nevents++];
 }
 
@@ -222,7 +223,10 @@ static cl_int dispatch_host(nplus1rt_set *s, cl_command_queue q, const launch *L
         SETARG(k, a + NPLUS1RT_LEAF_IDX, s->idx);
         SETARG(k, a + NPLUS1RT_LEAF_BASE, base);
         SETARG(k, a + NPLUS1RT_LEAF_COUNT, count);
-        if ((err = run(s, q, k, count, "leaf kernel")) != CL_SUCCESS)
+        s->launching_leaf = 1;
+        err = run(s, q, k, count, "leaf kernel");
+        s->launching_leaf = 0;
+        if (err != CL_SUCCESS)
             return err;
         base += count;
     }

@@ -580,6 +580,45 @@ static void first_launches(vctx *v, const char *source, const nplus1rt_set_desc 
 }
 
 /*
+ * The split's leaf kernels alone, --reps times, on a queue of the same context that keeps
+ * profiling events (the host dispatch launches one kernel a leaf, over its bucket): what
+ * the split would take if its classifier, scatter, counts and launch gaps cost nothing.
+ * The original over that is what regrouping the items by leaf, at no cost, gains in the
+ * split's structure (the leaves run one after another; each reads its items through its
+ * bucket). -1 where the set launches no leaf kernel (a tile set), the device keeps no
+ * events or a run fails (the validation's verdict stands either way).
+ */
+static double leaves_alone_ms(vctx *v, const nplus1rt_set_desc *always, const char *opts)
+{
+    if (always->strategy == NPLUS1RT_TILE || !always->nleaves)
+        return -1;
+    cl_int err;
+    cl_command_queue pq = clCreateCommandQueue(v->ctx, v->dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!pq)
+        return -1;
+    nplus1rt_set *set = variant_set(v, always, opts, NULL);
+    const int reps = v->o->reps > 64 ? 64 : v->o->reps;
+    double t[64];
+    int n = 0;
+    if (set) {
+        char message[sizeof v->res->message];
+        memcpy(message, v->res->message, sizeof message);
+        cl_command_queue q = v->q;
+        v->q = pq;
+        nplus1rt_set_dispatch(set, NPLUS1RT_DISPATCH_HOST);
+        nplus1rt_set_profiling(set, 1);
+        while (n < reps && refresh_inputs(v) == CL_SUCCESS &&
+               run_generated(v, set, NULL, NULL) == CL_SUCCESS && (t[n] = set_last_leaves_ms(set)) > 0)
+            n++;
+        v->q = q;
+        memcpy(v->res->message, message, sizeof message); /* a failure here is no verdict */
+        nplus1rt_set_release(set);
+    }
+    clReleaseCommandQueue(pq);
+    return n == reps && n > 0 ? nplus1rt_median(t, (size_t)n) : -1;
+}
+
+/*
  * --reps side by side, timed in interleaved rounds (time_interleaved): the original,
  * the split forced, each other candidate forced, and auto as the driver runs it by
  * default, once it has chosen (its trials are over: at most 64 launches). Then auto's
@@ -623,6 +662,9 @@ static void time_variants(vctx *v, cl_kernel orig, const char *source,
         add_variant(v->res, name[i], ms[i], is_auto ? nplus1rt_set_last_choice(autoset) : "");
         nplus1rt_set_release(p[i].set); /* what the last timed launch ran: read above */
     }
+    double leaves = leaves_alone_ms(v, &always, opts);
+    if (leaves > 0)
+        add_variant(v->res, "leaves-alone", leaves, "");
     first_launches(v, source, desc, opts, 0);
     if (set_cache_enabled()) /* a later process: the sets above stored their choices */
         first_launches(v, source, desc, opts, 1);

@@ -30,4 +30,10 @@ printf '%s\n' "$side" "validation passed: the generated set matches the original
 parse_job k mix tile "$work/ok" | grep -q ',ok$' || fail "passed must read ok"
 printf '%s\n' "$side" "validation inconclusive: no item of kernel k reached a leaf" >"$work/inc"
 parse_job k mix tile "$work/inc" | grep -q ',inconclusive$' || fail "inconclusive"
-echo "parse_job: in-place, FAILED, ok and inconclusive rows as expected"
+# --reps' leaves-alone line (the split's leaf kernels alone): one row, its text in "how"
+printf '%s\n' "$side" \
+  "    leaves-alone              0.012 ms  2.00x  leaf kernels only (profiling events): the split's ceiling if classifying and regrouping cost nothing" \
+  "validation passed: the generated set matches the original" >"$work/leaves"
+parse_job k mix auto "$work/leaves" | grep -q "^k,mix,auto,leaves-alone,0.012,2.00x,leaf kernels only (profiling events): the split's ceiling if classifying and regrouping cost nothing,ok$" ||
+  fail "leaves-alone: $(parse_job k mix auto "$work/leaves")"
+echo "parse_job: in-place, FAILED, ok, inconclusive and leaves-alone rows as expected"

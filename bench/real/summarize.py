@@ -93,6 +93,8 @@ def main():
             c["auto_first16"] = r["x"]
         elif r["job"] == "auto" and r["variant"] == "auto-first16-warm":
             c["auto_first16_warm"] = r["x"]
+        elif r["variant"] == "leaves-alone":  # the split's leaf kernels alone (its ceiling)
+            c.setdefault("leaves_alone", r["x"])
         elif r["job"] == "auto" and r["how"] == "forced":
             kind = "measured_tile" if r["variant"].startswith("tile") else "measured_split"
             c.setdefault(kind, r["x"])  # the auto set's split comes first
@@ -101,7 +103,7 @@ def main():
     label = "@" + device if device else ""
     head += ["efficiency", "bound"] if folder else []
     head += [h + (label if h.startswith("measured") else "") for h in PREDICTED] if folder else []
-    head += ["auto", "auto_chose", "auto_first16", "auto_first16_warm", "valid"]
+    head += ["auto", "auto_chose", "auto_first16", "auto_first16_warm", "leaves_alone", "valid"]
     if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
@@ -120,7 +122,8 @@ def main():
                 line += list(predictions(folder, *key))
                 line += [c.get("measured_split", ""), c.get("measured_tile", "")]
             line += [c.get("auto", ""), c.get("chose", ""), c.get("auto_first16", ""),
-                     c.get("auto_first16_warm", ""), "/".join(sorted(c["valid"]))]
+                     c.get("auto_first16_warm", ""), c.get("leaves_alone", ""),
+                     "/".join(sorted(c["valid"]))]
         print(("| " + " | ".join(line) + " |") if markdown else ",".join(line))
 
 
