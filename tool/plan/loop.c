@@ -263,7 +263,7 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
     if (bad) { /* every reason at once: the first fixed, the next would stop it too */
         strbuf sb;
         sb_init(&sb);
-        if (!braced && ls.nkids >= 2) {
+        if (!braced && ls.nkids >= 1) {
             sb_printf(&sb, "its body has no braces%s",
                       ls.body_holds == 1
                           ? " (write { } around its decision)"
@@ -282,7 +282,7 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
             sb_printf(&sb, "%sa decision of its body comes from a macro, or its body cannot "
                       "be read", sb.len ? "; " : "");
         if (!sb.len)
-            sb_puts(&sb, "its body cannot be read");
+            sb_puts(&sb, "its body cannot be read from the source text (a macro?)");
         snprintf(lp->why, sizeof lp->why, "the loop at line %u cannot be taken apart: %s",
                  lp->line, sb.data);
         sb_free(&sb);
