@@ -169,8 +169,8 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
             if (is_attributed_loop(it->cursor))
                 snprintf(lp->why, sizeof lp->why, "the loop is written under a statement "
                          "attribute (`#pragma unroll` or `__attribute__((...))`, line %u), "
-                         "which the loop kernel does not see through: it regroups a bare loop "
-                         "only (the loop runs in its leaf, as written)",
+                         "kept by running the loop in its leaf as written; without the "
+                         "attribute its decisions are weighed against a regrouping round",
                          it->range.line);
             else
                 snprintf(lp->why, sizeof lp->why, "the loop sits inside the statement at line "
