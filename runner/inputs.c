@@ -212,7 +212,10 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
             return arg_error(spec, "file: and recipes give a buffer's contents; a value takes "
                                    "NAME=VALUE", a);
         if (kdesc_is_struct(k, p) && strncmp(val, "file:", 5))
-            return arg_error(spec, "a struct buffer takes its contents from file:PATH", a);
+            return arg_error(spec, a->type && strstr(a->type, "(*)")
+                                       ? "a buffer of arrays takes its contents from file:PATH"
+                                       : "a struct buffer takes its contents from file:PATH",
+                             a);
         note_one_value_range(a, spec, val);
         v->contents[p] = val;
     } else if (!buffer && parse_value(a, val, v->storage[p]) == 0) {

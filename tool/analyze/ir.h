@@ -149,6 +149,10 @@ typedef struct ir_var {
     unsigned *refs;          /* file offsets of each reference's name, in text order */
     unsigned nrefs;
     int refs_hidden;         /* a reference sits inside a macro's own text (not renamable) */
+    int macro_own;           /* declared and named only inside macros' own text, its name
+                              * no other variable's: a macro's temporary (`{ float k = (a);
+                              * ... }`), inlined as written, never renamed, never live
+                              * where the user's text is cut */
     src_range decl_stmt;     /* the declaration statement that declares it (a for's init
                               * included), ';' included when it has one; zeros: a param */
     unsigned name_at;        /* offset of its name in its declaration */

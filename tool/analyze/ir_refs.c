@@ -100,10 +100,14 @@ static void note_decl_stmt(refs_walk *w, CXCursor stmt)
         if (vi < 0)
             continue;
         ir_var *v = &w->c->ir->vars[vi];
-        v->decl_stmt = sr;
         src_pos np;
-        if (parse_resolve(an->pr, clang_getCursorLocation(ch.v[i]), &np) == 0)
-            v->name_at = np.offset;
+        if (parse_resolve(an->pr, clang_getCursorLocation(ch.v[i]), &np) != 0 ||
+            !names_at(an, sr.file, np.offset, bare_name(v))) {
+            v->refs_hidden = 1; /* declared inside a macro's own text: no statement to edit */
+            continue;
+        }
+        v->decl_stmt = sr;
+        v->name_at = np.offset;
         v->init.file = sr.file;
         v->init.begin = v->init.end = v->name_at;
         cursor_list vk = children_of(ch.v[i]);
@@ -159,6 +163,27 @@ static void note_body(ir_ctx *c, CXCursor body, unsigned frame)
     clang_visitChildren(body, visit, &w);
 }
 
+/* A variable of a macro's own text: its declaration and every reference there (no
+ * declaration statement read, no reference seen), and its name no other variable's, so no
+ * text the state machine substitutes or renames can mean it. */
+static void note_macro_own(ir_kernel *ir)
+{
+    for (unsigned i = 0; i < ir->nvars; i++) { /* the candidates */
+        ir_var *v = &ir->vars[i];
+        v->macro_own = v->refs_hidden && !v->nrefs && !v->decl_stmt.end &&
+                       !(v->flags & (IR_VAR_PARAM | IR_VAR_RETURN));
+    }
+    for (unsigned i = 0; i < ir->nvars; i++) { /* a name another variable has: not one */
+        const ir_var *w = &ir->vars[i];
+        for (unsigned j = 0; j < ir->nvars && !w->macro_own; j++)
+            if (ir->vars[j].macro_own && !strcmp(bare_name(&ir->vars[j]), bare_name(w)))
+                ir->vars[j].macro_own = 2; /* marked: cleared below */
+    }
+    for (unsigned i = 0; i < ir->nvars; i++)
+        if (ir->vars[i].macro_own == 2)
+            ir->vars[i].macro_own = 0;
+}
+
 void ir_note_refs(ir_ctx *c, CXCursor body)
 {
     note_body(c, body, 0);
@@ -173,4 +198,5 @@ void ir_note_refs(ir_ctx *c, CXCursor body)
         note_body(c, last_child_of_kind(n->call.callee, CXCursor_CompoundStmt), n->id);
         note_written(c, &n->kids[0]->fx, n->id);
     }
+    note_macro_own(c->ir);
 }

@@ -107,7 +107,9 @@ void loop_syntax_of(const analysis *an, CXCursor loop, loop_syntax *ls, src_rang
     cursor_list ch = children_of(loop);
     ls->nkids = ch.n;
     CXCursor body = ch.n ? ch.v[ls->kind == IR_DO ? 0 : ch.n - 1] : clang_getNullCursor();
-    ls->braced = ch.n >= 2 && clang_getCursorKind(body) == CXCursor_CompoundStmt;
+    /* `for (;;) { ... }` has its body alone as a child; a while or do has its test too */
+    const unsigned kids = ls->kind == IR_FOR ? 1 : 2;
+    ls->braced = ch.n >= kids && clang_getCursorKind(body) == CXCursor_CompoundStmt;
     ls->body_bad = !ls->braced || cursor_range(an, body, body_range) != 0;
     enum CXCursorKind bk = clang_getCursorKind(body);
     ls->body_holds = bk == CXCursor_IfStmt || bk == CXCursor_SwitchStmt ? 1

@@ -148,7 +148,9 @@ CXCursor loop_body_of(CXCursor loop)
     if (k != CXCursor_WhileStmt && k != CXCursor_ForStmt && k != CXCursor_DoStmt)
         return clang_getNullCursor();
     cursor_list ch = children_of(loop);
-    CXCursor body = ch.n >= 2 ? ch.v[k == CXCursor_DoStmt ? 0 : ch.n - 1] : clang_getNullCursor();
+    const unsigned kids = k == CXCursor_ForStmt ? 1 : 2; /* `for (;;)`: the body alone */
+    CXCursor body = ch.n >= kids ? ch.v[k == CXCursor_DoStmt ? 0 : ch.n - 1]
+                                 : clang_getNullCursor();
     free(ch.v);
     return body;
 }

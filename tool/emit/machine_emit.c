@@ -97,8 +97,8 @@ static void frame_var_edits(emitter *e, const kernel_plan *kp, edits *es, unsign
     const ir_kernel *ir = kp->k->ir;
     for (unsigned i = 0; i < ir->nvars; i++) {
         const ir_var *v = &ir->vars[i];
-        if (v->frame != frame || member_of(&kp->machine, i) >= 0)
-            continue;
+        if (v->frame != frame || member_of(&kp->machine, i) >= 0 || v->macro_own)
+            continue; /* a macro's temporary keeps its name, inside the macro's text */
         size_t len = strlen(bare(v->name));
         char *name = kp->machine.subst[i] && fs->arg[i] ? NULL : var_text(e, kp, i);
         strbuf sb;

@@ -169,8 +169,8 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
             if (is_attributed_loop(it->cursor))
                 snprintf(lp->why, sizeof lp->why, "the loop is written under a statement "
                          "attribute (`#pragma unroll` or `__attribute__((...))`, line %u), "
-                         "which the loop kernel does not see through: it regroups a bare loop "
-                         "only (the loop runs in its leaf, as written)",
+                         "kept by running the loop in its leaf as written; without the "
+                         "attribute its decisions are weighed against a regrouping round",
                          it->range.line);
             else
                 snprintf(lp->why, sizeof lp->why, "the loop sits inside the statement at line "
@@ -263,7 +263,7 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
     if (bad) { /* every reason at once: the first fixed, the next would stop it too */
         strbuf sb;
         sb_init(&sb);
-        if (!braced && ls.nkids >= 2) {
+        if (!braced && ls.nkids >= 1) {
             sb_printf(&sb, "its body has no braces%s",
                       ls.body_holds == 1
                           ? " (write { } around its decision)"
@@ -282,7 +282,7 @@ static int loop_parts(const analysis *an, const kernel_info *k, loop_plan *lp)
             sb_printf(&sb, "%sa decision of its body comes from a macro, or its body cannot "
                       "be read", sb.len ? "; " : "");
         if (!sb.len)
-            sb_puts(&sb, "its body cannot be read");
+            sb_puts(&sb, "its body cannot be read from the source text (a macro?)");
         snprintf(lp->why, sizeof lp->why, "the loop at line %u cannot be taken apart: %s",
                  lp->line, sb.data);
         sb_free(&sb);

@@ -359,7 +359,7 @@ static int call_inlinable(const analysis *an, const ir_kernel *ir, const unsigne
     }
     for (unsigned i = 0; i < ir->nvars; i++) {
         const ir_var *v = &ir->vars[i];
-        if (v->frame != c->id)
+        if (v->frame != c->id || v->macro_own) /* a macro's temporary goes as written */
             continue;
         if (v->refs_hidden) {
             snprintf(why, n, "its variable '%s' is named inside a macro's own text: it cannot "

@@ -3,7 +3,8 @@
 // RUN: nplus1gen %s --validate --global 2048 --arg nelr=2000 --arg neighbours=size:8192 \
 // RUN: --arg neighbours=range:-2:2000 --arg normals=size:8192 --strategy tile --split always --report
 // EXPECT: match
-// OUTPUT: loop \(tile\): line 41: not regrouped: the loop is written under a statement attribute \(`#pragma unroll` or `__attribute__\(\(\.\.\.\)\)`, line 40\)
+// OUTPUT: loop \(tile\): line 42: not regrouped: the loop is written under a statement attribute \(`#pragma unroll` or `__attribute__\(\(\.\.\.\)\)`, line 41\), kept by running the loop in its leaf as written; without the attribute its decisions are weighed against a regrouping round
+// OUTPUT-NOT: does not see through
 // OUTPUT-NOT: this version
 // OUTPUT-NOT: regrouped round by round
 /*
