@@ -157,6 +157,9 @@ void set_cache_key(nplus1rt_set *s, const char *build_options);
 void set_cache_read(nplus1rt_set *s);
 /* Class cls chose the candidate name: the file is rewritten when it held another. */
 void set_cache_write(nplus1rt_set *s, unsigned cls, const char *name);
+/* Waits until every choice queued for the disk is written (set_cache_write queues them
+ * for the runtime's writer thread). */
+void set_cache_flush(void);
 /* One line on stderr: the entry is ignored, and why. */
 void set_cache_note(const nplus1rt_set *s, const char *why);
 /* The cache is on and has a folder (NPLUS1_CACHE, NPLUS1_CACHE_DIR, XDG_CACHE_HOME, HOME). */

@@ -18,13 +18,18 @@
  * 15 launches (the 16th is the chosen split's periodic probe): the stored
  * choice from the first launch, no trial.
  *
+ * With "reuse", after the first set has chosen for both classes, a second set of the same
+ * process must start each class on the choice the first stored (the choice cache's file is
+ * written by the runtime's writer thread; a set's creation waits for it: set_cache.c), and
+ * keep it through its first 15 launches.
+ *
  * With "swap", each launch writes another output buffer than the launch before (two
  * buffers in turn): a set that keeps a kernel's arguments between launches (set_passes.c's
  * arg_memo) must see the change. Run with NPLUS1_CHOICE=original, or =tile with
  * NPLUS1_TILE_REGROUP=off (the tile kernel in place), to test those paths.
  *
  * usage: auto_first_launches samples/oneKernel.cl [N] [profiling 0|1]
- *                            [both|original|split-first|cached|any|swap]
+ *                            [both|original|split-first|cached|any|swap|reuse]
  */
 #include "oneKernel_nplus1.h"
 
@@ -198,6 +203,23 @@ int main(int argc, char **argv)
         rc = 1;
     }
     printf("first launch of each size class: %s, %s\n", first[0], first[1]);
+    if (!strcmp(expect, "reuse")) {
+        nplus1_oneKernel *again = nplus1_oneKernel_create(f.ctx, dev.device, "", &err);
+        if (!again)
+            return fail("creating the second set", err);
+        unsigned o2 = 0, s2 = 0, switched2 = 0;
+        const char *first2[2] = {"none", "none"};
+        bad = launches(&f, again, f.n, &o2, &s2, &first2[0], &switched2);
+        bad += launches(&f, again, f.n / 3, &o2, &s2, &first2[1], &switched2);
+        printf("second set: first launch of each size class: %s, %s\n", first2[0], first2[1]);
+        if (bad || switched2) {
+            printf("FAIL: a second set of the same process: %d launches with mismatches, %u "
+                   "of its first 15 launches of a class ran another candidate than its first "
+                   "(the first set's stored choices were not read)\n", bad, switched2);
+            rc = 1;
+        }
+        nplus1_oneKernel_release(again);
+    }
     nplus1_oneKernel_release(set);
     clReleaseMemObject(f.ia);
     clReleaseMemObject(f.fa);

@@ -12,7 +12,9 @@
 #     (another program's hash line) too;
 #  5. a stale entry (a candidate the set no longer carries) is ignored with a note and
 #     rewritten;
-#  6. NPLUS1_CACHE=0 writes nothing.
+#  6. NPLUS1_CACHE=0 writes nothing;
+#  7. in one process, a second set starts on the choices the first stored (the file is
+#     written off the launch, by the runtime's writer thread; a set's creation waits).
 # usage: choice_cache.sh TEST_BINARY samples/oneKernel.cl
 set -euo pipefail
 bin=$1 cl=$2
@@ -79,4 +81,10 @@ echo "a stale entry (a candidate the set does not carry): ignored with a note, r
 rm -rf "$work/cache"
 NPLUS1_CACHE=0 "$bin" "$cl" $n 0 any > /dev/null || fail "with NPLUS1_CACHE=0"
 [ ! -e "$work/cache" ] || fail "NPLUS1_CACHE=0 wrote a cache"
+
+# one process: a second set begins on what the first stored (a fresh folder: nothing before)
+NPLUS1_CACHE_DIR=$work/cache2 "$bin" "$cl" $n 0 reuse > "$work/reuse.log" ||
+  { cat "$work/reuse.log"; fail "a second set in one process"; }
+ls "$work"/cache2/choice-*.txt > /dev/null 2>&1 || fail "the first set of the process stored nothing"
+echo "one process: its second set began on the first set's stored choices"
 echo "the choice cache persists, survives concurrency and bad entries, and turns off"
