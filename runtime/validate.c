@@ -657,14 +657,14 @@ static void time_variants(vctx *v, cl_kernel orig, const char *source,
     v->res->original_ms = ms[0];
     v->res->generated_ms = ms[1];
     add_variant(v->res, name[1], ms[1], "");
+    double leaves = leaves_alone_ms(v, &always, opts); /* the split's ceiling, beside it */
+    if (leaves > 0)
+        add_variant(v->res, "leaves-alone", leaves, "");
     for (unsigned i = 2; i < n; i++) {
         int is_auto = p[i].set == autoset;
         add_variant(v->res, name[i], ms[i], is_auto ? nplus1rt_set_last_choice(autoset) : "");
         nplus1rt_set_release(p[i].set); /* what the last timed launch ran: read above */
     }
-    double leaves = leaves_alone_ms(v, &always, opts);
-    if (leaves > 0)
-        add_variant(v->res, "leaves-alone", leaves, "");
     first_launches(v, source, desc, opts, 0);
     if (set_cache_enabled()) /* a later process: the sets above stored their choices */
         first_launches(v, source, desc, opts, 1);
