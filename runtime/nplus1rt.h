@@ -383,7 +383,9 @@ typedef struct nplus1rt_validation {
     int original_rechecked;
     size_t original_self_mismatches;
     unsigned original_self_arg;    /* the first buffer it disagreed on */
-    /* reps > 0, side by side: the split forced (generated_ms), each other
+    /* reps > 0, side by side: the split forced (generated_ms), "leaves-alone" (the
+     * split's leaf kernels alone, ms the median of their summed profiling events: a set
+     * that launches leaf kernels only), each other
      * candidate the set carries forced ("tile"), then auto, the default,
      * once settled, and "auto-first16": a fresh auto set's first 16 launches
      * (probes and trials included), ms = their mean per launch, as in a first
@@ -393,7 +395,7 @@ typedef struct nplus1rt_validation {
         char name[32];             /* "aggregated/fused", "tile", "auto" */
         double ms;                 /* median of reps wall times */
         char chose[32];            /* auto: what the last launch ran */
-    } variants[6];
+    } variants[6];                 /* at most 6: split, leaves-alone, tile, auto, two first16 */
     unsigned nvariants;
 } nplus1rt_validation;
 
