@@ -231,7 +231,12 @@ struct ir_kernel;
  */
 typedef struct macro_restore {
     char *name;
-    char *at;                 /* its definition at the kernel: "NAME body", "NAME(a) body" */
+    char *at;                 /* its definition at the kernel: "NAME body", "NAME(a) body";
+                               * NULL when it comes from the command line (cmdline) */
+    int cmdline;              /* defined by a -D: no text to restore from; the generated file
+                               * saves it in its head (#pragma push_macro) and takes it back
+                               * (pop, then push again) before the kernel's text, so a -D of
+                               * the build, not only the generation's, reaches the copies */
     char *after;              /* at the end of the kernel's file; NULL: undefined there */
     src_pos where;            /* the definition at the kernel (a user file) */
     src_pos *changes;         /* the #define / #undef lines after the kernel, in order */

@@ -19,7 +19,10 @@ typedef struct pp_event {
     src_pos at;               /* a #define: its name; an #undef: its '#' */
     unsigned end;             /* a #define: the end of its last token */
     int define;
+    int cmdline;              /* a -D: at.file is CMDLINE_FILE, no text */
 } pp_event;
+
+#define CMDLINE_FILE 0xffffffffu /* no user file: the command line's -D */
 
 /* A macro expanded in a user file's text, and the definition it expanded (events[]). */
 typedef struct pp_expansion {
@@ -59,9 +62,38 @@ static void add_define(pp_record *r, CXCursor c)
         end.offset < at.offset)
         return;
     CXString s = clang_getCursorSpelling(c);
-    pp_event e = {xstrdup(clang_getCString(s)), at, end.offset, 1};
+    pp_event e = {xstrdup(clang_getCString(s)), at, end.offset, 1, 0};
     clang_disposeString(s);
     VEC_PUSH(r->ev, r->nev, r->capev, e);
+}
+
+/* Is the macro definition d a -D of the command line? */
+static int from_command_line(CXCursor d)
+{
+    CXString file;
+    unsigned line, col;
+    clang_getPresumedLocation(clang_getCursorLocation(d), &file, &line, &col);
+    int yes = !strcmp(clang_getCString(file), "<command line>");
+    clang_disposeString(file);
+    return yes;
+}
+
+/* The event of the -D that defines name (one a name, made at its first expansion). */
+static int command_line_define(pp_record *r, CXCursor d)
+{
+    CXString s = clang_getCursorSpelling(d);
+    const char *name = clang_getCString(s);
+    int found = -1;
+    for (unsigned i = 0; i < r->nev && found < 0; i++)
+        if (r->ev[i].cmdline && !strcmp(r->ev[i].name, name))
+            found = (int)i;
+    if (found < 0) {
+        pp_event e = {xstrdup(name), {CMDLINE_FILE, 0, 0, 0}, 0, 1, 1};
+        VEC_PUSH(r->ev, r->nev, r->capev, e);
+        found = (int)r->nev - 1;
+    }
+    clang_disposeString(s);
+    return found;
 }
 
 static void add_expansion(pp_record *r, CXCursor c)
@@ -69,9 +101,15 @@ static void add_expansion(pp_record *r, CXCursor c)
     src_pos at, def;
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_getCursorKind(d) != CXCursor_MacroDefinition ||
-        !user_location(r->pr, clang_getCursorLocation(c), &at) ||
-        !user_location(r->pr, clang_getCursorLocation(d), &def))
-        return; /* a builtin, -D or system macro: never in the text after the kernel */
+        !user_location(r->pr, clang_getCursorLocation(c), &at))
+        return;
+    if (!user_location(r->pr, clang_getCursorLocation(d), &def)) {
+        if (!from_command_line(d))
+            return; /* a builtin or system macro: never in the text after the kernel */
+        pp_expansion x = {at.file, at.offset, command_line_define(r, d)};
+        VEC_PUSH(r->ex, r->nex, r->capex, x);
+        return;
+    }
     pp_expansion x = {at.file, at.offset, find_define(r, def.file, def.offset)};
     if (x.def >= 0)
         VEC_PUSH(r->ex, r->nex, r->capex, x);
@@ -141,7 +179,7 @@ static void add_undefs(pp_record *r, unsigned file)
         if (!starts_line(f, off) || in_skipped(sk, nsk, off))
             continue;
         CXString s = clang_getTokenSpelling(pr->tu, tok[i + 2]);
-        pp_event e = {xstrdup(clang_getCString(s)), {file, off, 0, 0}, off, 0};
+        pp_event e = {xstrdup(clang_getCString(s)), {file, off, 0, 0}, off, 0, 0};
         clang_disposeString(s);
         VEC_PUSH(r->ev, r->nev, r->capev, e);
     }
@@ -195,6 +233,8 @@ static void add_use(const pp_record *r, use_list *u, const src_range *k, int def
 /* The macros def's replacement text names (those defined at the kernel), as uses too. */
 static void add_nested(const pp_record *r, use_list *u, const src_range *k, const pp_event *d)
 {
+    if (d->cmdline)
+        return; /* a -D's value is not in the files: the macros it names are not followed */
     const src_file *f = &r->pr->files[d->at.file];
     unsigned i = d->at.offset + (unsigned)strlen(d->name);
     if (i < d->end && f->text[i] == '(') /* function-like: past the parameters */
@@ -265,7 +305,8 @@ static void add_restore(const pp_record *r, macro_restores *out, const src_range
             r->ev[i].at.offset == last->offset)
             after = (int)i;
     m.name = xstrdup(d->name);
-    m.at = define_text(r, d);
+    m.cmdline = d->cmdline;
+    m.at = d->cmdline ? NULL : define_text(r, d);
     m.after = after >= 0 ? define_text(r, &r->ev[after]) : NULL;
     m.where = d->at;
     VEC_PUSH(out->v, out->n, out->cap, m);

@@ -148,8 +148,9 @@ void emit_macro_restore(emitter *e, strbuf *sb, const macro_restores *r, const c
     tmpl_var wv[] = {{"WHO", who}};
     emit_expand(e, sb, &e->kt, "macro-restore-begin", wv, NV(wv));
     for (unsigned i = 0; i < r->n; i++) {
-        tmpl_var mv[] = {{"NAME", r->v[i].name}, {"DEFINITION", r->v[i].at}};
-        emit_expand(e, sb, &e->kt, "macro-restore", mv, NV(mv));
+        tmpl_var mv[] = {{"NAME", r->v[i].name}, {"DEFINITION", r->v[i].at ? r->v[i].at : ""}};
+        emit_expand(e, sb, &e->kt, r->v[i].cmdline ? "macro-restore-cmdline" : "macro-restore",
+                    mv, NV(mv));
     }
     emit_expand(e, sb, &e->kt, "macro-restore-end", wv, NV(wv));
 }
@@ -267,6 +268,36 @@ static void emit_kernel_set(emitter *e, strbuf *sb, const kernel_plan *kp)
     emit_macro_after(e, sb, &kp->k->restores, kp->k->name);
 }
 
+/* Has an earlier list than r (or r before i) a -D macro restore named name? */
+static int saved_before(const macro_restores *const *lists, unsigned l, unsigned i,
+                        const char *name)
+{
+    for (unsigned a = 0; a <= l; a++)
+        for (unsigned j = 0; j < (a == l ? i : lists[a]->n); j++)
+            if (lists[a]->v[j].cmdline && !strcmp(lists[a]->v[j].name, name))
+                return 1;
+    return 0;
+}
+
+/* The head's save of each -D macro some kernel's text takes back (macro-restore-cmdline):
+ * its value as the build gives it, before the original text changes it. */
+static void emit_cmdline_saves(emitter *e, strbuf *sb)
+{
+    unsigned n = e->pl->nkernels + e->an->nhelpers;
+    const macro_restores **lists = xcalloc(n ? n : 1, sizeof *lists);
+    for (unsigned i = 0; i < e->pl->nkernels; i++)
+        lists[i] = &e->pl->kernels[i].k->restores;
+    for (unsigned h = 0; h < e->an->nhelpers; h++)
+        lists[e->pl->nkernels + h] = &e->an->helpers[h].restores;
+    for (unsigned l = 0; l < n; l++)
+        for (unsigned i = 0; i < lists[l]->n; i++)
+            if (lists[l]->v[i].cmdline && !saved_before(lists, l, i, lists[l]->v[i].name)) {
+                tmpl_var mv[] = {{"NAME", lists[l]->v[i].name}};
+                emit_expand(e, sb, &e->kt, "define-save", mv, NV(mv));
+            }
+    free(lists);
+}
+
 static char *kernel_file(emitter *e, inclusions *inc)
 {
     strbuf sb;
@@ -283,6 +314,7 @@ static char *kernel_file(emitter *e, inclusions *inc)
         tmpl_var dv[] = {{"NAME", name}, {"VALUE", eq ? eq + 1 : "1"}};
         emit_expand(e, &sb, &e->kt, "define", dv, NV(dv));
     }
+    emit_cmdline_saves(e, &sb);
     emit_expand(e, &sb, &e->kt, "original-begin", hv, NV(hv));
     emit_file_inlined(&sb, inc, 0, 0);
     emit_put_line_back(&sb, e);
