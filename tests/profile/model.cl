@@ -81,3 +81,20 @@ __kernel void load_restrict(__global const float *restrict in, __global float *o
         y = x + far;
     out[i] = y;
 }
+
+/* Three loads of one buffer, one of each coalescing class (tools/analyze/traffic.h): a[i]
+ * consecutive items at consecutive addresses (coalesced, 4 bytes an item), a[idx[i]] at
+ * addresses the data picks (a sector an item), a[0] one address for every item (broadcast);
+ * idx[i] and out[i] coalesce too. The top statement before the decision holds all three. */
+__kernel void three_classes(__global const float *a, __global const int *idx,
+                            __global float *out)
+{
+    const int i = get_global_id(0);
+    const float v = a[i] + a[idx[i]] + a[0];
+    float y;
+    if (v > 1.5f)
+        y = v * 0.5f;
+    else
+        y = v + 1.0f;
+    out[i] = y;
+}
