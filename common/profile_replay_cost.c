@@ -110,6 +110,13 @@ static double item_accesses(const replay_costs *rc, const profile_set *set)
     return rc->accesses > 0 ? rc->accesses : set->accesses;
 }
 
+/* The DRAM bytes an item's accesses move on its path (replay_costs.memory_bytes; replay
+ * costs made without it: a sector an access). */
+static double path_bytes(const replay_costs *rc)
+{
+    return rc->memory_bytes > 0 ? rc->memory_bytes : rc->accesses * PROFILE_SECTOR_BYTES;
+}
+
 /*
  * The user's accesses, per item, in FMA-equivalents: the DRAM bytes they move on the item's
  * path (replay_costs.memory_bytes: each access by its coalescing class) at the DRAM's
@@ -119,7 +126,7 @@ static double user_memory(const replay_costs *rc, const profile_set *set,
                           const nplus1rt_calibration *cal)
 {
     if (rc->accesses > 0)
-        return coalesced_cost(rc->memory_bytes, cal);
+        return coalesced_cost(path_bytes(rc), cal);
     return memory_cost(set->accesses, cal);
 }
 
@@ -150,9 +157,9 @@ static double gathered_bytes(const double *g, const replay_costs *rc)
 static double classifier_memory(const replay_costs *rc, const profile_set *set,
                                 const nplus1rt_calibration *cal)
 {
-    if (!(rc->accesses > 0) || !(rc->memory_bytes > 0))
+    if (!(rc->accesses > 0))
         return memory_cost(set->classifier_accesses, cal);
-    return coalesced_cost(set->classifier_accesses * rc->memory_bytes / rc->accesses, cal);
+    return coalesced_cost(set->classifier_accesses * path_bytes(rc) / rc->accesses, cal);
 }
 
 /*
@@ -358,6 +365,18 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
                           PROFILE_L2_BYTES_NS;
         p->cost = rc->tile + classify + (set->tile == 2 ? 0.0 : set->prologue) +
                   cal->round + cal->word * words + gathered + launches(cal, 1, items);
+        return;
+    }
+    double memory = user_memory(rc, set, cal), regathered = gathered_bytes(rc->gather, rc);
+    if (memory > rc->original && regathered > 0) {
+        /* the kernel's time is its memory, and the leaves, taking their items by bucket,
+         * scatter what coalesced: that extra traffic the model sizes by sectors alone (no
+         * DRAM burst, no partial write), where it decides the split's time */
+        char why[200];
+        snprintf(why, sizeof why, "memory-bound split: the kernel's accesses (%.0f) outweigh its "
+                 "work (%.0f), and its leaves gather what coalesced (%.0f bytes an item more), "
+                 "traffic the model cannot size", memory, rc->original, regathered);
+        unknown(p, why);
         return;
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1

@@ -299,7 +299,20 @@ div_class divergence_classify_address(div_session *x, const div_site *s, long *s
     site_frames sf; /* the memos hold the site's fixed point: read in the same frames */
     frames_open(x, s, &sf);
     x->nstriding = 0;
+    long *args[SITE_MAX_CALLS] = {NULL}; /* the calls' arguments' strides, in their callers */
+    for (unsigned i = 0; i < sf.n; i++) {
+        args[i] = xcalloc(sf.f[i + 1].nargs ? sf.f[i + 1].nargs : 1, sizeof *args[i]);
+        cursor_list ch = children_of(s->calls[i]);
+        for (unsigned a = 0; a < sf.f[i + 1].nargs && a + 1 < ch.n; a++)
+            args[i][a] = div_stride(x, &sf.f[i], ch.v[a + 1]);
+        free(ch.v);
+        if (sf.f[i + 1].depth < 17)
+            x->stride_args[sf.f[i + 1].depth] = args[i];
+    }
     *stride = div_stride(x, &sf.f[sf.n], s->cond);
+    for (unsigned i = 0; i < sf.n; i++)
+        free(args[i]);
+    memset(x->stride_args, 0, sizeof x->stride_args);
     frames_close(&sf);
     return c;
 }

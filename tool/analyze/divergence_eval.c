@@ -832,13 +832,28 @@ static long stride_def(dctx *x, const frame *f, const def_site *d)
     }
 }
 
+/* A helper's parameter: its argument's stride, where the call's frame knows it. */
+static long stride_param(dctx *x, const frame *f, CXCursor var)
+{
+    const long *args = f->args && f->depth >= 0 && f->depth < 17 ? x->stride_args[f->depth]
+                                                                  : NULL;
+    int n = clang_Cursor_getNumArguments(f->func);
+    for (int i = 0; args && i < n && (unsigned)i < f->nargs; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(f->func, (unsigned)i), var))
+            return args[i];
+    return DIV_STRIDE_UNKNOWN;
+}
+
 static long stride_var(dctx *x, const frame *f, CXCursor var)
 {
     for (unsigned i = 0; i < x->nstriding; i++)
         if (clang_equalCursors(x->striding[i], var))
             return STRIDE_CYCLE;
-    if (x->nstriding == sizeof x->striding / sizeof x->striding[0] || !owns(f, var) ||
-        clang_getCursorKind(var) == CXCursor_ParmDecl) /* a helper's: its argument's */
+    if (x->nstriding == sizeof x->striding / sizeof x->striding[0] || !owns(f, var))
+        return DIV_STRIDE_UNKNOWN;
+    if (clang_getCursorKind(var) == CXCursor_ParmDecl && f->args)
+        return stride_param(x, f, var);
+    if (clang_getCursorKind(var) == CXCursor_ParmDecl) /* the kernel's: uniform, above */
         return DIV_STRIDE_UNKNOWN;
     x->striding[x->nstriding++] = var;
     long s = STRIDE_CYCLE;
@@ -852,12 +867,47 @@ static long stride_var(dctx *x, const frame *f, CXCursor var)
     return s;
 }
 
+/* A helper's return: its returns' stride, its parameters bound to the arguments' */
+static long stride_helper(dctx *x, const frame *f, CXCursor e, CXCursor def)
+{
+    if (f->depth >= 16)
+        return DIV_STRIDE_UNKNOWN;
+    cursor_list ch = children_of(e);
+    unsigned nargs = ch.n > 1 ? ch.n - 1 : 0;
+    dval *cls = xcalloc(nargs ? nargs : 1, sizeof *cls);
+    long *strides = xcalloc(nargs ? nargs : 1, sizeof *strides);
+    frame hf = {def, cls, nargs, 0, ~0u, 0, f->depth + 1};
+    for (unsigned a = 0; a < nargs; a++) {
+        cls[a] = div_eval(x, f, ch.v[a + 1], 0);
+        strides[a] = stride_of(x, f, ch.v[a + 1]);
+        if (a < 16) /* eval_helper's signature */
+            hf.sig |= (unsigned)cls[a].c << (2 * a);
+    }
+    free(ch.v);
+    const long *saved = x->stride_args[hf.depth];
+    x->stride_args[hf.depth] = strides;
+    long s = STRIDE_CYCLE;
+    const func_defs *fd = defs_of(&x->defs, def);
+    for (unsigned i = 0; i < fd->n && s != DIV_STRIDE_UNKNOWN; i++)
+        if (fd->v[i].kind == DEF_RETURN)
+            s = stride_join(s, clang_Cursor_isNull(fd->v[i].rhs)
+                                   ? DIV_STRIDE_UNKNOWN
+                                   : stride_of(x, &hf, fd->v[i].rhs));
+    x->stride_args[hf.depth] = saved;
+    free(strides);
+    free(cls);
+    return s;
+}
+
 /* get_global_id(0) and the linear ids step by one; get_global_id(1) and (2) by none */
 static long stride_call(dctx *x, const frame *f, CXCursor e)
 {
     char name[64];
     spelling_into(e, name, sizeof name);
     CXCursor ref = clang_getCursorReferenced(e);
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl)
+        return stride_helper(x, f, e, def);
     if (!clang_Cursor_isNull(ref) && !is_builtin_decl(x, ref, e))
         return DIV_STRIDE_UNKNOWN;
     cursor_list ch = children_of(e);

@@ -46,6 +46,8 @@ typedef struct dctx {
     int more_uniforms;
     CXCursor striding[16];           /* div_stride: the variables being followed */
     unsigned nstriding;
+    const long *stride_args[17];     /* div_stride: a helper frame's argument strides, by its
+                                      * depth (NULL: not known) */
 } dctx;
 
 /* One function being evaluated: the kernel, or a helper with bound arguments. */
