@@ -98,3 +98,40 @@ __kernel void three_classes(__global const float *a, __global const int *idx,
         y = v + 1.0f;
     out[i] = y;
 }
+
+/* A pure math builtin called again on the same value is computed once (tool/analyze/
+ * math_once.c): turns() calls turn() three times in a loop, each a cos and a sin of its
+ * parameter (once for the three), and math_once calls turns() twice on its item's angle (once
+ * for both); math_every's second call is on another value (a * 0.5f: computed again). */
+static float turn(float angle, int k)
+{
+    return cos(angle) * (float)k + sin(angle);
+}
+
+static float turns(float angle)
+{
+    float r = 0.0f;
+    for (int k = 0; k < 3; k++)
+        r += turn(angle, k);
+    return r;
+}
+
+__kernel void math_once(__global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    const float a = in[i];
+    float r = 0.0f;
+    if (a > 0.5f)
+        r = turns(a) + turns(a);
+    out[i] = r;
+}
+
+__kernel void math_every(__global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    const float a = in[i];
+    float r = 0.0f;
+    if (a > 0.5f)
+        r = turns(a) + turns(a * 0.5f);
+    out[i] = r;
+}

@@ -13,7 +13,9 @@
 # - each access carries its coalescing class (profile.tree's tenth to twelfth numbers):
 #   a[i] coalesced (4 bytes), a[idx[i]] a sector, a[0] broadcast; and the original's
 #   predicted memory is the bytes they move on the item's path (45 an item: 12 coalesced, a
-#   sector, a broadcast's 1 of a 32-item group's sector), not 5 sectors (160).
+#   sector, a broadcast's 1 of a 32-item group's sector), not 5 sectors (160);
+# - a pure math builtin called again on the same value is computed once: six cos and six sin
+#   of one angle (a helper's loop, called twice) are one of each; on a second value, two.
 #   model.sh NPLUS1GEN
 set -uo pipefail
 tool=$1
@@ -43,6 +45,10 @@ NPLUS1_PREDICT_ITEMS=65536 "$tool" "$dir/model.cl" -k three_classes --global 655
 NPLUS1_PREDICT_ITEMS=65536 "$tool" "$dir/model.cl" -k three_classes --global 65536 \
     --arg idx=range:0:65536 --profile --profile-json "$out/three.json" \
     >"$out/three.txt" 2>&1 || { echo "FAIL: --profile -k three_classes"; fail=1; }
+for k in math_once math_every; do
+    "$tool" "$dir/model.cl" -k "$k" --global 4096 --profile --split always \
+        --emit-job "$out/$k" >/dev/null 2>&1 || { echo "FAIL: --emit-job -k $k"; fail=1; }
+done
 python3 - "$out" "$NPLUS1_CALIBRATION" <<'PY' || fail=1
 import json, sys
 out = sys.argv[1]
@@ -95,6 +101,13 @@ want = 45 / 4800.0 / fma_ns
 check(abs(memory - want) < 1e-6 * want,
       "the original's memory is 45 bytes an item at the DRAM's 4800 a ns (%.3f, want %.3f; "
       "a sector an access would be %.3f)" % (memory, want, 160 / 4800.0 / fma_ns))
+def work(name):  # the summed cost of the tree's nodes
+    return sum(float(l.split()[2]) for l in open("%s/%s/profile.tree" % (out, name))
+               if l.startswith("node "))
+once, every = work("math_once"), work("math_every")
+check(35 <= every - once <= 40 and every < 2 * 36 + 60,
+      "cos and sin of one angle computed once however often called (%.0f), of a second "
+      "angle once more (%.0f: 36 and a multiply more; as written, 12 of each)" % (once, every))
 sys.exit(1 if bad else 0)
 PY
 exit $fail
