@@ -45,8 +45,10 @@
  *
  * Where the model cannot tell, a reason instead of a number: a kernel whose
  * top level does fewer than PROFILE_MEMORY_BOUND_OPS operations a memory
- * access (memory-bound: the replay counts operations, not traffic), or a
- * schedule the profile has no replay of. Pure arithmetic: unit tested.
+ * access (memory-bound: the replay counts operations, not traffic), a split whose
+ * launch gaps outweigh the original's whole modeled time (a short kernel: its latency is
+ * not in the model), or a schedule the profile has no replay of. Pure arithmetic: unit
+ * tested.
  */
 #include <stdio.h>
 #include <string.h>
@@ -381,7 +383,20 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
     }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
-    p->cost = rc->split + split_passes(rc, set, cal, items) + launches(cal, n ? n : 2, items);
+    double gaps = launches(cal, n ? n : 2, items);
+    if (gaps > rc->original + memory) {
+        /* the original's modeled time (its issue and its bytes at the DRAM's bandwidth) is
+         * under the split's launch gaps: a launch that short is a few waves of SIMD groups,
+         * each as long as its chain of dependent accesses, a latency the model has no figure
+         * for, and the split's ratio would be its gaps against that unknown */
+        char why[200];
+        snprintf(why, sizeof why, "short kernel: the split's launch gaps (%.0f) outweigh the "
+                 "original's modeled time (%.0f), and a launch that short is bound by a latency "
+                 "the model has no figure for", gaps, rc->original + memory);
+        unknown(p, why);
+        return;
+    }
+    p->cost = rc->split + split_passes(rc, set, cal, items) + gaps;
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,

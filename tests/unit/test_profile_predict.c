@@ -216,7 +216,9 @@ static void coalesced_accesses(void)
            "coalesced, cannot tell (%s)", p[1].why);
     rc.coalesced = rc.coalesced_bytes = 0;
     rc.memory_bytes = 20 * PROFILE_SECTOR_BYTES;
-    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    /* (a launch of 1M items: its gaps, 300 an item over 1000, would outweigh this short
+     * kernel's 25, short_kernel below) */
+    profile_predict_candidates(&rc, &set, &cal, 1000000, p);
     checkf(p[1].known, "nor one whose leaves gather nothing more (every access a sector)");
 }
 
@@ -354,6 +356,26 @@ static void calibration_text(void)
     check(!nplus1rt_rank_by_match(&c, 2), "no warp match on the device: local atomics");
 }
 
+/*
+ * A kernel whose modeled time (its work and its bytes) is under the split's launch gaps: the
+ * split cannot tell (a launch that short is bound by its latency); the tile, one launch, can.
+ */
+static void short_kernel(void)
+{
+    nplus1rt_calibration cal = model(); /* a gap of 1000 units over 1000 items: 1 an item */
+    replay_costs rc = {.original = 1.2, .split = 1, .tile = 1, .has_split = 1};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 1, .launches = 3,
+                       .classifier = 0.1, .ops = 1000, .regroup = 1};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(p[0].known && !p[1].known && strstr(p[1].why, "short kernel") != NULL && p[2].known,
+           "the split's two gaps (2) over a kernel of 1.2 cannot tell, the tile can (%s)",
+           p[1].why);
+    rc.original = 2.5;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(p[1].known, "a kernel of 2.5 against the same gaps can");
+}
+
 int main(void)
 {
     only_carried_candidates();
@@ -362,6 +384,7 @@ int main(void)
     gathered_accesses();
     coalesced_accesses();
     split_passes_charged();
+    short_kernel();
     loop_sets_and_unknowns();
     calibration_text();
     return check_summary("the carried candidates' predictions and the calibration's text");
