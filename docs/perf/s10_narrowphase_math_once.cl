@@ -4,7 +4,7 @@
  * angle: what an optimizing compiler makes of it (the math builtins are pure, box_axis and
  * box_radius are inlined and the constant-trip loops unrolled, so the 228 cos and sin calls a
  * box-box pair makes as written are 4 values). Not a bench kernel: the input of the check in
- * docs/performance.md (session 10, "The compute side of narrowphase"), profiled as
+ * docs/performance.md (session 10, "Math on the same values computed once"), profiled as
  * tests/profile/predict_real.sh profiles narrowphase. Same results as the original.
  */
 /*
