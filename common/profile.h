@@ -63,6 +63,10 @@ typedef struct pnode {
     double cost;              /* WORK: its cost; IF, SWITCH, LOOP: the condition's */
     double accesses;          /* its memory accesses, counted as its cost is (a tree without
                                * them: 0) */
+    /* of those, by how the hardware serves them (tool/analyze/traffic.h; a tree without
+     * them: 0, every access a sector): the accesses that coalesce and the bytes they move per
+     * item, and those at one address for a row of items (broadcast) */
+    double coalesced, coalesced_bytes, broadcast;
     double math;              /* the part of cost that weighs math builtins and divisions at
                                * their time (effects.math; 0 in a tree without it) */
     double init_cost;         /* LOOP: a for's init */
@@ -117,6 +121,7 @@ typedef struct pcstats {
 typedef struct pstats {
     double useful, issued;    /* lane work done / lane work the groups issued */
     double accesses;          /* the memory accesses the lanes made (pnode.accesses) */
+    double coalesced, coalesced_bytes, broadcast; /* of those, by class (pnode's) */
     int rough;                /* set before the replay: each node issues its cost without its
                                * math (the loop kernel's unit, profile_loop_kernel.c) */
     double lost_top;          /* idle after a return at the top level */

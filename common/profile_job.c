@@ -8,8 +8,11 @@
  *   construct KIND WHAT LINE NARMS PARENT SPLIT DIVERGENCE OFFSET [HELPER CALL_LINE]
  *                              (NCONSTRUCTS lines; HELPER, CALL_LINE: one in a helper)
  *   seq N                      the top level: N nodes follow
- *   node KIND COST INIT STEP TEST CONSTRUCT NARMS [ACCESSES [MATH]]   then NARMS seqs, its
- *                              arms (MATH: the part of COST that math builtins add)
+ *   node KIND COST INIT STEP TEST CONSTRUCT NARMS [ACCESSES [MATH [COALESCED CBYTES
+ *        BROADCAST]]]         then NARMS seqs, its arms (MATH: the part of COST that math
+ *                              builtins add; COALESCED, CBYTES, BROADCAST: of ACCESSES, those
+ *                              that coalesce and the bytes they move an item, and those at
+ *                              one address for a row of items; the rest a sector each)
  *   end
  *   set CARRIES TILE CTXBYTES LAUNCHES CLASSIFIER PROLOGUE ACCESSES OPS REGROUP
  *       [CACCESSES [LACCESSES LOPS [BYTES [SPLITCLASSIFIER]]]]  (optional: the generated
@@ -46,9 +49,10 @@ static void write_seq(strbuf *sb, const pseq *s)
     sb_printf(sb, "seq %u\n", s->n);
     for (unsigned i = 0; i < s->n; i++) {
         const pnode *n = &s->v[i];
-        sb_printf(sb, "node %s %.17g %.17g %.17g %s %u %u %.17g %.17g\n", kinds[n->kind],
-                  n->cost, n->init_cost, n->step_cost, tests[n->test], n->construct, n->narms,
-                  n->accesses, n->math);
+        sb_printf(sb, "node %s %.17g %.17g %.17g %s %u %u %.17g %.17g %.17g %.17g %.17g\n",
+                  kinds[n->kind], n->cost, n->init_cost, n->step_cost, tests[n->test],
+                  n->construct, n->narms, n->accesses, n->math, n->coalesced,
+                  n->coalesced_bytes, n->broadcast);
         for (unsigned a = 0; a < n->narms; a++)
             write_seq(sb, &n->arms[a]);
     }
@@ -118,13 +122,21 @@ static int read_seq(reader *r, pseq *s)
     for (; s->n < n; s->n++) {
         pnode *p = &s->v[s->n];
         char kind[16], test[16];
-        /* ACCESSES and MATH, the eighth and ninth, are newer: a tree without them reads 0 */
+        /* ACCESSES and MATH, the eighth and ninth, and the accesses' classes, the tenth to
+         * twelfth, are newer: a tree without them reads 0 (every access a sector) */
         int got = next_line(r) ? 0
-                               : sscanf(r->buf, "node %15s %lf %lf %lf %15s %u %u %lf %lf", kind,
-                                        &p->cost, &p->init_cost, &p->step_cost, test,
-                                        &p->construct, &p->narms, &p->accesses, &p->math);
-        if (got < 7)
-            return bad(r, "a 'node' line expected");
+                               : sscanf(r->buf, "node %15s %lf %lf %lf %15s %u %u %lf %lf %lf %lf %lf",
+                                        kind, &p->cost, &p->init_cost, &p->step_cost, test,
+                                        &p->construct, &p->narms, &p->accesses, &p->math,
+                                        &p->coalesced, &p->coalesced_bytes, &p->broadcast);
+        if (got < 7 || got == 10 || got == 11)
+            return bad(r, "a 'node' line of 7, 8, 9 or 12 fields expected");
+        if (got < 12)
+            p->coalesced = p->coalesced_bytes = p->broadcast = 0;
+        if (p->coalesced < 0 || p->broadcast < 0 || p->coalesced_bytes < 0 ||
+            p->coalesced + p->broadcast > p->accesses)
+            return bad(r, "a node whose coalesced and broadcast accesses are not among its "
+                          "accesses");
         if (got < 8)
             p->accesses = 0;
         if (got < 9)

@@ -50,8 +50,13 @@ static double ncost(const rctx *x, const pnode *nd)
 /* The lanes m make nd's memory accesses (each lane its own). */
 static void replay_access(rctx *x, const pnode *nd, uint64_t m)
 {
-    if (x->s && nd->accesses > 0)
-        x->s->accesses += nd->accesses * popcount(m);
+    if (!x->s || !(nd->accesses > 0))
+        return;
+    unsigned lanes = popcount(m);
+    x->s->accesses += nd->accesses * lanes;
+    x->s->coalesced += nd->coalesced * lanes;
+    x->s->coalesced_bytes += nd->coalesced_bytes * lanes;
+    x->s->broadcast += nd->broadcast * lanes;
 }
 
 static void set_cause(rctx *x, uint64_t lanes, int c)

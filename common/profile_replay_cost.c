@@ -6,10 +6,11 @@
  * per item of the launch (the unit of the calibration, nplus1rt_format.h):
  *
  *   original  the measured grouping's issued work, one launch
- *   (every candidate) the kernel's memory accesses, each a DRAM sector per item
- *             (memory_cost): the same accesses in every schedule, so the
- *             launches and rounds weigh against the kernel's whole time, not
- *             its operations alone
+ *   (every candidate) the kernel's memory accesses on the item's path (replayed), each by
+ *             how the hardware serves it (user_memory: a coalesced access its bytes, a
+ *             broadcast one a sector a SIMD group, any other a DRAM sector per item): the
+ *             same accesses in every schedule, so the launches and rounds weigh against
+ *             the kernel's whole time, not its operations alone
  *   split     its leaves over their buckets (the items grouped by leaf), its passes
  *             (split_passes: the counting pass's whole classifier slice and the decisions'
  *             inputs it reads, read again by the leaves; the leaf id written and read back,
@@ -44,8 +45,10 @@
  *
  * Where the model cannot tell, a reason instead of a number: a kernel whose
  * top level does fewer than PROFILE_MEMORY_BOUND_OPS operations a memory
- * access (memory-bound: the replay counts operations, not traffic), or a
- * schedule the profile has no replay of. Pure arithmetic: unit tested.
+ * access (memory-bound: the replay counts operations, not traffic), a split whose
+ * launch gaps outweigh the original's whole modeled time (a short kernel: its latency is
+ * not in the model), or a schedule the profile has no replay of. Pure arithmetic: unit
+ * tested.
  */
 #include <stdio.h>
 #include <string.h>
@@ -109,6 +112,58 @@ static double item_accesses(const replay_costs *rc, const profile_set *set)
     return rc->accesses > 0 ? rc->accesses : set->accesses;
 }
 
+/* The DRAM bytes an item's accesses move on its path (replay_costs.memory_bytes; replay
+ * costs made without it: a sector an access). */
+static double path_bytes(const replay_costs *rc)
+{
+    return rc->memory_bytes > 0 ? rc->memory_bytes : rc->accesses * PROFILE_SECTOR_BYTES;
+}
+
+/*
+ * The user's accesses, per item, in FMA-equivalents: the DRAM bytes they move on the item's
+ * path (replay_costs.memory_bytes: each access by its coalescing class) at the DRAM's
+ * bandwidth; a tree without the replayed accesses: the kernel's as written, a sector each.
+ */
+static double user_memory(const replay_costs *rc, const profile_set *set,
+                          const nplus1rt_calibration *cal)
+{
+    if (rc->accesses > 0)
+        return coalesced_cost(path_bytes(rc), cal);
+    return memory_cost(set->accesses, cal);
+}
+
+/*
+ * The bytes an item's accesses move once its items are taken by leaf (g: the gather of the
+ * accesses' element size, replay_costs.gather) beyond what they moved in the original's
+ * order, per item. Only the accesses that coalesce there change: a leaf's items at
+ * scattered ids touch g times their sectors (at most a sector an access). A broadcast access
+ * stays one address, any other was a sector an item already (and so is every access of a
+ * tree without the classes).
+ */
+static double gathered_bytes(const double *g, const replay_costs *rc)
+{
+    if (!(rc->coalesced > 0) || !(rc->coalesced_bytes > 0))
+        return 0;
+    double mean = rc->coalesced_bytes / rc->coalesced;
+    unsigned j = mean <= 4 ? 3 : mean <= 8 ? 2 : mean <= 16 ? 1 : 0;
+    double f = g[j] > 1 ? g[j] : 1;
+    double moved = f * rc->coalesced_bytes, cap = rc->coalesced * PROFILE_SECTOR_BYTES;
+    return (moved < cap ? moved : cap) - rc->coalesced_bytes;
+}
+
+/*
+ * The classifier's reads, per item, in FMA-equivalents: they read the decisions' inputs,
+ * whose class the set line does not carry: at the bytes an access of the item's path moves
+ * on average (a sector each in a tree without the classes).
+ */
+static double classifier_memory(const replay_costs *rc, const profile_set *set,
+                                const nplus1rt_calibration *cal)
+{
+    if (!(rc->accesses > 0))
+        return memory_cost(set->classifier_accesses, cal);
+    return coalesced_cost(set->classifier_accesses * path_bytes(rc) / rc->accesses, cal);
+}
+
 /*
  * What the split's generated passes run besides the user's code (templates/kernel.cl.tmpl:
  * "count", "scatter-aggregated", "fused", "leaf-kernel"), per item:
@@ -165,8 +220,10 @@ static double split_passes(const replay_costs *rc, const profile_set *set,
     double rank = cal->rank_atomic4 > 0 ? cal->rank_atomic4 : 0.0;
     /* the leaves' accesses gathered by bucket: what they touch beyond the original's
      * sectors (the original's, which every candidate pays, profile_predict_candidates) */
-    double gathered = (gather(rc->gather, set) - 1.0) * memory_cost(item_accesses(rc, set), cal);
-    double traffic = memory_cost(set->classifier_accesses, cal) + gathered +
+    double gathered = rc->accesses > 0
+                          ? coalesced_cost(gathered_bytes(rc->gather, rc), cal)
+                          : (gather(rc->gather, set) - 1.0) * memory_cost(set->accesses, cal);
+    double traffic = classifier_memory(rc, set, cal) + gathered +
                      coalesced_cost(SPLIT_OWN_TRAFFIC_BYTES, cal);
     return classifier + SPLIT_RANKINGS * rank + traffic * dram_share(rc, set, items);
 }
@@ -276,14 +333,13 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
      * the prologue again, and a context of one word holds only the item's index; a larger
      * context carries the values the classify phase read */
     int reread = p->cand != NPLUS1RT_CAND_TILE || set->tile != 2 || set->ctx_bytes <= 4;
-    double classify = set->classifier +
-                      (reread ? memory_cost(set->classifier_accesses, cal) : 0.0);
+    double classify = set->classifier + (reread ? classifier_memory(rc, set, cal) : 0.0);
     if (p->cand == NPLUS1RT_CAND_TILE && set->tile == 2 && !set->regroup) {
         /* in place: each item runs where it is, its context private; the classify phase. A
          * work-item runs its tile's items one after another (NPLUS1_TILE_IPT of them: a
          * quarter of the original's work-items on an H200), so a kernel whose time is its
          * memory has fewer SIMD groups to hide its latency with: not in the model */
-        double memory = memory_cost(item_accesses(rc, set), cal);
+        double memory = user_memory(rc, set, cal);
         if (memory > rc->original) {
             char why[200];
             snprintf(why, sizeof why, "the context tile runs in place, its items one after "
@@ -302,16 +358,45 @@ static void predict_one(const replay_costs *rc, const profile_set *set,
          * phase has just brought in, from the L2 (a context of more than a word carries
          * what the classifier read: those are not read again) */
         double leaf = item_accesses(rc, set) - (reread ? 0.0 : set->classifier_accesses);
-        double gathered = (gather(rc->gather_tile, set) - 1.0) *
-                          memory_cost(leaf > 0 ? leaf : 0, cal) * PROFILE_DRAM_BYTES_NS /
+        double share = item_accesses(rc, set) > 0 ? (leaf > 0 ? leaf : 0) / item_accesses(rc, set)
+                                                  : 0.0;
+        double bytes = rc->accesses > 0 ? gathered_bytes(rc->gather_tile, rc)
+                                        : (gather(rc->gather_tile, set) - 1.0) *
+                                              set->accesses * PROFILE_SECTOR_BYTES;
+        double gathered = coalesced_cost(bytes * share, cal) * PROFILE_DRAM_BYTES_NS /
                           PROFILE_L2_BYTES_NS;
         p->cost = rc->tile + classify + (set->tile == 2 ? 0.0 : set->prologue) +
                   cal->round + cal->word * words + gathered + launches(cal, 1, items);
         return;
     }
+    double memory = user_memory(rc, set, cal), regathered = gathered_bytes(rc->gather, rc);
+    if (memory > rc->original && regathered > 0) {
+        /* the kernel's time is its memory, and the leaves, taking their items by bucket,
+         * scatter what coalesced: that extra traffic the model sizes by sectors alone (no
+         * DRAM burst, no partial write), where it decides the split's time */
+        char why[200];
+        snprintf(why, sizeof why, "memory-bound split: the kernel's accesses (%.0f) outweigh its "
+                 "work (%.0f), and its leaves gather what coalesced (%.0f bytes an item more), "
+                 "traffic the model cannot size", memory, rc->original, regathered);
+        unknown(p, why);
+        return;
+    }
     unsigned n = p->cand == NPLUS1RT_CAND_AGGREGATED && set->launches > 2 ? set->launches + 1
                                                                             : set->launches;
-    p->cost = rc->split + split_passes(rc, set, cal, items) + launches(cal, n ? n : 2, items);
+    double gaps = launches(cal, n ? n : 2, items);
+    if (gaps > rc->original + memory) {
+        /* the original's modeled time (its issue and its bytes at the DRAM's bandwidth) is
+         * under the split's launch gaps: a launch that short is a few waves of SIMD groups,
+         * each as long as its chain of dependent accesses, a latency the model has no figure
+         * for, and the split's ratio would be its gaps against that unknown */
+        char why[200];
+        snprintf(why, sizeof why, "short kernel: the split's launch gaps (%.0f) outweigh the "
+                 "original's modeled time (%.0f), and a launch that short is bound by a latency "
+                 "the model has no figure for", gaps, rc->original + memory);
+        unknown(p, why);
+        return;
+    }
+    p->cost = rc->split + split_passes(rc, set, cal, items) + gaps;
 }
 
 unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *set,
@@ -320,7 +405,7 @@ unsigned profile_predict_candidates(const replay_costs *rc, const profile_set *s
 {
     unsigned n = 0;
     int bound = set->accesses > 0 && set->ops < PROFILE_MEMORY_BOUND_OPS * set->accesses;
-    double memory = memory_cost(set->accesses, cal);
+    double memory = user_memory(rc, set, cal);
     double original = rc->original + memory + launches(cal, 1, launch_items);
     /* a loop set's loop kernel is replayed in the rough unit (its own operations are counted
      * as the rough cost model counts, not measured in time): its original too */

@@ -107,13 +107,21 @@ unsigned long long profile_predict_items(const profile_report *rep)
     return n > 0 && end && !*end ? n : rep->items;
 }
 
-/* Per item: the replays' issued work, for profile_predict_candidates. */
-static void replay_costs_of(const kprof *kp, replay_costs *rc)
+/* Per item: the replays' issued work, for profile_predict_candidates. The accesses' DRAM
+ * bytes (docs/cli.md, "--profile"): a coalesced access its bytes, a broadcast one a sector
+ * for the width's items, any other a sector. */
+static void replay_costs_of(const kprof *kp, unsigned width, replay_costs *rc)
 {
     double items = kp->base.items ? (double)kp->base.items : 1.0;
+    const pstats *b = &kp->base;
     memset(rc, 0, sizeof *rc);
-    rc->original = kp->base.issued / items;
-    rc->accesses = kp->base.accesses / items;
+    rc->original = b->issued / items;
+    rc->accesses = b->accesses / items;
+    rc->coalesced = b->coalesced / items;
+    rc->coalesced_bytes = b->coalesced_bytes / items;
+    double sectors = rc->accesses - rc->coalesced - b->broadcast / items;
+    rc->memory_bytes = (sectors > 0 ? sectors : 0) * PROFILE_SECTOR_BYTES + rc->coalesced_bytes +
+                       b->broadcast / items * PROFILE_SECTOR_BYTES / (width ? width : 1);
     rc->has_split = kp->has_split;
     if (kp->has_split) {
         rc->split = kp->split.issued / items;
@@ -171,7 +179,7 @@ static void predict_candidates(const profile_report *rep, const profile_kernel_t
     nplus1rt_calibration defaults;
     nplus1rt_calibration_defaults(&defaults);
     const nplus1rt_calibration *cal = rep->cal ? &rep->cal->cal : &defaults;
-    replay_costs_of(kp, &kp->costs);
+    replay_costs_of(kp, rep->width, &kp->costs);
     loop_kernel_of(rep, pk, r, cal, &kp->costs);
     kp->ncands = profile_predict_candidates(&kp->costs, &pk->set, cal, profile_predict_items(rep),
                                             kp->cands);

@@ -102,6 +102,10 @@ typedef struct replay_costs {
                                * each tile */
     double accesses;          /* the memory accesses an item makes, replayed on its path
                                * (0: a tree without them) */
+    double coalesced, coalesced_bytes; /* of those, the ones that coalesce and their bytes */
+    double memory_bytes;      /* the DRAM bytes those accesses move an item: a coalesced one
+                               * its bytes, a broadcast one a sector a SIMD group, any other
+                               * a sector (a tree without the classes: a sector each) */
     double original_rough;    /* a loop set's: the original's work without the math
                                * builtins' time (pstats.rough), the loop kernel's unit */
 } replay_costs;

@@ -81,3 +81,57 @@ __kernel void load_restrict(__global const float *restrict in, __global float *o
         y = x + far;
     out[i] = y;
 }
+
+/* Three loads of one buffer, one of each coalescing class (tools/analyze/traffic.h): a[i]
+ * consecutive items at consecutive addresses (coalesced, 4 bytes an item), a[idx[i]] at
+ * addresses the data picks (a sector an item), a[0] one address for every item (broadcast);
+ * idx[i] and out[i] coalesce too. The top statement before the decision holds all three. */
+__kernel void three_classes(__global const float *a, __global const int *idx,
+                            __global float *out)
+{
+    const int i = get_global_id(0);
+    const float v = a[i] + a[idx[i]] + a[0];
+    float y;
+    if (v > 1.5f)
+        y = v * 0.5f;
+    else
+        y = v + 1.0f;
+    out[i] = y;
+}
+
+/* A pure math builtin called again on the same value is computed once (tool/analyze/
+ * math_once.c): turns() calls turn() three times in a loop, each a cos and a sin of its
+ * parameter (once for the three), and math_once calls turns() twice on its item's angle (once
+ * for both); math_every's second call is on another value (a * 0.5f: computed again). */
+static float turn(float angle, int k)
+{
+    return cos(angle) * (float)k + sin(angle);
+}
+
+static float turns(float angle)
+{
+    float r = 0.0f;
+    for (int k = 0; k < 3; k++)
+        r += turn(angle, k);
+    return r;
+}
+
+__kernel void math_once(__global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    const float a = in[i];
+    float r = 0.0f;
+    if (a > 0.5f)
+        r = turns(a) + turns(a);
+    out[i] = r;
+}
+
+__kernel void math_every(__global const float *in, __global float *out)
+{
+    const int i = get_global_id(0);
+    const float a = in[i];
+    float r = 0.0f;
+    if (a > 0.5f)
+        r = turns(a) + turns(a * 0.5f);
+    out[i] = r;
+}

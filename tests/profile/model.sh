@@ -9,7 +9,13 @@
 # - the tree's nodes carry their memory accesses and their math (profile.tree's eighth and
 #   ninth numbers);
 # - loads through a `restrict` parameter count as accesses: a kernel's tree is that of the
-#   same kernel without `restrict`.
+#   same kernel without `restrict`;
+# - each access carries its coalescing class (profile.tree's tenth to twelfth numbers):
+#   a[i] coalesced (4 bytes), a[idx[i]] a sector, a[0] broadcast; and the original's
+#   predicted memory is the bytes they move on the item's path (45 an item: 12 coalesced, a
+#   sector, a broadcast's 1 of a 32-item group's sector), not 5 sectors (160);
+# - a pure math builtin called again on the same value is computed once: six cos and six sin
+#   of one angle (a helper's loop, called twice) are one of each; on a second value, two.
 #   model.sh NPLUS1GEN
 set -uo pipefail
 tool=$1
@@ -33,7 +39,17 @@ for k in load_plain load_restrict; do
     "$tool" "$dir/model.cl" -k "$k" --global 4096 --profile --split always \
         --emit-job "$out/$k" >/dev/null 2>&1 || { echo "FAIL: --emit-job -k $k"; fail=1; }
 done
-python3 - "$out" <<'PY' || fail=1
+NPLUS1_PREDICT_ITEMS=65536 "$tool" "$dir/model.cl" -k three_classes --global 65536 \
+    --arg idx=range:0:65536 --profile --split always --emit-job "$out/three" >/dev/null 2>&1 ||
+    { echo "FAIL: --emit-job -k three_classes"; fail=1; }
+NPLUS1_PREDICT_ITEMS=65536 "$tool" "$dir/model.cl" -k three_classes --global 65536 \
+    --arg idx=range:0:65536 --profile --profile-json "$out/three.json" \
+    >"$out/three.txt" 2>&1 || { echo "FAIL: --profile -k three_classes"; fail=1; }
+for k in math_once math_every; do
+    "$tool" "$dir/model.cl" -k "$k" --global 4096 --profile --split always \
+        --emit-job "$out/$k" >/dev/null 2>&1 || { echo "FAIL: --emit-job -k $k"; fail=1; }
+done
+python3 - "$out" "$NPLUS1_CALIBRATION" <<'PY' || fail=1
 import json, sys
 out = sys.argv[1]
 def cands(name):
@@ -60,7 +76,7 @@ s = c["split"].get("speedup", 0)
 check(1.6 <= s <= 4.5, "four interleaved leaves, each its bucket: the split predicted well above "
       "the 1.33x of the chain's first if alone (%.2fx)" % s)
 nodes = [l.split() for l in open(out + "/job/profile.tree") if l.startswith("node ")]
-check(nodes and all(len(n) == 10 for n in nodes) and any(float(n[8]) > 0 for n in nodes) and any(float(n[9]) > 0 for n in nodes),
+check(nodes and all(len(n) == 13 for n in nodes) and any(float(n[8]) > 0 for n in nodes) and any(float(n[9]) > 0 for n in nodes),
       "profile.tree's nodes carry their memory accesses and math")
 def tree(name):  # its nodes and set line (the constructs name their lines)
     return [l for l in open("%s/%s/profile.tree" % (out, name))
@@ -70,6 +86,28 @@ sets = [l.split() for l in plain if l.startswith("set ")]
 check(plain and plain == restrict and sets and float(sets[0][7]) == 3 and float(sets[0][10]) == 1,
       "a restrict input's loads count: the tree is the plain kernel's, 3 accesses, the "
       "classifier's read of in[i] (%s)" % (sets[0][7:] if sets else "no set line"))
+# the three classes: the statement of a[i] + a[idx[i]] + a[0] (and idx[i]) and the store
+nodes = [l.split() for l in open(out + "/three/profile.tree") if l.startswith("node ")]
+classed = sorted((float(n[8]), float(n[10]), float(n[11]), float(n[12])) for n in nodes
+                 if float(n[8]) > 0)
+check(classed == [(1, 1, 4, 0), (4, 2, 8, 1)],
+      "a[i] and idx[i] coalesce (4 bytes each), a[idx[i]] is a sector, a[0] a broadcast, "
+      "out[i] coalesces (%s)" % classed)
+fma_ns = [float(l.split()[1]) for l in open(sys.argv[2]) if l.startswith("fma_ns ")][0]
+k = json.load(open(out + "/three.json"))["kernels"][0]
+orig = [c for c in k["candidates"] if c["candidate"] == "original"][0]
+memory = orig["cost"] - k["issued_work"] / k["items"]
+want = 45 / 4800.0 / fma_ns
+check(abs(memory - want) < 1e-6 * want,
+      "the original's memory is 45 bytes an item at the DRAM's 4800 a ns (%.3f, want %.3f; "
+      "a sector an access would be %.3f)" % (memory, want, 160 / 4800.0 / fma_ns))
+def work(name):  # the summed cost of the tree's nodes
+    return sum(float(l.split()[2]) for l in open("%s/%s/profile.tree" % (out, name))
+               if l.startswith("node "))
+once, every = work("math_once"), work("math_every")
+check(35 <= every - once <= 40 and every < 2 * 36 + 60,
+      "cos and sin of one angle computed once however often called (%.0f), of a second "
+      "angle once more (%.0f: 36 and a multiply more; as written, 12 of each)" % (once, every))
 sys.exit(1 if bad else 0)
 PY
 exit $fail

@@ -148,24 +148,78 @@ static void gathered_accesses(void)
      * carries what it read), twice the sectors, from the L2 */
     check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (2 - 1) * 40 * l2,
                "the tile's regrouped leaves touch twice the sectors, from the L2");
-    set.access_bytes = 800; /* 16 bytes an access: 2 a sector, gather[1] */
-    rc.accesses = 20;       /* the accesses the items' paths make */
+    set.access_bytes = 800; /* 16 bytes an access */
+    rc.accesses = 20;       /* the accesses the items' paths make, not classed: a sector each */
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    check_near(p[1].cost, 100 + 20 + (10 + OWN + (1.5 - 1) * 20) * l2 + 2 * gap + 50,
-               "16-byte elements gather by 2 a sector, and the items' paths make 20 accesses");
-    check_near(p[2].cost, 150 + 20 + 50 + 40 + 50 + (1.2 - 1) * 10 * l2,
-               "the tile's leaves: the paths' 20 less the classifier's 10");
+    check_near(p[0].cost, 400 + 20, "the original pays the 20 accesses of the items' paths, "
+                                    "not the kernel's 50 as written");
+    check_near(p[1].cost, 100 + 20 + (10 + OWN) * l2 + 2 * gap + 20,
+               "accesses a sector each in the original gather nothing more in the leaves");
+    check_near(p[2].cost, 150 + 20 + 50 + 40 + 20, "nor in the tile's");
     /* a context tile in place: the original's work and the classify phase, unless the
      * kernel's memory outweighs its work (its items one after another: latency) */
     set.regroup = 0;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
-    checkf(p[2].known && fabs(p[2].cost - (400 + 20 + 50)) < 1e-6,
+    checkf(p[2].known && fabs(p[2].cost - (400 + 20 + 20)) < 1e-6,
            "in place, 20 accesses against 400 of work: the original's work, the classify "
            "phase and the accesses (got %g)", p[2].cost);
     rc.accesses = 500;
     profile_predict_candidates(&rc, &set, &cal, 1000, p);
     checkf(!p[2].known && strstr(p[2].why, "in place") != NULL,
            "in place, 500 accesses against 400 of work: cannot tell (%s)", p[2].why);
+}
+
+/*
+ * The user's accesses by their coalescing class (replay_costs.coalesced, .coalesced_bytes,
+ * .memory_bytes, from profile.tree's node classes): a coalesced access its bytes, a
+ * broadcast one a sector a SIMD group, any other a sector; the leaves taken by bucket
+ * gather only what coalesced (at most a sector an access).
+ */
+static void coalesced_accesses(void)
+{
+    nplus1rt_calibration cal = model();
+    cal.fma_ns = PROFILE_SECTOR_BYTES / PROFILE_DRAM_BYTES_NS; /* a sector: 1 an item */
+    double gap = 1000.0 / cal.fma_ns / 1000;
+    double l2 = PROFILE_DRAM_BYTES_NS / PROFILE_L2_BYTES_NS;
+    /* 20 accesses an item: 12 of 4 bytes coalesced (48 bytes), 4 broadcast (a sector for 32
+     * items: 4 bytes), 4 a sector (128 bytes): 180 bytes, 5.625 sectors */
+    replay_costs rc = {.original = 400, .split = 100, .tile = 150, .has_split = 1,
+                       .gather = {1, 1.5, 2, 3}, .gather_tile = {1, 1.2, 1.5, 2},
+                       .accesses = 20, .coalesced = 12, .coalesced_bytes = 48,
+                       .memory_bytes = 180};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 2, .ctx_bytes = 4,
+                       .launches = 3, .classifier = 20, .ops = 1000, .accesses = 50,
+                       .classifier_accesses = 2, .access_bytes = 200, .regroup = 1};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    double mem = 180 / PROFILE_SECTOR_BYTES, reads = 2 * 9 / PROFILE_SECTOR_BYTES;
+    check_near(p[0].cost, 400 + mem, "the original pays its accesses by their class: 180 bytes, "
+                                     "not 20 sectors");
+    /* the leaves: the 4-byte coalesced accesses gather 3 a sector: 96 bytes more */
+    check_near(p[1].cost, 100 + 20 + (reads + OWN + 96 / PROFILE_SECTOR_BYTES) * l2 + 2 * gap + mem,
+               "the split's leaves gather what coalesced (3 times its 48 bytes), and the "
+               "classifier's 2 reads cost the paths' mean 9 bytes each");
+    check_near(p[2].cost, 150 + 20 + reads + 50 + 10 + mem + 48 / PROFILE_SECTOR_BYTES * l2,
+               "the tile's leaves gather twice what coalesced, from the L2");
+    rc.coalesced_bytes = 96; /* 8 bytes each: gather[2], 2 a sector */
+    rc.memory_bytes = 228;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    mem = 228 / PROFILE_SECTOR_BYTES;
+    reads = 2 * 11.4 / PROFILE_SECTOR_BYTES;
+    check_near(p[1].cost, 100 + 20 + (reads + OWN + 96 / PROFILE_SECTOR_BYTES) * l2 + 2 * gap + mem,
+               "8-byte coalesced accesses gather twice their bytes");
+    /* memory-bound: the accesses outweigh the work, and the leaves gather: cannot tell */
+    rc.original = 5;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(p[0].known && !p[1].known && strstr(p[1].why, "memory-bound split") != NULL,
+           "a split whose kernel's accesses outweigh its work, and whose leaves gather what "
+           "coalesced, cannot tell (%s)", p[1].why);
+    rc.coalesced = rc.coalesced_bytes = 0;
+    rc.memory_bytes = 20 * PROFILE_SECTOR_BYTES;
+    /* (a launch of 1M items: its gaps, 300 an item over 1000, would outweigh this short
+     * kernel's 25, short_kernel below) */
+    profile_predict_candidates(&rc, &set, &cal, 1000000, p);
+    checkf(p[1].known, "nor one whose leaves gather nothing more (every access a sector)");
 }
 
 /*
@@ -302,13 +356,35 @@ static void calibration_text(void)
     check(!nplus1rt_rank_by_match(&c, 2), "no warp match on the device: local atomics");
 }
 
+/*
+ * A kernel whose modeled time (its work and its bytes) is under the split's launch gaps: the
+ * split cannot tell (a launch that short is bound by its latency); the tile, one launch, can.
+ */
+static void short_kernel(void)
+{
+    nplus1rt_calibration cal = model(); /* a gap of 1000 units over 1000 items: 1 an item */
+    replay_costs rc = {.original = 1.2, .split = 1, .tile = 1, .has_split = 1};
+    profile_set set = {.known = 1, .carries = ORIGINAL | SPLIT | TILE, .tile = 1, .launches = 3,
+                       .classifier = 0.1, .ops = 1000, .regroup = 1};
+    candidate_prediction p[PROFILE_MAX_CANDIDATES];
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(p[0].known && !p[1].known && strstr(p[1].why, "short kernel") != NULL && p[2].known,
+           "the split's two gaps (2) over a kernel of 1.2 cannot tell, the tile can (%s)",
+           p[1].why);
+    rc.original = 2.5;
+    profile_predict_candidates(&rc, &set, &cal, 1000, p);
+    checkf(p[1].known, "a kernel of 2.5 against the same gaps can");
+}
+
 int main(void)
 {
     only_carried_candidates();
     tile_schedules();
     memory_accesses();
     gathered_accesses();
+    coalesced_accesses();
     split_passes_charged();
+    short_kernel();
     loop_sets_and_unknowns();
     calibration_text();
     return check_summary("the carried candidates' predictions and the calibration's text");

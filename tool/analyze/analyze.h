@@ -54,7 +54,9 @@ typedef struct effects {
     CXCursor hidden_exit; /* a return/break/continue nested inside, or null */
     double cost;          /* rough operation count */
     double math;          /* the profile's correction of cost for math builtins: what they
-                           * take on a GPU (analyze_builtin_time) less what cost counts */
+                           * take on a GPU (analyze_builtin_time) less what cost counts, and
+                           * less a call computed already on the same values (math_once.c:
+                           * negative where that outweighs) */
     /* helper summaries: bit p set when the helper stores (loads) through its pointer
      * parameter p; a call turns them into writes of the caller's private variables
      * (an argument '&t') or into memory effects (any other pointer) */
@@ -71,7 +73,18 @@ typedef struct effects {
      * the same, and the cost figures count them (effects_accesses) */
     CXCursor *restrict_loads;
     unsigned nrestrict_loads, caprestrict_loads;
+    /* the pure math builtins called on values fixed for the work-item (math_once.c), each
+     * once: their key and what one call takes (cost and math). A call whose key is here
+     * already takes its time back from math (the compiler computes it once); a helper's
+     * keys name its parameters ($0$), which its call sites replace with their arguments */
+    struct math_call *once;
+    unsigned nonce, caponce;
 } effects;
+
+typedef struct math_call {
+    char *key;   /* the builtin and its arguments' values: "cos(@v12.w)" */
+    double time; /* what one call adds to effects.cost and effects.math together */
+} math_call;
 
 /* An empty effects (no bits, null sites); effects_free releases one, merge_effects joins two. */
 void effects_init(effects *fx);

@@ -20,6 +20,8 @@ double analyze_builtin_cost(const char *name);
 /* What a math builtin takes on a GPU, in FMA-equivalents (opencl_builtins.c's table); the
  * rough cost for any other builtin. */
 double analyze_builtin_time(const char *name);
+/* A math builtin whose call has no effect but its value (opencl_builtins.c). */
+int analyze_builtin_pure_math(const char *name);
 
 /* ---- effects.c: effects of statements and helpers ---- */
 
@@ -37,6 +39,24 @@ typedef struct scan_ctx {
 void analyze_summaries_init(analysis *an);
 const effects *analyze_function_summary(const analysis *an, CXCursor def);
 void analyze_summaries_free(analysis *an);
+
+/* ---- math_once.c: a pure math builtin on the same values, computed once ---- */
+
+/* The key of a call of the math builtin name (call: its CallExpr) scanned in sc: the name
+ * and its arguments' values, or NULL when an argument is not a value fixed for the
+ * work-item (see math_once.c). Owned by the caller. */
+char *math_once_key(const scan_ctx *sc, const char *name, CXCursor call);
+/* A call with the key (owned by the function) that added time to fx (its cost and math):
+ * kept in fx->once the first time, its time taken back from fx->math after (0 / 1). */
+int math_once_note(effects *fx, char *key, double time);
+/* fx->once gains key (copied) unless it holds it; no cost moves (merge_effects). */
+void math_once_add(effects *fx, const char *key, double time);
+/* A loop of trips scanned into fx: the calls first noted inside it (from fx->once[from] on)
+ * are computed once, not trips times. */
+void math_once_loop(effects *fx, unsigned from, double trips);
+/* The call of a helper whose summary is callee: its keys with their parameters replaced by
+ * the call's arguments, noted in sc->fx (a key sc->fx holds: its cost taken back). */
+void math_once_call(const scan_ctx *sc, const effects *callee, CXCursor call);
 
 /* ---- fx.c: the effect set (effects_init, merge_effects, effects_free are in analyze.h) ---- */
 

@@ -200,32 +200,49 @@ void divergence_classify_one(analysis *an, kernel_info *k, decision *d)
 
 #define SITE_MAX_CALLS 16
 
-/* The frames of s's calls, each call's arguments evaluated in its caller's frame. */
-static dval site_condition(dctx *x, const void *ud)
-{
-    const div_site *s = ud;
-    frame frames[SITE_MAX_CALLS + 1];
+/* The frames of a site's calls, each call's arguments evaluated in its caller's frame. */
+typedef struct site_frames {
+    frame f[SITE_MAX_CALLS + 1];
     dval *cls[SITE_MAX_CALLS];
+    unsigned n;                /* the site's frame: f[n] */
+} site_frames;
+
+static void frames_open(dctx *x, const div_site *s, site_frames *sf)
+{
+    frame *frames = sf->f;
     frames[0] = (frame){x->k->cursor, NULL, 0, ~0u, s->hfile, s->horizon, 0};
     unsigned n = s->ncalls < SITE_MAX_CALLS ? s->ncalls : SITE_MAX_CALLS;
     for (unsigned i = 0; i < n; i++) {
         cursor_list ch = children_of(s->calls[i]);
         unsigned nargs = ch.n > 1 ? ch.n - 1 : 0; /* child 0 is the callee */
-        cls[i] = xcalloc(nargs ? nargs : 1, sizeof *cls[i]);
+        sf->cls[i] = xcalloc(nargs ? nargs : 1, sizeof *sf->cls[i]);
         for (unsigned a = 0; a < nargs; a++)
-            cls[i][a] = div_eval(x, &frames[i], ch.v[a + 1], 0);
+            sf->cls[i][a] = div_eval(x, &frames[i], ch.v[a + 1], 0);
         free(ch.v);
         CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(s->calls[i]));
-        frame hf = {def, cls[i], nargs, 0, ~0u, 0, frames[i].depth + 1};
+        frame hf = {def, sf->cls[i], nargs, 0, ~0u, 0, frames[i].depth + 1};
         for (unsigned a = 0; a < nargs && a < 16; a++) /* eval_helper's signature */
-            hf.sig |= (unsigned)cls[i][a].c << (2 * a);
+            hf.sig |= (unsigned)sf->cls[i][a].c << (2 * a);
         frames[i + 1] = hf;
     }
+    sf->n = n;
+}
+
+static void frames_close(site_frames *sf)
+{
+    for (unsigned i = 0; i < sf->n; i++)
+        free(sf->cls[i]);
+}
+
+static dval site_condition(dctx *x, const void *ud)
+{
+    const div_site *s = ud;
+    site_frames sf;
+    frames_open(x, s, &sf);
     dval v = {V_UNIFORM, ""};
     if (!clang_Cursor_isNull(s->cond))
-        v = div_eval(x, &frames[n], s->cond, !s->is_switch);
-    for (unsigned i = 0; i < n; i++)
-        free(cls[i]);
+        v = div_eval(x, &sf.f[sf.n], s->cond, !s->is_switch);
+    frames_close(&sf);
     return v;
 }
 
@@ -268,6 +285,36 @@ div_class divergence_classify_site(div_session *x, const div_site *s, char *why,
     drop_kernel_memos(x);
     dval v = iterate(x, site_condition, s);
     return reason(x, v, why, n);
+}
+
+div_class divergence_classify_address(div_session *x, const div_site *s, long *stride)
+{
+    char why[200];
+    div_site value = *s;
+    value.is_switch = 1; /* a value, not a condition */
+    div_class c = divergence_classify_site(x, &value, why, sizeof why);
+    *stride = c == DIV_UNIFORM ? 0 : DIV_STRIDE_UNKNOWN;
+    if (c != DIV_AFFINE)
+        return c;
+    site_frames sf; /* the memos hold the site's fixed point: read in the same frames */
+    frames_open(x, s, &sf);
+    x->nstriding = 0;
+    long *args[SITE_MAX_CALLS] = {NULL}; /* the calls' arguments' strides, in their callers */
+    for (unsigned i = 0; i < sf.n; i++) {
+        args[i] = xcalloc(sf.f[i + 1].nargs ? sf.f[i + 1].nargs : 1, sizeof *args[i]);
+        cursor_list ch = children_of(s->calls[i]);
+        for (unsigned a = 0; a < sf.f[i + 1].nargs && a + 1 < ch.n; a++)
+            args[i][a] = div_stride(x, &sf.f[i], ch.v[a + 1]);
+        free(ch.v);
+        if (sf.f[i + 1].depth < 17)
+            x->stride_args[sf.f[i + 1].depth] = args[i];
+    }
+    *stride = div_stride(x, &sf.f[sf.n], s->cond);
+    for (unsigned i = 0; i < sf.n; i++)
+        free(args[i]);
+    memset(x->stride_args, 0, sizeof x->stride_args);
+    frames_close(&sf);
+    return c;
 }
 
 void divergence_close(div_session *x)

@@ -25,6 +25,8 @@
 #ifndef NPLUS1_DIVERGENCE_H
 #define NPLUS1_DIVERGENCE_H
 
+#include <limits.h>
+
 #include "analyze.h"
 
 /* div_class and div_class_name() are in analyze.h. */
@@ -60,5 +62,15 @@ typedef struct dctx div_session;
 div_session *divergence_open(analysis *an, kernel_info *k);
 div_class divergence_classify_site(div_session *x, const div_site *s, char *why, size_t n);
 void divergence_close(div_session *x);
+
+/*
+ * An address at s (s->cond: the index, or the pointer, as a value): its class, and where
+ * it is affine, *stride: how it steps from one item to the next along dimension 0, in its
+ * own units (an index's elements): the coefficient of get_global_id(0) or the linear id,
+ * 0 where the items of a row agree, DIV_STRIDE_UNKNOWN where no constant says (a stride
+ * known only at run time, a helper's parameter, a value joined from two strides).
+ */
+#define DIV_STRIDE_UNKNOWN LONG_MIN
+div_class divergence_classify_address(div_session *x, const div_site *s, long *stride);
 
 #endif

@@ -10,6 +10,7 @@
 #include "divergence_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -747,6 +748,239 @@ dval div_eval(dctx *x, const frame *f, CXCursor e, int cond)
         why_text(x, e, "cannot follow '%s'", why, sizeof why);
         return mk(V_DATA, why);
     }
+}
+
+/* ---- strides: how an affine value steps from one item to the next -------------------- */
+
+#define STRIDE_CYCLE (LONG_MIN + 1) /* a variable being followed: no say of its own */
+
+static long stride_of(dctx *x, const frame *f, CXCursor e);
+
+static long stride_join(long a, long b)
+{
+    if (a == STRIDE_CYCLE)
+        return b;
+    if (b == STRIDE_CYCLE)
+        return a;
+    return a == b ? a : DIV_STRIDE_UNKNOWN;
+}
+
+/* a + sign * b; a cycle plus a step keeps no constant stride */
+static long stride_add(long a, long b, int sign)
+{
+    if (a == DIV_STRIDE_UNKNOWN || b == DIV_STRIDE_UNKNOWN)
+        return DIV_STRIDE_UNKNOWN;
+    if (a == STRIDE_CYCLE || b == STRIDE_CYCLE)
+        return (a == STRIDE_CYCLE ? b : a) == 0 ? STRIDE_CYCLE : DIV_STRIDE_UNKNOWN;
+    return a + sign * b;
+}
+
+/* s times the integer constant c (a stride of 0 stays 0; a cycle times 1 stays one) */
+static long stride_scale(long s, long long c)
+{
+    if (s == DIV_STRIDE_UNKNOWN || c > 1024 || c < -1024)
+        return s == 0 ? 0 : DIV_STRIDE_UNKNOWN;
+    if (s == STRIDE_CYCLE)
+        return c == 1 ? STRIDE_CYCLE : DIV_STRIDE_UNKNOWN;
+    return s * (long)c;
+}
+
+static long stride_binary(dctx *x, const frame *f, CXCursor e)
+{
+    cursor_list ch = children_of(e);
+    long out = DIV_STRIDE_UNKNOWN;
+    if (ch.n == 2) {
+        char op[8];
+        long long c;
+        binary_operator(x->an, e, ch.v[0], ch.v[1], op, sizeof op);
+        long l = stride_of(x, f, ch.v[0]), r = stride_of(x, f, ch.v[1]);
+        if (!strcmp(op, "+") || !strcmp(op, "-"))
+            out = stride_add(l, r, op[0] == '+' ? 1 : -1);
+        else if (!strcmp(op, "*") && r == 0 && int_constant(ch.v[1], &c))
+            out = stride_scale(l, c);
+        else if (!strcmp(op, "*") && l == 0 && int_constant(ch.v[0], &c))
+            out = stride_scale(r, c);
+        else if (!strcmp(op, "<<") && r == 0 && int_constant(ch.v[1], &c) && c >= 0 && c < 10)
+            out = stride_scale(l, 1LL << c);
+        else if (!strcmp(op, "%") && int_constant(ch.v[1], &c) && c >= 32) /* wraps past a
+                                                                             * SIMD group */
+            out = l;
+        else if (!strcmp(op, ",") || !strcmp(op, "="))
+            out = r;
+        else
+            out = l == 0 && r == 0 ? 0 : DIV_STRIDE_UNKNOWN;
+    }
+    free(ch.v);
+    return out;
+}
+
+static long stride_def(dctx *x, const frame *f, const def_site *d)
+{
+    switch (d->kind) {
+    case DEF_INIT:
+    case DEF_ASSIGN:
+        return stride_of(x, f, d->rhs);
+    case DEF_UPDATE: { /* i += k: i's stride, where k is the same for every item */
+        long r = clang_Cursor_isNull(d->rhs) ? 0 : stride_of(x, f, d->rhs);
+        int additive = !strcmp(d->op, "+") || !strcmp(d->op, "-");
+        if (r != 0 || !additive)
+            return DIV_STRIDE_UNKNOWN;
+        return STRIDE_CYCLE; /* the variable's other definitions say */
+    }
+    default:
+        return DIV_STRIDE_UNKNOWN;
+    }
+}
+
+/* A helper's parameter: its argument's stride, where the call's frame knows it. */
+static long stride_param(dctx *x, const frame *f, CXCursor var)
+{
+    const long *args = f->args && f->depth >= 0 && f->depth < 17 ? x->stride_args[f->depth]
+                                                                  : NULL;
+    int n = clang_Cursor_getNumArguments(f->func);
+    for (int i = 0; args && i < n && (unsigned)i < f->nargs; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(f->func, (unsigned)i), var))
+            return args[i];
+    return DIV_STRIDE_UNKNOWN;
+}
+
+static long stride_var(dctx *x, const frame *f, CXCursor var)
+{
+    for (unsigned i = 0; i < x->nstriding; i++)
+        if (clang_equalCursors(x->striding[i], var))
+            return STRIDE_CYCLE;
+    if (x->nstriding == sizeof x->striding / sizeof x->striding[0] || !owns(f, var))
+        return DIV_STRIDE_UNKNOWN;
+    if (clang_getCursorKind(var) == CXCursor_ParmDecl && f->args)
+        return stride_param(x, f, var);
+    if (clang_getCursorKind(var) == CXCursor_ParmDecl) /* the kernel's: uniform, above */
+        return DIV_STRIDE_UNKNOWN;
+    x->striding[x->nstriding++] = var;
+    long s = STRIDE_CYCLE;
+    const func_defs *fd = defs_of(&x->defs, f->func);
+    for (unsigned i = 0; i < fd->n && s != DIV_STRIDE_UNKNOWN; i++) {
+        const def_site *d = &fd->v[i];
+        if (d->kind != DEF_RETURN && clang_equalCursors(d->var, var) && reaches(f, d))
+            s = stride_join(s, stride_def(x, f, d));
+    }
+    x->nstriding--;
+    return s;
+}
+
+/* A helper's return: its returns' stride, its parameters bound to the arguments' */
+static long stride_helper(dctx *x, const frame *f, CXCursor e, CXCursor def)
+{
+    if (f->depth >= 16)
+        return DIV_STRIDE_UNKNOWN;
+    cursor_list ch = children_of(e);
+    unsigned nargs = ch.n > 1 ? ch.n - 1 : 0;
+    dval *cls = xcalloc(nargs ? nargs : 1, sizeof *cls);
+    long *strides = xcalloc(nargs ? nargs : 1, sizeof *strides);
+    frame hf = {def, cls, nargs, 0, ~0u, 0, f->depth + 1};
+    for (unsigned a = 0; a < nargs; a++) {
+        cls[a] = div_eval(x, f, ch.v[a + 1], 0);
+        strides[a] = stride_of(x, f, ch.v[a + 1]);
+        if (a < 16) /* eval_helper's signature */
+            hf.sig |= (unsigned)cls[a].c << (2 * a);
+    }
+    free(ch.v);
+    const long *saved = x->stride_args[hf.depth];
+    x->stride_args[hf.depth] = strides;
+    long s = STRIDE_CYCLE;
+    const func_defs *fd = defs_of(&x->defs, def);
+    for (unsigned i = 0; i < fd->n && s != DIV_STRIDE_UNKNOWN; i++)
+        if (fd->v[i].kind == DEF_RETURN)
+            s = stride_join(s, clang_Cursor_isNull(fd->v[i].rhs)
+                                   ? DIV_STRIDE_UNKNOWN
+                                   : stride_of(x, &hf, fd->v[i].rhs));
+    x->stride_args[hf.depth] = saved;
+    free(strides);
+    free(cls);
+    return s;
+}
+
+/* get_global_id(0) and the linear ids step by one; get_global_id(1) and (2) by none */
+static long stride_call(dctx *x, const frame *f, CXCursor e)
+{
+    char name[64];
+    spelling_into(e, name, sizeof name);
+    CXCursor ref = clang_getCursorReferenced(e);
+    CXCursor def = clang_getCursorDefinition(ref);
+    if (!clang_Cursor_isNull(def) && clang_getCursorKind(def) == CXCursor_FunctionDecl)
+        return stride_helper(x, f, e, def);
+    if (!clang_Cursor_isNull(ref) && !is_builtin_decl(x, ref, e))
+        return DIV_STRIDE_UNKNOWN;
+    cursor_list ch = children_of(e);
+    long long dim = -1;
+    long out = DIV_STRIDE_UNKNOWN;
+    if (!strcmp(name, "get_global_linear_id") || !strcmp(name, "get_local_linear_id"))
+        out = 1;
+    else if ((!strcmp(name, "get_global_id") || !strcmp(name, "get_local_id")) && ch.n == 2 &&
+             int_constant(ch.v[1], &dim))
+        out = dim == 0 ? 1 : 0;
+    else if ((!strcmp(name, "mad24") || !strcmp(name, "mad") || !strcmp(name, "mul24")) &&
+             ch.n >= 3) { /* a * b (+ c) */
+        long long c;
+        long a = stride_of(x, f, ch.v[1]), b = stride_of(x, f, ch.v[2]);
+        out = b == 0 && int_constant(ch.v[2], &c)   ? stride_scale(a, c)
+              : a == 0 && int_constant(ch.v[1], &c) ? stride_scale(b, c)
+                                                    : DIV_STRIDE_UNKNOWN;
+        if (ch.n == 4)
+            out = stride_add(out, stride_of(x, f, ch.v[3]), 1);
+    }
+    free(ch.v);
+    return out;
+}
+
+static long stride_of(dctx *x, const frame *f, CXCursor e)
+{
+    if (clang_Cursor_isNull(e))
+        return DIV_STRIDE_UNKNOWN;
+    if (div_eval(x, f, e, 0).c == V_UNIFORM)
+        return 0;
+    switch (clang_getCursorKind(e)) {
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr: {
+        cursor_list ch = children_of(e);
+        long s = DIV_STRIDE_UNKNOWN;
+        for (unsigned i = 0; i < ch.n; i++)
+            if (clang_isExpression(clang_getCursorKind(ch.v[i])))
+                s = stride_of(x, f, ch.v[i]);
+        free(ch.v);
+        return s;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(e);
+        return clang_getCursorKind(d) == CXCursor_VarDecl && is_local_decl(d)
+                   ? stride_var(x, f, d)
+                   : DIV_STRIDE_UNKNOWN;
+    }
+    case CXCursor_BinaryOperator:
+        return stride_binary(x, f, e);
+    case CXCursor_UnaryOperator: {
+        cursor_list ch = children_of(e);
+        char op[8] = "";
+        if (ch.n == 1)
+            unary_operator(x->an, e, ch.v[0], op, sizeof op);
+        long s = ch.n == 1 ? stride_of(x, f, ch.v[0]) : DIV_STRIDE_UNKNOWN;
+        free(ch.v);
+        if (!strcmp(op, "-"))
+            return stride_scale(s, -1);
+        return !strcmp(op, "+") || !strcmp(op, "++") || !strcmp(op, "--") ? s
+                                                                           : DIV_STRIDE_UNKNOWN;
+    }
+    case CXCursor_CallExpr:
+        return stride_call(x, f, e);
+    default:
+        return DIV_STRIDE_UNKNOWN;
+    }
+}
+
+long div_stride(dctx *x, const frame *f, CXCursor e)
+{
+    long s = stride_of(x, f, e);
+    return s == STRIDE_CYCLE ? DIV_STRIDE_UNKNOWN : s;
 }
 
 void dctx_free(dctx *x)

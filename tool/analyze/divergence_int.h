@@ -7,6 +7,7 @@
 #define NPLUS1_DIVERGENCE_INT_H
 
 #include "analyze.h"
+#include "divergence.h"
 #include "cursor_map.h"
 #include "reaching_defs.h"
 
@@ -43,6 +44,10 @@ typedef struct dctx {
     char uniforms[MAX_SOURCES][48];  /* the uniform values it reads */
     unsigned nuniforms;
     int more_uniforms;
+    CXCursor striding[16];           /* div_stride: the variables being followed */
+    unsigned nstriding;
+    const long *stride_args[17];     /* div_stride: a helper frame's argument strides, by its
+                                      * depth (NULL: not known) */
 } dctx;
 
 /* One function being evaluated: the kernel, or a helper with bound arguments. */
@@ -58,6 +63,13 @@ typedef struct frame {
 
 /* The class of e in frame f, as a value or (cond) as a condition. */
 dval div_eval(dctx *x, const frame *f, CXCursor e, int cond);
+/*
+ * How e steps from one item to the next along dimension 0, in its own units (an index's
+ * elements): the coefficient of get_global_id(0) in e, 0 for a value every item of a row
+ * agrees on, DIV_STRIDE_UNKNOWN where no constant says (divergence.h). Read after the
+ * site's fixed point (the memos hold its classes).
+ */
+long div_stride(dctx *x, const frame *f, CXCursor e);
 /* Frees the memo and the definitions; x is empty again (x->an, x->k kept). */
 void dctx_free(dctx *x);
 

@@ -104,6 +104,7 @@ static void merge_call(scan_ctx *sc, const effects *callee, CXCursor call)
     sc->fx->bits |= bits;
     sc->fx->cost += callee->cost + 2;
     sc->fx->math += callee->math;
+    math_once_call(sc, callee, call);
     if (bits & (EFF_MEM_WRITE | EFF_ATOMIC))
         analyze_record_store(sc->fx, call);
     if (bits & EFF_MEM_READ)
@@ -212,6 +213,9 @@ static void scan_call(scan_ctx *sc, CXCursor c)
             analyze_record_load(sc->fx, c);
         sc->fx->cost += analyze_builtin_cost(name);
         sc->fx->math += analyze_builtin_time(name) - analyze_builtin_cost(name);
+        char *key = analyze_builtin_pure_math(name) ? math_once_key(sc, name, c) : NULL;
+        if (key) /* computed once on the same values (math_once.c) */
+            math_once_note(sc->fx, key, analyze_builtin_time(name));
     }
     free(name);
     cursor_list ch = children_of(c);
@@ -372,6 +376,7 @@ static void scan_loop(scan_ctx *sc, CXCursor c, int is_for)
 {
     double trips = is_for ? loop_trips(sc, c) : 16;
     double before = sc->fx->cost, math_before = sc->fx->math;
+    unsigned once_before = sc->fx->nonce;
     CXCursor exit_before = sc->fx->hidden_exit;
     sc->depth_loops++;
     cursor_list ch = children_of(c);
@@ -381,6 +386,7 @@ static void scan_loop(scan_ctx *sc, CXCursor c, int is_for)
     sc->depth_loops--;
     sc->fx->cost = before + (sc->fx->cost - before) * trips;
     sc->fx->math = math_before + (sc->fx->math - math_before) * trips;
+    math_once_loop(sc->fx, once_before, trips); /* the calls first made in it: once */
     (void)exit_before;
 }
 
@@ -556,6 +562,11 @@ const effects *analyze_function_summary(const analysis *an, CXCursor def)
             s->fx.site[i] = fx.site[i];
     s->fx.cost = fx.cost;
     s->fx.math = fx.math;
+    s->fx.once = fx.once; /* the summary takes them */
+    s->fx.nonce = fx.nonce;
+    s->fx.caponce = fx.caponce;
+    fx.once = NULL;
+    fx.nonce = fx.caponce = 0;
     effects_free(&fx);
     s->busy = 0;
     return &s->fx;

@@ -50,6 +50,8 @@ void merge_effects(effects *into, const effects *from)
         analyze_record_load(into, from->loads[i]);
     for (unsigned i = 0; i < from->nrestrict_loads; i++)
         analyze_record_restrict_load(into, from->restrict_loads[i]);
+    for (unsigned i = 0; i < from->nonce; i++)
+        math_once_add(into, from->once[i].key, from->once[i].time);
     into->cost += from->cost;
     into->math += from->math;
 }
@@ -61,6 +63,9 @@ void effects_free(effects *fx)
     free(fx->stores);
     free(fx->loads);
     free(fx->restrict_loads);
+    for (unsigned i = 0; i < fx->nonce; i++)
+        free(fx->once[i].key);
+    free(fx->once);
     memset(fx, 0, sizeof *fx);
 }
 

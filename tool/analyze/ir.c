@@ -73,12 +73,16 @@ static void add_kid(ir_node *n, ir_node *kid)
     n->kids[n->nkids++] = kid;
 }
 
+static void node_traffic(ir_ctx *c, const ir_node *n, const effects *fx, access_traffic *out);
+
 /* A leaf's effects and cost: effects_of in the function it is part of. */
 static void leaf_effects(ir_ctx *c, ir_node *n)
 {
     effects_free(&n->fx);
     effects_of(c->an, c->func, n->cursor, &n->fx);
     n->cost = n->fx.cost;
+    memset(&n->traffic, 0, sizeof n->traffic);
+    node_traffic(c, n, &n->fx, &n->traffic);
 }
 
 /* ---- decisions ------------------------------------------------------------------- */
@@ -116,6 +120,28 @@ static const decision *tree_twin(const ir_ctx *c, const ir_node *n, const ir_nod
     return d->kind == DEC_SWITCH || conds == 1 ? d : NULL;
 }
 
+/* Where n's expressions are read: its statement in the kernel (the outermost loop's end
+ * inside a loop, so that a value a loop carries is seen), through the calls inlined. */
+static div_site site_of(const ir_ctx *c, const ir_node *n, CXCursor e, int is_switch)
+{
+    const ir_node *at = kernel_point(c, n);
+    const ir_node *loop = outer_kernel_loop(at);
+    div_site s = {e, is_switch, c->chain, c->nchain, at->range.file,
+                  loop ? loop->range.end : at->range.begin};
+    if (loop && loop->range.file != at->range.file)
+        s.horizon = at->range.begin;
+    return s;
+}
+
+/* How the accesses of fx (n's, or its condition's) coalesce (traffic.h). */
+static void node_traffic(ir_ctx *c, const ir_node *n, const effects *fx, access_traffic *out)
+{
+    if (!effects_accesses(fx))
+        return;
+    div_site s = site_of(c, n, clang_getNullCursor(), 0);
+    traffic_of(c->div, &s, fx, out);
+}
+
 static void classify(ir_ctx *c, ir_node *n, int is_switch)
 {
     const ir_node *at = kernel_point(c, n);
@@ -126,10 +152,7 @@ static void classify(ir_ctx *c, ir_node *n, int is_switch)
         snprintf(n->cond.why, sizeof n->cond.why, "%s", twin->divergence_why);
         return;
     }
-    div_site s = {n->cond.cursor, is_switch, c->chain, c->nchain, at->range.file,
-                  loop ? loop->range.end : at->range.begin};
-    if (loop && loop->range.file != at->range.file)
-        s.horizon = at->range.begin;
+    div_site s = site_of(c, n, n->cond.cursor, is_switch);
     n->cond.divergence = divergence_classify_site(c->div, &s, n->cond.why, sizeof n->cond.why);
 }
 
@@ -145,6 +168,8 @@ static void set_cond(ir_ctx *c, ir_node *n, CXCursor cond, int is_switch)
     cursor_range(c->an, cond, &n->cond.range);
     effects_free(&n->cond.fx);
     effects_of(c->an, c->func, cond, &n->cond.fx);
+    memset(&n->cond.traffic, 0, sizeof n->cond.traffic);
+    node_traffic(c, n, &n->cond.fx, &n->cond.traffic);
     ir_inline_calls(c, cond, n);
     classify(c, n, is_switch);
 }

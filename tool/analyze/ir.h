@@ -17,6 +17,7 @@
 #define NPLUS1_IR_H
 
 #include "analyze.h"
+#include "traffic.h"
 #include "util.h"
 
 /* The trips a loop whose count is not constant is taken to run (its cost, the plan's rules). */
@@ -55,6 +56,7 @@ typedef struct ir_cond {
     CXCursor cursor;         /* null: a for without a condition */
     src_range range;
     effects fx;              /* the condition's effects (its cost included) */
+    access_traffic traffic;  /* how fx's accesses coalesce (traffic.h) */
     div_class divergence;    /* divergence.h, at this point of the kernel (inlined
                               * helpers: with the call's arguments bound) */
     char why[200];           /* the reason text, as --report words it */
@@ -98,6 +100,8 @@ typedef struct ir_node {
     unsigned ncalls;
     effects fx;              /* the node's effects, every nested statement's merged;
                               * fx.cost is the node's cost below */
+    access_traffic traffic;  /* a statement's (IR_STMT, IR_RETURN): how fx's accesses
+                              * coalesce (traffic.h); zeros elsewhere */
     double cost;             /* rough operations to run it once: a decision's condition
                               * and its costliest arm; a loop's init and
                               * trips x (condition + body + step) */

@@ -104,3 +104,20 @@ double analyze_builtin_time(const char *name)
         return 9;
     return analyze_builtin_cost(name);
 }
+
+/*
+ * A math builtin with no effect but its value (math_once.c: the compiler computes one call on
+ * the same values once): the table's entries but the work-item queries, and the native_ and
+ * half_ functions.
+ */
+int analyze_builtin_pure_math(const char *name)
+{
+    if (analyze_starts_with(name, "native_") || analyze_starts_with(name, "half_"))
+        return 1;
+    if (analyze_starts_with(name, "get_"))
+        return 0;
+    for (int i = 0; times[i].name; i++)
+        if (!strcmp(name, times[i].name))
+            return 1;
+    return 0;
+}

@@ -55,6 +55,15 @@ static void add_edit(tctx *x, unsigned at, const char *text)
     add_edit_full(x, at, text, 0, 0);
 }
 
+/* How the node's accesses coalesce (the analysis's classes: traffic.h). A region read as
+ * one (ir_src_stmt_accesses) has none: its accesses are a sector each. */
+static void set_traffic(pnode *nd, const access_traffic *t)
+{
+    nd->coalesced = t->coalesced;
+    nd->coalesced_bytes = t->coalesced_bytes;
+    nd->broadcast = t->broadcast;
+}
+
 static pnode *push_node(pseq *s, pnode_kind kind)
 {
     pnode n;
@@ -310,6 +319,7 @@ static int build_if(tctx *x, const ir_node *n, pseq *out)
     pnode *nd = push_node(out, PN_IF);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
     nd->accesses = effects_accesses(&n->cond.fx);
+    set_traffic(nd, &n->cond.traffic);
     nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = 2;
@@ -408,6 +418,7 @@ static int build_switch(tctx *x, const ir_node *n, pseq *out)
     pnode *nd = push_node(out, PN_SWITCH);
     nd->cost = less((n->cond.fx.cost + n->cond.fx.math), taken);
     nd->accesses = effects_accesses(&n->cond.fx);
+    set_traffic(nd, &n->cond.traffic);
     nd->math = math_part(n->cond.fx.math, nd->cost);
     nd->construct = id;
     nd->narms = narms;
@@ -500,6 +511,8 @@ static int build_loop(tctx *x, const ir_node *n, pseq *out)
     nd->init_cost = less(ls.init_cost, taken);
     nd->cost = has_test ? (n->cond.fx.cost + n->cond.fx.math) : 0;
     nd->accesses = has_test ? effects_accesses(&n->cond.fx) : 0;
+    if (has_test)
+        set_traffic(nd, &n->cond.traffic);
     nd->math = has_test ? math_part(n->cond.fx.math, nd->cost) : 0;
     nd->step_cost = ls.step_cost;
     pseq *arm = nd->arms;
@@ -559,6 +572,7 @@ static void work_node(pseq *out, const ir_node *n, double taken)
     pnode *w = push_node(out, PN_WORK);
     w->cost = less(n->cost + n->fx.math, taken);
     w->accesses = effects_accesses(&n->fx);
+    set_traffic(w, &n->traffic);
     w->math = math_part(n->fx.math, w->cost);
 }
 
