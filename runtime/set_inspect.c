@@ -49,29 +49,33 @@ unsigned nplus1rt_set_last_kernel_times(nplus1rt_set *s, double *ms, unsigned ma
     return n;
 }
 
-double set_last_leaves_ms(nplus1rt_set *s)
+/* The last launch's kernel times summed (only its leaf kernels' with leaves_only), and
+ * whether any event had a time. */
+static double events_total(nplus1rt_set *s, int leaves_only, int *any)
 {
     double total = 0;
-    int any = 0;
+    *any = 0;
     for (unsigned i = 0; i < s->nevents; i++) {
-        double ms = s->event_leaf[i] ? nplus1rt_event_ms(s->events[i]) : -1;
+        double ms = !leaves_only || s->event_leaf[i] ? nplus1rt_event_ms(s->events[i]) : -1;
         if (ms > 0) {
             total += ms;
-            any = 1;
+            *any = 1;
         }
     }
+    return total;
+}
+
+double set_last_leaves_ms(nplus1rt_set *s)
+{
+    int any;
+    double total = events_total(s, 1, &any);
     return any ? total : -1;
 }
 
 double nplus1rt_set_last_kernel_ms(nplus1rt_set *s)
 {
-    double total = 0;
-    for (unsigned i = 0; i < s->nevents; i++) {
-        double ms = nplus1rt_event_ms(s->events[i]);
-        if (ms > 0)
-            total += ms;
-    }
-    return total;
+    int any;
+    return events_total(s, 0, &any);
 }
 
 /* The chunk layout: entries are (leaf << 26 | id), padding 0xffffffff. */

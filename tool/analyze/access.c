@@ -93,13 +93,6 @@ static void def_agrees(def_scan *ds, CXCursor value)
     ds->any = 1;
 }
 
-static int names_var(CXCursor e, CXCursor var)
-{
-    CXCursor s = strip(e);
-    return clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
-           clang_equalCursors(clang_getCursorReferenced(s), var);
-}
-
 /* Every assignment of the pointer variable: p = e agrees, p += k and p++ keep it, &p loses it. */
 static enum CXChildVisitResult def_scan_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -115,7 +108,7 @@ static enum CXChildVisitResult def_scan_cb(CXCursor c, CXCursor parent, CXClient
             binary_operator(ds->sc->an, c, ch.v[0], ch.v[1], op, sizeof op);
         else if (ch.n == 1)
             unary_operator(ds->sc->an, c, ch.v[0], op, sizeof op);
-        if (ch.n && names_var(ch.v[0], ds->var)) {
+        if (ch.n && names_decl(ch.v[0], ds->var)) {
             if (!strcmp(op, "=") && ch.n == 2)
                 def_agrees(ds, ch.v[1]);
             else if (!strcmp(op, "&") || (!op[0] && ch.n == 2))

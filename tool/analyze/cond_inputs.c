@@ -104,16 +104,6 @@ static int pointer_typed(CXCursor e)
     return clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Pointer;
 }
 
-/* The position of parameter var among func's, or -1. */
-static int param_index(CXCursor func, CXCursor var)
-{
-    int n = clang_Cursor_getNumArguments(func);
-    for (int i = 0; i < n; i++)
-        if (clang_equalCursors(clang_Cursor_getArgument(func, (unsigned)i), var))
-            return i;
-    return -1;
-}
-
 /* A helper's parameter: the call's argument, and the frame it is read in. */
 static int bound_arg(const iframe *f, CXCursor var, const iframe **cf, CXCursor *arg)
 {

@@ -76,13 +76,6 @@ typedef struct var_use {
     int found; /* in a loop (declared), or written (assigned, stepped, its address taken) */
 } var_use;
 
-static int is_ref_to(CXCursor e, CXCursor var)
-{
-    e = strip(e);
-    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
-           clang_equalCursors(clang_getCursorReferenced(e), var);
-}
-
 static enum CXChildVisitResult in_loop_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -96,40 +89,6 @@ static enum CXChildVisitResult in_loop_cb(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
-/* The first token of c's extent (an operator's spelling), in out. */
-static void first_token(CXCursor c, char *out, size_t cap)
-{
-    out[0] = '\0';
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-    CXToken *tok = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(c), &tok, &n);
-    if (n) {
-        CXString s = clang_getTokenSpelling(tu, tok[0]);
-        snprintf(out, cap, "%s", clang_getCString(s));
-        clang_disposeString(s);
-    }
-    if (tok)
-        clang_disposeTokens(tu, tok, n);
-}
-
-/* The last token of c's extent (a postfix operator's spelling), in out. */
-static void last_token(CXCursor c, char *out, size_t cap)
-{
-    out[0] = '\0';
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-    CXToken *tok = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(c), &tok, &n);
-    if (n) {
-        CXString s = clang_getTokenSpelling(tu, tok[n - 1]);
-        snprintf(out, cap, "%s", clang_getCString(s));
-        clang_disposeString(s);
-    }
-    if (tok)
-        clang_disposeTokens(tu, tok, n);
-}
-
 /* Is c a write of u->var: x op= .., x = .., ++x, x++, --x, x--, &x? */
 static int writes(const var_use *u, CXCursor c)
 {
@@ -138,7 +97,7 @@ static int writes(const var_use *u, CXCursor c)
         k != CXCursor_UnaryOperator)
         return 0;
     cursor_list ch = children_of(c);
-    int target = ch.n >= 1 && is_ref_to(ch.v[0], u->var), w = 0;
+    int target = ch.n >= 1 && names_decl(ch.v[0], u->var), w = 0;
     char op[8] = "";
     if (target && k == CXCursor_CompoundAssignOperator)
         w = 1;
@@ -146,10 +105,8 @@ static int writes(const var_use *u, CXCursor c)
         binary_operator(u->an, c, ch.v[0], ch.v[1], op, sizeof op);
         w = !strcmp(op, "=");
     } else if (target && k == CXCursor_UnaryOperator) {
-        first_token(c, op, sizeof op);
+        unary_operator(u->an, c, ch.v[0], op, sizeof op); /* prefix or postfix */
         w = !strcmp(op, "++") || !strcmp(op, "--") || !strcmp(op, "&");
-        last_token(c, op, sizeof op);
-        w |= !strcmp(op, "++") || !strcmp(op, "--");
     }
     free(ch.v);
     return w;
@@ -175,15 +132,6 @@ static int declared_in_loop(CXCursor func, CXCursor var)
     var_use u = {NULL, var, 0};
     clang_visitChildren(func, in_loop_cb, &u);
     return u.found;
-}
-
-static int param_index(CXCursor func, CXCursor var)
-{
-    int n = clang_Cursor_getNumArguments(func);
-    for (int i = 0; i < n; i++)
-        if (clang_equalCursors(clang_Cursor_getArgument(func, (unsigned)i), var))
-            return i;
-    return -1;
 }
 
 /* What fixes var's value for the work-item (the header's forms), or NULL. */

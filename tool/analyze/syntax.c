@@ -262,6 +262,22 @@ CXCursor referenced_decl(CXCursor e)
     return clang_getCursorReferenced(s);
 }
 
+int names_decl(CXCursor e, CXCursor decl)
+{
+    CXCursor s = strip(e);
+    return clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(s), decl);
+}
+
+int param_index(CXCursor func, CXCursor var)
+{
+    int n = clang_Cursor_getNumArguments(func);
+    for (int i = 0; i < n; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(func, (unsigned)i), var))
+            return i;
+    return -1;
+}
+
 /* ---- operators (libclang 14 to 16 do not expose operator kinds) ------- */
 
 static void trim_copy(const char *s, size_t n, char *out, size_t outlen)

@@ -47,6 +47,10 @@ void expr_text(const analysis *an, CXCursor e, char *out, size_t n);
 void spelling_into(CXCursor c, char *out, size_t n);
 /* The declaration a name refers to (through casts and parentheses), or null. */
 CXCursor referenced_decl(CXCursor e);
+/* Is e (through strip) a name of decl? */
+int names_decl(CXCursor e, CXCursor decl);
+/* The position of parameter var among func's, or -1. */
+int param_index(CXCursor func, CXCursor var);
 /* The operator text of a binary / unary operator (libclang 14 does not expose the kind). */
 void binary_operator(const analysis *an, CXCursor c, CXCursor lhs, CXCursor rhs, char *out,
                      size_t outlen);
