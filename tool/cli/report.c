@@ -316,13 +316,55 @@ static void print_left(FILE *f, const analysis *an, const ir_kernel *ir, const r
     }
 }
 
+/* Whether n is a data decision of the kernel's own text inside one of its loops. */
+static int data_in_a_loop(const ir_node *n)
+{
+    if (n->cond.divergence != DIV_DATA || n->frame != 0)
+        return 0;
+    for (const ir_node *q = n->parent; q; q = q->parent)
+        if (q->kind == IR_LOOP)
+            return 1;
+    return 0;
+}
+
+/* Whether a decision the state machine leaves is a data decision of a helper it inlines. */
+static int left_helper_data(const kernel_plan *kp)
+{
+    const machine_plan *mp = &kp->machine;
+    for (unsigned i = 0; i < mp->nleft; i++) {
+        const ir_node *n = kp->k->ir->nodes[mp->left[i].node];
+        if (n->frame != 0 && n->cond.divergence == DIV_DATA)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Whether print_machine says something of a state machine it does not use: its blockers,
+ * or why it leaves the data decisions of helpers or of the kernel's loops as written (in
+ * terms of uniformity and cost). The loop kernel's line then points there.
+ */
+static int machine_speaks(const kernel_plan *kp)
+{
+    const machine_plan *mp = &kp->machine;
+    if (mp->active)
+        return 0;
+    if (mp->nblockers || left_helper_data(kp))
+        return 1;
+    int data_in_loop = 0; /* the machine's domain: its decisions in the kernel's loops */
+    for (unsigned i = 0; i < mp->nleft; i++)
+        data_in_loop |= data_in_a_loop(kp->k->ir->nodes[mp->left[i].node]);
+    return data_in_loop && mp->why[0] && !kp->loop.active;
+}
+
 /* --strategy tile: the loop regrouped round by round (loop.h), or why not. */
 static void print_loop(FILE *f, const analysis *an, const kernel_plan *kp)
 {
     const loop_plan *lp = &kp->loop;
     if (!lp->line || kp->machine.active)
         return;
-    if (!lp->active && kp->machine.nblockers) {
+    if (!lp->active && (lp->shape || kp->machine.nblockers) && machine_speaks(kp)) {
+        /* the machine's reasons, in terms of uniformity and cost, are below */
         fprintf(f, "  loop (tile): line %u: not regrouped by the loop kernel: see the state "
                    "machine\n", lp->line);
         return;
@@ -423,11 +465,9 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
     const machine_plan *mp = &kp->machine;
     const ir_kernel *ir = kp->k->ir;
     if (!mp->active) {
-        int helper = 0; /* a decision of a helper it would inline: say why not */
-        for (unsigned i = 0; i < mp->nleft; i++)
-            helper |= ir->nodes[mp->left[i].node]->frame != 0 &&
-                      ir->nodes[mp->left[i].node]->cond.divergence == DIV_DATA;
-        if (!mp->nblockers && helper) { /* every decision left, each with its helper */
+        if (!machine_speaks(kp))
+            return;
+        if (!mp->nblockers && left_helper_data(kp)) { /* each decision left, with its helper */
             fprintf(f, "  state machine (tile): not used: %s\n", mp->why);
             print_left(f, an, ir, mp->left, mp->nleft);
             return;
@@ -444,19 +484,11 @@ static void print_machine(FILE *f, const analysis *an, const kernel_plan *kp, un
             }
             return;
         }
-        int data_in_loop = 0; /* the machine's domain: say why its decisions stay */
-        for (unsigned i = 0; i < mp->nleft; i++) {
-            const ir_node *n = ir->nodes[mp->left[i].node];
-            for (const ir_node *q = n->parent; q && n->cond.divergence == DIV_DATA; q = q->parent)
-                data_in_loop |= q->kind == IR_LOOP && n->frame == 0;
-        }
-        if (!data_in_loop || !mp->why[0] || kp->loop.active)
-            return;
         fprintf(f, "  state machine (tile): not used: %s\n", mp->why);
-        for (unsigned i = 0; i < mp->nleft; i++) {
+        for (unsigned i = 0; i < mp->nleft; i++) { /* its domain: the loops' data decisions */
             const ir_node *n = ir->nodes[mp->left[i].node];
-            if (n->cond.divergence != DIV_DATA)
-                continue;
+            if (!data_in_a_loop(n))
+                continue; /* a top-level one is the tile's (its split, or "split: never") */
             fprintf(f, "    left as written: line %u, %s (", mp->left[i].line,
                     n->kind == IR_SWITCH ? "switch" : "if");
             put_text(f, an, n->cond.range, 40);

@@ -85,6 +85,7 @@ static int branch_loop(const decision *d, unsigned at, loop_plan *lp)
     CXCursor any = decision_loop_in(d->cursor);
     lp->line = cursor_spelling_line(any);
     if (d->kind == DEC_SWITCH) {
+        lp->shape = 1;
         snprintf(lp->why, sizeof lp->why, "the loop sits in a case of the switch at line %u, "
                  "which the tile kernel splits; the loop kernel regroups a loop in a branch of a "
                  "top-level if, never in a case of a switch (the loop runs in its leaf, as "
@@ -114,6 +115,7 @@ static int branch_loop(const decision *d, unsigned at, loop_plan *lp)
         }
     }
     if (best < 0) {
+        lp->shape = 1;
         snprintf(lp->why, sizeof lp->why, "the loop sits below the top level of a branch of "
                  "the if at line %u, which the tile kernel splits; the loop kernel regroups a "
                  "loop at the top level of the kernel or of such a branch only (the loop runs "
@@ -144,6 +146,7 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
                         : it->kind == ITEM_STMT ? decision_loop_in(it->cursor)
                                                 : cursor_null();
         if (d && !decision_is_guard(d) && found && cursor_is_null(in) && !lp->outer) {
+            lp->shape = 1;
             snprintf(lp->why, sizeof lp->why, "the kernel has a decision at its top level "
                      "after the loop (line %u), which the tile kernel splits; the loop kernel "
                      "regroups a loop whose kernel has decisions before it or around it only "
@@ -153,6 +156,7 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
         if (cursor_is_null(in))
             continue;
         if (found) {
+            lp->shape = 1;
             snprintf(lp->why, sizeof lp->why,
                      "a second loop with a decision at line %u: the loop kernel regroups "
                      "one loop a kernel", cursor_spelling_line(in));
@@ -172,10 +176,12 @@ static int find_loop(const kernel_info *k, loop_plan *lp)
                          "kept by running the loop in its leaf as written; without the "
                          "attribute its decisions are weighed against a regrouping round",
                          it->range.line);
-            else
+            else {
+                lp->shape = 1;
                 snprintf(lp->why, sizeof lp->why, "the loop sits inside the statement at line "
                          "%u: the loop kernel regroups a loop at the top level of the kernel "
                          "or of a branch of a top-level if only", it->range.line);
+            }
             return 1;
         }
         lp->item = i;
@@ -444,10 +450,12 @@ static int body_decision(const kernel_info *k, const machine_plan *mp, loop_plan
                  "other at the top of the loop's body: its items agree, so regrouping cannot "
                  "pay", first->range.line, div_class_name(first->divergence),
                  first->divergence_why);
-    else
+    else {
+        lp->shape = 1;
         snprintf(lp->why, sizeof lp->why, "the body of the loop at line %u holds no decision at "
                  "its top level: the loop kernel regroups at an if/else or switch of the body "
                  "itself", lp->line);
+    }
     return 1;
 }
 

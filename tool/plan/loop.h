@@ -86,6 +86,9 @@ typedef struct loop_plan {
     regroup_left *left;   /* the data decisions of the loop left as written, and why */
     unsigned nleft;
     char why[360];        /* not active: why (a sentence) */
+    int shape;            /* not active because the loop sits outside the loop kernel's
+                           * shapes (why says where): the state machine weighs its
+                           * decisions, and --report points there */
 } loop_plan;
 
 /*
