@@ -449,8 +449,26 @@ void loop_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
         snprintf(why, sizeof why, "a round at its decision would save about %.0f operations a "
                  "visit of the %.0f it costs: no round; %s", lp->saved, lp->round_cost,
                  lp->refill_why);
+    /* An item moves at the loop's decision: what it wrote before (the prologue, earlier
+     * iterations) it may read again on another work-item, so that barrier fences global
+     * memory too where the statements up to the loop's end write memory or take an
+     * atomic (OpenCL orders a work-group's global accesses only at a barrier with
+     * CLK_GLOBAL_MEM_FENCE). */
+    unsigned upto = lp->outer ? lp->outer_item : lp->item, writes = 0;
+    for (unsigned i = 0; i < upto && i < k->top.n; i++) /* the statements before */
+        writes |= k->top.items[i].fx.bits;
+    if (lp->outer) { /* the if's condition, its branch's statements up to the loop's end */
+        const seq *in = &lp->outer->branches[lp->outer_branch].seq;
+        writes |= lp->outer->cond_fx.bits;
+        for (unsigned i = 0; i <= lp->item && i < in->n; i++)
+            writes |= in->items[i].fx.bits;
+    } else if (upto < k->top.n) {
+        writes |= k->top.items[upto].fx.bits; /* the loop */
+    }
+    writes &= EFF_MEM_WRITE | EFF_ATOMIC;
     tmpl_var v[] = {{"K", k->name},        {"PARAMS", params},  {"ARGS", args},
                     {"REGROUP", regroup},  {"REGROUP_WHY", why},
+                    {"MOVE_FENCE", writes ? "1" : ""},
                     {"NLEAVES", nleaves},  {"LINE", line},      {"DLINE", dline},
                     {"BYTES", bytes},      {"MEMBERS", members}, {"START", start},
                     {"HEAD", head},        {"BRANCH", branch},  {"END", end},

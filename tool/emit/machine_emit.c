@@ -564,6 +564,29 @@ static void frame_edits(emitter *e, const kernel_plan *kp, edits *es, unsigned f
     call_edits(e, kp, es, frame, fs);
 }
 
+/*
+ * Whether an item may write memory and then move to another work-item at a regroup point:
+ * the kernel's top-level statements up to the last one that holds a regroup point write
+ * memory or take an atomic. The item may read what it wrote after the move, so the barrier
+ * that hands its context over fences global memory too (OpenCL orders a work-group's
+ * global accesses only at a barrier with CLK_GLOBAL_MEM_FENCE).
+ */
+static int writes_before_a_move(const ir_kernel *ir, const machine_plan *mp)
+{
+    const ir_node *root = ir->root;
+    unsigned last = 0, bits = 0;
+    int any = 0;
+    for (unsigned i = 0; i < root->nkids; i++)
+        for (unsigned p = 0; p < mp->npoints; p++)
+            if (ir_holds(root->kids[i], ir->nodes[mp->points[p].node])) {
+                last = i;
+                any = 1;
+            }
+    for (unsigned i = 0; any && i <= last; i++)
+        bits |= root->kids[i]->fx.bits;
+    return (bits & (EFF_MEM_WRITE | EFF_ATOMIC)) != 0;
+}
+
 /* An inlined helper's body (frame), edited, on lines of its own: #line to the helper's. */
 static void frame_text(emitter *e, const kernel_plan *kp, unsigned frame, frames *fs,
                        strbuf *out)
@@ -637,6 +660,7 @@ void machine_emit_set(emitter *e, const kernel_plan *kp, strbuf *sb)
                  "operations, a regrouping round about %.0f", mp->arm_cost, mp->round_cost);
     char *ipw = emit_comment_safe(mp->in_place_why), *original = emit_in_place_body(e, kp);
     tmpl_var v[] = {{"K", k->name},
+                    {"MOVE_FENCE", writes_before_a_move(ir, mp) ? "1" : ""},
                     {"PARAMS", params},
                     {"ARGS", args},
                     {"REGROUP", regroup},
