@@ -20,6 +20,8 @@ typedef struct pp_event {
     unsigned end;             /* a #define: the end of its last token */
     int define;
     int cmdline;              /* a -D: at.file is CMDLINE_FILE, no text */
+    char *value;              /* a -D: its replacement text, spelled from its tokens (after
+                               * a function-like one's parameters); NULL when it has none */
 } pp_event;
 
 #define CMDLINE_FILE 0xffffffffu /* no user file: the command line's -D */
@@ -62,7 +64,7 @@ static void add_define(pp_record *r, CXCursor c)
         end.offset < at.offset)
         return;
     CXString s = clang_getCursorSpelling(c);
-    pp_event e = {xstrdup(clang_getCString(s)), at, end.offset, 1, 0};
+    pp_event e = {xstrdup(clang_getCString(s)), at, end.offset, 1, 0, NULL};
     clang_disposeString(s);
     VEC_PUSH(r->ev, r->nev, r->capev, e);
 }
@@ -78,6 +80,43 @@ static int from_command_line(CXCursor d)
     return yes;
 }
 
+/*
+ * The replacement text of the -D definition d, its tokens spelled one after the other (a
+ * function-like macro's parameters left out), or NULL: what the macros it names are
+ * followed from (add_nested), as a file's #define's text is.
+ */
+static char *command_line_value(pp_record *r, CXCursor d)
+{
+    CXToken *tok = NULL;
+    unsigned ntok = 0, i = 1;
+    clang_tokenize(r->pr->tu, clang_getCursorExtent(d), &tok, &ntok);
+    if (ntok > 1 && clang_Cursor_isMacroFunctionLike(d)) { /* past the parameters */
+        while (i < ntok) {
+            CXString t = clang_getTokenSpelling(r->pr->tu, tok[i++]);
+            int close = !strcmp(clang_getCString(t), ")");
+            clang_disposeString(t);
+            if (close)
+                break;
+        }
+    }
+    char *value = NULL;
+    size_t len = 0;
+    for (; i < ntok; i++) {
+        CXString t = clang_getTokenSpelling(r->pr->tu, tok[i]);
+        const char *sp = clang_getCString(t);
+        size_t n = strlen(sp);
+        value = xrealloc(value, len + n + 2);
+        memcpy(value + len, sp, n);
+        len += n;
+        value[len++] = ' ';
+        value[len] = '\0';
+        clang_disposeString(t);
+    }
+    if (tok)
+        clang_disposeTokens(r->pr->tu, tok, ntok);
+    return value;
+}
+
 /* The event of the -D that defines name (one a name, made at its first expansion). */
 static int command_line_define(pp_record *r, CXCursor d)
 {
@@ -88,7 +127,7 @@ static int command_line_define(pp_record *r, CXCursor d)
         if (r->ev[i].cmdline && !strcmp(r->ev[i].name, name))
             found = (int)i;
     if (found < 0) {
-        pp_event e = {xstrdup(name), {CMDLINE_FILE, 0, 0, 0}, 0, 1, 1};
+        pp_event e = {xstrdup(name), {CMDLINE_FILE, 0, 0, 0}, 0, 1, 1, command_line_value(r, d)};
         VEC_PUSH(r->ev, r->nev, r->capev, e);
         found = (int)r->nev - 1;
     }
@@ -179,7 +218,7 @@ static void add_undefs(pp_record *r, unsigned file)
         if (!starts_line(f, off) || in_skipped(sk, nsk, off))
             continue;
         CXString s = clang_getTokenSpelling(pr->tu, tok[i + 2]);
-        pp_event e = {xstrdup(clang_getCString(s)), {file, off, 0, 0}, off, 0, 0};
+        pp_event e = {xstrdup(clang_getCString(s)), {file, off, 0, 0}, off, 0, 0, NULL};
         clang_disposeString(s);
         VEC_PUSH(r->ev, r->nev, r->capev, e);
     }
@@ -189,8 +228,10 @@ static void add_undefs(pp_record *r, unsigned file)
 
 static void record_free(pp_record *r)
 {
-    for (unsigned i = 0; i < r->nev; i++)
+    for (unsigned i = 0; i < r->nev; i++) {
         free(r->ev[i].name);
+        free(r->ev[i].value);
+    }
     free(r->ev);
     free(r->ex);
 }
@@ -230,38 +271,49 @@ static int is_ident(char c)
 
 static void add_use(const pp_record *r, use_list *u, const src_range *k, int def);
 
-/* The macros def's replacement text names (those defined at the kernel), as uses too. */
-static void add_nested(const pp_record *r, use_list *u, const src_range *k, const pp_event *d)
+/* The macros text[i..end) names (those defined at the kernel k), as uses too. */
+static void add_names(const pp_record *r, use_list *u, const src_range *k, const char *text,
+                      unsigned i, unsigned end)
 {
-    if (d->cmdline)
-        return; /* a -D's value is not in the files: the macros it names are not followed */
-    const src_file *f = &r->pr->files[d->at.file];
-    unsigned i = d->at.offset + (unsigned)strlen(d->name);
-    if (i < d->end && f->text[i] == '(') /* function-like: past the parameters */
-        while (i < d->end && f->text[i] != ')')
-            i++;
-    while (i < d->end) {
-        if (f->text[i] == '"' || f->text[i] == '\'') { /* a literal names nothing */
-            char q = f->text[i++];
-            while (i < d->end && f->text[i] != q)
-                i += f->text[i] == '\\' ? 2 : 1;
+    while (i < end) {
+        if (text[i] == '"' || text[i] == '\'') { /* a literal names nothing */
+            char q = text[i++];
+            while (i < end && text[i] != q)
+                i += text[i] == '\\' ? 2 : 1;
             i++;
             continue;
         }
-        if (!is_ident(f->text[i]) || isdigit((unsigned char)f->text[i])) {
-            while (++i < d->end && is_ident(f->text[i]) && is_ident(f->text[i - 1]))
+        if (!is_ident(text[i]) || isdigit((unsigned char)text[i])) {
+            while (++i < end && is_ident(text[i]) && is_ident(text[i - 1]))
                 ;
             continue;
         }
         unsigned b = i;
-        while (i < d->end && is_ident(f->text[i]))
+        while (i < end && is_ident(text[i]))
             i++;
-        char *name = xstrndup(f->text + b, i - b);
+        char *name = xstrndup(text + b, i - b);
         int def = state_at(r, name, k->file, k->begin);
         free(name);
         if (def >= 0)
             add_use(r, u, k, def);
     }
+}
+
+/* The macros def's replacement text names (those defined at the kernel), as uses too: a
+ * #define's text in its file, a -D's value (-DSCALE=GAIN follows GAIN). */
+static void add_nested(const pp_record *r, use_list *u, const src_range *k, const pp_event *d)
+{
+    if (d->cmdline) {
+        if (d->value)
+            add_names(r, u, k, d->value, 0, (unsigned)strlen(d->value));
+        return;
+    }
+    const src_file *f = &r->pr->files[d->at.file];
+    unsigned i = d->at.offset + (unsigned)strlen(d->name);
+    if (i < d->end && f->text[i] == '(') /* function-like: past the parameters */
+        while (i < d->end && f->text[i] != ')')
+            i++;
+    add_names(r, u, k, f->text, i, d->end);
 }
 
 static void add_use(const pp_record *r, use_list *u, const src_range *k, int def)

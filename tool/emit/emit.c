@@ -311,7 +311,9 @@ static char *kernel_file(emitter *e, inclusions *inc)
         const char *eq = strchr(o->defines[i], '=');
         size_t n = eq ? (size_t)(eq - o->defines[i]) : strlen(o->defines[i]);
         snprintf(name, sizeof name, "%.*s", (int)n, o->defines[i]);
-        tmpl_var dv[] = {{"NAME", name}, {"VALUE", eq ? eq + 1 : "1"}};
+        char guard[256]; /* #ifndef takes the name alone: a function-like -D's parameters off */
+        snprintf(guard, sizeof guard, "%.*s", (int)strcspn(name, "("), name);
+        tmpl_var dv[] = {{"NAME", name}, {"GUARD", guard}, {"VALUE", eq ? eq + 1 : "1"}};
         emit_expand(e, &sb, &e->kt, "define", dv, NV(dv));
     }
     emit_cmdline_saves(e, &sb);
