@@ -339,6 +339,26 @@ static int left_helper_data(const kernel_plan *kp)
     return 0;
 }
 
+/* Whether the state machine weighed the kernel's decisions and none inside its loops (nor in
+ * a helper) depends on data. */
+static int loop_decisions_agree(const kernel_plan *kp)
+{
+    const machine_plan *mp = &kp->machine;
+    if (!kp->k->ir || !mp->nleft || mp->nblockers)
+        return 0;
+    for (unsigned i = 0; i < mp->nleft; i++) {
+        const ir_node *n = kp->k->ir->nodes[mp->left[i].node];
+        if (data_in_a_loop(n) || (n->frame != 0 && n->cond.divergence == DIV_DATA))
+            return 0;
+    }
+    for (unsigned i = 0; i < mp->nleft; i++) { /* one at least in a loop */
+        for (const ir_node *q = kp->k->ir->nodes[mp->left[i].node]->parent; q; q = q->parent)
+            if (q->kind == IR_LOOP)
+                return 1;
+    }
+    return 0;
+}
+
 /*
  * Whether print_machine says something of a state machine it does not use: its blockers,
  * or why it leaves the data decisions of helpers or of the kernel's loops as written (in
@@ -367,6 +387,12 @@ static void print_loop(FILE *f, const analysis *an, const kernel_plan *kp)
         /* the machine's reasons, in terms of uniformity and cost, are below */
         fprintf(f, "  loop (tile): line %u: not regrouped by the loop kernel: see the state "
                    "machine\n", lp->line);
+        return;
+    }
+    if (!lp->active && lp->shape && loop_decisions_agree(kp)) {
+        fprintf(f, "  loop (tile): line %u: not regrouped: no decision inside the kernel's "
+                   "loops depends on data (the items of a SIMD group agree at each): nothing "
+                   "to regroup\n", lp->line);
         return;
     }
     if (!lp->active) {
