@@ -157,7 +157,9 @@ static void add_expansion(pp_record *r, CXCursor c)
 static enum CXChildVisitResult record_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (clang_getCursorKind(c) == CXCursor_MacroDefinition)
+    if (clang_getCursorKind(c) == CXCursor_MacroDefinition && from_command_line(c))
+        command_line_define(data, c); /* each -D, so that another -D's value finds it */
+    else if (clang_getCursorKind(c) == CXCursor_MacroDefinition)
         add_define(data, c);
     else if (clang_getCursorKind(c) == CXCursor_MacroExpansion)
         add_expansion(data, c);
