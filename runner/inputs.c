@@ -66,6 +66,22 @@ static int arg_error(const char *spec, const char *what, const nplus1rt_arg *a)
     return -1;
 }
 
+/* A recipe on a buffer of structs, unions or arrays: what it takes instead. */
+static int struct_buffer_error(const char *spec, const nplus1rt_arg *a)
+{
+    if (a->type && strstr(a->type, "(*)"))
+        return arg_error(spec, "a buffer of arrays takes its contents from file:PATH", a);
+    const char *t = a->type ? a->type : "";
+    while (!strncmp(t, "const ", 6) || !strncmp(t, "volatile ", 9) || !strncmp(t, "__global ", 9))
+        t = strchr(t, ' ') + 1;
+    char what[256];
+    snprintf(what, sizeof what,
+             "a %s buffer takes its contents from file:PATH, or one field of every element "
+             "from NAME.FIELD=VALUE or a recipe (%s.FIELD=range:LO:HI)",
+             strncmp(t, "union ", 6) ? "struct" : "union", a->name);
+    return arg_error(spec, what, a);
+}
+
 /* ---- images and samplers --------------------------------------------------------- */
 
 typedef struct named {
@@ -212,10 +228,7 @@ static int take_value(const kdesc *k, unsigned p, const char *spec, const char *
             return arg_error(spec, "file: and recipes give a buffer's contents; a value takes "
                                    "NAME=VALUE", a);
         if (kdesc_is_struct(k, p) && strncmp(val, "file:", 5))
-            return arg_error(spec, a->type && strstr(a->type, "(*)")
-                                       ? "a buffer of arrays takes its contents from file:PATH"
-                                       : "a struct buffer takes its contents from file:PATH",
-                             a);
+            return struct_buffer_error(spec, a);
         note_one_value_range(a, spec, val);
         v->contents[p] = val;
     } else if (!buffer && parse_value(a, val, v->storage[p]) == 0) {

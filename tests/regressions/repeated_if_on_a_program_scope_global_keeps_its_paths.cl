@@ -10,8 +10,8 @@
 // what a condition reads, so `level = 3;` between the two ifs went unseen and the
 // paths that take them differently were dropped (wrong code: an item taking them would
 // do nothing). Likewise a condition that calls a helper, which may read such a variable.
-// Now a condition that names a program-scope variable that is not const, or calls a
-// helper with a body, is never reused. (Report only: POCL builds the original as
+// Now a condition that names a program-scope variable that is not const, itself or in a
+// helper it calls, is never reused. (Report only: POCL builds the original as
 // OpenCL 1.2, where a program-scope variable must be __constant.)
 __global int level = 0;
 

@@ -141,8 +141,14 @@ int main(void)
 
     r = run("__kernel void k(__global const int *a, __global int *o) {\n"
             "  int g = get_global_id(0);\n  if (a[g] > 3) o[g] = 1; else o[g] = 2;\n"
-            "  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n");
+            "  barrier(CLK_GLOBAL_MEM_FENCE);\n  o[g] += o[g ^ 1];\n}\n");
     check(r.rc != 0 && r.errors >= 1, "a kernel with a barrier is refused");
+
+    r = run("__kernel void k(__global const int *a, __global int *o) {\n"
+            "  int g = get_global_id(0);\n  if (a[g] > 3) o[g] = 1; else o[g] = 2;\n"
+            "  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n");
+    check(r.rc == 0 && r.errors == 0,
+          "a barrier that ends the kernel orders nothing: the kernel is split");
 
     r = run("__kernel void k(__global int *a, __global int *o) {\n"
             "  int g = get_global_id(0);\n  if (a[g]++ > 3) o[g] = 1; else o[g] = 2;\n}\n");

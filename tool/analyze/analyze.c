@@ -59,6 +59,27 @@ static void read_reqd_wg(kernel_info *k)
     clang_PrintingPolicy_dispose(pol);
 }
 
+/*
+ * A barrier that is the kernel's last statement orders nothing: no statement of any item
+ * follows it, and the kernel's end makes every write visible anyway (__local memory, which
+ * it could order for a later statement, is refused). The effects scan does not count it
+ * (effects.c); the generated kernels leave its text out (parse_drop_text), where a leaf's
+ * tail guard or a tile's rounds would make some items of a group skip it. A note says so.
+ */
+static void leave_out_trailing_barrier(build_ctx *bc)
+{
+    CXCursor call = kernel_trailing_barrier(bc->an, bc->k->cursor);
+    src_range r;
+    if (clang_Cursor_isNull(call) || cursor_range(bc->an, call, &r) != 0)
+        return;
+    char *name = cursor_spelling(call);
+    analyze_note_at(bc, call, "the %s that ends kernel '%s' orders nothing (no statement follows "
+                              "it) and is left out of the generated kernels",
+                    name, bc->k->name);
+    free(name);
+    parse_drop_text(bc->an->pr, r.file, r.begin, r.end);
+}
+
 static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
 {
     build_ctx bc = {an, k, diag, 0, 0, 0};
@@ -81,6 +102,8 @@ static void analyze_kernel(analysis *an, kernel_info *k, diag_sink *diag)
         analyze_report_no_decision(&bc);
     bc.errors += analyze_params(an, k, diag);
     k->legal = bc.errors == 0;
+    if (k->legal)
+        leave_out_trailing_barrier(&bc);
 }
 
 static enum CXChildVisitResult find_kernels_cb(CXCursor c, CXCursor parent, CXClientData data)

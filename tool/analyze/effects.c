@@ -203,6 +203,9 @@ static void scan_call(scan_ctx *sc, CXCursor c)
         analyze_note_effect(sc->fx, EFF_UNSUPPORTED, c, clang_getNullCursor()); /* recursion */
     } else {
         unsigned b = analyze_builtin_effects(name);
+        if ((b & EFF_BARRIER) && !sc->track_params &&
+            clang_equalCursors(c, kernel_trailing_barrier(sc->an, sc->func)))
+            b &= ~(unsigned)EFF_BARRIER; /* the kernel's last statement: it orders nothing */
         if (b & EFF_ATOMIC)
             b |= EFF_MEM_WRITE; /* the write is the call's, not its '&p[i]' argument's */
         if (b)

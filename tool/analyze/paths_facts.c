@@ -110,35 +110,53 @@ int var_tracks_constant(const analysis *an, const kernel_info *k, CXCursor var, 
     return !s.taken;
 }
 
-/* A name the condition uses that only the path's own statements can change? */
+/* What closed_cb carries: whether a name is open, and how deep into helpers it went. */
+typedef struct closed_scan {
+    int open;
+    int depth;
+} closed_scan;
+
+/*
+ * A name the condition uses that only the path's own statements can change? A helper
+ * with a body is looked into (LBMCL's `is_moving(cell_type)`): its own parameters and
+ * locals are the call's, and a program-scope variable it names is open like one the
+ * condition names. What it loads, stores or calls with an effect the caller's effects
+ * (outcome_reusable) already refuse.
+ */
 static enum CXChildVisitResult closed_cb(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    int *open = data;
+    closed_scan *s = data;
     enum CXCursorKind kind = clang_getCursorKind(c);
     if (kind == CXCursor_CallExpr) {
-        CXCursor f = clang_getCursorReferenced(c); /* a helper with a body may read anything */
-        if (clang_Cursor_isNull(f) || !clang_Cursor_isNull(clang_getCursorDefinition(f)))
-            *open = 1;
+        CXCursor f = clang_getCursorReferenced(c);
+        CXCursor def = clang_Cursor_isNull(f) ? f : clang_getCursorDefinition(f);
+        if (clang_Cursor_isNull(f) || (!clang_Cursor_isNull(def) && s->depth >= 8)) {
+            s->open = 1;
+        } else if (!clang_Cursor_isNull(def)) {
+            s->depth++;
+            clang_visitChildren(def, closed_cb, s);
+            s->depth--;
+        }
     } else if (kind == CXCursor_DeclRefExpr) {
         CXCursor d = clang_getCursorReferenced(c);
         enum CXCursorKind dk = clang_getCursorKind(d);
         if (dk == CXCursor_VarDecl && !is_local_decl(d) &&
             !clang_isConstQualifiedType(clang_getCursorType(d)))
-            *open = 1; /* a program-scope variable (OpenCL 2.0 __global) another item writes */
+            s->open = 1; /* a program-scope variable (OpenCL 2.0 __global) another item writes */
     }
-    return *open ? CXChildVisit_Break : CXChildVisit_Recurse;
+    return s->open ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 int cond_reads_only_locals(CXCursor cond)
 {
-    int open = 0;
+    closed_scan s = {0, 0};
     if (clang_Cursor_isNull(cond))
         return 0;
-    closed_cb(cond, clang_getNullCursor(), &open);
-    if (!open)
-        clang_visitChildren(cond, closed_cb, &open);
-    return !open;
+    closed_cb(cond, clang_getNullCursor(), &s);
+    if (!s.open)
+        clang_visitChildren(cond, closed_cb, &s);
+    return !s.open;
 }
 
 int var_is_constant_pointer_param(const kernel_info *k, CXCursor var)

@@ -43,7 +43,7 @@ int stmt_assigns_constant(const analysis *an, CXCursor stmt, CXCursor *var, long
  * its type? (Walks k's body: asked only for an assignment the path runs.) */
 int var_tracks_constant(const analysis *an, const kernel_info *k, CXCursor var, long long c);
 /* Does the condition cond name only the kernel's own variables, enumerators and builtins
- * (no program-scope variable but a const one, no call of a helper with a body)? */
+ * (no program-scope variable but a const one, also in the helpers it calls)? */
 int cond_reads_only_locals(CXCursor cond);
 /* Is var one of kernel k's parameters, a pointer to __constant memory (which no work-item
  * can write while the kernel runs)? */

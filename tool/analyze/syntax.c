@@ -553,3 +553,37 @@ CXCursor last_child_of_kind(CXCursor parent, enum CXCursorKind kind)
     free(ch.v);
     return last;
 }
+
+/*
+ * A kernel's last statement when it is a work-group barrier written as such (docs/legality.md,
+ * "A barrier that ends the kernel"): `barrier(...)` or `work_group_barrier(...)`, a top-level
+ * statement of the kernel's body with nothing but empty statements after it, its callee's
+ * name at the start of its text (not a macro's expansion). Else the null cursor.
+ */
+CXCursor kernel_trailing_barrier(const analysis *an, CXCursor func)
+{
+    if (clang_getCursorKind(func) != CXCursor_FunctionDecl ||
+        clang_getFunctionTypeCallingConv(clang_getCursorType(func)) != CXCallingConv_Unexposed)
+        return clang_getNullCursor();
+    CXCursor body = last_child_of_kind(func, CXCursor_CompoundStmt);
+    cursor_list ch = children_of(body);
+    CXCursor last = clang_getNullCursor();
+    for (unsigned i = ch.n; i-- > 0 && clang_Cursor_isNull(last);)
+        if (clang_getCursorKind(ch.v[i]) != CXCursor_NullStmt)
+            last = ch.v[i];
+    free(ch.v);
+    if (clang_Cursor_isNull(last) || clang_getCursorKind(last) != CXCursor_CallExpr)
+        return clang_getNullCursor();
+    char *name = cursor_spelling(last);
+    src_range r;
+    int ok = (!strcmp(name, "barrier") || !strcmp(name, "work_group_barrier")) &&
+             cursor_range(an, last, &r) == 0;
+    if (ok) {
+        size_t n = strlen(name);
+        const src_file *f = &an->pr->files[r.file];
+        ok = r.end - r.begin > n && !strncmp(f->text + r.begin, name, n) &&
+             f->text[r.end - 1] == ')';
+    }
+    free(name);
+    return ok ? last : clang_getNullCursor();
+}

@@ -21,6 +21,9 @@ cursor_list children_of(CXCursor c);
 /* The last child of parent of this kind, or the null cursor: a function's body
  * (CXCursor_CompoundStmt), its last parameter (CXCursor_ParmDecl). */
 CXCursor last_child_of_kind(CXCursor parent, enum CXCursorKind kind);
+/* The barrier(...) or work_group_barrier(...) call that is kernel func's last statement,
+ * written as such, or the null cursor (it orders nothing: docs/legality.md). */
+CXCursor kernel_trailing_barrier(const analysis *an, CXCursor func);
 /* Skips whitespace and comments from offset; returns the new offset. */
 unsigned skip_space(const char *t, size_t len, unsigned off);
 /* Skips whitespace, comments and inactive text (#if blocks not compiled, directive lines). */

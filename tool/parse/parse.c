@@ -25,7 +25,7 @@ static int add_file(parse_result *pr, const char *path, CXFile cx)
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         memset(text, ' ', 3); /* a UTF-8 byte-order mark, which clang skips: offsets and
                                  columns stay clang's, and no text cut from here carries it */
-    src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0, NULL, 0};
+    src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0, NULL, 0, NULL, 0};
     VEC_PUSH(pr->files, pr->nfiles, pr->capfiles, f);
     return (int)pr->nfiles - 1;
 }
@@ -306,6 +306,7 @@ void parse_free(parse_result *pr)
         free(pr->files[i].path);
         free(pr->files[i].text);
         free(pr->files[i].inactive);
+        free(pr->files[i].dropped);
         free(pr->files[i].line_starts);
     }
     free(pr->files);
@@ -490,7 +491,8 @@ unsigned parse_skip_inactive(parse_result *pr, unsigned file, unsigned off)
     return off;
 }
 
-void parse_put_active(parse_result *pr, strbuf *sb, unsigned file, unsigned begin, unsigned end)
+static void put_active_piece(parse_result *pr, strbuf *sb, unsigned file, unsigned begin,
+                             unsigned end)
 {
     const src_file *f = parse_inactive(pr, file);
     unsigned pos = begin;
@@ -508,4 +510,37 @@ void parse_put_active(parse_result *pr, strbuf *sb, unsigned file, unsigned begi
     }
     if (pos < end)
         sb_putn(sb, f->text + pos, end - pos);
+}
+
+void parse_put_active(parse_result *pr, strbuf *sb, unsigned file, unsigned begin, unsigned end)
+{
+    const src_file *f = &pr->files[file];
+    unsigned pos = begin;
+    for (unsigned i = 0; i < f->ndropped; i++) {
+        const inactive_range *d = &f->dropped[i];
+        if (d->begin < pos || d->end > end)
+            continue; /* only a range that lies whole in the text asked for */
+        put_active_piece(pr, sb, file, pos, d->begin);
+        sb_puts(sb, "(void)0 /* nplus1gen: left out, a barrier that ends the kernel orders "
+                    "nothing */");
+        for (unsigned j = d->begin; j < d->end; j++)
+            if (f->text[j] == '\n')
+                sb_putc(sb, '\n');
+        pos = d->end;
+    }
+    put_active_piece(pr, sb, file, pos, end);
+}
+
+void parse_drop_text(parse_result *pr, unsigned file, unsigned begin, unsigned end)
+{
+    src_file *f = &pr->files[file];
+    unsigned at = 0;
+    while (at < f->ndropped && f->dropped[at].begin < begin)
+        at++;
+    if (at < f->ndropped && f->dropped[at].begin == begin)
+        return;
+    f->dropped = xrealloc(f->dropped, (f->ndropped + 1) * sizeof *f->dropped);
+    memmove(&f->dropped[at + 1], &f->dropped[at], (f->ndropped - at) * sizeof *f->dropped);
+    f->dropped[at] = (inactive_range){begin, end};
+    f->ndropped++;
 }

@@ -35,6 +35,9 @@ typedef struct src_file {
     int inactive_ready;
     unsigned *line_starts;       /* offset of each line's first byte; made on first use */
     unsigned nlines;
+    inactive_range *dropped;     /* sorted: text the generated kernels leave out (a kernel's
+                                  * trailing barrier, parse_drop_text) */
+    unsigned ndropped;
 } src_file;
 
 typedef struct parse_result {
@@ -87,9 +90,14 @@ unsigned parse_directives(const src_file *f, pp_directive **out);
 /* off, or the end of the inactive range that holds it. */
 unsigned parse_skip_inactive(parse_result *pr, unsigned file, unsigned off);
 
-/* Appends the active text of file[begin, end): inactive text is dropped, its newlines kept. */
+/* Appends the active text of file[begin, end): inactive text is dropped, its newlines kept;
+ * a range parse_drop_text names becomes `(void)0` and a comment, its newlines kept. */
 void parse_put_active(parse_result *pr, strbuf *sb, unsigned file, unsigned begin,
                       unsigned end);
+/* Leaves file[begin, end) out of the text parse_put_active gives: the analysis names a
+ * kernel's trailing barrier (docs/legality.md), which every generated kernel leaves out.
+ * The main file's copy of the user's source keeps it. Naming a range again does nothing. */
+void parse_drop_text(parse_result *pr, unsigned file, unsigned begin, unsigned end);
 
 /* The first error clang finds in a text (line 0: no location). */
 typedef struct parse_error {

@@ -6,8 +6,9 @@
  * no other write of k between that statement and the decision, and a
  * decision that compares k with a constant (k OP C, C OP k, k, !k, && and
  * || of those) or switches on k. And an if condition written again, the same
- * text, over private integer scalars only (no load, no call with an effect)
- * that nothing on the path writes in between: it has the outcome it had.
+ * text, over private integer scalars only (no load, no call with an effect; a
+ * helper it calls names only its parameters and locals) that nothing on the
+ * path writes in between: it has the outcome it had.
  */
 #include "paths.h"
 

@@ -197,8 +197,10 @@ static CXCursor fed_load(const effects *w, const effects *r, CXCursor *store)
     return cursor_null();
 }
 
-/* The first load by a condition or the slice that the store item w may feed on a path. */
-static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *w, CXCursor *store)
+/* The first load by a condition or the slice that the store item w may feed on a path;
+ * *in_slice says whether a statement of the slice (not a condition) loads it. */
+static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *w, CXCursor *store,
+                           int *in_slice)
 {
     spans sp = {NULL, 0, 0};
     reach_after(t->dp, top, w, &sp);
@@ -209,6 +211,7 @@ static CXCursor load_after(const tree_lists *t, const seq *top, const seq_item *
             in_spans(&sp, it->range.begin))
             read = fed_load(&w->fx, &it->fx, store);
     }
+    *in_slice = !cursor_is_null(read);
     for (unsigned i = 0; i < t->ndecisions && cursor_is_null(read); i++) {
         const decision *d = t->decisions[i];
         if ((d->cond_fx.bits & EFF_MEM_READ) && in_spans(&sp, d->range.begin))
@@ -233,15 +236,19 @@ int check_memory_order(const analysis *an, const tree_lists *t, const seq *top,
         if (w->range.end > horizon || !(w->fx.bits & (EFF_MEM_WRITE | EFF_ATOMIC)))
             continue;
         CXCursor store = cursor_null();
-        CXCursor read = load_after(t, top, w, &store);
+        int in_slice = 0;
+        CXCursor read = load_after(t, top, w, &store, &in_slice);
         if (cursor_is_null(read))
             continue;
         if (context_in_prologue(ctx, w)) { /* the classify phase runs it, then the read */
             ctx->relaxed++;
             continue;
         }
-        diag_at(diag, an->pr, DIAG_ERROR, read, rule_name(RULE_MEMORY_ORDER),
-                "a condition reads memory after the kernel wrote memory");
+        diag_at(diag, an->pr, DIAG_ERROR, read, rule_name(RULE_MEMORY_ORDER), "%s",
+                in_slice ? "a condition reads memory after the kernel wrote memory, through "
+                           "this statement of its slice (the classifier runs it to compute "
+                           "the condition)"
+                         : "a condition reads memory after the kernel wrote memory");
         CXCursor via;
         CXCursor at = first_site(&w->fx, EFF_MEM_WRITE | EFF_ATOMIC, w->cursor, &via);
         if (cursor_is_null(via) && !cursor_is_null(store))

@@ -30,7 +30,7 @@ __kernel void direct(__global float *buf, __global float *out)
 // CHECK-NEXT: {{.*}}memory_order.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
 // CHECK-NEXT: {{.+}}
 // CHECK-NEXT: ^
-// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+18]]:21: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+18]]:21: error: a condition reads memory after the kernel wrote memory, through this statement of its slice (the classifier runs it to compute the condition) [nplus1-memory-order]
 // CHECK-NEXT: const float v = buf[i];
 // CHECK-NEXT: ^
 // CHECK-NEXT: {{.*}}memory_order.cl:[[@LINE+8]]:5: note: this write runs before the condition; {{.*}}

@@ -12,7 +12,7 @@
 // RUN: %nplus1gen %s --split always --cl-std=CL2.0 -o %t >/dev/null 2>&1; test $? -eq 1
 // RUN: test ! -e %t
 
-// CHECK:      {{.*}}memory_order_images.cl:[[@LINE+10]]:16: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK:      {{.*}}memory_order_images.cl:[[@LINE+10]]:16: error: a condition reads memory after the kernel wrote memory, through this statement of its slice (the classifier runs it to compute the condition) [nplus1-memory-order]
 // CHECK-NEXT:     float4 v = read_imagef(img, p);
 // CHECK-NEXT:                ^
 // CHECK-NEXT: {{.*}}memory_order_images.cl:[[@LINE+6]]:5: note: this write runs before the condition; the classifier runs before any leaf kernel and would read the old value (read a 'read_only' image and write a 'write_only' one if they are different images)
@@ -33,7 +33,7 @@ __kernel void same_image(read_write image2d_t img, __global float *out)
 // CHECK-NEXT: {{.*}}memory_order_images.cl:{{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
 // CHECK-NEXT: {{.+}}
 // CHECK-NEXT: ^
-// CHECK-NEXT: {{.*}}memory_order_images.cl:[[@LINE+10]]:16: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK-NEXT: {{.*}}memory_order_images.cl:[[@LINE+10]]:16: error: a condition reads memory after the kernel wrote memory, through this statement of its slice (the classifier runs it to compute the condition) [nplus1-memory-order]
 // CHECK-NEXT:     float4 v = read_imagef(in, p);
 // CHECK-NEXT:                ^
 // CHECK-NEXT: {{.*}}memory_order_images.cl:[[@LINE+6]]:5: note: this write runs before the condition; {{.*}}'read_only' image{{.*}}

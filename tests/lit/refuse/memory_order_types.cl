@@ -66,7 +66,7 @@ __kernel void nested_struct(__global Outer *o, __global Inner *p, __global float
 typedef struct { float4 pos; float inv_mass; } Body;
 typedef struct { float fraction; int result0; } Hit;
 // CHECK-NEXT: {{[0-9]+:[0-9]+}}: note: --strategy tile allows this statement: its classify phase runs the prologue once per item and the leaves start from its values (docs/legality.md)
-// CHECK-NEXT: [[@LINE+6]]:17: error: a condition reads memory after the kernel wrote memory [nplus1-memory-order]
+// CHECK-NEXT: [[@LINE+6]]:17: error: a condition reads memory after the kernel wrote memory, through this statement of its slice (the classifier runs it to compute the condition) [nplus1-memory-order]
 // CHECK-NEXT: [[@LINE+4]]:13: note: this write runs before the condition; {{.*}}
 __kernel void whole_struct(__global Hit *hits, __global Body *bodies, __global float *out)
 {
