@@ -7,7 +7,6 @@
 // RUN: nplus1gen %s --validate --global 4096 --local 64 --arg n=1000 --arg cdf=iota \
 // RUN: --arg u=range:0:1200 --arg w=range:0:1 --strategy tile -D NPLUS1_LOOP_REGROUP=1
 // EXPECT: match
-// OUTPUT: note: the barrier that ends kernel 'find_bin' orders nothing \(no statement follows it\) and is left out of the generated kernels
 // OUTPUT: kernel weigh_bin: \d+ values compared, 0 mismatches\n  leaf 0 -> kernel 0: +[1-9]\d* items, 0 mismatches
 /*
  * Shape of: Rodinia's particle filter (opencl/particlefilter, find_index_kernel): each
