@@ -333,6 +333,7 @@ int analyze_tu_skip(analysis *an, parse_result *pr, const char **want, unsigned 
     an->pr = pr;
     an->loops = loops;
     analyze_summaries_init(an); /* the helpers' memo, filled as calls reach them */
+    syntax_memo_init(an);       /* the statements' ranges, filled as they are asked for */
     CXCursor root = clang_getTranslationUnitCursor(pr->tu);
     clang_visitChildren(root, find_kernels_cb, an);
     int bad = 0;
@@ -467,5 +468,6 @@ void analyze_free(analysis *an)
     free(an->skipped);
     free(an->skipped_loop_line);
     analyze_summaries_free(an);
+    syntax_memo_free(an);
     memset(an, 0, sizeof *an);
 }

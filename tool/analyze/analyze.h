@@ -315,6 +315,8 @@ typedef struct analysis {
     unsigned capskippedlines;
     void *summaries;          /* private: memoised helper-function effects (effects.c), made
                                * by analyze_tu; a memo, so a const analysis may fill it */
+    void *stmt_ranges;        /* private: memoised statement ranges (syntax.c's stmt_range),
+                               * made by analyze_tu; a memo, as summaries */
     int loops;                /* analyze_tu_loops: keep kernels whose decisions sit in loops */
 } analysis;
 

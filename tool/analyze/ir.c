@@ -67,9 +67,13 @@ ir_node *ir_new_node(ir_ctx *c, ir_kind kind, CXCursor cur, ir_node *parent)
     return n;
 }
 
+/* The kids' array holds a power of two of them: it doubles when their count is zero or a
+ * power of two (full), so a block of 100,000 statements is reallocated 17 times. */
 static void add_kid(ir_node *n, ir_node *kid)
 {
-    n->kids = xrealloc(n->kids, (n->nkids + 1) * sizeof *n->kids);
+    unsigned k = n->nkids;
+    if ((k & (k - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+        n->kids = xrealloc(n->kids, (k ? 2 * k : 1) * sizeof *n->kids);
     n->kids[n->nkids++] = kid;
 }
 

@@ -11,16 +11,61 @@
  */
 #include "ir_int.h"
 
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
+
+/* A reference noted: (variable, offset), so that a macro argument expanded twice is
+ * noted once, found by hash (a kernel of 100,000 references to one variable). */
+typedef struct ref_seen {
+    uint64_t key; /* variable << 32 | offset */
+    UT_hash_handle hh;
+} ref_seen;
 
 typedef struct refs_walk {
     ir_ctx *c;
     unsigned file;            /* the kernel body's file */
     unsigned begin, end;      /* the kernel body's offsets */
     unsigned frame;           /* 0: the kernel; else the call node of an inlined helper */
+    ref_seen **seen;          /* every (variable, offset) noted, all frames */
 } refs_walk;
+
+/* Adds (vi, off) to the set: 1 if it was not there. */
+static int first_sight(ref_seen **seen, int vi, unsigned off)
+{
+    uint64_t key = (uint64_t)(unsigned)vi << 32 | off;
+    ref_seen *r = NULL;
+    HASH_FIND(hh, *seen, &key, sizeof key, r);
+    if (r)
+        return 0;
+    r = xmalloc(sizeof *r);
+    r->key = key;
+    HASH_ADD(hh, *seen, key, sizeof r->key, r);
+    return 1;
+}
+
+static void seen_free(ref_seen **seen)
+{
+    ref_seen *r, *tmp;
+    HASH_ITER(hh, *seen, r, tmp) {
+        HASH_DEL(*seen, r);
+        free(r);
+    }
+}
+
+/* Appends off to v's references; the array's capacity is implied by its count (8, then
+ * the powers of two), so a variable of 100,000 references grows it 14 times. */
+static void push_ref(ir_var *v, unsigned off)
+{
+    unsigned n = v->nrefs;
+    if (n == 0 || (n >= 8 && (n & (n - 1)) == 0))
+        v->refs = xrealloc(v->refs, (n ? 2 * n : 8) * sizeof *v->refs);
+    v->refs[v->nrefs++] = off;
+}
 
 static int is_ident(char ch)
 {
@@ -75,11 +120,9 @@ static void note_ref(refs_walk *w, CXCursor ref)
         v->refs_hidden = 1;
         return;
     }
-    for (unsigned i = 0; i < v->nrefs; i++)
-        if (v->refs[i] == (unsigned)off)
-            return; /* a macro argument expanded twice */
-    unsigned cap = v->nrefs;
-    VEC_PUSH(v->refs, v->nrefs, cap, (unsigned)off);
+    if (!first_sight(w->seen, vi, (unsigned)off))
+        return; /* a macro argument expanded twice */
+    push_ref(v, (unsigned)off);
 }
 
 /* A declaration statement: each variable's statement, name and initialiser. */
@@ -154,12 +197,12 @@ static void note_written(ir_ctx *c, const effects *fx, unsigned frame)
     }
 }
 
-static void note_body(ir_ctx *c, CXCursor body, unsigned frame)
+static void note_body(ir_ctx *c, CXCursor body, unsigned frame, ref_seen **seen)
 {
     src_range br;
     if (cursor_range(c->an, body, &br) != 0)
         return;
-    refs_walk w = {c, br.file, br.begin, br.end, frame};
+    refs_walk w = {c, br.file, br.begin, br.end, frame, seen};
     clang_visitChildren(body, visit, &w);
 }
 
@@ -186,17 +229,21 @@ static void note_macro_own(ir_kernel *ir)
 
 void ir_note_refs(ir_ctx *c, CXCursor body)
 {
-    note_body(c, body, 0);
-    if (!c->ir->root)
+    ref_seen *seen = NULL;
+    note_body(c, body, 0, &seen);
+    if (!c->ir->root) {
+        seen_free(&seen);
         return;
+    }
     note_written(c, &c->ir->root->fx, 0);
     /* each inlined helper's text, in its frame (the state machine inlines it at the call) */
     for (unsigned i = 0; i < c->ir->nnodes; i++) {
         const ir_node *n = c->ir->nodes[i];
         if (n->kind != IR_CALL || !n->nkids)
             continue;
-        note_body(c, last_child_of_kind(n->call.callee, CXCursor_CompoundStmt), n->id);
+        note_body(c, last_child_of_kind(n->call.callee, CXCursor_CompoundStmt), n->id, &seen);
         note_written(c, &n->kids[0]->fx, n->id);
     }
+    seen_free(&seen);
     note_macro_own(c->ir);
 }

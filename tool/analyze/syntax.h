@@ -30,8 +30,11 @@ unsigned skip_space(const char *t, size_t len, unsigned off);
 unsigned skip_inactive(const analysis *an, unsigned file, unsigned off);
 /* The extent of c in expansion coordinates; 0 on success. */
 int cursor_range(const analysis *an, CXCursor c, src_range *r);
-/* Like cursor_range, for a statement: includes its ';'. */
+/* Like cursor_range, for a statement: includes its ';'. Memoised in an->stmt_ranges when
+ * analyze_tu made it (syntax_memo_init; syntax_memo_free frees it). */
 int stmt_range(const analysis *an, CXCursor c, src_range *r);
+void syntax_memo_init(analysis *an);
+void syntax_memo_free(analysis *an);
 char *cursor_spelling(CXCursor c);
 /* The body of a while, for or do statement (a do's first child, else the last), or null. */
 CXCursor loop_body_of(CXCursor loop);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor_map.h"
 #include "syntax.h"
 #include "util.h"
 
@@ -109,38 +110,79 @@ static div_class part_class(div_session *ds, const div_site *where, CXCursor par
     return divergence_classify_address(ds, &s, stride);
 }
 
-static void one_access(div_session *ds, const div_site *where, CXCursor access,
-                       access_traffic *out)
+/* What one access adds to its statement's traffic (traffic.h's classes; ONE_SECTOR: none). */
+typedef enum access_class { ONE_SECTOR, ONE_BROADCAST, ONE_COALESCED } access_class;
+
+typedef struct access_result {
+    access_class cls;
+    double moved; /* ONE_COALESCED: the bytes an item moves */
+} access_result;
+
+static access_result one_access(div_session *ds, const div_site *where, CXCursor access)
 {
+    access_result r = {ONE_SECTOR, 0};
     address a;
     if (!address_of(access, size_of(clang_getCursorType(access)), &a))
-        return; /* a helper's call, an atomic, an image: a sector */
+        return r; /* a helper's call, an atomic, an image: a sector */
     long sb, si;
     div_class cb = part_class(ds, where, a.base, &sb);
     div_class ci = part_class(ds, where, a.index, &si);
     if (cb == DIV_DATA || ci == DIV_DATA || sb == DIV_STRIDE_UNKNOWN ||
         si == DIV_STRIDE_UNKNOWN)
-        return;
+        return r;
     long step = sb + si; /* p + i: both in elements */
     if (step == 0) {
-        out->broadcast += 1;
-        return;
+        r.cls = ONE_BROADCAST;
+        return r;
     }
     double moved = (double)labs(step) * a.elem;
     if (moved < a.bytes)
         moved = a.bytes;
     if (moved >= SECTOR_BYTES)
-        return;
-    out->coalesced += 1;
-    out->coalesced_bytes += moved;
+        return r;
+    r.cls = ONE_COALESCED;
+    r.moved = moved;
+    return r;
+}
+
+/* The accesses of one traffic_of call already classed: an access both loaded and stored
+ * (o[g] += x) is classed once at a site, found by hash. */
+typedef struct access_memo {
+    cursor_map index; /* access -> results[] */
+    access_result *results;
+    unsigned n, cap;
+} access_memo;
+
+static void add_access(div_session *ds, const div_site *where, CXCursor access,
+                       access_memo *m, access_traffic *out)
+{
+    long i = cursor_map_get(&m->index, access, 0);
+    access_result r;
+    if (i >= 0) {
+        r = m->results[i];
+    } else {
+        r = one_access(ds, where, access);
+        cursor_map_put(&m->index, access, 0, m->n);
+        VEC_PUSH(m->results, m->n, m->cap, r);
+    }
+    if (r.cls == ONE_BROADCAST) {
+        out->broadcast += 1;
+    } else if (r.cls == ONE_COALESCED) {
+        out->coalesced += 1;
+        out->coalesced_bytes += r.moved;
+    }
 }
 
 void traffic_of(div_session *ds, const div_site *where, const effects *fx, access_traffic *out)
 {
+    access_memo m;
+    memset(&m, 0, sizeof m);
     for (unsigned i = 0; i < fx->nloads; i++)
-        one_access(ds, where, fx->loads[i], out);
+        add_access(ds, where, fx->loads[i], &m, out);
     for (unsigned i = 0; i < fx->nrestrict_loads; i++)
-        one_access(ds, where, fx->restrict_loads[i], out);
+        add_access(ds, where, fx->restrict_loads[i], &m, out);
     for (unsigned i = 0; i < fx->nstores; i++)
-        one_access(ds, where, fx->stores[i], out);
+        add_access(ds, where, fx->stores[i], &m, out);
+    cursor_map_clear(&m.index);
+    free(m.results);
 }

@@ -80,7 +80,7 @@ static char *leaf_body_ctx(emitter *e, const kernel_plan *kp, const leaf *lf)
     strbuf sb;
     sb_init(&sb);
     ctx_loads(e, &sb, &kp->ctx);
-    emit_put_line(&sb, e, k->body.file, emit_text_line_at(f->text, kp->ctx.point));
+    emit_put_line(&sb, e, k->body.file, parse_newline_line(e->an->pr, k->body.file, kp->ctx.point));
     strbuf rest;
     sb_init(&rest);
     emit_put_edited_in(&rest, e->an, k->body.file, f->text, kp->ctx.point, k->body.end, &es);

@@ -42,7 +42,7 @@ static void put_guarded(strbuf *sb, const inclusions *inc, unsigned file, unsign
             sb_putc(sb, '\n');
         sb_puts(sb, in->text);
         if (inc->lines) /* the user's lines after the inserted #error keep their numbers */
-            emit_put_line_directive(sb, emit_text_line_at(f->text, at), f->path);
+            emit_put_line_directive(sb, parse_newline_line(inc->an->pr, file, at), f->path);
         from = at;
     }
     sb_putn(sb, f->text + from, to - from);
@@ -129,7 +129,7 @@ void emit_file_inlined(strbuf *sb, const inclusions *inc, unsigned file, unsigne
         free(line);
         if (inc->lines) { /* the includer goes on after its #include line */
             sb_putc(sb, '\n');
-            emit_put_line_directive(sb, emit_text_line_at(f->text, le) + 1, f->path);
+            emit_put_line_directive(sb, parse_newline_line(inc->an->pr, file, le) + 1, f->path);
             sb->data[--sb->len] = '\0'; /* the include line's own newline ends it */
         }
         pos = le;

@@ -61,7 +61,7 @@ typedef struct jump_text {
 /* A #line naming the first line of r (unless --no-line). */
 static void put_line_at(emitter *e, strbuf *sb, src_range r)
 {
-    emit_put_line(sb, e, r.file, emit_text_line_at(e->an->pr->files[r.file].text, r.begin));
+    emit_put_line(sb, e, r.file, parse_newline_line(e->an->pr, r.file, r.begin));
 }
 
 /*
@@ -80,7 +80,7 @@ static void loop_text_jt(emitter *e, strbuf *sb, const loop_plan *lp, const jump
         end--;
     if (begin == end)
         return;
-    emit_put_line(sb, e, file, emit_text_line_at(text, begin));
+    emit_put_line(sb, e, file, parse_newline_line(e->an->pr, file, begin));
     sb_puts(sb, pad);
     unsigned pos = begin;
     for (unsigned i = 0; jt && i < lp->njumps; i++) {

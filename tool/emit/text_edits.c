@@ -70,14 +70,28 @@ static void put_line_after_edit(strbuf *sb, const char *text, unsigned at, unsig
     sb->data[--sb->len] = '\0';
 }
 
-/* Appends text[begin, end) with the edits applied (the active text of file, given an). */
+/* The line of text[off]: from the file's newline table when text is file's (given an). */
+static unsigned line_at(const analysis *an, unsigned file, const char *text, unsigned off)
+{
+    if (an && an->pr->files[file].text == text)
+        return parse_newline_line(an->pr, file, off);
+    return emit_text_line_at(text, off);
+}
+
+/*
+ * Appends text[begin, end) with the edits applied (the active text of file, given an).
+ * The line of begin is looked up only when an edit changes the number of lines (20,000
+ * helper copies of a 1 MB file each counted it from the file's start: 16 s), and in the
+ * file's newline table (10,000 kernels' leaf bodies: 30 s).
+ */
 void emit_put_edited_in(strbuf *sb, const analysis *an, unsigned file, const char *text,
                         unsigned begin, unsigned end, edits *es)
 {
     if (es->n)
         qsort(es->v, es->n, sizeof *es->v, edit_cmp);
     unsigned pos = begin;
-    unsigned line = es->line_path ? emit_text_line_at(text, begin) : 0;
+    unsigned lines = 0; /* the newlines of text[begin, pos) */
+    unsigned first = 0; /* the line of begin; 0: not counted yet */
     for (unsigned i = 0; i < es->n; i++) {
         const edit *e = &es->v[i];
         if (e->begin < pos || e->end > end)
@@ -85,9 +99,13 @@ void emit_put_edited_in(strbuf *sb, const analysis *an, unsigned file, const cha
         put_segment(sb, an, file, text, pos, e->begin);
         sb_puts(sb, e->text);
         if (es->line_path) {
-            line += newlines(text + pos, e->end - pos);
-            if (newlines(text + e->begin, e->end - e->begin) != newlines(e->text, strlen(e->text)))
-                put_line_after_edit(sb, text, e->end, line, es->line_path);
+            lines += newlines(text + pos, e->end - pos);
+            unsigned was = newlines(text + e->begin, e->end - e->begin);
+            if (was != newlines(e->text, strlen(e->text))) {
+                if (!first)
+                    first = line_at(an, file, text, begin);
+                put_line_after_edit(sb, text, e->end, first + lines, es->line_path);
+            }
         }
         pos = e->end;
     }

@@ -25,7 +25,7 @@ static int add_file(parse_result *pr, const char *path, CXFile cx)
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         memset(text, ' ', 3); /* a UTF-8 byte-order mark, which clang skips: offsets and
                                  columns stay clang's, and no text cut from here carries it */
-    src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0, NULL, 0, NULL, 0};
+    src_file f = {xstrdup(path), text, len, cx, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0, 0};
     VEC_PUSH(pr->files, pr->nfiles, pr->capfiles, f);
     return (int)pr->nfiles - 1;
 }
@@ -57,6 +57,27 @@ static const unsigned *line_starts(src_file *f)
             VEC_PUSH(f->line_starts, f->nlines, cap, (unsigned)(i + 1));
     }
     return f->line_starts;
+}
+
+unsigned parse_newline_line(parse_result *pr, unsigned file, unsigned off)
+{
+    src_file *f = &pr->files[file];
+    if (!f->newlines_ready) {
+        unsigned cap = 0;
+        for (size_t i = 0; i < f->len; i++)
+            if (f->text[i] == '\n')
+                VEC_PUSH(f->newlines, f->nnewlines, cap, (unsigned)i);
+        f->newlines_ready = 1;
+    }
+    unsigned lo = 0, hi = f->nnewlines; /* the newlines before off: [0, lo) */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (f->newlines[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 1 + lo;
 }
 
 /*
@@ -308,6 +329,7 @@ void parse_free(parse_result *pr)
         free(pr->files[i].inactive);
         free(pr->files[i].dropped);
         free(pr->files[i].line_starts);
+        free(pr->files[i].newlines);
     }
     free(pr->files);
     if (pr->tu)

@@ -38,6 +38,9 @@ typedef struct src_file {
     inactive_range *dropped;     /* sorted: text the generated kernels leave out (a kernel's
                                   * trailing barrier, parse_drop_text) */
     unsigned ndropped;
+    unsigned *newlines;          /* offset of each '\n'; made on first use (parse_newline_line) */
+    unsigned nnewlines;
+    int newlines_ready;
 } src_file;
 
 typedef struct parse_result {
@@ -89,6 +92,13 @@ unsigned parse_directives(const src_file *f, pp_directive **out);
 
 /* off, or the end of the inactive range that holds it. */
 unsigned parse_skip_inactive(parse_result *pr, unsigned file, unsigned off);
+
+/*
+ * 1 + the '\n' bytes of file's text before off: the line the generated #line directives
+ * name (a '\r' alone ends no line there). A binary search in a table made on first use, so
+ * that 10,000 kernels' copies do not each count from the file's start.
+ */
+unsigned parse_newline_line(parse_result *pr, unsigned file, unsigned off);
 
 /* Appends the active text of file[begin, end): inactive text is dropped, its newlines kept;
  * a range parse_drop_text names becomes `(void)0` and a comment, its newlines kept. */
