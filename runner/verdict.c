@@ -11,6 +11,13 @@
 
 #include "runner.h"
 
+/* kdesc.tile_kind of a set whose split is the loop kernel (3) or the state machine (4): its
+ * leaves are the arms of their regroup points, which an item may never reach after running
+ * the rest of the kernel's code */
+#define TILE_KIND_LOOP 3
+#define TILE_KIND_MACHINE 4
+#define REGROUPS_ONLY(k) ((k)->tile_kind == TILE_KIND_LOOP || (k)->tile_kind == TILE_KIND_MACHINE)
+
 /* "tile", or what the job says the tile kernel is: "tile+context", "tile+loop". */
 static const char *variant_name(const kdesc *k, const char *name)
 {
@@ -84,7 +91,9 @@ void verdict_result(const kdesc *k, const nplus1rt_validation *r)
         printf("  leaf %u -> kernel %d: %9zu items, %zu mismatches%s  when %s\n", l, kern, items,
                r->leaf_mismatches[kern], items ? "" : " (not exercised)", k->path_cond[l]);
     }
-    if (r->empty_items != NPLUS1RT_NOT_COUNTED)
+    if (r->empty_items != NPLUS1RT_NOT_COUNTED && REGROUPS_ONLY(k))
+        printf("  items that reached no regroup point: %zu\n", r->empty_items);
+    else if (r->empty_items != NPLUS1RT_NOT_COUNTED)
         printf("  items whose path does nothing: %zu\n", r->empty_items);
     for (unsigned i = 0; i < r->nfirst; i++)
         printf("  mismatch: %s[%zu] (leaf kernel %d): original %.9g, generated %.9g\n",
@@ -308,6 +317,16 @@ int verdict_coverage(job *j, const kdesc *k, const nplus1rt_validation *r)
         reached += r->leaf_items[l];
         idle += r->leaf_items[l] == 0;
         working++;
+    }
+    if (working && !reached && REGROUPS_ONLY(k)) {
+        /* the leaves are the regroup points' arms: every item ran the code outside them */
+        j->inconclusive = 1;
+        printf("validation inconclusive: no item of kernel %s reached a regroup point of its "
+               "%s: the outputs compare its code outside the arms, but no arm ran; give inputs "
+               "that reach them:\n", k->name,
+               k->tile_kind == TILE_KIND_LOOP ? "loop kernel" : "state machine");
+        print_unreached(k, r);
+        return 1;
     }
     if (working && !reached) {
         j->inconclusive = 1;
