@@ -44,6 +44,15 @@ char *xstrndup(const char *s, size_t n);
         (arr)[(n)++] = (item);                                          \
     } while (0)
 
+/* VEC_PUSH for an array that keeps no capacity: it holds the next power of two of its
+ * count, so it doubles when the count is 0 or a power of two (full). */
+#define VEC_PUSH_POW2(arr, n, item)                                     \
+    do {                                                                \
+        if (((n) & ((n) - 1)) == 0)                                     \
+            (arr) = xrealloc((arr), ((n) ? 2 * (n) : 1) * sizeof *(arr)); \
+        (arr)[(n)++] = (item);                                          \
+    } while (0)
+
 /*
  * Reads a whole file. Returns 0 and a malloc'd NUL-terminated buffer, or
  * -1 with errno set (a directory gives EISDIR, any other file that is not a

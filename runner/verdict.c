@@ -318,20 +318,18 @@ int verdict_coverage(job *j, const kdesc *k, const nplus1rt_validation *r)
         idle += r->leaf_items[l] == 0;
         working++;
     }
-    if (working && !reached && REGROUPS_ONLY(k)) {
-        /* the leaves are the regroup points' arms: every item ran the code outside them */
-        j->inconclusive = 1;
-        printf("validation inconclusive: no item of kernel %s reached a regroup point of its "
-               "%s: the outputs compare its code outside the arms, but no arm ran; give inputs "
-               "that reach them:\n", k->name,
-               k->tile_kind == TILE_KIND_LOOP ? "loop kernel" : "state machine");
-        print_unreached(k, r);
-        return 1;
-    }
     if (working && !reached) {
         j->inconclusive = 1;
-        printf("validation inconclusive: no item of kernel %s reached a leaf that does work, so "
-               "the outputs prove nothing; give inputs that reach these leaves:\n", k->name);
+        if (REGROUPS_ONLY(k)) /* the leaves are the regroup points' arms: every item ran the
+                               * code outside them */
+            printf("validation inconclusive: no item of kernel %s reached a regroup point of "
+                   "its %s: the outputs compare its code outside the arms, but no arm ran; give "
+                   "inputs that reach them:\n", k->name,
+                   k->tile_kind == TILE_KIND_LOOP ? "loop kernel" : "state machine");
+        else
+            printf("validation inconclusive: no item of kernel %s reached a leaf that does "
+                   "work, so the outputs prove nothing; give inputs that reach these leaves:\n",
+                   k->name);
         print_unreached(k, r);
         return 1;
     }

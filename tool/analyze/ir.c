@@ -67,14 +67,10 @@ ir_node *ir_new_node(ir_ctx *c, ir_kind kind, CXCursor cur, ir_node *parent)
     return n;
 }
 
-/* The kids' array holds a power of two of them: it doubles when their count is zero or a
- * power of two (full), so a block of 100,000 statements is reallocated 17 times. */
+/* A block of 100,000 statements reallocates its kids 17 times (VEC_PUSH_POW2). */
 static void add_kid(ir_node *n, ir_node *kid)
 {
-    unsigned k = n->nkids;
-    if ((k & (k - 1)) == 0) /* 0, 1, 2, 4, ...: full */
-        n->kids = xrealloc(n->kids, (k ? 2 * k : 1) * sizeof *n->kids);
-    n->kids[n->nkids++] = kid;
+    VEC_PUSH_POW2(n->kids, n->nkids, kid);
 }
 
 static void node_traffic(ir_ctx *c, const ir_node *n, const effects *fx, access_traffic *out);
@@ -717,8 +713,7 @@ static void build_frame(ir_ctx *c, ir_node *n, CXCursor def)
         n->call.ret_var = (int)ir_add_var(c, "return", clang_getNullCursor(), rt, IR_VAR_RETURN);
     ir_node *body = ir_build_body(c, def, n);
     if (body) {
-        n->kids = xcalloc(1, sizeof *n->kids);
-        n->kids[n->nkids++] = body;
+        add_kid(n, body);
         ir_mark_taken(c, body->cursor, c->frame);
     }
     c->ir->ncalls++;

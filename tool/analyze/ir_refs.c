@@ -57,16 +57,6 @@ static void seen_free(ref_seen **seen)
     }
 }
 
-/* Appends off to v's references; the array's capacity is implied by its count (8, then
- * the powers of two), so a variable of 100,000 references grows it 14 times. */
-static void push_ref(ir_var *v, unsigned off)
-{
-    unsigned n = v->nrefs;
-    if (n == 0 || (n >= 8 && (n & (n - 1)) == 0))
-        v->refs = xrealloc(v->refs, (n ? 2 * n : 8) * sizeof *v->refs);
-    v->refs[v->nrefs++] = off;
-}
-
 static int is_ident(char ch)
 {
     return isalnum((unsigned char)ch) || ch == '_';
@@ -122,7 +112,7 @@ static void note_ref(refs_walk *w, CXCursor ref)
     }
     if (!first_sight(w->seen, vi, (unsigned)off))
         return; /* a macro argument expanded twice */
-    push_ref(v, (unsigned)off);
+    VEC_PUSH_POW2(v->refs, v->nrefs, (unsigned)off); /* 100,000 references: 17 reallocs */
 }
 
 /* A declaration statement: each variable's statement, name and initialiser. */

@@ -316,15 +316,19 @@ static void print_left(FILE *f, const analysis *an, const ir_kernel *ir, const r
     }
 }
 
-/* Whether n is a data decision of the kernel's own text inside one of its loops. */
-static int data_in_a_loop(const ir_node *n)
+/* Whether n sits inside a loop. */
+static int in_a_loop(const ir_node *n)
 {
-    if (n->cond.divergence != DIV_DATA || n->frame != 0)
-        return 0;
     for (const ir_node *q = n->parent; q; q = q->parent)
         if (q->kind == IR_LOOP)
             return 1;
     return 0;
+}
+
+/* Whether n is a data decision of the kernel's own text inside one of its loops. */
+static int data_in_a_loop(const ir_node *n)
+{
+    return n->cond.divergence == DIV_DATA && n->frame == 0 && in_a_loop(n);
 }
 
 /* Whether a decision the state machine leaves is a data decision of a helper it inlines. */
@@ -344,19 +348,16 @@ static int left_helper_data(const kernel_plan *kp)
 static int loop_decisions_agree(const kernel_plan *kp)
 {
     const machine_plan *mp = &kp->machine;
-    if (!kp->k->ir || !mp->nleft || mp->nblockers)
+    if (!kp->k->ir || !mp->nleft || mp->nblockers || left_helper_data(kp))
         return 0;
+    int looped = 0; /* one at least in a loop */
     for (unsigned i = 0; i < mp->nleft; i++) {
         const ir_node *n = kp->k->ir->nodes[mp->left[i].node];
-        if (data_in_a_loop(n) || (n->frame != 0 && n->cond.divergence == DIV_DATA))
+        if (data_in_a_loop(n))
             return 0;
+        looped |= in_a_loop(n);
     }
-    for (unsigned i = 0; i < mp->nleft; i++) { /* one at least in a loop */
-        for (const ir_node *q = kp->k->ir->nodes[mp->left[i].node]->parent; q; q = q->parent)
-            if (q->kind == IR_LOOP)
-                return 1;
-    }
-    return 0;
+    return looped;
 }
 
 /*
